@@ -1,0 +1,44 @@
+/** Architecture rules (style.md): services stay apart, routes never touch data access. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-service-imports-another',
+      comment: 'A service is reached only through its HTTP API or its events.',
+      severity: 'error',
+      from: { path: '^services/([^/]+)/' },
+      to: { path: '^services/([^/]+)/', pathNot: '^services/$1/' },
+    },
+    {
+      name: 'packages-never-import-services',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: '^services/' },
+    },
+    {
+      name: 'routes-never-import-data-access',
+      comment: 'Entry points parse, call a use case, respond; SQL lives only in data-access.',
+      severity: 'error',
+      from: { path: '/src/entry-points/' },
+      to: { path: '/src/data-access/' },
+    },
+    {
+      name: 'domain-never-imports-entry-points',
+      severity: 'error',
+      from: { path: '/src/domain/' },
+      to: { path: '/src/entry-points/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules|test)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['require', 'default', 'types'] },
+  },
+};

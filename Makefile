@@ -1,0 +1,64 @@
+# Identity protection and licensing service: the workspace's commands.
+# Works on a machine with only Node (>= 20.19) and npm: pnpm is fetched through npx when missing.
+
+SHELL := /bin/bash
+PNPM ?= $(shell command -v pnpm 2>/dev/null || echo "npx --yes pnpm@10.34.8")
+PORT ?= 8080
+export PORT
+
+.DEFAULT_GOAL := help
+.PHONY: help install build dev up test test-unit test-integration test-e2e lint typecheck format format-check \
+	depcheck check bench-gateway clean
+
+help: ## List the targets
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
+
+node_modules/.modules.yaml: package.json pnpm-lock.yaml pnpm-workspace.yaml
+	$(PNPM) install --frozen-lockfile
+	@touch $@
+
+install: node_modules/.modules.yaml ## Install dependencies (pnpm, frozen lockfile)
+
+build: install ## Compile every package and service (tsc -b)
+	$(PNPM) run build
+
+dev: build ## Start the embedded default on PORT (default 8080): every service, PGlite under .data/, prints a sandbox key
+	node services/embedded/dist/main.js
+
+up: build ## Cluster mode: one process per service on local PostgreSQL and RabbitMQ (DATABASE_URL / AMQP_URL)
+	node scripts/cluster-up.mjs
+
+lint: install ## ESLint over the workspace
+	$(PNPM) run lint
+
+format: install ## Rewrite files with Prettier
+	$(PNPM) run format
+
+format-check: install ## Check formatting
+	$(PNPM) run format:check
+
+typecheck: install ## Type-check sources and tests
+	$(PNPM) run typecheck
+
+depcheck: install ## Architecture rules (dependency-cruiser)
+	$(PNPM) run depcheck
+
+check: lint format-check typecheck depcheck ## Every static check
+
+test-unit: install ## Unit tests (no I/O)
+	$(PNPM) exec jest --selectProjects unit
+
+test-integration: install ## Integration tests on PostgreSQL and RabbitMQ
+	$(PNPM) exec jest --selectProjects integration
+
+test-e2e: build ## End-to-end tests: the processes through the gateway
+	$(PNPM) exec jest --selectProjects e2e
+
+test: check build ## The whole suite: static checks, build, unit, integration and e2e tests
+	$(PNPM) exec jest --ci
+
+bench-gateway: build ## Gateway overhead vs direct vs bare express (autocannon)
+	node --expose-gc -r @swc-node/register bench/gateway/run.ts 2>/dev/null || $(PNPM) exec tsx bench/gateway/run.ts
+
+clean: ## Remove build output and embedded data
+	rm -rf .data packages/*/dist services/*/dist coverage

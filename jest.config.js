@@ -1,0 +1,35 @@
+// One jest run for the whole workspace, split into projects so a developer can run a slice:
+// unit (no I/O), integration (real PostgreSQL and RabbitMQ), e2e (processes through the gateway).
+const transform = {
+  '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+};
+const moduleNameMapper = { '^@svc/([a-z-]+)$': ['<rootDir>/packages/$1/src', '<rootDir>/services/$1/src'] };
+const common = { transform, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: [
+        '<rootDir>/packages/*/test/unit/**/*.test.ts',
+        '<rootDir>/services/*/test/unit/**/*.test.ts',
+      ],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: [
+        '<rootDir>/packages/*/test/integration/**/*.test.ts',
+        '<rootDir>/services/*/test/integration/**/*.test.ts',
+      ],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test-e2e/**/*.test.ts'],
+    },
+  ],
+  testTimeout: 30000,
+};

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import {
+  buildOpenApiDocument,
+  dataOf,
+  declaredOperations,
+  defineOperation,
+  pageQuerySchema,
+} from '@svc/contracts';
+
+type Json = Record<string, unknown>;
+
+// Operations a domain service would declare: a key-authenticated POST with a path parameter holding a
+// digit, and a schema with an id whose input form (a default) differs from its output form.
+const widgetSchema = z.object({ name: z.string(), color: z.string().default('blue') }).meta({ id: 'Widget' });
+defineOperation({
+  id: 'createWidgetPart',
+  method: 'post',
+  path: '/v1/svc/widgets/:widgetId/parts/:part2',
+  service: 'registry',
+  summary: 'Test operation',
+  tags: ['Test'],
+  request: { params: z.object({ widgetId: z.string(), part2: z.string() }), body: widgetSchema },
+  responses: { 201: { description: 'Created', schema: dataOf(widgetSchema) } },
+});
+
+const doc = buildOpenApiDocument(declaredOperations(), { version: '1.2.3' });
+
+function at(value: unknown, ...keys: (string | number)[]): Json {
+  let current: unknown = value;
+  for (const key of keys) {
+    if (current === null || typeof current !== 'object') throw new Error(`nothing at ${keys.join('.')}`);
+    current = (current as Json)[key];
+  }
+  if (current === undefined) throw new Error(`nothing at ${keys.join('.')}`);
+  return current as Json;
+}
+
+function allRefs(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) allRefs(item, out);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string') out.push(inner);
+      else allRefs(inner, out);
+    }
+  }
+  return out;
+}
+
+function resolve(ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>(
+      (node, key) => (node !== null && typeof node === 'object' ? (node as Json)[key] : undefined),
+      doc,
+    );
+}
+
+describe('OpenAPI document', () => {
+  it('when built, then it is OpenAPI 3.1.0 with the given version', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(at(doc, 'info').version).toBe('1.2.3');
+  });
+
+  it('when POST /admin/platforms is described, then its body requires name and plan, plan being one of the four plans', () => {
+    const schema = at(
+      doc,
+      'paths',
+      '/admin/platforms',
+      'post',
+      'requestBody',
+      'content',
+      'application/json',
+      'schema',
+    );
+
+    expect(at(doc, 'paths', '/admin/platforms', 'post', 'requestBody').required).toBe(true);
+    expect(schema.required).toEqual(['name', 'plan']);
+    expect(at(schema, 'properties', 'plan').enum).toEqual(['sandbox', 'basic', 'standard', 'enterprise']);
+    expect(Object.keys(at(schema, 'properties'))).toEqual(['name', 'plan', 'domain', 'limits']);
+  });
+
+  it('when a path has :params, then it is written with {braces} and each param is a required path parameter', () => {
+    const paths = Object.keys(at(doc, 'paths'));
+
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/admin/platforms/{id}',
+        '/admin/platforms/{id}/keys',
+        '/admin/keys/{id}/rotate',
+      ]),
+    );
+    expect(paths.filter((p) => p.includes(':'))).toEqual([]);
+    expect(at(doc, 'paths', '/admin/platforms/{id}', 'get').parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) },
+    ]);
+  });
+
+  it('when a path parameter name holds digits, then it is converted whole', () => {
+    expect(Object.keys(at(doc, 'paths'))).toContain('/v1/svc/widgets/{widgetId}/parts/{part2}');
+  });
+
+  it('when a list takes the page query, then limit and offset are optional query parameters with their bounds', () => {
+    const parameters = at(doc, 'paths', '/admin/platforms', 'get').parameters as Json[];
+
+    expect(parameters).toEqual([
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ minimum: 1, maximum: 100, default: 20 }),
+      },
+      {
+        name: 'offset',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ minimum: 0, default: 0 }),
+      },
+    ]);
+    expect(pageQuerySchema.parse({})).toEqual({ limit: 20, offset: 0 });
+  });
+
+  it('when an operation is described, then 400, 401, 404, 429 and 503 answer the Error schema, and its own responses are kept', () => {
+    const responses = at(doc, 'paths', '/admin/platforms', 'post', 'responses');
+
+    for (const status of ['400', '401', '404', '429', '503']) {
+      expect(at(responses, status, 'content', 'application/json', 'schema')).toEqual({
+        $ref: '#/components/schemas/Error',
+      });
+    }
+    expect(at(responses, '201').description).toBe('Created');
+    expect(at(responses, '201', 'headers')).toHaveProperty('X-Request-Id');
+  });
+
+  it('when the Error component is read, then it is the error body itself: error.code and error.message required', () => {
+    const error = at(doc, 'components', 'schemas', 'Error');
+
+    expect(error.type).toBe('object');
+    expect(error.required).toEqual(['error']);
+    expect(at(error, 'properties', 'error').required).toEqual(['code', 'message']);
+  });
+
+  it('when any $ref in the document is followed, then it leads to a schema inside the document', () => {
+    const refs = allRefs(doc);
+
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter((ref) => resolve(ref) === undefined)).toEqual([]);
+  });
+
+  it('when a named schema is returned, then the response refers to it in components.schemas', () => {
+    const created = at(
+      doc,
+      'paths',
+      '/admin/platforms',
+      'post',
+      'responses',
+      '201',
+      'content',
+      'application/json',
+      'schema',
+    );
+
+    expect(at(created, 'properties', 'data')).toEqual({ $ref: '#/components/schemas/Platform' });
+    expect(at(doc, 'components', 'schemas', 'Platform').required).toEqual(
+      expect.arrayContaining(['id', 'name', 'plan', 'createdAt']),
+    );
+  });
+
+  it('when a named schema reads differently as input than as output, then the request uses a separate <name>Input', () => {
+    const operation = at(doc, 'paths', '/v1/svc/widgets/{widgetId}/parts/{part2}', 'post');
+
+    expect(at(operation, 'requestBody', 'content', 'application/json', 'schema')).toEqual({
+      $ref: '#/components/schemas/WidgetInput',
+    });
+    expect(
+      at(operation, 'responses', '201', 'content', 'application/json', 'schema', 'properties', 'data'),
+    ).toEqual({
+      $ref: '#/components/schemas/Widget',
+    });
+    expect(at(doc, 'components', 'schemas', 'WidgetInput').required).toEqual(['name']);
+    expect(at(doc, 'components', 'schemas', 'Widget').required).toEqual(['name', 'color']);
+  });
+
+  it('when security is described, then admin operations use the operator token and others the API key, both bearer', () => {
+    expect(at(doc, 'paths', '/admin/platforms', 'post').security).toEqual([{ adminToken: [] }]);
+    expect(at(doc, 'paths', '/v1/svc/widgets/{widgetId}/parts/{part2}', 'post').security).toEqual([
+      { apiKey: [] },
+    ]);
+    expect(at(doc, 'components', 'securitySchemes')).toEqual({
+      apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      adminToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+  });
+
+  it('when a POST is key-authenticated, then it takes an optional Idempotency-Key header; admin POSTs and GETs do not', () => {
+    const header = {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 255 },
+    };
+    const params = (path: string, method: string) => at(doc, 'paths', path, method).parameters as Json[];
+
+    expect(params('/v1/svc/widgets/{widgetId}/parts/{part2}', 'post')).toContainEqual(header);
+    expect(params('/admin/platforms', 'post')).not.toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key' }),
+    );
+    expect(params('/admin/platforms', 'get')).not.toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key' }),
+    );
+  });
+
+  it('when an operation id is declared twice, then the second declaration throws', () => {
+    expect(() =>
+      defineOperation({
+        id: 'adminCreatePlatform',
+        method: 'post',
+        path: '/x',
+        service: 'gateway',
+        summary: 'x',
+        tags: [],
+        responses: {},
+      }),
+    ).toThrow('Operation adminCreatePlatform declared twice');
+  });
+
+  it('when the document is built twice, then both are the same (nothing is consumed or shared between builds)', () => {
+    expect(buildOpenApiDocument(declaredOperations(), { version: '1.2.3' })).toEqual(doc);
+  });
+});

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+// 62 * 4 = 248: bytes at or above it are rejected so that every character is equally likely.
+const UNBIASED_LIMIT = 248;
+
+/** The id prefixes of contracts.md §7. */
+export const ID_PREFIXES = [
+  'claim',
+  'box',
+  'lic',
+  'req',
+  'viol',
+  'gp',
+  'appeal',
+  'img',
+  'plat',
+  'key',
+  'av',
+  'we',
+  'evt',
+  'del',
+  'usage',
+  'led',
+] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
+
+/** `length` random base62 characters from the system CSPRNG, without modulo bias. */
+export function randomBase62(length: number): string {
+  // A fractional length would overshoot (2.5 gave 3 characters) and a negative one gave '': refuse both.
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`randomBase62 needs a whole, non-negative length, got ${length}`);
+  }
+  let out = '';
+  while (out.length < length) {
+    const bytes = randomBytes(Math.ceil((length - out.length) * 1.1) + 4);
+    for (const byte of bytes) {
+      if (byte >= UNBIASED_LIMIT) continue;
+      out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** A new id: `<prefix>_<22 random base62>` (about 131 bits). */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(22)}`;
+}
+
+/** True when `value` is an id with this prefix and a well-formed random part. */
+export function isId(value: unknown, prefix: IdPrefix): value is string {
+  return typeof value === 'string' && new RegExp(`^${prefix}_[0-9A-Za-z]{16,64}$`).test(value);
+}

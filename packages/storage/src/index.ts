@@ -1,0 +1,5 @@
+export * from './database';
+export * from './postgres';
+export * from './pglite';
+export * from './create-database';
+export * from './migrations';

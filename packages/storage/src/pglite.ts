@@ -1,0 +1,78 @@
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Database, QueryResult, Queryable } from './database';
+
+export type PgliteExtension = 'pg_trgm' | 'fuzzystrmatch';
+
+export interface PgliteOptions {
+  /** A directory for the data files; omitted: in memory. */
+  dataDir?: string;
+  extensions?: PgliteExtension[];
+}
+
+function toNumberIfBigint(row: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(row)) {
+    if (typeof value === 'bigint') row[key] = Number(value);
+  }
+  return row;
+}
+
+class PgliteQueryable implements Queryable {
+  constructor(private readonly target: PGlite | Transaction) {}
+
+  async query<R extends object>(sql: string, params: unknown[] = []): Promise<QueryResult<R>> {
+    const result = await this.target.query<Record<string, unknown>>(sql, params);
+    const rows = result.rows.map(toNumberIfBigint) as R[];
+    // PGlite reports affectedRows 0 for a SELECT; pg's rowCount is the number of rows returned.
+    return { rows, rowCount: Math.max(result.affectedRows ?? 0, rows.length) };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.target.exec(sql);
+  }
+}
+
+/** PostgreSQL compiled to WebAssembly, in this process: the embedded default and fast tests. */
+export class PgliteDatabase implements Database {
+  readonly kind = 'pglite' as const;
+  private readonly root: PgliteQueryable;
+
+  private constructor(private readonly pglite: PGlite) {
+    this.root = new PgliteQueryable(pglite);
+  }
+
+  /** Opens (or creates) a PGlite database, loading the requested extensions. */
+  static async open(options: PgliteOptions = {}): Promise<PgliteDatabase> {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const extensions: Record<string, unknown> = {};
+    for (const name of options.extensions ?? []) {
+      if (name === 'pg_trgm') extensions.pg_trgm = (await import('@electric-sql/pglite/contrib/pg_trgm')).pg_trgm;
+      if (name === 'fuzzystrmatch')
+        extensions.fuzzystrmatch = (await import('@electric-sql/pglite/contrib/fuzzystrmatch')).fuzzystrmatch;
+    }
+    const pglite = await PGlite.create({
+      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      extensions: extensions as never,
+    });
+    return new PgliteDatabase(pglite);
+  }
+
+  query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
+    return this.root.query<R>(sql, params);
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.root.exec(sql);
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.pglite.transaction((tx) => fn(new PgliteQueryable(tx)));
+  }
+
+  async ping(): Promise<void> {
+    await this.pglite.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (!this.pglite.closed) await this.pglite.close();
+  }
+}

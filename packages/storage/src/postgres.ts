@@ -1,0 +1,102 @@
+import pg from 'pg';
+import type { Database, QueryResult, Queryable } from './database';
+
+// COUNT(*) and bigserial come back as int8; every value we keep fits in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export interface PostgresOptions {
+  url: string;
+  maxConnections?: number;
+  /** Called with errors of idle clients, which would otherwise crash the process. */
+  onError?: (err: Error) => void;
+  applicationName?: string;
+}
+
+class PgQueryable implements Queryable {
+  constructor(private readonly client: pg.Pool | pg.PoolClient) {}
+
+  async query<R extends object>(sql: string, params: unknown[] = []): Promise<QueryResult<R>> {
+    const result = await this.client.query<R>(sql, params);
+    return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.client.query(sql);
+  }
+}
+
+/** A PostgreSQL database through a `pg` connection pool. */
+export class PostgresDatabase implements Database {
+  readonly kind = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private readonly root: PgQueryable;
+
+  constructor(options: PostgresOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.maxConnections ?? 10,
+      application_name: options.applicationName,
+      connectionTimeoutMillis: 5000,
+    });
+    this.pool.on('error', (err) => options.onError?.(err));
+    this.root = new PgQueryable(this.pool);
+  }
+
+  query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
+    return this.root.query<R>(sql, params);
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.root.exec(sql);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(new PgQueryable(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/**
+ * Creates the database named in `url` when it does not exist yet (cluster mode: one database per
+ * service on a shared server), connecting to the server's `postgres` database to do it.
+ */
+export async function ensurePostgresDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (name === '' || name === 'postgres') return;
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } catch (err) {
+        // Two replicas starting together: the other one created it first.
+        if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}

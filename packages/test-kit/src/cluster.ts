@@ -1,0 +1,194 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/** The port each service takes in cluster mode when ports are fixed (`make up`). */
+export const SERVICE_PORTS: Record<string, number> = {
+  gateway: 8080,
+  registry: 8081,
+  detection: 8082,
+  licensing: 8083,
+  enforcement: 8084,
+  billing: 8085,
+  'webhook-dispatcher': 8086,
+};
+
+export interface ClusterOptions {
+  /** The repository root (where services/ is). */
+  rootDir: string;
+  postgresUrl: string;
+  amqpUrl: string;
+  /** Domain services to start; default: every built service (services/<name>/dist/main.js). */
+  services?: string[];
+  /** Prefix of each service's database name (tests use a random one). */
+  databasePrefix?: string;
+  /** Fixed ports from SERVICE_PORTS (make up) or free ones (tests). */
+  fixedPorts?: boolean;
+  /** Extra environment for every process. */
+  env?: Record<string, string>;
+  adminToken?: string;
+  bootstrapKey?: string;
+  /** Where process output goes: prefixed to this process's stdout, or dropped. */
+  output?: 'prefixed' | 'silent';
+}
+
+export interface RunningProcess {
+  name: string;
+  url: string;
+  port: number;
+  child: ChildProcess;
+}
+
+export interface RunningCluster {
+  gatewayUrl: string;
+  adminToken: string;
+  bootstrapKey: string;
+  processes: Map<string, RunningProcess>;
+  /** Stops one process (SIGTERM, then SIGKILL after 10 s). */
+  stopProcess(name: string): Promise<void>;
+  /** Starts a stopped process again with the same settings. */
+  startProcess(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function builtServices(rootDir: string): string[] {
+  const dir = path.join(rootDir, 'services');
+  return readdirSync(dir).filter(
+    (name) =>
+      name !== 'gateway' && name !== 'embedded' && existsSync(path.join(dir, name, 'dist', 'main.js')),
+  );
+}
+
+function databaseUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process for ${url} exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/readyz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs} ms`);
+}
+
+/** Starts the gateway and the domain services as separate processes on PostgreSQL and RabbitMQ. */
+export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
+  const services = options.services ?? builtServices(options.rootDir);
+  const prefix = options.databasePrefix ?? '';
+  const adminToken = options.adminToken ?? `adm_${randomBytes(16).toString('hex')}`;
+  const keyPrefix = options.env?.SVC_ENVIRONMENT === 'production' ? 'svc_live_' : 'svc_test_';
+  const bootstrapKey = options.bootstrapKey ?? `${keyPrefix}${randomBytes(24).toString('hex').slice(0, 40)}`;
+  const internalJwtSecret = options.env?.INTERNAL_JWT_SECRET ?? randomBytes(32).toString('hex');
+  const processes = new Map<string, RunningProcess>();
+  const settings = new Map<string, { env: NodeJS.ProcessEnv; port: number }>();
+
+  const launch = async (name: string): Promise<void> => {
+    const setting = settings.get(name);
+    if (setting === undefined) throw new Error(`unknown process ${name}`);
+    const entry = path.join(options.rootDir, 'services', name, 'dist', 'main.js');
+    const child = spawn(process.execPath, [entry], { env: setting.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tag = `[${name}] `;
+    const relay = (chunk: Buffer) => {
+      if (options.output === 'silent') return;
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line !== '') process.stdout.write(tag + line + '\n');
+    };
+    child.stdout?.on('data', relay);
+    child.stderr?.on('data', relay);
+    const url = `http://127.0.0.1:${setting.port}`;
+    processes.set(name, { name, url, port: setting.port, child });
+    await waitReady(url, child);
+  };
+
+  const common: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    INTERNAL_JWT_SECRET: internalJwtSecret,
+    AMQP_URL: options.amqpUrl,
+    HOST: '127.0.0.1',
+    ...options.env,
+  };
+
+  const serviceUrls: Record<string, string> = {};
+  for (const name of services) {
+    const port = options.fixedPorts === true ? (SERVICE_PORTS[name] ?? (await freePort())) : await freePort();
+    settings.set(name, {
+      port,
+      env: {
+        ...common,
+        PORT: String(port),
+        DATABASE_URL: databaseUrl(options.postgresUrl, `${prefix}${name.replace(/-/g, '_')}`),
+      },
+    });
+    serviceUrls[`${name.replace(/-/g, '_').toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
+  }
+  const gatewayPort =
+    options.fixedPorts === true ? Number(process.env.PORT ?? SERVICE_PORTS.gateway) : await freePort();
+  settings.set('gateway', {
+    port: gatewayPort,
+    env: {
+      ...common,
+      ...serviceUrls,
+      PORT: String(gatewayPort),
+      DATABASE_URL: databaseUrl(options.postgresUrl, `${prefix}gateway`),
+      ADMIN_TOKEN: adminToken,
+      SVC_BOOTSTRAP_KEY: bootstrapKey,
+    },
+  });
+
+  const stopProcess = async (name: string): Promise<void> => {
+    const running = processes.get(name);
+    if (running === undefined || running.child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.child.once('exit', () => resolve()));
+    running.child.kill('SIGTERM');
+    const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await Promise.all(services.map((name) => launch(name)));
+    await launch('gateway');
+  } catch (err) {
+    await Promise.all([...processes.keys()].map((name) => stopProcess(name)));
+    throw err;
+  }
+
+  return {
+    gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    adminToken,
+    bootstrapKey,
+    processes,
+    stopProcess,
+    startProcess: launch,
+    stop: async () => {
+      await stopProcess('gateway');
+      await Promise.all(services.map((name) => stopProcess(name)));
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './infrastructure';
+export * from './wait';
+export * from './cluster';

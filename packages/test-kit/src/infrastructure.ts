@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * Where tests find PostgreSQL and RabbitMQ: containers from testcontainers when a Docker engine is
+ * present, otherwise the machine's own services (TEST_DATABASE_URL, TEST_AMQP_URL or the defaults).
+ */
+export interface Infrastructure {
+  postgresUrl: string;
+  amqpUrl: string;
+  source: 'testcontainers' | 'local';
+  stop(): Promise<void>;
+}
+
+const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+const LOCAL_AMQP = 'amqp://guest:guest@127.0.0.1:5672';
+
+/** True when a Docker engine socket or DOCKER_HOST is configured. */
+export function dockerAvailable(): boolean {
+  if (process.env.TESTCONTAINERS_DISABLED === 'true') return false;
+  return process.env.DOCKER_HOST !== undefined || existsSync('/var/run/docker.sock');
+}
+
+let shared: Promise<Infrastructure> | undefined;
+
+/** Starts (once per test process) or finds the database server and broker. */
+export function infrastructure(): Promise<Infrastructure> {
+  shared ??= start();
+  return shared;
+}
+
+async function start(): Promise<Infrastructure> {
+  if (dockerAvailable()) {
+    try {
+      const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+      const { RabbitMQContainer } = await import('@testcontainers/rabbitmq');
+      const [postgres, rabbit] = await Promise.all([
+        new PostgreSqlContainer('postgres:16-alpine').start(),
+        new RabbitMQContainer('rabbitmq:3.13-alpine').start(),
+      ]);
+      return {
+        postgresUrl: postgres.getConnectionUri(),
+        amqpUrl: rabbit.getAmqpUrl(),
+        source: 'testcontainers',
+        stop: async () => {
+          await Promise.all([postgres.stop(), rabbit.stop()]);
+        },
+      };
+    } catch {
+      // A socket without a working engine: fall back to the local services.
+    }
+  }
+  return {
+    postgresUrl: process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES,
+    amqpUrl: process.env.TEST_AMQP_URL ?? LOCAL_AMQP,
+    source: 'local',
+    stop: async () => undefined,
+  };
+}
+
+/** A short random suffix for names that must not collide between test runs. */
+export function uniqueSuffix(): string {
+  return randomBytes(5).toString('hex');
+}
+
+/** A brand-new, empty PostgreSQL database; `drop()` removes it. */
+export async function freshPostgresDatabase(label = 'test'): Promise<{ url: string; drop(): Promise<void> }> {
+  const infra = await infrastructure();
+  const name = `t_${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${uniqueSuffix()}`;
+  const admin = new pg.Client({ connectionString: infra.postgresUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(infra.postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: infra.postgresUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
