@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { baseEnvSchema, env } from '@svc/config';
+
+const serviceUrl = env.url(['http', 'https']).optional();
+
+/** The gateway's environment (README, Configuration). */
+export const gatewayConfigSchema = baseEnvSchema.extend({
+  PORT: env.port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/gateway'),
+  ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  SVC_BOOTSTRAP_KEY: z
+    .string()
+    .regex(/^svc_(test|live)_[0-9A-Za-z]{32,64}$/, 'expected svc_test_<32+ base62> or svc_live_<32+ base62>')
+    .optional(),
+  SVC_ALLOW_PRIVATE_FETCH: env.boolean(false),
+  UPSTREAM_TIMEOUT_MS: env.int(30_000),
+  REGISTRY_URL: serviceUrl,
+  DETECTION_URL: serviceUrl,
+  LICENSING_URL: serviceUrl,
+  ENFORCEMENT_URL: serviceUrl,
+  BILLING_URL: serviceUrl,
+  WEBHOOK_DISPATCHER_URL: serviceUrl,
+});
+
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -1,0 +1,118 @@
+import { AppError } from '@svc/errors';
+import type { Clock } from '@svc/clock';
+import type { InternalClaims } from '@svc/service-kit';
+import type { Caller } from './authenticate-request.use-case';
+import {
+  IDEMPOTENCY_ABANDON_MS,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_TTL_MS,
+  isIdempotentCandidate,
+  requestFingerprint,
+  shouldStore,
+} from './idempotency';
+import type { IdempotencyStore } from './ports';
+import type { MatchedRoute } from './route-table';
+import type { UpstreamClient } from './upstream.client';
+
+export interface DispatchInput {
+  caller: Caller;
+  matched: MatchedRoute | null;
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  search: string;
+  body: unknown;
+  idempotencyKey: string | undefined;
+  requestId: string;
+}
+
+export interface DispatchResult {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer | string;
+}
+
+/** The claims a service receives for an authenticated platform. */
+export function claimsOf(caller: Caller): InternalClaims {
+  const claims: InternalClaims = {
+    platformId: caller.platformId,
+    environment: caller.environment,
+    keyId: caller.keyId,
+    plan: caller.plan,
+  };
+  if (caller.domain !== null) claims.platformDomain = caller.domain;
+  return claims;
+}
+
+/**
+ * After authentication: find the owner of the route, refuse what the key may not do, replay or
+ * reserve an Idempotency-Key, forward, and keep the answer for replays.
+ */
+export async function dispatchRequest(
+  deps: { upstreams: UpstreamClient; idempotency: IdempotencyStore; clock: Clock },
+  input: DispatchInput,
+): Promise<DispatchResult> {
+  const { matched, caller } = input;
+  if (matched === null) {
+    throw new AppError('NOT_FOUND', `No route ${input.method} ${input.url.split('?')[0] ?? ''}`);
+  }
+  if (matched.route.sandboxOnly === true && caller.environment !== 'sandbox') {
+    throw new AppError('FORBIDDEN', 'Test helpers are available to sandbox keys only');
+  }
+
+  const key = isIdempotentCandidate(input.method) ? input.idempotencyKey : undefined;
+  if (key !== undefined) {
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+      throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 printable ASCII characters', {
+        details: { fields: [{ field: 'Idempotency-Key', message: 'invalid' }] },
+      });
+    }
+    const reservation = await deps.idempotency.reserve(
+      caller.platformId,
+      key,
+      requestFingerprint(input.method, input.url, input.body),
+      deps.clock.now(),
+      { ttlMs: IDEMPOTENCY_TTL_MS, abandonAfterMs: IDEMPOTENCY_ABANDON_MS },
+    );
+    if (reservation.kind === 'replay') {
+      return {
+        status: reservation.response.status,
+        headers: { ...reservation.response.headers, 'Idempotent-Replayed': 'true' },
+        body: reservation.response.body,
+      };
+    }
+    if (reservation.kind === 'conflict') {
+      throw new AppError(
+        'IDEMPOTENCY_CONFLICT',
+        reservation.reason === 'different_request'
+          ? 'This Idempotency-Key was already used with a different request'
+          : 'A request with this Idempotency-Key is still being processed; retry shortly',
+      );
+    }
+  }
+
+  try {
+    const response = await deps.upstreams.forward(matched.route.service, claimsOf(caller), {
+      method: input.method,
+      path: matched.upstreamPath + input.search,
+      requestId: input.requestId,
+      ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
+    });
+    if (key !== undefined) {
+      if (shouldStore(response.status)) {
+        await deps.idempotency.complete(caller.platformId, key, {
+          status: response.status,
+          headers: response.headers,
+          body: response.body.toString('utf8'),
+        });
+      } else {
+        await deps.idempotency.release(caller.platformId, key);
+      }
+    }
+    return response;
+  } catch (err) {
+    // Nothing was carried out (the service was unreachable): the key may be used again.
+    if (key !== undefined) await deps.idempotency.release(caller.platformId, key).catch(() => undefined);
+    throw err;
+  }
+}

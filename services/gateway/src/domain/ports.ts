@@ -1,0 +1,109 @@
+import type { Environment } from './api-key';
+import type { Limits, Plan } from './plans';
+
+export interface Platform {
+  id: string;
+  name: string;
+  plan: Plan;
+  domain: string | null;
+  limits: Limits;
+  createdAt: Date;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  platformId: string;
+  environment: Environment;
+  budgetId: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  replacedBy: string | null;
+}
+
+export interface NewApiKey {
+  id: string;
+  platformId: string;
+  environment: Environment;
+  keyHash: string;
+  budgetId: string;
+  createdAt: Date;
+}
+
+/** A key found by its hash, with its platform, and the counts after this request was counted. */
+export interface AuthenticatedKey {
+  keyId: string;
+  keyHash: string;
+  platformId: string;
+  environment: Environment;
+  budgetId: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  plan: Plan;
+  domain: string | null;
+  storedLimits: Partial<Limits> | null;
+  /** Null when the key was not counted (revoked, expired or of the other environment). */
+  minuteCount: number | null;
+  dayCount: number | null;
+  extraCount: number | null;
+}
+
+export interface CountWindows {
+  minuteStart: Date;
+  dayStart: Date;
+  extra?: { bucket: string; windowStart: Date };
+}
+
+export interface PlatformStore {
+  insert(platform: Platform): Promise<void>;
+  find(id: string): Promise<Platform | null>;
+  list(limit: number, offset: number): Promise<{ items: Platform[]; total: number }>;
+}
+
+export interface ApiKeyStore {
+  insert(key: NewApiKey): Promise<void>;
+  find(id: string): Promise<ApiKeyRecord | null>;
+  listForPlatform(platformId: string): Promise<ApiKeyRecord[]>;
+  /** In one transaction: the old key expires at `expiresAt` and points at its successor. */
+  rotate(oldId: string, successor: NewApiKey, expiresAt: Date): Promise<'ok' | 'not_found' | 'not_active'>;
+  /** In one transaction: the old key is revoked now and a successor issued. */
+  revoke(oldId: string, successor: NewApiKey, now: Date): Promise<'ok' | 'not_found' | 'already_revoked'>;
+}
+
+export interface KeyAuthenticationStore {
+  /** Finds a key by hash and, when usable at `now` in `environment`, counts the request in its buckets. */
+  authenticateAndCount(
+    keyHash: string,
+    now: Date,
+    environment: Environment,
+    windows: CountWindows,
+  ): Promise<AuthenticatedKey | null>;
+  /** Drops counters of windows that ended before `before`. */
+  purgeCounters(before: Date): Promise<number>;
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Reservation =
+  | { kind: 'reserved' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'conflict'; reason: 'different_request' | 'in_progress' };
+
+export interface IdempotencyStore {
+  /** Reserves the key for this request, or says what was stored for it. */
+  reserve(
+    platformId: string,
+    key: string,
+    fingerprint: string,
+    now: Date,
+    options: { ttlMs: number; abandonAfterMs: number },
+  ): Promise<Reservation>;
+  complete(platformId: string, key: string, response: StoredResponse): Promise<void>;
+  /** Forgets a reservation whose request was never carried out (503, 429), so it may be retried. */
+  release(platformId: string, key: string): Promise<void>;
+  purge(before: Date): Promise<number>;
+}

@@ -1,0 +1,69 @@
+import type { Request, Router } from 'express';
+import { AppError } from '@svc/errors';
+import { createPlatformBodySchema, idParamSchema, issueKeyBodySchema, pageQuerySchema } from '@svc/contracts';
+import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { bearerToken, sameSecret } from '../../domain/api-key';
+import type { GatewayContext } from '../../domain/gateway-context';
+import { createPlatform } from '../../domain/create-platform.use-case';
+import { issueApiKey, revokeApiKey, rotateApiKey } from '../../domain/issue-api-key.use-case';
+import { describePlatform, presentKey, presentPlatform } from './presenters';
+
+function requireOperator(ctx: GatewayContext, req: Request): void {
+  const token = bearerToken(req.header('authorization'));
+  if (ctx.adminToken === undefined) {
+    throw new AppError('UNAUTHORIZED', 'The operator API is disabled: ADMIN_TOKEN is not set', {
+      details: 'Set ADMIN_TOKEN on the gateway.',
+    });
+  }
+  if (token === null || !sameSecret(token, ctx.adminToken)) {
+    throw new AppError('UNAUTHORIZED', 'Invalid operator token', {
+      details: 'Send Authorization: Bearer <ADMIN_TOKEN>.',
+    });
+  }
+}
+
+/** The operator API: platforms and keys (contracts.md §3). */
+export function adminRoutes(router: Router, ctx: GatewayContext): void {
+  router.use('/admin', (req, _res, next) => {
+    requireOperator(ctx, req);
+    next();
+  });
+
+  router.post('/admin/platforms', async (req, res) => {
+    const body = parseBody(createPlatformBodySchema, req);
+    const platform = await createPlatform(ctx, body);
+    res.status(201).json({ data: presentPlatform(platform) });
+  });
+
+  router.get('/admin/platforms', async (req, res) => {
+    const { limit, offset } = parseQuery(pageQuerySchema, req);
+    const page = await ctx.platforms.list(limit, offset);
+    res.json({ data: page.items.map(presentPlatform), meta: { total: page.total, limit, offset } });
+  });
+
+  router.get('/admin/platforms/:id', async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    res.json({ data: await describePlatform(ctx, id) });
+  });
+
+  router.post('/admin/platforms/:id/keys', async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const body = parseBody(issueKeyBodySchema, req);
+    const issued = await issueApiKey(ctx, {
+      platformId: id,
+      environment: body.environment ?? ctx.environment,
+    });
+    res.status(201).json({ data: presentKey(issued) });
+  });
+
+  router.post('/admin/keys/:id/rotate', async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const rotated = await rotateApiKey(ctx, id);
+    res.json({ data: { ...rotated, previousKeyExpiresAt: rotated.previousKeyExpiresAt.toISOString() } });
+  });
+
+  router.post('/admin/keys/:id/revoke', async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    res.json({ data: await revokeApiKey(ctx, id) });
+  });
+}

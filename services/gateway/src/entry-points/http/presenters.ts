@@ -1,0 +1,52 @@
+import { errors } from '@svc/errors';
+import type { GatewayContext } from '../../domain/gateway-context';
+import type { IssuedKey } from '../../domain/issue-api-key.use-case';
+import type { ApiKeyRecord, Platform } from '../../domain/ports';
+
+/** The public form of a platform. */
+export function presentPlatform(platform: Platform) {
+  return {
+    id: platform.id,
+    name: platform.name,
+    plan: platform.plan,
+    domain: platform.domain,
+    limits: platform.limits,
+    createdAt: platform.createdAt.toISOString(),
+  };
+}
+
+/** A freshly issued key: the only time its secret is shown. */
+export function presentKey(issued: IssuedKey) {
+  return {
+    id: issued.id,
+    key: issued.key,
+    environment: issued.environment,
+    createdAt: issued.createdAt.toISOString(),
+  };
+}
+
+function keyStatus(key: ApiKeyRecord, now: Date): 'active' | 'expiring' | 'expired' | 'revoked' {
+  if (key.revokedAt !== null) return 'revoked';
+  if (key.expiresAt === null) return 'active';
+  return key.expiresAt.getTime() > now.getTime() ? 'expiring' : 'expired';
+}
+
+/** A platform with the state of each of its keys (never a secret or a hash). */
+export async function describePlatform(ctx: GatewayContext, id: string) {
+  const platform = await ctx.platforms.find(id);
+  if (platform === null) throw errors.notFound('Platform', id);
+  const now = ctx.clock.now();
+  const keys = await ctx.keys.listForPlatform(id);
+  return {
+    ...presentPlatform(platform),
+    keys: keys.map((key) => ({
+      id: key.id,
+      environment: key.environment,
+      status: keyStatus(key, now),
+      createdAt: key.createdAt.toISOString(),
+      expiresAt: key.expiresAt?.toISOString() ?? null,
+      revokedAt: key.revokedAt?.toISOString() ?? null,
+      replacedBy: key.replacedBy,
+    })),
+  };
+}

@@ -1,0 +1,76 @@
+import { buildOpenApiDocument, declaredOperations, type ServiceName } from '@svc/contracts';
+import type { Clock } from '@svc/clock';
+import type { Database } from '@svc/storage';
+import type { Logger } from '@svc/logger';
+import { createService, type Service } from '@svc/service-kit';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { ApiKeyRepository } from './data-access/api-key.repository';
+import { IdempotencyRepository } from './data-access/idempotency.repository';
+import { KeyAuthenticationRepository } from './data-access/key-authentication.repository';
+import { PlatformRepository } from './data-access/platform.repository';
+import type { Environment } from './domain/api-key';
+import type { GatewayContext } from './domain/gateway-context';
+import { RouteTable, routesFrom, type Route } from './domain/route-table';
+import { UpstreamClient } from './domain/upstream.client';
+import { adminRoutes } from './entry-points/http/admin.routes';
+import { publicRoutes } from './entry-points/http/public.routes';
+
+export interface GatewayOptions {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  environment: Environment;
+  adminToken: string | undefined;
+  internalJwtSecret: string;
+  serviceUrls: Partial<Record<ServiceName, string>>;
+  /** Default: every declared operation owned by another service. */
+  routes?: Route[];
+  upstreamTimeoutMs?: number;
+}
+
+export interface Gateway {
+  service: Service;
+  context: GatewayContext;
+  close(): Promise<void>;
+}
+
+/** Assembles the gateway's express app from its stores and its route table. */
+export function buildGateway(options: GatewayOptions): Gateway {
+  const { db } = options;
+  // The registry exists before the app: the upstream clients record into it, and createService
+  // mounts the routes (which need the context) synchronously.
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const upstreams = new UpstreamClient({
+    serviceUrls: options.serviceUrls,
+    internalJwtSecret: options.internalJwtSecret,
+    logger: options.logger,
+    registry,
+    ...(options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs }),
+  });
+  const context: GatewayContext = {
+    clock: options.clock,
+    environment: options.environment,
+    adminToken: options.adminToken,
+    platforms: new PlatformRepository(db),
+    keys: new ApiKeyRepository(db),
+    store: new KeyAuthenticationRepository(db),
+    idempotency: new IdempotencyRepository(db),
+    routes: new RouteTable(options.routes ?? routesFrom(declaredOperations())),
+    upstreams,
+    openapi: buildOpenApiDocument(declaredOperations(), { version: '1.0.0' }),
+  };
+  const service = createService({
+    name: 'gateway',
+    logger: options.logger,
+    internalJwtSecret: options.internalJwtSecret,
+    requireInternalAuth: false,
+    registry,
+    readiness: [{ name: 'database', check: () => db.ping() }],
+    routes: (router) => {
+      adminRoutes(router, context);
+      publicRoutes(router, context);
+    },
+  });
+  return { service, context, close: () => upstreams.close() };
+}

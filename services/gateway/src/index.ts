@@ -1,0 +1,5 @@
+export { startGateway, gatewayMigrations, type RunningGateway, type StartOverrides } from './start';
+export { buildGateway, type Gateway, type GatewayOptions } from './gateway';
+export { gatewayConfigSchema, type GatewayConfig } from './config';
+export type { Route } from './domain/route-table';
+export { generateApiKey } from './domain/api-key';

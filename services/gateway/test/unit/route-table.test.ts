@@ -1,0 +1,68 @@
+import { RouteTable } from '../../src/domain/route-table';
+import { requestFingerprint, shouldStore } from '../../src/domain/idempotency';
+
+const table = new RouteTable([
+  { id: 'getLicense', method: 'GET', path: '/v1/svc/licenses/:id', service: 'licensing' },
+  { id: 'getRequest', method: 'GET', path: '/v1/svc/licenses/request/:id', service: 'licensing' },
+  {
+    id: 'report',
+    method: 'POST',
+    path: '/v1/svc/licenses/:id/usage',
+    service: 'billing',
+    bucket: 'usage-report',
+  },
+  {
+    id: 'family2',
+    method: 'GET',
+    path: '/identity/status/:id',
+    service: 'detection',
+    upstreamPath: '/internal/identity-status/:id',
+  },
+]);
+
+describe('route table', () => {
+  it('when a path has parameters, then they are extracted and the owner found', () => {
+    const m = table.match('GET', '/v1/svc/licenses/lic_123');
+    expect(m?.route.id).toBe('getLicense');
+    expect(m?.params).toEqual({ id: 'lic_123' });
+    expect(m?.upstreamPath).toBe('/v1/svc/licenses/lic_123');
+  });
+
+  it('when a static segment could also be a parameter, then the more specific route wins', () => {
+    expect(table.match('GET', '/v1/svc/licenses/request/req_1')?.route.id).toBe('getRequest');
+  });
+
+  it('when the method differs, then nothing matches but the path is known', () => {
+    expect(table.match('DELETE', '/v1/svc/licenses/request/req_1')).toBeNull();
+    expect(table.knowsPath('/v1/svc/licenses/request/req_1')).toBe(true);
+    expect(table.match('GET', '/v1/svc/nothing')).toBeNull();
+  });
+
+  it('when an operation is translated, then the upstream path is filled in', () => {
+    expect(table.match('GET', '/identity/status/claim_9')?.upstreamPath).toBe(
+      '/internal/identity-status/claim_9',
+    );
+  });
+
+  it('when a route has a bucket, then the match carries it', () => {
+    expect(table.match('POST', '/v1/svc/licenses/lic_1/usage')?.route.bucket).toBe('usage-report');
+  });
+});
+
+describe('idempotency rules', () => {
+  it('when method, url or body differ, then the fingerprint differs', () => {
+    const base = requestFingerprint('POST', '/v1/svc/claims', { name: 'A' });
+    expect(requestFingerprint('POST', '/v1/svc/claims', { name: 'A' })).toBe(base);
+    expect(requestFingerprint('POST', '/v1/svc/claims', { name: 'B' })).not.toBe(base);
+    expect(requestFingerprint('PATCH', '/v1/svc/claims', { name: 'A' })).not.toBe(base);
+    expect(requestFingerprint('POST', '/v1/svc/claims?x=1', { name: 'A' })).not.toBe(base);
+  });
+
+  it('when a request was refused before running, then its answer is not stored', () => {
+    expect(shouldStore(201)).toBe(true);
+    expect(shouldStore(400)).toBe(true);
+    expect(shouldStore(500)).toBe(true);
+    expect(shouldStore(429)).toBe(false);
+    expect(shouldStore(503)).toBe(false);
+  });
+});
