@@ -1,0 +1,573 @@
+import {
+  connect,
+  type Channel,
+  type ChannelModel,
+  type ConfirmChannel,
+  type ConsumeMessage,
+  type Message,
+} from 'amqplib';
+import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts';
+import type { Logger } from '@svc/logger';
+import type { DeadLetter, MessageBus, Subscription } from './message-bus';
+import { abortableSleep, describeError, retryDelayMs, type RetryBackoff } from './retry-backoff';
+
+export interface AmqpMessageBusOptions {
+  /** `amqp://user:password@host:5672/vhost`. */
+  url: string;
+  /** The durable topic exchange of domain events (default `svc.events`). */
+  exchange?: string;
+  logger: Logger;
+  /** Shown in the RabbitMQ management UI, e.g. the service name. */
+  connectionName?: string;
+  /** How long `publish` (and `subscribe`) wait for a connection and a confirm (default 10 s). */
+  publishTimeoutMs?: number;
+  /** Delay between reconnection attempts (default 100 ms doubling up to 5 s). */
+  reconnectBackoff?: RetryBackoff;
+  /** Delay before a failed message is redelivered (default 100 ms doubling up to 2 s). */
+  retryBackoff?: RetryBackoff;
+  /** AMQP heartbeat unless the URL sets one (default 10 s): a silent broker is noticed in ~20 s. */
+  heartbeatSeconds?: number;
+}
+
+/** A queue declared without a consumer: it binds and keeps messages until one subscribes. */
+export interface AmqpQueueDeclaration {
+  queue: string;
+  patterns: string[];
+  maxAttempts?: number;
+}
+
+/** A message read from a dead-letter queue; `envelope` is missing when the body was not one. */
+export interface AmqpDeadLetter extends Omit<DeadLetter, 'envelope'> {
+  envelope: EventEnvelope | undefined;
+  /** The body as it was received (poison may not even be JSON). */
+  body: string;
+  routingKey: string;
+}
+
+interface ConsumerState {
+  subscription: Subscription;
+  maxAttempts: number;
+  prefetch: number;
+  channel?: ConfirmChannel;
+  consumerTag?: string;
+}
+
+interface Connected {
+  model: ChannelModel;
+  publisher: ConfirmChannel;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 5;
+const DEFAULT_PREFETCH = 16;
+const HEADER_REASON = 'x-svc-reason';
+const HEADER_ATTEMPTS = 'x-svc-attempts';
+
+class PublishRefusedError extends Error {
+  override readonly name = 'PublishRefusedError';
+}
+
+/**
+ * The RabbitMQ bus of the cluster mode (amqplib).
+ *
+ * Topology: one durable topic exchange; per consumer a durable quorum queue named after the
+ * subscription, bound to its patterns, dead-lettering into `${queue}.dlq` through the direct
+ * exchange `${exchange}.dlx`. Publishing waits for the broker's confirm. Consuming acks only
+ * after the handler resolved; a failure is held for a short backoff then requeued (the quorum
+ * queue counts deliveries in `x-delivery-count`); the last failure, or a poison message, is
+ * published to the dead-letter queue with its reason and confirmed before the original is acked.
+ * The queue's `x-delivery-limit` backs this up when a consumer dies again and again mid-handler.
+ * The connection is re-opened with backoff when it drops, re-declaring topology and consumers.
+ */
+export class AmqpMessageBus implements MessageBus {
+  private readonly exchange: string;
+  private readonly deadLetterExchange: string;
+  private readonly publishTimeoutMs: number;
+  private readonly consumers: ConsumerState[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly closing = new AbortController();
+  private connected: Connected | undefined;
+  private connecting: Promise<void> | undefined;
+  private waiters: Array<() => void> = [];
+  private closed: Promise<void> | undefined;
+
+  constructor(private readonly options: AmqpMessageBusOptions) {
+    this.exchange = options.exchange ?? 'svc.events';
+    this.deadLetterExchange = `${this.exchange}.dlx`;
+    this.publishTimeoutMs = options.publishTimeoutMs ?? 10_000;
+  }
+
+  /** Creates a bus and waits for its first connection (fails after `publishTimeoutMs`). */
+  static async connect(options: AmqpMessageBusOptions): Promise<AmqpMessageBus> {
+    const bus = new AmqpMessageBus(options);
+    try {
+      await bus.start();
+    } catch (err) {
+      // Nobody will hold this bus: stop its reconnection attempts.
+      await bus.close();
+      throw err;
+    }
+    return bus;
+  }
+
+  /** Opens the connection (retrying with backoff) and resolves once it is up. */
+  async start(): Promise<void> {
+    await this.waitForConnection(performance.now() + this.publishTimeoutMs);
+  }
+
+  isReady(): boolean {
+    return this.connected !== undefined && this.closed === undefined;
+  }
+
+  async publish(envelope: EventEnvelope): Promise<void> {
+    const body = Buffer.from(JSON.stringify(envelope));
+    const deadline = performance.now() + this.publishTimeoutMs;
+    for (;;) {
+      const { publisher } = await this.waitForConnection(deadline);
+      try {
+        await this.confirmedPublish(publisher, envelope, body, deadline);
+        return;
+      } catch (err) {
+        if (err instanceof PublishRefusedError || this.closed !== undefined || performance.now() >= deadline)
+          throw err;
+        // The channel went down before the confirm: the broker may or may not have the message.
+        // Publishing again risks a duplicate, which consumers absorb; losing it is not allowed.
+        this.options.logger.warn(
+          { eventId: envelope.id, err: describeError(err) },
+          'publish interrupted, retrying',
+        );
+      }
+    }
+  }
+
+  async subscribe(subscription: Subscription): Promise<void> {
+    const state: ConsumerState = {
+      subscription,
+      maxAttempts: subscription.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      prefetch: subscription.prefetch ?? DEFAULT_PREFETCH,
+    };
+    if (!Number.isInteger(state.maxAttempts) || state.maxAttempts < 1) {
+      throw new RangeError('maxAttempts must be a positive integer');
+    }
+    if (!Number.isInteger(state.prefetch) || state.prefetch < 1)
+      throw new RangeError('prefetch must be a positive integer');
+    const deadline = performance.now() + this.publishTimeoutMs;
+    for (;;) {
+      const current = await this.waitForConnection(deadline);
+      try {
+        await this.startConsumer(current.model, state);
+        this.consumers.push(state);
+        return;
+      } catch (err) {
+        // A refusal on a healthy connection (e.g. the queue exists with other arguments) is final;
+        // a connection lost half-way is retried on the next one.
+        if (this.connected === current || this.closed !== undefined || performance.now() >= deadline)
+          throw err;
+      }
+    }
+  }
+
+  /** Declares a consumer's queue, its bindings and dead-letter queue, without consuming. */
+  async declareQueue(declaration: AmqpQueueDeclaration): Promise<void> {
+    const { model } = await this.waitForConnection(performance.now() + this.publishTimeoutMs);
+    const channel = await model.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      await this.assertQueueTopology(
+        channel,
+        declaration.queue,
+        declaration.patterns,
+        declaration.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      );
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Takes up to `max` messages out of `${queue}.dlq` (for operators and tests). Each is removed
+   * from the dead-letter queue once read.
+   */
+  async readDeadLetters(queue: string, max = 100): Promise<AmqpDeadLetter[]> {
+    const { model } = await this.waitForConnection(performance.now() + this.publishTimeoutMs);
+    const channel = await model.createChannel();
+    channel.on('error', () => undefined);
+    const letters: AmqpDeadLetter[] = [];
+    try {
+      let last: Message | undefined;
+      while (letters.length < max) {
+        const message = await channel.get(`${queue}.dlq`, { noAck: false });
+        if (message === false) break;
+        letters.push(this.toDeadLetter(queue, message));
+        last = message;
+      }
+      if (last !== undefined) channel.ack(last, true);
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+    return letters;
+  }
+
+  /** Stops consuming, waits for the handlers in flight, then closes the connection. */
+  close(): Promise<void> {
+    this.closed ??= this.shutdown();
+    return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closing.abort();
+    for (const consumer of this.consumers) {
+      if (consumer.channel !== undefined && consumer.consumerTag !== undefined) {
+        await consumer.channel.cancel(consumer.consumerTag).catch(() => undefined);
+      }
+    }
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    const current = this.connected;
+    this.connected = undefined;
+    await this.connecting?.catch(() => undefined);
+    if (current !== undefined) await current.model.close().catch(() => undefined);
+    this.wakeWaiters();
+  }
+
+  // ---- connection ----------------------------------------------------------------------------
+
+  private async waitForConnection(deadline: number): Promise<Connected> {
+    for (;;) {
+      if (this.closed !== undefined) throw new Error('The AMQP message bus is closed');
+      if (this.connected !== undefined) return this.connected;
+      this.connecting ??= this.reconnect().finally(() => {
+        this.connecting = undefined;
+      });
+      const remaining = deadline - performance.now();
+      if (remaining <= 0) throw new Error(`RabbitMQ unavailable for ${this.publishTimeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(wake, remaining);
+        const waiters = this.waiters;
+        function wake(): void {
+          clearTimeout(timer);
+          resolve();
+        }
+        waiters.push(wake);
+      });
+    }
+  }
+
+  private wakeWaiters(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Opens a connection, retrying with backoff until it works or the bus closes. */
+  private async reconnect(): Promise<void> {
+    for (let attempt = 1; this.closed === undefined; attempt += 1) {
+      try {
+        this.connected = await this.open();
+        this.options.logger.info(
+          { exchange: this.exchange, consumers: this.consumers.length },
+          'connected to RabbitMQ',
+        );
+        this.wakeWaiters();
+        return;
+      } catch (err) {
+        const delay = retryDelayMs(attempt, {
+          initialMs: 100,
+          maxMs: 5000,
+          ...this.options.reconnectBackoff,
+        });
+        this.options.logger.warn(
+          { err: describeError(err), attempt, delay },
+          'RabbitMQ connection failed, retrying',
+        );
+        await abortableSleep(delay, this.closing.signal);
+      }
+    }
+  }
+
+  private async open(): Promise<Connected> {
+    // noDelay: without it Nagle's algorithm holds small frames and a confirmed publish takes
+    // ~44 ms instead of ~0.6 ms (measured on this stack).
+    const model = await connect(this.connectionUrl(), {
+      noDelay: true,
+      timeout: 10_000,
+      clientProperties: { connection_name: this.options.connectionName ?? 'svc-messaging' },
+    });
+    model.on('error', (err: Error) =>
+      this.options.logger.warn({ err: describeError(err) }, 'RabbitMQ connection error'),
+    );
+    model.on('close', () => this.onConnectionLost(model));
+    try {
+      const publisher = await model.createConfirmChannel();
+      publisher.on('error', (err: Error) =>
+        this.options.logger.warn({ err: describeError(err) }, 'publish channel error'),
+      );
+      await publisher.assertExchange(this.exchange, 'topic', { durable: true });
+      await publisher.assertExchange(this.deadLetterExchange, 'direct', { durable: true });
+      for (const consumer of this.consumers) await this.startConsumer(model, consumer);
+      // Registered last: a channel that fails during set-up must not tear the connection down.
+      publisher.on('close', () => this.onChannelLost(model, 'publisher'));
+      if (this.closed !== undefined) throw new Error('The AMQP message bus is closed');
+      return { model, publisher };
+    } catch (err) {
+      await model.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private connectionUrl(): string {
+    const url = new URL(this.options.url);
+    if (!url.searchParams.has('heartbeat'))
+      url.searchParams.set('heartbeat', String(this.options.heartbeatSeconds ?? 10));
+    return url.toString();
+  }
+
+  private onConnectionLost(model: ChannelModel): void {
+    if (this.connected?.model !== model) return;
+    this.connected = undefined;
+    for (const consumer of this.consumers) {
+      consumer.channel = undefined;
+      consumer.consumerTag = undefined;
+    }
+    if (this.closed !== undefined) return;
+    this.options.logger.warn('RabbitMQ connection lost, reconnecting');
+    this.connecting ??= this.reconnect().finally(() => {
+      this.connecting = undefined;
+    });
+  }
+
+  /** A channel closed under a live connection: start afresh, re-declaring everything. */
+  private onChannelLost(model: ChannelModel, which: string): void {
+    if (this.closed !== undefined || this.connected?.model !== model) return;
+    this.options.logger.warn({ channel: which }, 'RabbitMQ channel closed, reopening the connection');
+    void model.close().catch(() => undefined);
+  }
+
+  // ---- topology ------------------------------------------------------------------------------
+
+  private async assertQueueTopology(
+    channel: Channel,
+    queue: string,
+    patterns: string[],
+    maxAttempts: number,
+  ): Promise<void> {
+    await channel.assertExchange(this.exchange, 'topic', { durable: true });
+    await channel.assertExchange(this.deadLetterExchange, 'direct', { durable: true });
+    await channel.assertQueue(`${queue}.dlq`, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await channel.bindQueue(`${queue}.dlq`, this.deadLetterExchange, queue);
+    await channel.assertQueue(queue, {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-dead-letter-exchange': this.deadLetterExchange,
+        'x-dead-letter-routing-key': queue,
+        // The broker dead-letters a message once it has been returned maxAttempts times: a
+        // consumer that crashes mid-handler on every delivery cannot loop forever.
+        'x-delivery-limit': maxAttempts - 1,
+        // Broker-side dead-lettering that cannot lose a message (RabbitMQ 3.10+).
+        'x-dead-letter-strategy': 'at-least-once',
+        'x-overflow': 'reject-publish',
+      },
+    });
+    for (const pattern of patterns) await channel.bindQueue(queue, this.exchange, pattern);
+  }
+
+  private async startConsumer(model: ChannelModel, state: ConsumerState): Promise<void> {
+    const { queue, patterns } = state.subscription;
+    const channel = await model.createConfirmChannel();
+    channel.on('error', (err: Error) =>
+      this.options.logger.warn({ queue, err: describeError(err) }, 'consumer channel error'),
+    );
+    try {
+      await this.assertQueueTopology(channel, queue, patterns, state.maxAttempts);
+      await channel.prefetch(state.prefetch);
+      const { consumerTag } = await channel.consume(
+        queue,
+        (message) => this.onMessage(state, channel, message),
+        {
+          noAck: false,
+        },
+      );
+      state.channel = channel;
+      state.consumerTag = consumerTag;
+      channel.on('close', () => {
+        if (state.channel === channel) this.onChannelLost(model, queue);
+      });
+    } catch (err) {
+      await channel.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  // ---- publishing ----------------------------------------------------------------------------
+
+  private confirmedPublish(
+    channel: ConfirmChannel,
+    envelope: EventEnvelope,
+    body: Buffer,
+    deadline: number,
+  ): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`No publisher confirm within ${this.publishTimeoutMs} ms`)),
+        Math.max(0, deadline - performance.now()),
+      );
+      try {
+        channel.publish(
+          this.exchange,
+          envelope.type,
+          body,
+          {
+            persistent: true,
+            contentType: 'application/json',
+            messageId: envelope.id,
+            type: envelope.type,
+          },
+          (err: unknown) => {
+            clearTimeout(timer);
+            if (err === null || err === undefined) resolve();
+            else if (err instanceof Error && err.message === 'message nacked') {
+              reject(new PublishRefusedError(`RabbitMQ refused event ${envelope.id} (nack)`));
+            } else reject(err instanceof Error ? err : new Error(String(err)));
+          },
+        );
+      } catch (err) {
+        // The channel closed under us: amqplib throws at once.
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  }
+
+  // ---- consuming -----------------------------------------------------------------------------
+
+  private onMessage(state: ConsumerState, channel: ConfirmChannel, message: ConsumeMessage | null): void {
+    if (message === null) {
+      // The broker cancelled the consumer (its queue was deleted): re-declare from scratch.
+      this.options.logger.warn({ queue: state.subscription.queue }, 'consumer cancelled by the broker');
+      if (state.channel === channel && this.connected !== undefined)
+        this.onChannelLost(this.connected.model, 'cancelled');
+      return;
+    }
+    // Closing: leave it unacked, the broker hands it to another consumer when the channel closes.
+    if (this.closed !== undefined) return;
+    const task = this.handle(state, channel, message).catch((err: unknown) => {
+      this.options.logger.error(
+        { queue: state.subscription.queue, err: describeError(err) },
+        'delivery handling failed',
+      );
+    });
+    this.inFlight.add(task);
+    void task.finally(() => this.inFlight.delete(task));
+  }
+
+  private async handle(
+    state: ConsumerState,
+    channel: ConfirmChannel,
+    message: ConsumeMessage,
+  ): Promise<void> {
+    const { queue, handler } = state.subscription;
+    const attempt = deliveryCount(message) + 1;
+    let envelope: EventEnvelope;
+    try {
+      envelope = eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8'))) as EventEnvelope;
+    } catch (err) {
+      await this.deadLetter(channel, queue, message, attempt, `poison: ${describeError(err)}`);
+      return;
+    }
+    try {
+      await handler(envelope, { attempt, redelivered: message.fields.redelivered || attempt > 1 });
+    } catch (err) {
+      const reason = describeError(err);
+      if (attempt >= state.maxAttempts) {
+        await this.deadLetter(channel, queue, message, attempt, reason);
+        return;
+      }
+      this.options.logger.warn(
+        { queue, eventId: envelope.id, attempt, reason },
+        'handler failed, will retry',
+      );
+      await abortableSleep(retryDelayMs(attempt, this.options.retryBackoff), this.closing.signal);
+      settle(() => channel.nack(message, false, true));
+      return;
+    }
+    settle(() => channel.ack(message));
+  }
+
+  /** Copies the message into the dead-letter queue with its reason, then acks the original. */
+  private async deadLetter(
+    channel: ConfirmChannel,
+    queue: string,
+    message: ConsumeMessage,
+    attempts: number,
+    reason: string,
+  ): Promise<void> {
+    this.options.logger.error(
+      { queue, messageId: message.properties.messageId, attempts, reason },
+      'dead-lettering',
+    );
+    await new Promise<void>((resolve, reject) => {
+      channel.publish(
+        this.deadLetterExchange,
+        queue,
+        message.content,
+        {
+          persistent: true,
+          contentType: message.properties.contentType ?? 'application/json',
+          messageId: message.properties.messageId,
+          type: message.properties.type,
+          headers: {
+            ...message.properties.headers,
+            [HEADER_REASON]: reason,
+            [HEADER_ATTEMPTS]: attempts,
+            'x-svc-routing-key': message.fields.routingKey,
+          },
+        },
+        (err: unknown) => (err === null || err === undefined ? resolve() : reject(new Error(String(err)))),
+      );
+    });
+    // Only now: if the copy was not confirmed the original stays unacked and comes back.
+    settle(() => channel.ack(message));
+  }
+
+  private toDeadLetter(queue: string, message: Message): AmqpDeadLetter {
+    const headers = message.properties.headers ?? {};
+    const body = message.content.toString('utf8');
+    let envelope: EventEnvelope | undefined;
+    try {
+      const parsed = eventEnvelopeSchema.safeParse(JSON.parse(body));
+      if (parsed.success) envelope = parsed.data as EventEnvelope;
+    } catch {
+      envelope = undefined;
+    }
+    const known = this.consumers.find((consumer) => consumer.subscription.queue === queue);
+    const attempts = headerNumber(headers[HEADER_ATTEMPTS]) ?? known?.maxAttempts ?? 0;
+    const reason =
+      typeof headers[HEADER_REASON] === 'string'
+        ? headers[HEADER_REASON]
+        : String(headers['x-first-death-reason'] ?? 'unknown');
+    const routingKey =
+      typeof headers['x-svc-routing-key'] === 'string'
+        ? headers['x-svc-routing-key']
+        : message.fields.routingKey;
+    return { queue, envelope, body, attempts, reason, routingKey };
+  }
+}
+
+/** Deliveries before this one, as the quorum queue counts them. */
+function deliveryCount(message: Message): number {
+  return headerNumber(message.properties.headers?.['x-delivery-count']) ?? 0;
+}
+
+function headerNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  return undefined;
+}
+
+/** Acks or nacks; on a channel that has closed meanwhile the broker redelivers, which is safe. */
+function settle(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // IllegalOperationError: channel closed. The message returns to the queue by itself.
+  }
+}

@@ -1,0 +1,10 @@
+export * from './message-bus';
+export * from './topic-matcher';
+export type { RetryBackoff } from './retry-backoff';
+export * from './in-process-message-bus';
+export * from './amqp-message-bus';
+export * from './migrations';
+export * from './outbox';
+export * from './outbox-metrics';
+export * from './outbox-relay';
+export * from './processed-messages';

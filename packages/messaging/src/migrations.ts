@@ -1,0 +1,38 @@
+import type { MigrationSource } from '@svc/storage';
+
+/**
+ * The tables of the transactional outbox and of the processed-message (inbox) store. Each
+ * service runs them in its own database next to its own migrations:
+ * `runMigrations(db, [messagingMigrations, serviceMigrations])`.
+ */
+export const messagingMigrations: MigrationSource = {
+  namespace: 'messaging',
+  migrations: [
+    {
+      version: 1,
+      name: 'outbox_and_processed_messages',
+      sql: `
+CREATE TABLE outbox (
+  id bigserial PRIMARY KEY,
+  event_id text NOT NULL UNIQUE,
+  type text NOT NULL,
+  payload jsonb NOT NULL,
+  occurred_at timestamptz NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  published_at timestamptz NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  last_error text NULL
+);
+-- The relay only ever reads unsent rows, in id order: keep that index as small as the backlog.
+CREATE INDEX outbox_unpublished_idx ON outbox (id) WHERE published_at IS NULL;
+
+CREATE TABLE processed_messages (
+  consumer text NOT NULL,
+  event_id text NOT NULL,
+  processed_at timestamptz NOT NULL,
+  PRIMARY KEY (consumer, event_id)
+);
+`,
+    },
+  ],
+};

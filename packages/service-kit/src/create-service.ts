@@ -1,0 +1,143 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { systemClock, type Clock } from '@svc/clock';
+import type { Logger } from '@svc/logger';
+import { errorHandler, notFound } from './error.middleware';
+import { mountHealthRoutes, type ReadinessCheck } from './health.routes';
+import { httpMetrics } from './http-metrics.middleware';
+import { internalAuth } from './internal-auth.middleware';
+import { requestContext } from './request-context.middleware';
+
+export interface CreateServiceOptions {
+  name: string;
+  logger: Logger;
+  internalJwtSecret: string;
+  /** Default true: every route but /healthz, /readyz and /metrics needs a valid internal JWT. */
+  requireInternalAuth?: boolean;
+  /** Default '1mb' (contracts.md §2). */
+  jsonLimit?: string;
+  readiness?: ReadinessCheck[];
+  /** Default: a new registry per service, with the default process metrics. */
+  registry?: Registry;
+  routes: (router: express.Router) => void;
+  /** Reads the instant internal tokens are checked against; the real-time clock, not a sandbox offset. */
+  clock?: Clock;
+}
+
+export interface Service {
+  app: express.Express;
+  registry: Registry;
+  /** Starts serving; resolves with the bound port (use 0 for any free one) and a URL to reach it. */
+  listen(port: number, host?: string): Promise<{ port: number; url: string }>;
+  /** Marks not ready, stops accepting, drains in-flight requests up to `timeoutMs` (default 10 s), then force-closes. */
+  stop(timeoutMs?: number): Promise<void>;
+  /** Makes /readyz answer 503 so the load balancer stops sending traffic (first step of a shutdown). */
+  markNotReady(): void;
+}
+
+const DEFAULT_JSON_LIMIT = '1mb';
+const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+// While draining, idle keep-alive sockets left by finished requests are closed at this pace.
+const IDLE_SWEEP_MS = 50;
+
+/** An express app with the service defaults (request id, JSON limit, internal JWT, health, metrics, errors) and a graceful stop. */
+export function createService(options: CreateServiceOptions): Service {
+  const { logger } = options;
+  const jsonLimit = options.jsonLimit ?? DEFAULT_JSON_LIMIT;
+  const registry = options.registry ?? defaultRegistry();
+  let notReady = false;
+  let stopping = false;
+  let server: Server | undefined;
+  let stopped: Promise<void> | undefined;
+
+  const app = express();
+  app.disable('x-powered-by');
+  // ETags hash every JSON body and turn GETs into 304s that the gateway would have to relay; not wanted for an API.
+  app.set('etag', false);
+
+  app.use(requestContext(() => stopping));
+  app.use(httpMetrics(registry));
+  mountHealthRoutes(app, { readiness: options.readiness ?? [], registry, isNotReady: () => notReady });
+
+  app.use(express.json({ limit: jsonLimit }));
+  if (options.requireInternalAuth ?? true) {
+    app.use(internalAuth(options.internalJwtSecret, options.clock ?? systemClock));
+  }
+  const router = express.Router();
+  options.routes(router);
+  app.use(router);
+  app.use(notFound());
+  app.use(errorHandler(logger, jsonLimit));
+
+  const markNotReady = (): void => {
+    notReady = true;
+  };
+
+  const listen = (port: number, host?: string): Promise<{ port: number; url: string }> => {
+    if (server !== undefined) return Promise.reject(new Error(`${options.name} is already listening`));
+    const srv = createServer(app);
+    server = srv;
+    return new Promise((resolve, reject) => {
+      srv.once('error', reject);
+      srv.listen(port, host, () => {
+        srv.off('error', reject);
+        const bound = (srv.address() as AddressInfo).port;
+        const url = `http://${urlHost(host)}:${bound}`;
+        logger.info({ port: bound, url }, `${options.name} listening`);
+        resolve({ port: bound, url });
+      });
+    });
+  };
+
+  const stop = (timeoutMs = DEFAULT_STOP_TIMEOUT_MS): Promise<void> => {
+    markNotReady();
+    stopping = true;
+    if (stopped === undefined) {
+      stopped = server === undefined ? Promise.resolve() : drain(server, timeoutMs, logger, options.name);
+    }
+    return stopped;
+  };
+
+  return { app, registry, listen, stop, markNotReady };
+}
+
+/** Stops accepting, lets in-flight requests finish until the deadline, then closes whatever is left. */
+function drain(server: Server, timeoutMs: number, logger: Logger, name: string): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve();
+    };
+    // The callback runs once every connection has ended, which is the drained state.
+    server.close(() => {
+      logger.info(`${name} stopped`);
+      finish();
+    });
+    server.closeIdleConnections();
+    // A request in flight keeps its keep-alive socket open once it is answered; sweep those too.
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const deadline = setTimeout(() => {
+      logger.warn({ timeoutMs }, `${name} did not drain in time; closing the remaining connections`);
+      server.closeAllConnections();
+      finish();
+    }, timeoutMs);
+  });
+}
+
+function defaultRegistry(): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/** A host to put in a URL: wildcard binds are reached through loopback; IPv6 goes in brackets. */
+function urlHost(host: string | undefined): string {
+  if (host === undefined || host === '' || host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

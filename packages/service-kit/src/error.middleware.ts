@@ -1,0 +1,86 @@
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import { ZodError } from 'zod';
+import { AppError, isAppError, validationErrorFrom } from '@svc/errors';
+import type { Logger } from '@svc/logger';
+import { requestIdOf } from './request-context.middleware';
+
+/** Answers 404 NOT_FOUND for any request no route took. */
+export function notFound(): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+  };
+}
+
+/** The one place an error becomes a response: AppError as is, body-parser and zod failures as VALIDATION_ERROR, anything else 500 INTERNAL without a stack. */
+export function errorHandler(logger: Logger, jsonLimit: string): ErrorRequestHandler {
+  const tooLargeMessage = `Request body is larger than the ${describeLimit(jsonLimit)} limit`;
+
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      // Too late to send an error body; express's default handler destroys the socket.
+      logger.error({ err }, 'Error after the response had started');
+      next(err);
+      return;
+    }
+    const appError = toAppError(err, tooLargeMessage);
+    const requestId = requestIdOf(req);
+    if (appError === undefined || appError.code === 'INTERNAL') {
+      logger.error({ err, method: req.method, url: req.originalUrl }, 'Unexpected error');
+      const body = {
+        error: { code: 'INTERNAL', message: 'Internal error', details: { requestId } },
+      };
+      res.status(500).json(body);
+      return;
+    }
+    if (appError.status >= 500) {
+      logger.warn({ err: appError, method: req.method, url: req.originalUrl }, appError.message);
+    } else {
+      logger.debug({ code: appError.code, method: req.method, url: req.originalUrl }, appError.message);
+    }
+    res.status(appError.status).set(appError.headers).json(appError.toBody());
+  };
+}
+
+/** The AppError an error stands for, or undefined when it is unexpected. */
+function toAppError(err: unknown, tooLargeMessage: string): AppError | undefined {
+  if (isAppError(err)) return err;
+  if (err instanceof ZodError) return validationErrorFrom(err, 'body');
+  if (isBodyParserError(err)) {
+    if (err.type === 'entity.too.large') {
+      return new AppError('VALIDATION_ERROR', tooLargeMessage, { status: 413, cause: err });
+    }
+    if (err.type === 'entity.parse.failed') {
+      return new AppError('VALIDATION_ERROR', 'Malformed JSON body', { cause: err });
+    }
+    // Unsupported charset or encoding, a body cut short: the client's fault, described by body-parser
+    // in terms safe to show (it marks them `expose`).
+    if (err.status < 500 && err.expose === true) {
+      return new AppError('VALIDATION_ERROR', err.message, { cause: err });
+    }
+  }
+  return undefined;
+}
+
+interface BodyParserError extends Error {
+  type: string;
+  status: number;
+  expose?: boolean;
+}
+
+function isBodyParserError(err: unknown): err is BodyParserError {
+  return (
+    err instanceof Error &&
+    'type' in err &&
+    typeof err.type === 'string' &&
+    'status' in err &&
+    typeof err.status === 'number'
+  );
+}
+
+/** "1mb" → "1 MB", "512kb" → "512 KB"; anything else as written. */
+function describeLimit(limit: string): string {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)\s*$/i.exec(limit);
+  if (match === null) return limit;
+  const [, amount, unit] = match;
+  return unit?.toLowerCase() === 'b' ? `${amount} bytes` : `${amount} ${unit?.toUpperCase()}`;
+}

@@ -1,0 +1,63 @@
+import type { Express, Request, Response } from 'express';
+import type { Registry } from 'prom-client';
+
+export interface ReadinessCheck {
+  name: string;
+  check: () => Promise<void>;
+}
+
+// A probe must answer well within the orchestrator's own probe timeout, even when a dependency hangs.
+const CHECK_TIMEOUT_MS = 1000;
+
+/** Mounts `/healthz` (alive), `/readyz` (every readiness check within 1 s, and not stopping) and `/metrics`. */
+export function mountHealthRoutes(
+  app: Express,
+  options: { readiness: ReadinessCheck[]; registry: Registry; isNotReady: () => boolean },
+): void {
+  app.get('/healthz', (_req: Request, res: Response) => {
+    res.status(200).json({ status: 'ok' });
+  });
+
+  app.get('/readyz', async (_req: Request, res: Response) => {
+    if (options.isNotReady()) {
+      res.status(503).json({ status: 'not_ready', reason: 'shutting down', checks: {} });
+      return;
+    }
+    const outcomes = await Promise.all(options.readiness.map(runCheck));
+    const checks: Record<string, string> = {};
+    let ready = true;
+    for (const [index, outcome] of outcomes.entries()) {
+      const name = options.readiness[index]?.name ?? String(index);
+      checks[name] = outcome ?? 'ok';
+      if (outcome !== undefined) ready = false;
+    }
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+
+  app.get('/metrics', async (_req: Request, res: Response) => {
+    const text = await options.registry.metrics();
+    res.status(200).type(options.registry.contentType).send(text);
+  });
+}
+
+/** Runs one check; resolves to undefined when it passed, else to the reason it failed. */
+async function runCheck(readiness: ReadinessCheck): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`timed out after ${CHECK_TIMEOUT_MS} ms`), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([
+      // Through a then() so that a check throwing synchronously counts as failed, not as a 500.
+      Promise.resolve()
+        .then(() => readiness.check())
+        .then(
+          () => undefined,
+          (err: unknown) => (err instanceof Error ? err.message || err.name : String(err)),
+        ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,341 @@
+import { performance } from 'node:perf_hooks';
+import CircuitBreaker from 'opossum';
+import { Registry, type Counter } from 'prom-client';
+import { Pool } from 'undici';
+import { AppError } from '@svc/errors';
+import type { Logger } from '@svc/logger';
+import { counterOn, gaugeOn, histogramOn } from './metric-registration';
+
+export interface HttpClientOptions {
+  /** A name for metrics and logs, e.g. 'registry'. */
+  target: string;
+  /** Origin (and optional path prefix) of the downstream, e.g. 'http://registry:3000'. */
+  baseUrl: string;
+  /** Default 1000. */
+  connectTimeoutMs?: number;
+  /** Default 10000: the whole exchange, headers and body. */
+  timeoutMs?: number;
+  breaker?: {
+    /** Default 50. */
+    errorThresholdPercentage?: number;
+    /** How long the breaker stays open before letting one trial call through. Default 5000. */
+    resetTimeoutMs?: number;
+    /** Calls in the rolling window before the breaker may open. Default 10. */
+    volumeThreshold?: number;
+    /** Default 10000. */
+    rollingCountTimeoutMs?: number;
+  };
+  /** Where the client metrics go; pass the service's registry so /metrics shows them. */
+  registry?: Registry;
+  logger?: Logger;
+  /** Keep-alive connections to the target. Default 128. */
+  connections?: number;
+}
+
+export interface HttpRequest {
+  method: string;
+  /** May include ?query. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+export interface JsonRequest extends Omit<HttpRequest, 'body'> {
+  /** Serialised with JSON.stringify; Content-Type set unless given. */
+  body?: unknown;
+}
+
+export interface JsonResponse<T> {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** The parsed body; undefined when the answer had none (204). */
+  body: T;
+}
+
+export interface HttpClient {
+  /** Sends a request; any HTTP answer (4xx and 5xx included) resolves; a down, hanging or broken-circuit target throws AppError SERVICE_UNAVAILABLE. */
+  request(req: HttpRequest): Promise<HttpResponse>;
+  /** `request` with a JSON body and a parsed JSON answer. */
+  json<T>(req: JsonRequest): Promise<JsonResponse<T>>;
+  /** True while the breaker refuses calls. */
+  isOpen(): boolean;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = {
+  connectTimeoutMs: 1000,
+  timeoutMs: 10_000,
+  errorThresholdPercentage: 50,
+  resetTimeoutMs: 5000,
+  volumeThreshold: 10,
+  rollingCountTimeoutMs: 10_000,
+  connections: 128,
+  // Below Node's 5 s server keepAliveTimeout, so the client never sends on a socket the server is closing.
+  keepAliveTimeoutMs: 4000,
+};
+
+const BREAKER_STATE = { closed: 0, halfOpen: 1, open: 2 } as const;
+// 502, 503 and 504 say the target (or what is behind it) is down; they trip the breaker. A 500 is
+// a bug in one request, and a 4xx is the caller's fault: neither says the target is down.
+const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+type FailureKind = 'timeout' | 'unreachable' | 'error';
+
+/** A 502/503/504 answer: thrown inside the breaker so that it counts as a failure, then handed back to the caller. */
+class UnavailableAnswer extends Error {
+  constructor(readonly response: HttpResponse) {
+    super(`Downstream answered ${response.status}`);
+  }
+}
+
+/** The network let the call down (refused, timed out, reset). */
+class CallFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly timeoutMs: number,
+    cause: unknown,
+  ) {
+    super(kind, { cause });
+  }
+}
+
+/** A keep-alive HTTP client for one downstream, with a total timeout, an opossum breaker and metrics; a down target is a fast 503. */
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const { target, logger } = options;
+  const registry = options.registry ?? new Registry();
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const resetTimeoutMs = options.breaker?.resetTimeoutMs ?? DEFAULTS.resetTimeoutMs;
+
+  const base = new URL(options.baseUrl);
+  // Pool speaks to an origin; a path in baseUrl becomes a prefix of every request path.
+  const prefix = base.pathname === '/' ? '' : base.pathname.replace(/\/+$/, '');
+  const pool = new Pool(base.origin, {
+    connections: options.connections ?? DEFAULTS.connections,
+    connectTimeout: options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
+    keepAliveTimeout: DEFAULTS.keepAliveTimeoutMs,
+  });
+
+  const metrics = clientMetrics(registry, target);
+
+  const send = async (req: HttpRequest): Promise<HttpResponse> => {
+    const limitMs = req.timeoutMs ?? timeoutMs;
+    // One deadline for headers and body together: undici's own timeouts are per phase and would let
+    // a trickling body run for several times the limit.
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(), limitMs);
+    const started = performance.now();
+    let outcome = 'error';
+    try {
+      const res = await pool.request({
+        method: req.method,
+        path: prefix === '' ? req.path : prefix + req.path,
+        headers: req.headers,
+        body: req.body,
+        signal: controller.signal,
+      });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      outcome = String(res.statusCode);
+      // undici never puts undefined values in a parsed header object; its type merely allows them.
+      const response = {
+        status: res.statusCode,
+        headers: res.headers as Record<string, string | string[]>,
+        body,
+      };
+      if (UNAVAILABLE_STATUSES.has(res.statusCode)) throw new UnavailableAnswer(response);
+      return response;
+    } catch (err) {
+      if (err instanceof UnavailableAnswer) throw err;
+      if (isCallerMistake(err)) {
+        outcome = 'invalid_request';
+        throw err;
+      }
+      const kind: FailureKind = controller.signal.aborted ? 'timeout' : failureKind(err);
+      outcome = kind;
+      throw new CallFailure(kind, limitMs, err);
+    } finally {
+      clearTimeout(deadline);
+      metrics.count(outcome);
+      metrics.duration.observe((performance.now() - started) / 1000);
+    }
+  };
+
+  const breaker = new CircuitBreaker(send, {
+    name: target,
+    // The deadline lives in `send`, where it can abort the request; opossum's own timeout cannot.
+    timeout: false,
+    resetTimeout: resetTimeoutMs,
+    errorThresholdPercentage: options.breaker?.errorThresholdPercentage ?? DEFAULTS.errorThresholdPercentage,
+    volumeThreshold: options.breaker?.volumeThreshold ?? DEFAULTS.volumeThreshold,
+    rollingCountTimeout: options.breaker?.rollingCountTimeoutMs ?? DEFAULTS.rollingCountTimeoutMs,
+    // Percentiles and snapshots sort latency arrays on a timer: work nobody reads on the gateway's hot path.
+    rollingPercentilesEnabled: false,
+    enableSnapshots: false,
+    // Only a down target trips the breaker, never a malformed request of the caller.
+    errorFilter: (err: unknown) => !(err instanceof UnavailableAnswer || err instanceof CallFailure),
+  });
+
+  let openedAt = 0;
+  metrics.state.set(BREAKER_STATE.closed);
+  breaker.on('open', () => {
+    openedAt = performance.now();
+    metrics.state.set(BREAKER_STATE.open);
+    logger?.warn({ target, resetTimeoutMs }, `Circuit to ${target} opened`);
+  });
+  breaker.on('halfOpen', () => {
+    metrics.state.set(BREAKER_STATE.halfOpen);
+    logger?.info({ target }, `Circuit to ${target} half-open; trying one call`);
+  });
+  breaker.on('close', () => {
+    metrics.state.set(BREAKER_STATE.closed);
+    logger?.info({ target }, `Circuit to ${target} closed`);
+  });
+
+  const secondsUntilHalfOpen = (): number =>
+    Math.max(1, Math.ceil((openedAt + resetTimeoutMs - performance.now()) / 1000));
+
+  const request = async (req: HttpRequest): Promise<HttpResponse> => {
+    try {
+      return await breaker.fire(req);
+    } catch (err) {
+      if (err instanceof UnavailableAnswer) return err.response;
+      if (err instanceof CallFailure) {
+        throw new AppError('SERVICE_UNAVAILABLE', failureMessage(target, err), {
+          headers: { 'Retry-After': '1' },
+          cause: err.cause,
+        });
+      }
+      const code = errorCode(err);
+      if (code === 'EOPENBREAKER') {
+        metrics.count('circuit_open');
+        throw new AppError('SERVICE_UNAVAILABLE', `${target} is unavailable (circuit open)`, {
+          headers: { 'Retry-After': String(secondsUntilHalfOpen()) },
+          cause: err,
+        });
+      }
+      if (code === 'ESHUTDOWN') {
+        throw new AppError('SERVICE_UNAVAILABLE', `The client of ${target} is closed`, {
+          headers: { 'Retry-After': '1' },
+          cause: err,
+        });
+      }
+      throw err;
+    }
+  };
+
+  const json = async <T>(req: JsonRequest): Promise<JsonResponse<T>> => {
+    const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      body = JSON.stringify(req.body);
+      if (!hasHeader(headers, 'content-type')) headers['content-type'] = 'application/json';
+    }
+    const res = await request({
+      method: req.method,
+      path: req.path,
+      headers,
+      body,
+      timeoutMs: req.timeoutMs,
+    });
+    return { status: res.status, headers: res.headers, body: parseJson<T>(target, res.body) };
+  };
+
+  const close = async (): Promise<void> => {
+    breaker.shutdown();
+    await pool.close();
+  };
+
+  return { request, json, isOpen: () => breaker.opened, close };
+}
+
+interface ClientMetrics {
+  count(outcome: string): void;
+  duration: { observe(seconds: number): void };
+  state: { set(value: number): void };
+}
+
+/** The client's metrics bound to its target; label children are cached so that a call allocates none. */
+function clientMetrics(registry: Registry, target: string): ClientMetrics {
+  const requests = counterOn(registry, {
+    name: 'http_client_requests_total',
+    help: 'Outbound HTTP calls by target and outcome (HTTP status, timeout, unreachable, error, circuit_open, invalid_request).',
+    labelNames: ['target', 'status'] as const,
+  });
+  const duration = histogramOn(registry, {
+    name: 'http_client_request_duration_seconds',
+    help: 'Time of outbound HTTP calls that reached the network, by target.',
+    labelNames: ['target'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  });
+  const state = gaugeOn(registry, {
+    name: 'circuit_breaker_state',
+    help: 'Circuit breaker state by target: 0 closed, 1 half-open, 2 open.',
+    labelNames: ['target'] as const,
+  });
+  const counters = new Map<string, Counter.Internal>();
+  return {
+    count(outcome) {
+      let child = counters.get(outcome);
+      if (child === undefined) {
+        child = requests.labels({ target, status: outcome });
+        counters.set(outcome, child);
+      }
+      child.inc();
+    },
+    duration: duration.labels({ target }),
+    state: state.labels({ target }),
+  };
+}
+
+function failureMessage(target: string, failure: CallFailure): string {
+  switch (failure.kind) {
+    case 'timeout':
+      return `${target} did not answer within ${failure.timeoutMs} ms`;
+    case 'unreachable':
+      return `${target} is unreachable`;
+    case 'error':
+      return `${target} is unavailable (connection failed)`;
+  }
+}
+
+function failureKind(err: unknown): FailureKind {
+  const code = errorCode(err);
+  if (code !== undefined && TIMEOUT_CODES.has(code)) return 'timeout';
+  if (code !== undefined && UNREACHABLE_CODES.has(code)) return 'unreachable';
+  return 'error';
+}
+
+/** An error that is the caller's doing (a bad header, an unsupported method), not the target's. */
+function isCallerMistake(err: unknown): boolean {
+  const code = errorCode(err);
+  return code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED';
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null || !('code' in err)) return undefined;
+  return typeof err.code === 'string' ? err.code : undefined;
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) return true;
+  return false;
+}
+
+function parseJson<T>(target: string, body: Buffer): T {
+  // An empty answer (204) has no JSON; the caller reads the status.
+  if (body.length === 0) return undefined as T;
+  try {
+    return JSON.parse(body.toString('utf8')) as T;
+  } catch (err) {
+    // A service of ours answering something other than JSON is a bug, not an outage: 500, logged.
+    throw new AppError('INTERNAL', `${target} answered with a body that is not JSON`, { cause: err });
+  }
+}

@@ -1,0 +1,59 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AppError } from '@svc/errors';
+import { randomBase62 } from '@svc/ids';
+import { withRequestContext } from '@svc/logger';
+import type { InternalClaims } from './internal-token';
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+const CONTEXT = Symbol('service-kit.request-context');
+const CLAIMS = Symbol('service-kit.internal-claims');
+
+interface RequestContext {
+  requestId: string;
+  platformId?: string;
+}
+
+// Symbol-keyed slots instead of augmenting express.Request globally: the state stays private to this
+// package and readable only through requestIdOf / authOf.
+interface KitRequest extends Request {
+  [CONTEXT]?: RequestContext;
+  [CLAIMS]?: InternalClaims;
+}
+
+/** Takes the caller's X-Request-Id when it is sane (≤128 of [A-Za-z0-9._-]), else a new one; echoes it and runs the rest of the request in a logging context carrying it. */
+export function requestContext(isStopping: () => boolean): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomBase62(20);
+    const ctx: RequestContext = { requestId };
+    (req as KitRequest)[CONTEXT] = ctx;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    // A request arriving while draining must not keep its connection alive past the stop.
+    if (isStopping()) res.setHeader('Connection', 'close');
+    withRequestContext(ctx, next);
+  };
+}
+
+/** Puts verified internal claims on the request and the platform id into the logging context. */
+export function attachClaims(req: Request, claims: InternalClaims, next: NextFunction): void {
+  const kitReq = req as KitRequest;
+  kitReq[CLAIMS] = claims;
+  const requestId = kitReq[CONTEXT]?.requestId ?? randomBase62(20);
+  const ctx: RequestContext = { requestId, platformId: claims.platformId };
+  kitReq[CONTEXT] = ctx;
+  withRequestContext(ctx, next);
+}
+
+/** The request id of this request (the echoed X-Request-Id). */
+export function requestIdOf(req: Request): string | undefined {
+  return (req as KitRequest)[CONTEXT]?.requestId;
+}
+
+/** The verified internal claims of this request; throws AppError UNAUTHORIZED when there are none. */
+export function authOf(req: Request): InternalClaims {
+  const claims = (req as KitRequest)[CLAIMS];
+  if (claims === undefined) throw new AppError('UNAUTHORIZED', 'No internal token on this request');
+  return claims;
+}
