@@ -208,8 +208,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     } catch (err) {
       if (err instanceof UnavailableAnswer) return err.response;
       if (err instanceof CallFailure) {
+        // The reason tells a caller whether the call may have run (timeout) or surely did not.
         throw new AppError('SERVICE_UNAVAILABLE', failureMessage(target, err), {
           headers: { 'Retry-After': '1' },
+          details: { reason: err.kind === 'error' ? 'connection_failed' : err.kind },
           cause: err.cause,
         });
       }
@@ -218,12 +220,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         metrics.count('circuit_open');
         throw new AppError('SERVICE_UNAVAILABLE', `${target} is unavailable (circuit open)`, {
           headers: { 'Retry-After': String(secondsUntilHalfOpen()) },
+          details: { reason: 'circuit_open' },
           cause: err,
         });
       }
       if (code === 'ESHUTDOWN') {
         throw new AppError('SERVICE_UNAVAILABLE', `The client of ${target} is closed`, {
           headers: { 'Retry-After': '1' },
+          details: { reason: 'client_closed' },
           cause: err,
         });
       }

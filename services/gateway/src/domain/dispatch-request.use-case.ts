@@ -1,4 +1,4 @@
-import { AppError } from '@svc/errors';
+import { AppError, isAppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
 import type { InternalClaims } from '@svc/service-kit';
 import type { Caller } from './authenticate-request.use-case';
@@ -30,6 +30,12 @@ export interface DispatchResult {
   status: number;
   headers: Record<string, string>;
   body: Buffer | string;
+}
+
+function mayHaveRun(err: unknown): boolean {
+  if (!isAppError(err) || err.code !== 'SERVICE_UNAVAILABLE') return true;
+  const details = err.details as { reason?: string } | undefined;
+  return details?.reason === 'timeout';
 }
 
 /** The claims a service receives for an authenticated platform. */
@@ -111,8 +117,11 @@ export async function dispatchRequest(
     }
     return response;
   } catch (err) {
-    // Nothing was carried out (the service was unreachable): the key may be used again.
-    if (key !== undefined) await deps.idempotency.release(caller.platformId, key).catch(() => undefined);
+    // A timed-out call may have run: keep the reservation (a retry gets 409 until it is abandoned).
+    // Otherwise nothing was carried out and the key may be used again at once.
+    if (key !== undefined && !mayHaveRun(err)) {
+      await deps.idempotency.release(caller.platformId, key).catch(() => undefined);
+    }
     throw err;
   }
 }

@@ -77,3 +77,41 @@ describe('Idempotency-Key', () => {
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
   });
 });
+
+describe('Idempotency-Key when the service does not answer', () => {
+  it('when the call timed out, then the key stays reserved; when the service was unreachable, then it is freed', async () => {
+    const { createServer } = await import('node:net');
+    const hanging = createServer(() => undefined);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', () => resolve()));
+    const port = (hanging.address() as { port: number }).port;
+    const g = await startHarness({
+      routes: [
+        { id: 'hang', method: 'POST', path: '/v1/svc/hang', service: 'licensing' },
+        { id: 'down', method: 'POST', path: '/v1/svc/down', service: 'detection' },
+      ],
+      serviceUrls: { LICENSING_URL: `http://127.0.0.1:${port}`, DETECTION_URL: 'http://127.0.0.1:1' },
+      upstreamTimeoutMs: 200,
+    });
+    try {
+      const { key: k } = await g.platform('enterprise');
+      const timedOut = await g.call(k, 'POST', '/v1/svc/hang', {}, { 'idempotency-key': 'slow' });
+      expect(timedOut.status).toBe(503);
+      expect(timedOut.body.error.details.reason).toBe('timeout');
+      const retry = await g.call(k, 'POST', '/v1/svc/hang', {}, { 'idempotency-key': 'slow' });
+      expect(retry.status).toBe(409);
+      expect(retry.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+      // After the abandonment window the key may be retried.
+      g.clock.advance(61_000);
+      expect((await g.call(k, 'POST', '/v1/svc/hang', {}, { 'idempotency-key': 'slow' })).status).toBe(503);
+
+      const down = await g.call(k, 'POST', '/v1/svc/down', {}, { 'idempotency-key': 'down' });
+      expect(down.status).toBe(503);
+      expect(down.body.error.details.reason).toBe('unreachable');
+      const again = await g.call(k, 'POST', '/v1/svc/down', {}, { 'idempotency-key': 'down' });
+      expect(again.status).toBe(503);
+    } finally {
+      await g.stop();
+      hanging.close();
+    }
+  });
+});
