@@ -46,16 +46,16 @@ depcheck: install ## Architecture rules (dependency-cruiser)
 check: lint format-check typecheck depcheck ## Every static check
 
 test-unit: install ## Unit tests (no I/O)
-	$(PNPM) exec jest --selectProjects unit
+	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects unit
 
 test-integration: install ## Integration tests on PostgreSQL and RabbitMQ
-	$(PNPM) exec jest --selectProjects integration
+	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects integration
 
 test-e2e: build ## End-to-end tests: the processes through the gateway
-	$(PNPM) exec jest --selectProjects e2e
+	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects e2e
 
 test: check build ## The whole suite: static checks, build, unit, integration and e2e tests
-	$(PNPM) exec jest --ci
+	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci
 
 bench-gateway: build ## Gateway overhead vs direct vs bare express (autocannon)
 	node --expose-gc -r @swc-node/register bench/gateway/run.ts 2>/dev/null || $(PNPM) exec tsx bench/gateway/run.ts

@@ -17,14 +17,27 @@ export function loadConfig<S extends z.ZodType>(
   env: Record<string, string | undefined> = process.env,
 ): Readonly<z.output<S>> {
   const result = schema.safeParse(env);
-  if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => ({
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => ({
         key: issue.path.map(String).join('.') || '(env)',
         message: issue.message,
-      })),
-    );
+      }));
+  // The development default is public: a production deployment must set its own secret. Checked
+  // on the raw environment so that it is reported together with every other bad key.
+  const readsSecret = schema instanceof z.ZodObject && 'INTERNAL_JWT_SECRET' in schema.shape;
+  const secret = env.INTERNAL_JWT_SECRET;
+  if (
+    readsSecret &&
+    env.SVC_ENVIRONMENT === 'production' &&
+    (secret === undefined || secret === DEVELOPMENT_JWT_SECRET)
+  ) {
+    problems.push({
+      key: 'INTERNAL_JWT_SECRET',
+      message: 'must be set in production (the development default is public)',
+    });
   }
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(result.data);
 }
 
@@ -38,7 +51,8 @@ function deepFreeze<T>(value: T): T {
 
 // `PORT=` (compose's `${PORT:-}`, an empty line in a .env file) means "not set": without this,
 // z.coerce turned it into 0, a random port or a zero timeout, instead of the default.
-const unsetWhenEmpty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const unsetWhenEmpty = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** Env helpers: strings from the environment coerced with clear errors; an empty value counts as unset. */
 export const env = {
@@ -52,24 +66,31 @@ export const env = {
         .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1' || v === 'yes')),
     ),
   /** A TCP port. */
-  port: (fallback: number) => z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).max(65535).default(fallback)),
+  port: (fallback: number) =>
+    z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).max(65535).default(fallback)),
   /** A non-negative integer. */
   int: (fallback: number) => z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).default(fallback)),
   /** A URL with one of the given schemes. */
   url: (schemes: string[]) =>
-    z.string().refine((v) => {
-      try {
-        return schemes.includes(new URL(v).protocol.replace(':', ''));
-      } catch {
-        return false;
-      }
-    }, `expected a ${schemes.join(' or ')} URL`),
+    z.string().refine(
+      (v) => {
+        try {
+          return schemes.includes(new URL(v).protocol.replace(':', ''));
+        } catch {
+          return false;
+        }
+      },
+      `expected a ${schemes.join(' or ')} URL`,
+    ),
 };
+
+/** The INTERNAL_JWT_SECRET used when none is set; refused when SVC_ENVIRONMENT is production. */
+export const DEVELOPMENT_JWT_SECRET = 'dev-internal-jwt-secret-change-me-0123456789';
 
 /** The variables every service shares. */
 export const baseEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SVC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
-  INTERNAL_JWT_SECRET: z.string().min(32, 'at least 32 characters').default('dev-internal-jwt-secret-change-me-0123456789'),
+  INTERNAL_JWT_SECRET: z.string().min(32, 'at least 32 characters').default(DEVELOPMENT_JWT_SECRET),
 });

@@ -42,7 +42,11 @@ const REDACTED_PATHS = [
  * A JSON logger for a service; each line carries `service` and the current request id.
  * `destination` (optional) receives the lines instead of stdout, e.g. a stream a test reads.
  */
-export function createLogger(service: string, options: LoggerOptions = {}, destination?: DestinationStream): Logger {
+export function createLogger(
+  service: string,
+  options: LoggerOptions = {},
+  destination?: DestinationStream,
+): Logger {
   const settings: LoggerOptions = {
     level: process.env.LOG_LEVEL ?? 'info',
     base: { service },

@@ -33,5 +33,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Da
       ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
     });
   }
-  throw new Error(`Unsupported database URL scheme: ${url.split(':')[0] ?? ''} (use postgres:// or pglite://)`);
+  throw new Error(
+    `Unsupported database URL scheme: ${url.split(':')[0] ?? ''} (use postgres:// or pglite://)`,
+  );
 }

@@ -23,15 +23,19 @@ export function loadMigrationsFromDir(dir: string): Migration[] {
   // Skipping `0002_AddUsers.sql` or `2_users.sql` would start a service on a schema it does not expect.
   const misnamed = sqlFiles.filter((file) => !FILE_PATTERN.test(file));
   if (misnamed.length > 0) {
-    throw new Error(`Migration files must be named NNNN_<lowercase_name>.sql in ${dir}: ${misnamed.join(', ')}`);
+    throw new Error(
+      `Migration files must be named NNNN_<lowercase_name>.sql in ${dir}: ${misnamed.join(', ')}`,
+    );
   }
-  const migrations = sqlFiles
-    .sort()
-    .map((file) => {
-      const match = FILE_PATTERN.exec(file);
-      if (match === null) throw new Error(`unreachable: ${file}`);
-      return { version: Number(match[1]), name: match[2] ?? file, sql: readFileSync(path.join(dir, file), 'utf8') };
-    });
+  const migrations = sqlFiles.sort().map((file) => {
+    const match = FILE_PATTERN.exec(file);
+    if (match === null) throw new Error(`unreachable: ${file}`);
+    return {
+      version: Number(match[1]),
+      name: match[2] ?? file,
+      sql: readFileSync(path.join(dir, file), 'utf8'),
+    };
+  });
   const seen = new Set<number>();
   for (const m of migrations) {
     if (seen.has(m.version)) throw new Error(`Two migrations share version ${m.version} in ${dir}`);
@@ -93,12 +97,10 @@ export async function runMigrations(db: Database, sources: MigrationSource[]): P
           continue;
         }
         await tx.exec(migration.sql);
-        await tx.query('INSERT INTO schema_migrations (namespace, version, name, checksum) VALUES ($1, $2, $3, $4)', [
-          source.namespace,
-          migration.version,
-          migration.name,
-          sum,
-        ]);
+        await tx.query(
+          'INSERT INTO schema_migrations (namespace, version, name, checksum) VALUES ($1, $2, $3, $4)',
+          [source.namespace, migration.version, migration.name, sum],
+        );
         applied.push(`${source.namespace}/${migration.version}_${migration.name}`);
       }
     }

@@ -45,7 +45,8 @@ export class PgliteDatabase implements Database {
     const { PGlite } = await import('@electric-sql/pglite');
     const extensions: Record<string, unknown> = {};
     for (const name of options.extensions ?? []) {
-      if (name === 'pg_trgm') extensions.pg_trgm = (await import('@electric-sql/pglite/contrib/pg_trgm')).pg_trgm;
+      if (name === 'pg_trgm')
+        extensions.pg_trgm = (await import('@electric-sql/pglite/contrib/pg_trgm')).pg_trgm;
       if (name === 'fuzzystrmatch')
         extensions.fuzzystrmatch = (await import('@electric-sql/pglite/contrib/fuzzystrmatch')).fuzzystrmatch;
     }
@@ -56,7 +57,10 @@ export class PgliteDatabase implements Database {
     return new PgliteDatabase(pglite);
   }
 
-  query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
+  query<R extends object = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+  ): Promise<QueryResult<R>> {
     return this.root.query<R>(sql, params);
   }
 

@@ -42,7 +42,10 @@ export class PostgresDatabase implements Database {
     this.root = new PgQueryable(this.pool);
   }
 
-  query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
+  query<R extends object = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+  ): Promise<QueryResult<R>> {
     return this.root.query<R>(sql, params);
   }
 
@@ -93,7 +96,8 @@ export async function ensurePostgresDatabase(url: string): Promise<void> {
         await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
       } catch (err) {
         // Two replicas starting together: the other one created it first.
-        if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505') throw err;
+        if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505')
+          throw err;
       }
     }
   } finally {

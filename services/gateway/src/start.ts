@@ -111,7 +111,6 @@ export async function startGateway(
   housekeeping.unref();
 
   const { port, url } = await gateway.service.listen(config.PORT, config.HOST);
-  logger.info({ port, environment: config.SVC_ENVIRONMENT }, 'gateway listening');
   return {
     url,
     port,

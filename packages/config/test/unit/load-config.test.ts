@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, baseEnvSchema, env, loadConfig } from '../../src';
+import { ConfigError, DEVELOPMENT_JWT_SECRET, baseEnvSchema, env, loadConfig } from '../../src';
 
 const schema = baseEnvSchema.extend({
   PORT: env.port(8080),
@@ -122,20 +122,41 @@ describe('loadConfig', () => {
 });
 
 describe('baseEnvSchema', () => {
-  it('when nothing is set, then the defaults are development, info, sandbox and a dev secret of 32+ characters', () => {
+  it('when nothing is set, then the defaults are development, info, sandbox and the development secret', () => {
     const config = loadConfig(baseEnvSchema, {});
 
     expect(config.NODE_ENV).toBe('development');
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.SVC_ENVIRONMENT).toBe('sandbox');
-    expect(config.INTERNAL_JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(config.INTERNAL_JWT_SECRET).toBe(DEVELOPMENT_JWT_SECRET);
+    expect(DEVELOPMENT_JWT_SECRET.length).toBeGreaterThanOrEqual(32);
   });
 
-  it('when the deployment is production, then SVC_ENVIRONMENT is production and a short secret is refused', () => {
-    expect(loadConfig(baseEnvSchema, { SVC_ENVIRONMENT: 'production' }).SVC_ENVIRONMENT).toBe('production');
+  it('when the secret is shorter than 32 characters, then it is refused naming INTERNAL_JWT_SECRET', () => {
     expect(
       configErrorOf(() => loadConfig(baseEnvSchema, { INTERNAL_JWT_SECRET: 'too-short' })).problems,
     ).toEqual([{ key: 'INTERNAL_JWT_SECRET', message: 'at least 32 characters' }]);
+  });
+
+  it('when a production deployment sets its own secret, then it loads as production', () => {
+    const config = loadConfig(baseEnvSchema, {
+      SVC_ENVIRONMENT: 'production',
+      INTERNAL_JWT_SECRET: 'a-production-secret-of-more-than-32-chars',
+    });
+
+    expect(config.SVC_ENVIRONMENT).toBe('production');
+    expect(config.INTERNAL_JWT_SECRET).toBe('a-production-secret-of-more-than-32-chars');
+  });
+
+  it('when a production deployment leaves the secret unset or sets the public default, then it is refused', () => {
+    for (const env of [
+      { SVC_ENVIRONMENT: 'production' },
+      { SVC_ENVIRONMENT: 'production', INTERNAL_JWT_SECRET: DEVELOPMENT_JWT_SECRET },
+    ]) {
+      expect(configErrorOf(() => loadConfig(baseEnvSchema, env)).problems).toEqual([
+        { key: 'INTERNAL_JWT_SECRET', message: expect.stringContaining('must be set in production') },
+      ]);
+    }
   });
 
   it('when LOG_LEVEL is silent, then it is accepted (tests run quiet)', () => {

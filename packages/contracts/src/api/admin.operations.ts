@@ -9,7 +9,10 @@ const domainSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'expected a domain name such as example.com');
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    'expected a domain name such as example.com',
+  );
 
 export const createPlatformBodySchema = z.object({
   name: z.string().trim().min(1).max(200),

@@ -24,7 +24,11 @@ class SchemaComponents {
   private readonly refs: { node: JsonObject; id: string; io: 'input' | 'output' }[] = [];
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonObject;
+    const json = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+    }) as JsonObject;
     delete json.$schema;
     const defs = (json.$defs ?? {}) as Record<string, JsonObject>;
     delete json.$defs;
@@ -50,7 +54,8 @@ class SchemaComponents {
       if (!sameInput && forms.input !== undefined) schemas[`${id}Input`] = forms.input;
       nameOf.set(`input:${id}`, sameInput ? id : `${id}Input`);
     }
-    for (const { node, id, io } of this.refs) node.$ref = `#/components/schemas/${nameOf.get(`${io}:${id}`) ?? id}`;
+    for (const { node, id, io } of this.refs)
+      node.$ref = `#/components/schemas/${nameOf.get(`${io}:${id}`) ?? id}`;
     return schemas;
   }
 
@@ -100,7 +105,10 @@ const SECURITY_HEADERS = {
 };
 
 /** Builds the OpenAPI 3.1 document from the declared operations' zod schemas. */
-export function buildOpenApiDocument(operations: readonly Operation[], info: { version: string }): JsonObject {
+export function buildOpenApiDocument(
+  operations: readonly Operation[],
+  info: { version: string },
+): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
   const components = new SchemaComponents();
   // The Error component: its own id makes zod answer `{$ref}`, the body itself lands in the components.
@@ -134,7 +142,14 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { v
         ...parameters(op, components),
         ...(op.method === 'get' || isAdmin
           ? []
-          : [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }]),
+          : [
+              {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: false,
+                schema: { type: 'string', maxLength: 255 },
+              },
+            ]),
       ],
       ...(body === undefined
         ? {}
@@ -161,7 +176,11 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: { v
     components: {
       schemas: components.finish(),
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: '`svc_test_…` (sandbox) or `svc_live_…` (production)' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: '`svc_test_…` (sandbox) or `svc_live_…` (production)',
+        },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN)' },
       },
     },

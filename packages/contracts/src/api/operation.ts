@@ -4,13 +4,7 @@ export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 /** The services the gateway routes to. */
 export type ServiceName =
-  | 'gateway'
-  | 'registry'
-  | 'detection'
-  | 'licensing'
-  | 'enforcement'
-  | 'billing'
-  | 'webhook-dispatcher';
+  'gateway' | 'registry' | 'detection' | 'licensing' | 'enforcement' | 'billing' | 'webhook-dispatcher';
 
 /** An extra rate-limit bucket an operation counts against (contracts.md §4). */
 export type RateBucket = 'usage-report' | 'webhook-test';
@@ -46,7 +40,8 @@ const operations: Operation[] = [];
 
 /** Declares a public operation; later services add theirs here. */
 export function defineOperation(operation: Operation): Operation {
-  if (operations.some((o) => o.id === operation.id)) throw new Error(`Operation ${operation.id} declared twice`);
+  if (operations.some((o) => o.id === operation.id))
+    throw new Error(`Operation ${operation.id} declared twice`);
   operations.push(operation);
   return operation;
 }

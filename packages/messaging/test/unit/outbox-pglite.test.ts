@@ -13,9 +13,6 @@ import {
 import { createDatabase, runMigrations, type Database } from '@svc/storage';
 import { waitFor } from '@svc/test-kit';
 import { anEvent, testLogger } from '../event-builder';
-import { loadPgliteNatively } from '../pglite-native-loader';
-
-loadPgliteNatively();
 
 // The embedded mode: PGlite and the in-process bus, one service consuming its own events from
 // the same single-connection database (the case that would deadlock if the relay held a

@@ -1,11 +1,5 @@
 import { createDatabase, type Database } from '../../src';
 
-jest.mock('@electric-sql/pglite', () =>
-  jest
-    .requireActual<typeof import('../fixtures/pglite-outside-jest')>('../fixtures/pglite-outside-jest')
-    .pgliteOutsideJest(),
-);
-
 let db: Database;
 
 beforeAll(async () => {

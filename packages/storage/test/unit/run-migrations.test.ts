@@ -6,12 +6,6 @@ import {
   type MigrationSource,
 } from '../../src';
 
-jest.mock('@electric-sql/pglite', () =>
-  jest
-    .requireActual<typeof import('../fixtures/pglite-outside-jest')>('../fixtures/pglite-outside-jest')
-    .pgliteOutsideJest(),
-);
-
 const CREATE_CLAIMS: Migration = {
   version: 1,
   name: 'claims',

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { baseEnvSchema, env } from '@svc/config';
+
+/** The embedded default's environment: everything has a working default. */
+// The internal secret is generated and kept under DATA_DIR: the process signs and checks its own tokens.
+export const embeddedConfigSchema = baseEnvSchema.omit({ INTERNAL_JWT_SECRET: true }).extend({
+  PORT: env.port(8080),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('.data'),
+  ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  SVC_BOOTSTRAP_KEY: z
+    .string()
+    .regex(/^svc_(test|live)_[0-9A-Za-z]{32,64}$/, 'expected svc_test_<32+ base62> or svc_live_<32+ base62>')
+    .optional(),
+  SVC_ALLOW_PRIVATE_FETCH: env.boolean(true),
+});
+
+export type EmbeddedConfig = z.output<typeof embeddedConfigSchema>;

@@ -1,0 +1,108 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBase62 } from '@svc/ids';
+import { createLogger, type Logger } from '@svc/logger';
+import { InProcessMessageBus } from '@svc/messaging';
+import { createDatabase, type Database } from '@svc/storage';
+import { generateApiKey, gatewayConfigSchema, startGateway, type RunningGateway } from '@svc/gateway';
+import { loadConfig } from '@svc/config';
+import type { EmbeddedConfig } from './config';
+
+/** What a domain service needs to run inside the embedded process. */
+export interface EmbeddedDeps {
+  dataDir: string;
+  bus: InProcessMessageBus;
+  logger: Logger;
+  environment: 'sandbox' | 'production';
+  internalJwtSecret: string;
+  allowPrivateFetch: boolean;
+}
+
+/** A domain service started in this process on a loopback port. */
+export interface EmbeddedService {
+  /** The gateway's `<NAME>_URL` variable this service answers. */
+  urlVariable: string;
+  start(deps: EmbeddedDeps): Promise<{ url: string; stop(): Promise<void> }>;
+}
+
+/**
+ * Every domain service of the embedded default. Adding a service is one line here: its
+ * `startEmbedded` opens PGlite under DATA_DIR, joins the in-process bus and listens on port 0.
+ */
+export const EMBEDDED_SERVICES: EmbeddedService[] = [];
+
+/** A secret kept under DATA_DIR so that it survives restarts of the embedded default. */
+function persistedSecret(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const value = make();
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  return value;
+}
+
+export interface RunningEmbedded {
+  url: string;
+  sandboxKey: string;
+  adminToken: string;
+  gateway: RunningGateway;
+  stop(): Promise<void>;
+}
+
+/** Starts every service in this process on PGlite files under DATA_DIR and the in-process bus. */
+export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Promise<RunningEmbedded> {
+  const dataDir = path.resolve(config.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const internalJwtSecret = persistedSecret(dataDir, 'internal-jwt-secret', () => randomBase62(48));
+  const adminToken =
+    config.ADMIN_TOKEN ?? persistedSecret(dataDir, 'admin-token', () => `adm_${randomBase62(32)}`);
+  const sandboxKey =
+    config.SVC_BOOTSTRAP_KEY ??
+    persistedSecret(dataDir, 'bootstrap-key', () => generateApiKey(config.SVC_ENVIRONMENT));
+
+  const bus = new InProcessMessageBus({ logger });
+  const deps: EmbeddedDeps = {
+    dataDir,
+    bus,
+    logger,
+    environment: config.SVC_ENVIRONMENT,
+    internalJwtSecret,
+    allowPrivateFetch: config.SVC_ALLOW_PRIVATE_FETCH,
+  };
+  const services: { stop(): Promise<void> }[] = [];
+  const urls: Record<string, string> = {};
+  for (const service of EMBEDDED_SERVICES) {
+    const running = await service.start(deps);
+    services.push(running);
+    urls[service.urlVariable] = running.url;
+  }
+
+  const gatewayDb: Database = await createDatabase({ url: `pglite://${path.join(dataDir, 'gateway')}` });
+  const gatewayConfig = loadConfig(gatewayConfigSchema, {
+    PORT: String(config.PORT),
+    HOST: config.HOST,
+    SVC_ENVIRONMENT: config.SVC_ENVIRONMENT,
+    INTERNAL_JWT_SECRET: internalJwtSecret,
+    ADMIN_TOKEN: adminToken,
+    SVC_BOOTSTRAP_KEY: sandboxKey,
+    SVC_ALLOW_PRIVATE_FETCH: String(config.SVC_ALLOW_PRIVATE_FETCH),
+    LOG_LEVEL: config.LOG_LEVEL,
+    ...urls,
+  });
+  const gateway = await startGateway(gatewayConfig, {
+    logger: createLogger('gateway'),
+    db: gatewayDb,
+  });
+
+  return {
+    url: gateway.url,
+    sandboxKey,
+    adminToken,
+    gateway,
+    stop: async () => {
+      await gateway.stop();
+      for (const service of services.reverse()) await service.stop();
+      await bus.close();
+      await gatewayDb.close();
+    },
+  };
+}

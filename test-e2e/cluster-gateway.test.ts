@@ -1,0 +1,114 @@
+import { infrastructure, startCluster, uniqueSuffix, type RunningCluster } from '@svc/test-kit';
+import pg from 'pg';
+import { call, ROOT } from './helpers';
+
+// The cluster mode: each service its own process, on PostgreSQL (a database per service, created on
+// start) and RabbitMQ — from testcontainers when Docker is present, else the machine's services.
+let cluster: RunningCluster;
+let prefix: string;
+let postgresUrl: string;
+
+beforeAll(async () => {
+  const infra = await infrastructure();
+  postgresUrl = infra.postgresUrl;
+  prefix = `e2e_${uniqueSuffix()}_`;
+  cluster = await startCluster({
+    rootDir: ROOT,
+    postgresUrl: infra.postgresUrl,
+    amqpUrl: infra.amqpUrl,
+    databasePrefix: prefix,
+    output: 'silent',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  const { rows } = await client.query<{ datname: string }>(
+    'SELECT datname FROM pg_database WHERE datname LIKE $1',
+    [`${prefix}%`],
+  );
+  for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+  await client.end();
+});
+
+describe('cluster mode through the gateway', () => {
+  it('when the gateway starts on PostgreSQL, then it created its own database and is ready', async () => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+      `${prefix}gateway`,
+    ]);
+    await client.end();
+    expect(rowCount).toBe(1);
+    const ready = await fetch(`${cluster.gatewayUrl}/readyz`);
+    expect(ready.status).toBe(200);
+  });
+
+  it('when the operator registers a platform and issues a key, then the key authenticates with rate headers', async () => {
+    const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
+      name: 'E2E Avatars',
+      plan: 'basic',
+    });
+    expect(platform.status).toBe(201);
+    const key = await call(
+      cluster.gatewayUrl,
+      cluster.adminToken,
+      'POST',
+      `/admin/platforms/${platform.body.data.id}/keys`,
+      {},
+    );
+    expect(key.status).toBe(201);
+    const res = await call(cluster.gatewayUrl, key.body.data.key, 'GET', '/v1/svc/not-a-route');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('300');
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('when the bootstrap key is used, then it belongs to the sandbox plan', async () => {
+    const res = await call(cluster.gatewayUrl, cluster.bootstrapKey, 'GET', '/v1/svc/not-a-route');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+  });
+
+  it('when keys are wrong, then each auth error has its code', async () => {
+    expect((await call(cluster.gatewayUrl, undefined, 'GET', '/v1/svc/x')).body.error.code).toBe(
+      'UNAUTHORIZED',
+    );
+    const live = `svc_live_${'a'.repeat(40)}`;
+    expect((await call(cluster.gatewayUrl, live, 'GET', '/v1/svc/x')).body.error.code).toBe(
+      'WRONG_ENVIRONMENT',
+    );
+  });
+
+  it('when the gateway process restarts, then platforms and keys are still there', async () => {
+    const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
+      name: 'Survivor',
+      plan: 'sandbox',
+    });
+    const key = await call(
+      cluster.gatewayUrl,
+      cluster.adminToken,
+      'POST',
+      `/admin/platforms/${platform.body.data.id}/keys`,
+      {},
+    );
+    await cluster.stopProcess('gateway');
+    await cluster.startProcess('gateway');
+    const res = await call(cluster.gatewayUrl, key.body.data.key, 'GET', '/v1/svc/not-a-route');
+    expect(res.status).toBe(404);
+  }, 60_000);
+
+  it('when the OpenAPI document is fetched, then it is served without a key', async () => {
+    const res = await call(cluster.gatewayUrl, undefined, 'GET', '/v1/svc/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+  });
+
+  it('when /metrics is scraped, then the gateway reports HTTP RED metrics', async () => {
+    const text = await (await fetch(`${cluster.gatewayUrl}/metrics`)).text();
+    expect(text).toContain('http_requests_total');
+    expect(text).toContain('http_request_duration_seconds');
+  });
+});
