@@ -55,7 +55,9 @@ test-e2e: build ## End-to-end tests: the processes through the gateway
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects e2e
 
 test: check build ## The whole suite: static checks, build, unit, integration and e2e tests
-	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci
+	@mkdir -p coverage
+	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --json --outputFile=coverage/jest-results.json; \
+	status=$$?; node scripts/test-summary.mjs coverage/jest-results.json; exit $$status
 
 bench-gateway: build ## Gateway overhead vs direct vs bare express (autocannon)
 	node --expose-gc -r @swc-node/register bench/gateway/run.ts 2>/dev/null || $(PNPM) exec tsx bench/gateway/run.ts
