@@ -3,6 +3,7 @@ export {
   verifyInternalToken,
   INTERNAL_TOKEN_ISSUER,
   INTERNAL_TOKEN_AUDIENCE,
+  OPERATOR_PLATFORM_ID,
   type InternalClaims,
 } from './internal-token';
 export { createService, type CreateServiceOptions, type Service } from './create-service';

@@ -10,7 +10,12 @@ export interface InternalClaims {
   keyId: string;
   plan: 'sandbox' | 'basic' | 'standard' | 'enterprise';
   platformDomain?: string;
+  /** `operator`: the call came through the operator API (/admin), not from a platform's key. */
+  role?: 'platform' | 'operator';
 }
+
+/** The platform id the gateway puts in an operator's token. */
+export const OPERATOR_PLATFORM_ID = 'operator';
 
 export const INTERNAL_TOKEN_ISSUER = 'svc-gateway';
 export const INTERNAL_TOKEN_AUDIENCE = 'svc-internal';
@@ -24,6 +29,7 @@ const claimsSchema = z.object({
   keyId: z.string().min(1),
   plan: z.enum(['sandbox', 'basic', 'standard', 'enterprise']),
   platformDomain: z.string().min(1).optional(),
+  role: z.enum(['platform', 'operator']).optional(),
 });
 
 /** Signs a short-lived HS256 internal token (issuer svc-gateway, audience svc-internal) carrying `claims`. */
@@ -43,6 +49,7 @@ export function signInternalToken(
     exp: iat + (options.ttlSeconds ?? DEFAULT_TTL_SECONDS),
   };
   if (claims.platformDomain !== undefined) payload.platformDomain = claims.platformDomain;
+  if (claims.role !== undefined) payload.role = claims.role;
   return jwt.sign(payload, secret, {
     algorithm: 'HS256',
     issuer: INTERNAL_TOKEN_ISSUER,
@@ -72,8 +79,9 @@ export function verifyInternalToken(secret: string, token: string, now?: Date): 
   if (!parsed.success) {
     throw new AppError('UNAUTHORIZED', 'Internal token lacks required claims', { cause: parsed.error });
   }
-  const { platformId, environment, keyId, plan, platformDomain } = parsed.data;
-  return platformDomain === undefined
-    ? { platformId, environment, keyId, plan }
-    : { platformId, environment, keyId, plan, platformDomain };
+  const { platformId, environment, keyId, plan, platformDomain, role } = parsed.data;
+  const claims: InternalClaims = { platformId, environment, keyId, plan };
+  if (platformDomain !== undefined) claims.platformDomain = platformDomain;
+  if (role !== undefined) claims.role = role;
+  return claims;
 }

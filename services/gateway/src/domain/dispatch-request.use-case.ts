@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
-import type { InternalClaims } from '@svc/service-kit';
+import { OPERATOR_PLATFORM_ID, type InternalClaims } from '@svc/service-kit';
 import type { Caller } from './authenticate-request.use-case';
 import {
   IDEMPOTENCY_ABANDON_MS,
@@ -59,7 +59,8 @@ export async function dispatchRequest(
   input: DispatchInput,
 ): Promise<DispatchResult> {
   const { matched, caller } = input;
-  if (matched === null) {
+  // Operator routes are reached only through /admin with the operator token.
+  if (matched === null || matched.route.auth === 'operator') {
     throw new AppError('NOT_FOUND', `No route ${input.method} ${input.url.split('?')[0] ?? ''}`);
   }
   if (matched.route.sandboxOnly === true && caller.environment !== 'sandbox') {
@@ -124,4 +125,39 @@ export async function dispatchRequest(
     }
     throw err;
   }
+}
+
+/** The claims a service receives for a call through the operator API. */
+export function operatorClaims(environment: 'sandbox' | 'production'): InternalClaims {
+  return {
+    platformId: OPERATOR_PLATFORM_ID,
+    environment,
+    keyId: 'operator',
+    plan: 'enterprise',
+    role: 'operator',
+  };
+}
+
+/** An operator call (/admin) to the service that owns it, e.g. verifying a claim. */
+export async function dispatchOperatorRequest(
+  deps: { upstreams: UpstreamClient; environment: 'sandbox' | 'production' },
+  input: {
+    matched: MatchedRoute | null;
+    method: string;
+    url: string;
+    search: string;
+    body: unknown;
+    requestId: string;
+  },
+): Promise<DispatchResult> {
+  const { matched } = input;
+  if (matched === null || matched.route.auth !== 'operator') {
+    throw new AppError('NOT_FOUND', `No route ${input.method} ${input.url.split('?')[0] ?? ''}`);
+  }
+  return deps.upstreams.forward(matched.route.service, operatorClaims(deps.environment), {
+    method: input.method,
+    path: matched.upstreamPath + input.search,
+    requestId: input.requestId,
+    ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
+  });
 }

@@ -9,6 +9,8 @@ export interface Route {
   upstreamPath?: string;
   bucket?: RateBucket;
   sandboxOnly?: boolean;
+  /** `operator`: reached through /admin with the operator token, never with an API key. */
+  auth?: 'key' | 'operator';
 }
 
 export interface MatchedRoute {
@@ -51,6 +53,7 @@ export function routesFrom(operations: readonly Operation[]): Route[] {
       ...(op.upstreamPath === undefined ? {} : { upstreamPath: op.upstreamPath }),
       ...(op.bucket === undefined ? {} : { bucket: op.bucket }),
       ...(op.sandboxOnly === undefined ? {} : { sandboxOnly: op.sandboxOnly }),
+      ...(op.auth === undefined ? {} : { auth: op.auth }),
     }));
 }
 

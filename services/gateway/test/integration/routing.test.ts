@@ -128,3 +128,27 @@ describe('routing to the owning service', () => {
     expect(doc.paths['/admin/keys/{id}/rotate'].post).toBeDefined();
   });
 });
+
+describe('operator routes owned by a service', () => {
+  it('when the operator calls one, then the service receives an operator token', async () => {
+    const res = await h.admin('POST', '/admin/things/claim_1/verify', { tier: 'GOLD' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.claims).toMatchObject({
+      platformId: 'operator',
+      role: 'operator',
+      keyId: 'operator',
+    });
+    expect(res.body.data.received).toEqual({ tier: 'GOLD' });
+  });
+
+  it('when an API key or no operator token is used, then the operator route is out of reach', async () => {
+    const { key } = await h.platform('enterprise');
+    const withKey = await h.call(key, 'POST', '/admin/things/claim_1/verify', {});
+    expect(withKey.status).toBe(401);
+    expect(withKey.body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('when the operator path is unknown, then 404', async () => {
+    expect((await h.admin('POST', '/admin/nothing/here', {})).status).toBe(404);
+  });
+});

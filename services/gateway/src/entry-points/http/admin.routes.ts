@@ -5,6 +5,8 @@ import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { bearerToken, sameSecret } from '../../domain/api-key';
 import type { GatewayContext } from '../../domain/gateway-context';
 import { createPlatform } from '../../domain/create-platform.use-case';
+import { dispatchOperatorRequest } from '../../domain/dispatch-request.use-case';
+import { currentRequestId } from '@svc/logger';
 import { issueApiKey, revokeApiKey, rotateApiKey } from '../../domain/issue-api-key.use-case';
 import { describePlatform, presentKey, presentPlatform } from './presenters';
 
@@ -65,5 +67,19 @@ export function adminRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/admin/keys/:id/revoke', async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     res.json({ data: await revokeApiKey(ctx, id) });
+  });
+
+  // Every other operator operation (verify a claim, decide an appeal…) belongs to a service.
+  router.all('/admin/*rest', async (req, res) => {
+    const queryStart = req.originalUrl.indexOf('?');
+    const result = await dispatchOperatorRequest(ctx, {
+      matched: ctx.routes.match(req.method, req.path),
+      method: req.method,
+      url: req.originalUrl,
+      search: queryStart === -1 ? '' : req.originalUrl.slice(queryStart),
+      body: req.body as unknown,
+      requestId: currentRequestId() ?? '',
+    });
+    res.status(result.status).set(result.headers).send(result.body);
   });
 }
