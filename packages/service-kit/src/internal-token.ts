@@ -10,6 +10,8 @@ export interface InternalClaims {
   keyId: string;
   plan: 'sandbox' | 'basic' | 'standard' | 'enterprise';
   platformDomain?: string;
+  /** The platform's display name (box statistics show it). */
+  platformName?: string;
   /** `operator`: the call came through the operator API (/admin), not from a platform's key. */
   role?: 'platform' | 'operator';
 }
@@ -29,6 +31,7 @@ const claimsSchema = z.object({
   keyId: z.string().min(1),
   plan: z.enum(['sandbox', 'basic', 'standard', 'enterprise']),
   platformDomain: z.string().min(1).optional(),
+  platformName: z.string().min(1).optional(),
   role: z.enum(['platform', 'operator']).optional(),
 });
 
@@ -49,6 +52,7 @@ export function signInternalToken(
     exp: iat + (options.ttlSeconds ?? DEFAULT_TTL_SECONDS),
   };
   if (claims.platformDomain !== undefined) payload.platformDomain = claims.platformDomain;
+  if (claims.platformName !== undefined) payload.platformName = claims.platformName;
   if (claims.role !== undefined) payload.role = claims.role;
   return jwt.sign(payload, secret, {
     algorithm: 'HS256',
@@ -79,9 +83,10 @@ export function verifyInternalToken(secret: string, token: string, now?: Date): 
   if (!parsed.success) {
     throw new AppError('UNAUTHORIZED', 'Internal token lacks required claims', { cause: parsed.error });
   }
-  const { platformId, environment, keyId, plan, platformDomain, role } = parsed.data;
+  const { platformId, environment, keyId, plan, platformDomain, platformName, role } = parsed.data;
   const claims: InternalClaims = { platformId, environment, keyId, plan };
   if (platformDomain !== undefined) claims.platformDomain = platformDomain;
+  if (platformName !== undefined) claims.platformName = platformName;
   if (role !== undefined) claims.role = role;
   return claims;
 }

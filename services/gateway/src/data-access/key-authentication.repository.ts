@@ -12,6 +12,7 @@ interface Row {
   expires_at: Date | null;
   revoked_at: Date | null;
   plan: Plan;
+  name: string;
   domain: string | null;
   per_minute: number | null;
   per_day: number | null;
@@ -26,7 +27,7 @@ interface Row {
 const AUTHENTICATE_AND_COUNT = `
 WITH k AS (
   SELECT k.id, k.key_hash, k.platform_id, k.environment, k.budget_id, k.expires_at, k.revoked_at,
-         p.plan, p.domain, p.per_minute, p.per_day
+         p.plan, p.name, p.domain, p.per_minute, p.per_day
   FROM api_keys k JOIN platforms p ON p.id = k.platform_id
   WHERE k.key_hash = $1
 ),
@@ -82,6 +83,7 @@ export class KeyAuthenticationRepository implements KeyAuthenticationStore {
       revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
       plan: row.plan,
       domain: row.domain,
+      platformName: row.name,
       storedLimits:
         row.per_minute === null || row.per_day === null
           ? null

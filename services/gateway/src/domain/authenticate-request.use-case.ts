@@ -12,6 +12,7 @@ export interface Caller {
   keyId: string;
   environment: Environment;
   plan: Plan;
+  name: string;
   domain: string | null;
 }
 
@@ -98,6 +99,7 @@ export async function authenticateRequest(
       keyId: found.keyId,
       environment: found.environment,
       plan: found.plan,
+      name: found.platformName,
       domain: found.domain,
     },
     rate,

@@ -45,6 +45,7 @@ export function claimsOf(caller: Caller): InternalClaims {
     environment: caller.environment,
     keyId: caller.keyId,
     plan: caller.plan,
+    platformName: caller.name,
   };
   if (caller.domain !== null) claims.platformDomain = caller.domain;
   return claims;

@@ -40,6 +40,7 @@ export interface AuthenticatedKey {
   expiresAt: Date | null;
   revokedAt: Date | null;
   plan: Plan;
+  platformName: string;
   domain: string | null;
   storedLimits: Partial<Limits> | null;
   /** Null when the key was not counted (revoked, expired or of the other environment). */

@@ -50,6 +50,7 @@ describe('routing to the owning service', () => {
       keyId,
       plan: 'basic',
       platformDomain: 'avatars.example',
+      platformName: 'P basic',
     });
     expect(res.body.data.query).toEqual({ limit: '5' });
   });

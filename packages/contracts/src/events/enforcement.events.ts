@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { defineEvent } from './envelope';
+import { instant, policy, severity } from './shared.schemas';
+
+// Enforcement's facts. The envelope's platformId is the platform hosting the avatar (the one
+// that must comply); registry's box statistics and the webhook dispatcher consume them.
+
+const violationData = z.object({
+  violationId: z.string(),
+  boxId: z.string(),
+  claimId: z.string(),
+  identityName: z.string(),
+  /** The platform that owns the box (the identity's side). */
+  boxOwnerPlatformId: z.string(),
+  policy,
+  severity,
+  avatarId: z.string(),
+  userCount: z.number().int().min(0),
+  gracePeriodId: z.string().nullable(),
+  occurredAt: instant,
+});
+
+export const violationCreated = defineEvent(
+  'enforcement.violation.created',
+  1,
+  violationData.extend({ detectedAt: instant, confidence: z.number().min(0).max(1) }),
+);
+export const violationResolved = defineEvent(
+  'enforcement.violation.resolved',
+  1,
+  violationData.extend({
+    resolution: z.enum(['licensed', 'removed', 'modified', 'parody']),
+    resolvedAt: instant,
+    licenseId: z.string().nullable(),
+  }),
+);
+export const violationAppealed = defineEvent(
+  'enforcement.violation.appealed',
+  1,
+  violationData.extend({
+    appealId: z.string(),
+    reason: z.enum(['parody', 'false_positive', 'common_name', 'authorized', 'other']),
+  }),
+);
+/** An appeal was upheld: a false positive. */
+export const violationDismissed = defineEvent(
+  'enforcement.violation.dismissed',
+  1,
+  violationData.extend({ appealId: z.string() }),
+);
+/** An appeal was denied: the violation is pending again. */
+export const violationReopened = defineEvent(
+  'enforcement.violation.reopened',
+  1,
+  violationData.extend({ appealId: z.string() }),
+);
+/** The grace period ran out: the avatar is to be deactivated. */
+export const violationEnforced = defineEvent('enforcement.violation.enforced', 1, violationData);
+
+const gracePeriodData = z.object({
+  gracePeriodId: z.string(),
+  violationId: z.string(),
+  boxId: z.string(),
+  claimId: z.string(),
+  identityName: z.string(),
+  boxOwnerPlatformId: z.string(),
+  policy,
+  status: z.enum(['active', 'paused', 'resolved', 'expired', 'cancelled']),
+  startedAt: instant,
+  expiresAt: instant,
+  daysRemaining: z.number().int().min(0),
+  avatarIds: z.array(z.string()),
+});
+
+export const gracePeriodStarted = defineEvent('enforcement.grace_period.started', 1, gracePeriodData);
+export const gracePeriodReminder = defineEvent(
+  'enforcement.grace_period.reminder',
+  1,
+  gracePeriodData.extend({ reminderDay: z.union([z.literal(7), z.literal(21), z.literal(28)]) }),
+);
+/** Two days (two thirtieths of the period) remain. */
+export const gracePeriodEnding = defineEvent('enforcement.grace_period.ending', 1, gracePeriodData);
+export const gracePeriodPaused = defineEvent(
+  'enforcement.grace_period.paused',
+  1,
+  gracePeriodData.extend({ appealId: z.string() }),
+);
+export const gracePeriodResumed = defineEvent(
+  'enforcement.grace_period.resumed',
+  1,
+  gracePeriodData.extend({ appealId: z.string() }),
+);
+export const gracePeriodResolved = defineEvent(
+  'enforcement.grace_period.resolved',
+  1,
+  gracePeriodData.extend({
+    resolution: z.enum(['licensed', 'removed', 'modified', 'parody', 'dismissed']),
+    remainingAvatars: z.number().int().min(0),
+  }),
+);
+export const gracePeriodExpired = defineEvent('enforcement.grace_period.expired', 1, gracePeriodData);
+/** The box was removed. */
+export const gracePeriodCancelled = defineEvent('enforcement.grace_period.cancelled', 1, gracePeriodData);
+
+/** Every grace-period event type, for consumers that bind to `enforcement.grace_period.*`. */
+export const gracePeriodEvents = [
+  gracePeriodStarted,
+  gracePeriodReminder,
+  gracePeriodEnding,
+  gracePeriodPaused,
+  gracePeriodResumed,
+  gracePeriodResolved,
+  gracePeriodExpired,
+  gracePeriodCancelled,
+] as const;
+
+export const violationEvents = [
+  violationCreated,
+  violationResolved,
+  violationAppealed,
+  violationDismissed,
+  violationReopened,
+  violationEnforced,
+] as const;

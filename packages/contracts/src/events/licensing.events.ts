@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { defineEvent } from './envelope';
+import { cents, instant, licenseTier } from './shared.schemas';
+
+// Licensing's facts. The envelope's platformId is the licensee (the platform that asked);
+// registry's box statistics, enforcement (a license resolves violations), billing (its license
+// projection) and the webhook dispatcher consume them.
+
+const requestData = z.object({
+  requestId: z.string(),
+  boxId: z.string(),
+  claimId: z.string(),
+  identityName: z.string(),
+  tier: licenseTier,
+  licenseePlatformId: z.string(),
+  boxOwnerPlatformId: z.string(),
+  submittedAt: instant,
+});
+
+export const licenseRequestCreated = defineEvent('licensing.request.created', 1, requestData);
+export const licenseRequestApproved = defineEvent(
+  'licensing.request.approved',
+  1,
+  requestData.extend({ licenseId: z.string(), approvedAt: instant, automatic: z.boolean() }),
+);
+export const licenseRequestDenied = defineEvent(
+  'licensing.request.denied',
+  1,
+  requestData.extend({ reason: z.string(), deniedAt: instant }),
+);
+
+const licenseData = z.object({
+  licenseId: z.string(),
+  boxId: z.string(),
+  claimId: z.string(),
+  identityName: z.string(),
+  tier: licenseTier,
+  status: z.enum(['pending', 'active', 'expired', 'revoked', 'cancelled']),
+  licenseePlatformId: z.string(),
+  /** Shown as the platform's name in box statistics. */
+  licenseePlatformName: z.string(),
+  boxOwnerPlatformId: z.string(),
+  monthlyFeeCents: cents,
+  /** A share of revenue, e.g. 0.15. */
+  royaltyRate: z.number().min(0).max(1),
+  currency: z.string().length(3),
+  validFrom: instant,
+  expiresAt: instant,
+  autoRenew: z.boolean(),
+});
+
+export const licenseActivated = defineEvent('licensing.license.activated', 1, licenseData);
+export const licenseRenewed = defineEvent(
+  'licensing.license.renewed',
+  1,
+  licenseData.extend({ previousExpiry: instant, newExpiry: instant }),
+);
+export const licenseCancelled = defineEvent(
+  'licensing.license.cancelled',
+  1,
+  licenseData.extend({
+    reason: z.string().nullable(),
+    effectiveDate: z.enum(['immediate', 'end_of_billing_period']),
+    effectiveAt: instant,
+  }),
+);
+export const licenseExpired = defineEvent('licensing.license.expired', 1, licenseData);
+export const licenseRevoked = defineEvent(
+  'licensing.license.revoked',
+  1,
+  licenseData.extend({ reason: z.string().nullable() }),
+);
+
+export const licenseEvents = [
+  licenseActivated,
+  licenseRenewed,
+  licenseCancelled,
+  licenseExpired,
+  licenseRevoked,
+] as const;
+export const licenseRequestEvents = [
+  licenseRequestCreated,
+  licenseRequestApproved,
+  licenseRequestDenied,
+] as const;
