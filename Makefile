@@ -59,8 +59,8 @@ test: check build ## The whole suite: static checks, build, unit, integration an
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --json --outputFile=coverage/jest-results.json; \
 	status=$$?; node scripts/test-summary.mjs coverage/jest-results.json; exit $$status
 
-bench-gateway: build ## Gateway overhead vs direct vs bare express (autocannon)
-	node --expose-gc -r @swc-node/register bench/gateway/run.ts 2>/dev/null || $(PNPM) exec tsx bench/gateway/run.ts
+bench-gateway: build ## Gateway overhead vs direct vs bare express (autocannon); BENCH_CONNECTIONS, BENCH_DURATION
+	$(PNPM) exec tsc -b bench && node bench/dist/gateway/run.js
 
 clean: ## Remove build output and embedded data
-	rm -rf .data packages/*/dist services/*/dist coverage
+	rm -rf .data packages/*/dist services/*/dist bench/dist coverage

@@ -11,6 +11,8 @@ export interface CreateDatabaseOptions {
   maxConnections?: number;
   extensions?: PgliteExtension[];
   applicationName?: string;
+  /** PostgreSQL only: settings of every session of the pool. */
+  sessionSettings?: Record<string, string>;
   onError?: (err: Error) => void;
 }
 
@@ -24,6 +26,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Da
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
+      ...(options.sessionSettings === undefined ? {} : { sessionSettings: options.sessionSettings }),
     });
   }
   if (url.startsWith('pglite://')) {

@@ -1,8 +1,20 @@
 /** Something SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
-  query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+  query<R extends object = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<R>>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+}
+
+export interface QueryOptions {
+  /**
+   * Prepares the statement under this name once per connection (PostgreSQL), so hot queries are
+   * not planned on every call. One name, one SQL text.
+   */
+  name?: string;
 }
 
 export interface QueryResult<R> {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, QueryResult, Queryable } from './database';
+import type { Database, QueryOptions, QueryResult, Queryable } from './database';
 
 // COUNT(*) and bigserial come back as int8; every value we keep fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
@@ -10,13 +10,22 @@ export interface PostgresOptions {
   /** Called with errors of idle clients, which would otherwise crash the process. */
   onError?: (err: Error) => void;
   applicationName?: string;
+  /** Settings of every session of this pool, e.g. `{ synchronous_commit: 'off' }`. */
+  sessionSettings?: Record<string, string>;
 }
 
 class PgQueryable implements Queryable {
   constructor(private readonly client: pg.Pool | pg.PoolClient) {}
 
-  async query<R extends object>(sql: string, params: unknown[] = []): Promise<QueryResult<R>> {
-    const result = await this.client.query<R>(sql, params);
+  async query<R extends object>(
+    sql: string,
+    params: unknown[] = [],
+    options: QueryOptions = {},
+  ): Promise<QueryResult<R>> {
+    const result =
+      options.name === undefined
+        ? await this.client.query<R>(sql, params)
+        : await this.client.query<R>({ name: options.name, text: sql, values: params });
     return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
   }
 
@@ -36,6 +45,13 @@ export class PostgresDatabase implements Database {
       connectionString: options.url,
       max: options.maxConnections ?? 10,
       application_name: options.applicationName,
+      ...(options.sessionSettings === undefined
+        ? {}
+        : {
+            options: Object.entries(options.sessionSettings)
+              .map(([name, value]) => `-c ${name}=${value}`)
+              .join(' '),
+          }),
       connectionTimeoutMillis: 5000,
     });
     this.pool.on('error', (err) => options.onError?.(err));
@@ -45,8 +61,9 @@ export class PostgresDatabase implements Database {
   query<R extends object = Record<string, unknown>>(
     sql: string,
     params?: unknown[],
+    options?: QueryOptions,
   ): Promise<QueryResult<R>> {
-    return this.root.query<R>(sql, params);
+    return this.root.query<R>(sql, params, options);
   }
 
   exec(sql: string): Promise<void> {

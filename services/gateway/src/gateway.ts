@@ -17,6 +17,12 @@ import { publicRoutes } from './entry-points/http/public.routes';
 
 export interface GatewayOptions {
   db: Database;
+  /**
+   * The pool of the per-request key lookup and rate counting; default `db`. In cluster mode its
+   * sessions commit without waiting for the disk (ADR 0006): a database crash may forget the last
+   * fraction of a second of counts, which only ever lets a few requests more through.
+   */
+  hotPathDb?: Database;
   clock: Clock;
   logger: Logger;
   environment: Environment;
@@ -54,7 +60,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     adminToken: options.adminToken,
     platforms: new PlatformRepository(db),
     keys: new ApiKeyRepository(db),
-    store: new KeyAuthenticationRepository(db),
+    store: new KeyAuthenticationRepository(options.hotPathDb ?? db),
     idempotency: new IdempotencyRepository(db),
     routes: new RouteTable(options.routes ?? routesFrom(declaredOperations())),
     upstreams,

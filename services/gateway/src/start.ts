@@ -86,10 +86,20 @@ export async function startGateway(
       onError: (err) => logger.error({ err }, 'database'),
     }));
   const applied = await runMigrations(db, gatewayMigrations());
+  const hotPathDb =
+    db.kind === 'postgres' && config.DATABASE_URL.startsWith('postgres')
+      ? await createDatabase({
+          url: config.DATABASE_URL,
+          applicationName: 'gateway-hot-path',
+          sessionSettings: { synchronous_commit: 'off' },
+          onError: (err) => logger.error({ err }, 'database'),
+        })
+      : undefined;
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
   const gateway = buildGateway({
     db,
+    ...(hotPathDb === undefined ? {} : { hotPathDb }),
     clock,
     logger,
     environment: config.SVC_ENVIRONMENT,
@@ -120,6 +130,7 @@ export async function startGateway(
       clearInterval(housekeeping);
       await gateway.service.stop();
       await gateway.close();
+      await hotPathDb?.close();
       if (overrides.db === undefined) await db.close();
     },
   };

@@ -115,3 +115,33 @@ describe('internal token', () => {
     );
   });
 });
+
+describe('internal token verification cache', () => {
+  const secret = 'cache-secret-of-a-reasonable-length-0123456789';
+  const claims = {
+    platformId: 'plat_c',
+    environment: 'sandbox' as const,
+    keyId: 'key_c',
+    plan: 'basic' as const,
+  };
+
+  it('when a verified token is checked again after it expired, then it is refused', () => {
+    const issued = new Date('2026-11-22T10:00:00Z');
+    const token = signInternalToken(secret, claims, { ttlSeconds: 60, now: issued });
+    expect(verifyInternalToken(secret, token, issued)).toEqual(claims);
+    expect(() => verifyInternalToken(secret, token, new Date('2026-11-22T10:02:00Z'))).toThrow(/expired/i);
+  });
+
+  it('when a verified token is presented with another secret, then it is refused', () => {
+    const token = signInternalToken(secret, claims);
+    expect(verifyInternalToken(secret, token)).toEqual(claims);
+    expect(() => verifyInternalToken(`${secret}-other`, token)).toThrow();
+  });
+
+  it('when a caller changes the returned claims, then the next verification is unaffected', () => {
+    const token = signInternalToken(secret, claims);
+    const first = verifyInternalToken(secret, token);
+    first.platformId = 'tampered';
+    expect(verifyInternalToken(secret, token).platformId).toBe('plat_c');
+  });
+});

@@ -132,3 +132,35 @@ describe('PostgreSQL transactions', () => {
     }
   });
 });
+
+describe('PostgreSQL prepared statements', () => {
+  it('when a named query runs again with other values, then the prepared plan answers for them', async () => {
+    const sql = 'SELECT $1::int * 2 AS doubled';
+    const first = await db.query<{ doubled: number }>(sql, [2], { name: 'storage_test_double' });
+    const second = await db.query<{ doubled: number }>(sql, [21], { name: 'storage_test_double' });
+    expect(first.rows[0]?.doubled).toBe(4);
+    expect(second.rows[0]?.doubled).toBe(42);
+    const prepared = await db.query<{ name: string }>(
+      "SELECT name FROM pg_prepared_statements WHERE name = 'storage_test_double'",
+    );
+    expect(prepared.rows).toHaveLength(1);
+  });
+});
+
+describe('PostgreSQL session settings', () => {
+  it('when a pool is opened with session settings, then every session has them', async () => {
+    const tuned = await createDatabase({
+      url: database.url,
+      maxConnections: 2,
+      sessionSettings: { synchronous_commit: 'off' },
+    });
+    try {
+      const setting = await tuned.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+      expect(setting.rows[0]?.synchronous_commit).toBe('off');
+      const plain = await db.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+      expect(plain.rows[0]?.synchronous_commit).toBe('on');
+    } finally {
+      await tuned.close();
+    }
+  });
+});

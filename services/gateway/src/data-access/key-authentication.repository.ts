@@ -62,15 +62,19 @@ export class KeyAuthenticationRepository implements KeyAuthenticationStore {
     environment: Environment,
     windows: CountWindows,
   ): Promise<AuthenticatedKey | null> {
-    const { rows } = await this.db.query<Row>(AUTHENTICATE_AND_COUNT, [
-      keyHash,
-      now,
-      windows.minuteStart,
-      windows.dayStart,
-      windows.extra?.bucket ?? null,
-      windows.extra?.windowStart ?? null,
-      environment,
-    ]);
+    const { rows } = await this.db.query<Row>(
+      AUTHENTICATE_AND_COUNT,
+      [
+        keyHash,
+        now,
+        windows.minuteStart,
+        windows.dayStart,
+        windows.extra?.bucket ?? null,
+        windows.extra?.windowStart ?? null,
+        environment,
+      ],
+      { name: 'gateway_authenticate_and_count' },
+    );
     const row = rows[0];
     if (row === undefined) return null;
     return {

@@ -1,0 +1,151 @@
+/** The gateway benchmark's verdict: a table for people, goals with PASS/MISS, and one JSON line for machines. */
+import type { Failures, LoadResult } from './load';
+
+/** The gateway's performance goals. */
+export const GOALS = {
+  /** "adds at most 1 ms at p50": gateway p50 − direct p50. */
+  maxAddedP50Ms: 1,
+  /** "keeps at least 60% of direct throughput": gateway req/s ÷ direct req/s. */
+  minThroughputRatio: 0.6,
+} as const;
+
+export interface Settings {
+  load: 'fork' | 'inline';
+  connections: number;
+  pipelining: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  breakdown: boolean;
+}
+
+export interface Results {
+  bare: LoadResult;
+  direct: LoadResult;
+  gateway: LoadResult;
+}
+
+/** Mean time a gateway request spends in each stage (BENCH_BREAKDOWN=1), in ms. */
+export interface Breakdown {
+  requests: number;
+  keyAuthAndCountMeanMs: number;
+  keyAuthAndCountP50Ms: number;
+  upstreamForwardMeanMs: number;
+  upstreamForwardP50Ms: number;
+}
+
+export interface Verdict {
+  addedP50Ms: number;
+  throughputRatio: number;
+  latencyGoalMet: boolean;
+  throughputGoalMet: boolean;
+}
+
+export function verdictOf(results: Results): Verdict {
+  const addedP50Ms = results.gateway.p50Ms - results.direct.p50Ms;
+  const throughputRatio = results.gateway.requestsPerSecond / results.direct.requestsPerSecond;
+  return {
+    addedP50Ms,
+    throughputRatio,
+    latencyGoalMet: addedP50Ms <= GOALS.maxAddedP50Ms,
+    throughputGoalMet: throughputRatio >= GOALS.minThroughputRatio,
+  };
+}
+
+/** Every non-2xx, error, timeout or body mismatch, warm-up included; empty when the runs were clean. */
+export function problemsOf(results: Results): string[] {
+  const problems: string[] = [];
+  for (const result of [results.bare, results.direct, results.gateway]) {
+    const describe = (phase: string, f: Failures): void => {
+      if (f.non2xx + f.errors + f.timeouts + f.mismatches === 0) return;
+      problems.push(
+        `${result.name} (${phase}): ${f.non2xx} non-2xx, ${f.errors} errors, ${f.timeouts} timeouts, ` +
+          `${f.mismatches} body mismatches; status codes ${JSON.stringify(f.statusCodes)}`,
+      );
+    };
+    describe('warm-up', result.warmup);
+    describe('measured', result.measured);
+  }
+  return problems;
+}
+
+const fixed = (value: number, digits: number): string => value.toFixed(digits);
+const signed = (value: number): string => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(3)}`;
+
+export function printReport(settings: Settings, results: Results, breakdown: Breakdown | undefined): void {
+  const verdict = verdictOf(results);
+  const rows = [
+    ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests'],
+    ...[results.bare, results.direct, results.gateway].map((r) => [
+      r.name,
+      fixed(r.requestsPerSecond, 0),
+      fixed(r.p50Ms, 3),
+      fixed(r.p99Ms, 3),
+      String(r.requests),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]): string =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('   ');
+
+  console.log('');
+  console.log(rows.map(line).join('\n'));
+  console.log('');
+  console.log(`gateway added latency at p50: ${signed(verdict.addedP50Ms)} ms (gateway p50 − direct p50)`);
+  console.log(
+    `gateway throughput ratio:     ${(verdict.throughputRatio * 100).toFixed(1)}% (gateway req/s ÷ direct req/s)`,
+  );
+  if (breakdown !== undefined) {
+    console.log(
+      `gateway time per request:     key auth + rate count (PostgreSQL) mean ${fixed(breakdown.keyAuthAndCountMeanMs, 3)} ms, ` +
+        `p50 ${fixed(breakdown.keyAuthAndCountP50Ms, 3)} ms; upstream forward mean ${fixed(breakdown.upstreamForwardMeanMs, 3)} ms, ` +
+        `p50 ${fixed(breakdown.upstreamForwardP50Ms, 3)} ms (${breakdown.requests} requests, wrapped timers)`,
+    );
+  }
+  console.log('');
+  console.log(
+    `goal "adds at most ${GOALS.maxAddedP50Ms} ms at p50":               ${verdict.latencyGoalMet ? 'PASS' : 'MISS'} (${signed(verdict.addedP50Ms)} ms)`,
+  );
+  console.log(
+    `goal "keeps at least ${GOALS.minThroughputRatio * 100}% of direct throughput": ${verdict.throughputGoalMet ? 'PASS' : 'MISS'} (${(verdict.throughputRatio * 100).toFixed(1)}%)`,
+  );
+
+  const figures = (r: LoadResult) => ({
+    requestsPerSecond: round(r.requestsPerSecond, 1),
+    p50Ms: r.p50Ms,
+    p90Ms: r.p90Ms,
+    p99Ms: r.p99Ms,
+    meanMs: r.meanMs,
+    maxMs: r.maxMs,
+    requests: r.requests,
+    durationSeconds: round(r.durationSeconds, 3),
+  });
+  const json = {
+    bench: 'gateway',
+    load: settings.load,
+    connections: settings.connections,
+    pipelining: settings.pipelining,
+    warmupSeconds: settings.warmupSeconds,
+    durationSeconds: settings.durationSeconds,
+    node: process.version,
+    targets: {
+      bareExpress: figures(results.bare),
+      direct: figures(results.direct),
+      gateway: figures(results.gateway),
+    },
+    gatewayAddedP50Ms: round(verdict.addedP50Ms, 3),
+    throughputRatio: round(verdict.throughputRatio, 4),
+    goals: {
+      addedP50Ms: { max: GOALS.maxAddedP50Ms, pass: verdict.latencyGoalMet },
+      throughputRatio: { min: GOALS.minThroughputRatio, pass: verdict.throughputGoalMet },
+    },
+    ...(breakdown === undefined ? {} : { breakdown }),
+  };
+  console.log(JSON.stringify(json));
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
