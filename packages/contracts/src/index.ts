@@ -7,3 +7,5 @@ export * as sharedSchemas from './events/shared.schemas';
 export * from './events/enforcement.events';
 export * from './events/licensing.events';
 export * from './events/billing.events';
+export * from './api/registry.operations';
+export * from './events/registry.events';

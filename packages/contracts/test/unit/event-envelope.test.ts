@@ -4,7 +4,7 @@ import { declaredEvents, defineEvent, eventEnvelopeSchema } from '../../src';
 const OCCURRED_AT = new Date('2026-03-01T12:00:00.000Z');
 
 const claimVerified = defineEvent(
-  'registry.claim.verified',
+  'sample.claim.verified',
   1,
   z.object({ claimId: z.string().startsWith('claim_'), tier: z.enum(['SILVER', 'GOLD']) }),
 );
@@ -25,7 +25,7 @@ describe('defineEvent create()', () => {
 
     expect(envelope).toStrictEqual({
       id: expect.stringMatching(/^evt_[0-9A-Za-z]{16,}$/),
-      type: 'registry.claim.verified',
+      type: 'sample.claim.verified',
       version: 1,
       occurredAt: '2026-03-01T12:00:00.000Z',
       data: { claimId: 'claim_1', tier: 'GOLD' },
@@ -122,15 +122,15 @@ describe('defineEvent parse()', () => {
   });
 
   it('when the message is not an object at all, then parse refuses it', () => {
-    expect(() => claimVerified.parse('registry.claim.verified')).toThrow(z.ZodError);
+    expect(() => claimVerified.parse('sample.claim.verified')).toThrow(z.ZodError);
     expect(() => claimVerified.parse(null)).toThrow(z.ZodError);
   });
 });
 
 describe('declaring event types', () => {
   it('when the same type is declared twice, then the second declaration throws', () => {
-    expect(() => defineEvent('registry.claim.verified', 2, z.object({}))).toThrow(
-      'Event registry.claim.verified is declared twice',
+    expect(() => defineEvent('sample.claim.verified', 2, z.object({}))).toThrow(
+      'Event sample.claim.verified is declared twice',
     );
   });
 
@@ -150,9 +150,9 @@ describe('declaring event types', () => {
   it('when types are declared, then declaredEvents lists each of them once', () => {
     const types = declaredEvents().map((event) => event.type);
 
-    expect(types).toContain('registry.claim.verified');
+    expect(types).toContain('sample.claim.verified');
     expect(types).toContain('billing.payment.received');
     expect(new Set(types).size).toBe(types.length);
-    expect(types).not.toContain('registry.box.created');
+    expect(types).not.toContain('sample.box.created');
   });
 });

@@ -1,0 +1,497 @@
+import { z } from 'zod';
+import { dataOf, idParamSchema, listOf, pageQuerySchema } from './common';
+import { defineOperation } from './operation';
+
+// The registry's public operations: claims and boxes (service-interface.md, Endpoints). The
+// same schemas validate requests in services/registry and build the OpenAPI document.
+
+const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
+/** An absolute http(s) URL. */
+export const httpUrlSchema = z
+  .string()
+  .max(2048)
+  .refine(isHttpUrl, 'expected an http(s) URL')
+  .meta({ format: 'uri', example: 'https://cdn.example.com/ref/1.jpg' });
+
+export const entityTypeSchema = z.enum(['INDIVIDUAL', 'ESTATE', 'CORPORATION', 'AGENCY']);
+export const claimStatusSchema = z.enum(['pending', 'verified', 'rejected', 'suspended']);
+export const verificationTierSchema = z.enum(['GOLD', 'SILVER', 'BRONZE']);
+export const policySchema = z.enum(['BLOCK_ALL', 'BLOCK_COMMERCIAL', 'MONETIZE', 'LICENSE', 'TEAM', 'OPEN']);
+export const enforcementSchema = z.enum(['STRICT', 'MODERATE', 'RELAXED']);
+
+// Names are checked by the registry's name rules (INVALID_NAME), not here: a 201-character
+// name is INVALID_NAME, never VALIDATION_ERROR.
+const nameInputSchema = z.string().meta({
+  description:
+    '1 to 200 characters, at least one letter or digit, no control characters (INVALID_NAME otherwise)',
+  example: 'Ada Lovelace',
+});
+
+export const referenceImageInputSchema = z.object({
+  url: httpUrlSchema,
+  isPrimary: z.boolean().optional(),
+});
+
+const referenceImagesInputSchema = z
+  .array(referenceImageInputSchema)
+  .min(1, 'at least one reference image is required')
+  .max(20)
+  .refine((images) => images.filter((image) => image.isPrimary === true).length <= 1, {
+    message: 'at most one image may be primary',
+  });
+
+export const createClaimBodySchema = z.object({
+  name: nameInputSchema,
+  variations: z.array(nameInputSchema).max(50).optional(),
+  entityType: entityTypeSchema,
+  referenceImages: referenceImagesInputSchema,
+});
+
+export const updateClaimBodySchema = z
+  .object({
+    variations: z.array(nameInputSchema).max(50).optional().meta({ description: 'Replaces the variations' }),
+    referenceImages: referenceImagesInputSchema
+      .optional()
+      .meta({ description: 'Replaces the reference images (an unchanged url keeps its id)' }),
+  })
+  .refine((body) => body.variations !== undefined || body.referenceImages !== undefined, {
+    message: 'give variations and/or referenceImages',
+  });
+
+export const addVariationBodySchema = z.object({ variation: nameInputSchema });
+
+export const addImageBodySchema = z.object({
+  url: httpUrlSchema,
+  isPrimary: z.boolean().optional().meta({ description: 'A new primary image demotes the old one' }),
+});
+
+export const listClaimsQuerySchema = pageQuerySchema.extend({
+  status: claimStatusSchema.optional(),
+  entityType: entityTypeSchema.optional(),
+});
+
+export const verifyClaimBodySchema = z.object({
+  tier: z.enum(['SILVER', 'GOLD']),
+  method: z.string().trim().min(1).max(100).optional(),
+  documents: z.array(z.string().trim().min(1).max(200)).max(20).optional(),
+});
+
+export const rejectClaimBodySchema = z.object({ reason: z.string().trim().min(1).max(1000) });
+
+export const testHelperVerifyClaimBodySchema = z.object({
+  tier: z.enum(['SILVER', 'GOLD']).optional().meta({ description: 'Default SILVER' }),
+});
+
+export const referenceImageSchema = z
+  .object({
+    id: z.string().meta({ example: 'img_Zs7ma3x2Q4uE0bVwYk1Lp9' }),
+    url: z.string(),
+    isPrimary: z.boolean(),
+  })
+  .meta({ id: 'ReferenceImage' });
+
+export const claimListItemSchema = z
+  .object({
+    id: z.string().meta({ example: 'claim_8Yq2cKxW3rT9mNbV4hJd1s' }),
+    name: z.string(),
+    variations: z.array(z.string()),
+    entityType: entityTypeSchema,
+    status: claimStatusSchema,
+    verificationTier: verificationTierSchema,
+    createdAt: z.iso.datetime(),
+    verifiedAt: z.iso.datetime().optional(),
+    hasBox: z.boolean(),
+    boxId: z.string().optional(),
+  })
+  .meta({ id: 'ClaimListItem' });
+
+export const claimSchema = claimListItemSchema
+  .extend({
+    verification: z
+      .object({ method: z.string(), completedAt: z.iso.datetime(), documents: z.array(z.string()) })
+      .optional()
+      .meta({ description: 'Owner only, once verified' }),
+    proofs: z
+      .array(
+        z.object({
+          type: z.string(),
+          platform: z.string(),
+          handle: z.string(),
+          verifiedAt: z.iso.datetime(),
+        }),
+      )
+      .optional()
+      .meta({ description: 'Owner only' }),
+    referenceImages: z.array(referenceImageSchema),
+  })
+  .meta({ id: 'Claim' });
+
+export const createdClaimSchema = claimSchema
+  .extend({
+    nextStep: z.object({
+      action: z.string().meta({ example: 'verify_identity' }),
+      url: z.string().meta({ description: 'The verification page of this claim' }),
+    }),
+  })
+  .meta({ id: 'CreatedClaim' });
+
+export const deletedClaimSchema = z.object({
+  id: z.string(),
+  deleted: z.literal(true),
+  deletedAt: z.iso.datetime(),
+});
+
+// Policy configuration by policy (service-interface.md, Policy configuration). Strict: an
+// unknown key is refused, so a typo never silently drops a setting.
+const pricedTierSchema = z.strictObject({
+  price: z.number().min(0).optional(),
+  autoApprove: z.boolean().optional(),
+});
+
+const emptyConfigSchema = z.strictObject({}).meta({ id: 'EmptyConfig' });
+
+export const policyConfigSchemas = {
+  MONETIZE: z
+    .strictObject({
+      royaltyRate: z.number().min(0).max(1).optional(),
+      revenueTypes: z.array(z.enum(['subscription', 'per_message', 'tips', 'ads'])).optional(),
+      minimumPayout: z.number().min(0).optional(),
+      contentGuidelines: httpUrlSchema.optional(),
+      nsfw: z.boolean().optional(),
+    })
+    .meta({ id: 'MonetizeConfig' }),
+  LICENSE: z
+    .strictObject({
+      licenseTypes: z
+        .strictObject({
+          personal: pricedTierSchema.optional(),
+          creator: pricedTierSchema.optional(),
+          commercial: pricedTierSchema.optional(),
+        })
+        .optional(),
+      contentGuidelines: httpUrlSchema.optional(),
+      nsfw: z.boolean().optional(),
+    })
+    .meta({ id: 'LicenseConfig' }),
+  TEAM: z
+    .strictObject({
+      authorizedAccounts: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
+      platformWhitelist: z.array(z.string().trim().toLowerCase().min(1).max(253)).max(1000).optional(),
+    })
+    .meta({ id: 'TeamConfig' }),
+  BLOCK_COMMERCIAL: z
+    .strictObject({
+      allowedUses: z.array(z.enum(['personal', 'educational', 'parody'])).optional(),
+    })
+    .meta({ id: 'BlockCommercialConfig' }),
+  BLOCK_ALL: emptyConfigSchema,
+  OPEN: emptyConfigSchema,
+} as const;
+
+export type Policy = z.infer<typeof policySchema>;
+
+const policyConfigInputSchema = z.record(z.string(), z.unknown()).meta({
+  description:
+    'Shape depends on the policy: MonetizeConfig, LicenseConfig, TeamConfig, BlockCommercialConfig; BLOCK_ALL and OPEN take {} or nothing. Unknown keys are refused.',
+});
+
+/** Adds an issue per bad policyConfig field, checked against the schema of `policy`. */
+function checkPolicyConfig(
+  policy: Policy | undefined,
+  config: Record<string, unknown> | undefined,
+  ctx: z.RefinementCtx,
+): void {
+  if (policy === undefined || config === undefined) return;
+  const result = policyConfigSchemas[policy].safeParse(config);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    ctx.addIssue({ code: 'custom', message: issue.message, path: ['policyConfig', ...issue.path] });
+  }
+}
+
+export const createBoxBodySchema = z
+  .object({
+    claimId: z.string().min(1).max(100),
+    policy: policySchema,
+    enforcement: enforcementSchema.optional().meta({ description: 'Default MODERATE' }),
+    policyConfig: policyConfigInputSchema.optional(),
+  })
+  .superRefine((body, ctx) => checkPolicyConfig(body.policy, body.policyConfig, ctx));
+
+export const updateBoxBodySchema = z
+  .object({
+    policy: policySchema.optional(),
+    enforcement: enforcementSchema.optional(),
+    policyConfig: policyConfigInputSchema
+      .optional()
+      .meta({ description: 'Replaces the configuration; checked against the (new) policy' }),
+  })
+  .refine((b) => b.policy !== undefined || b.enforcement !== undefined || b.policyConfig !== undefined, {
+    message: 'give policy, enforcement and/or policyConfig',
+  })
+  .superRefine((body, ctx) => checkPolicyConfig(body.policy, body.policyConfig, ctx));
+
+export const listBoxesQuerySchema = pageQuerySchema.extend({
+  policy: policySchema.optional(),
+  claimId: z.string().min(1).max(100).optional(),
+});
+
+const listStatsSchema = z.object({
+  totalViolations: z.number().int(),
+  activeGracePeriods: z.number().int(),
+  licensedPlatforms: z.number().int(),
+  monthlyRevenue: z.number(),
+});
+
+export const boxListItemSchema = z
+  .object({
+    id: z.string().meta({ example: 'box_3kTq9wXz2LmN8bVc5hJr1s' }),
+    claimId: z.string(),
+    identityName: z.string(),
+    policy: policySchema,
+    enforcement: enforcementSchema,
+    royaltyRate: z.number().meta({ description: 'policyConfig.royaltyRate for MONETIZE, else 0' }),
+    status: z.literal('active'),
+    createdAt: z.iso.datetime(),
+    stats: listStatsSchema,
+  })
+  .meta({ id: 'BoxListItem' });
+
+const policyConfigOutputSchema = z.union([
+  policyConfigSchemas.MONETIZE,
+  policyConfigSchemas.LICENSE,
+  policyConfigSchemas.TEAM,
+  policyConfigSchemas.BLOCK_COMMERCIAL,
+  policyConfigSchemas.BLOCK_ALL,
+]);
+
+export const boxSchema = z
+  .object({
+    id: z.string(),
+    claimId: z.string(),
+    identityName: z.string(),
+    policy: policySchema,
+    enforcement: enforcementSchema,
+    policyConfig: policyConfigOutputSchema,
+    status: z.literal('active'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    stats: listStatsSchema.extend({
+      resolvedViolations: z.number().int(),
+      totalLicenses: z.number().int(),
+      lifetimeRevenue: z.number(),
+    }),
+  })
+  .meta({ id: 'Box' });
+
+export const createdBoxSchema = boxSchema
+  .extend({
+    initialScan: z.object({ status: z.literal('in_progress'), estimatedCompletion: z.iso.datetime() }),
+  })
+  .meta({ id: 'CreatedBox' });
+
+export const deletedBoxSchema = z.object({
+  id: z.string(),
+  deleted: z.literal(true),
+  deletedAt: z.iso.datetime(),
+  activeLicenses: z.number().int(),
+  licenseAction: z.literal('remain_active'),
+});
+
+export const boxStatisticsSchema = z
+  .object({
+    boxId: z.string(),
+    period: z.string().meta({ example: '2026-11' }),
+    violations: z.object({
+      detected: z.number().int(),
+      resolved: z.number().int(),
+      pending: z.number().int(),
+      appealed: z.number().int(),
+    }),
+    gracePeriods: z.object({
+      active: z.number().int(),
+      expired: z.number().int(),
+      resolved: z.number().int(),
+    }),
+    licenses: z.object({
+      total: z.number().int(),
+      active: z.number().int(),
+      pending: z.number().int(),
+      expired: z.number().int(),
+    }),
+    revenue: z.object({
+      monthly: z.number(),
+      lifetime: z.number(),
+      byType: z.object({ subscriptions: z.number(), messages: z.number(), tips: z.number() }),
+    }),
+    platforms: z.object({
+      licensed: z.number().int(),
+      topPlatforms: z.array(z.object({ name: z.string(), revenue: z.number(), users: z.number().int() })),
+    }),
+  })
+  .meta({ id: 'BoxStatistics' });
+
+const claims = { service: 'registry' as const, tags: ['Claims'] };
+const boxes = { service: 'registry' as const, tags: ['Boxes'] };
+const claimIdParams = { params: idParamSchema };
+
+export const registryOperations = {
+  listClaims: defineOperation({
+    ...claims,
+    id: 'listClaims',
+    method: 'get',
+    path: '/v1/svc/claims',
+    summary: "Verified claims of every platform and all of the caller's own, newest first",
+    request: { query: listClaimsQuerySchema },
+    responses: { 200: { description: 'Claims (list form)', schema: listOf(claimListItemSchema) } },
+  }),
+  getClaim: defineOperation({
+    ...claims,
+    id: 'getClaim',
+    method: 'get',
+    path: '/v1/svc/claims/:id',
+    summary: 'A claim (detail form; verification and proofs for the owner only)',
+    request: claimIdParams,
+    responses: { 200: { description: 'The claim', schema: dataOf(claimSchema) } },
+  }),
+  createClaim: defineOperation({
+    ...claims,
+    id: 'createClaim',
+    method: 'post',
+    path: '/v1/svc/claims',
+    summary: 'Claim an identity (pending, BRONZE, with the next verification step)',
+    request: { body: createClaimBodySchema },
+    responses: { 201: { description: 'Created', schema: dataOf(createdClaimSchema) } },
+  }),
+  updateClaim: defineOperation({
+    ...claims,
+    id: 'updateClaim',
+    method: 'patch',
+    path: '/v1/svc/claims/:id',
+    summary: "Replace a claim's variations and/or reference images (owner only)",
+    request: { ...claimIdParams, body: updateClaimBodySchema },
+    responses: { 200: { description: 'The updated claim', schema: dataOf(claimSchema) } },
+  }),
+  deleteClaim: defineOperation({
+    ...claims,
+    id: 'deleteClaim',
+    method: 'delete',
+    path: '/v1/svc/claims/:id',
+    summary: 'Delete a claim and its box (owner only)',
+    request: claimIdParams,
+    responses: { 200: { description: 'Deleted', schema: dataOf(deletedClaimSchema) } },
+  }),
+  addClaimVariation: defineOperation({
+    ...claims,
+    id: 'addClaimVariation',
+    method: 'post',
+    path: '/v1/svc/claims/:id/variations',
+    summary: 'Add a name variation (an existing one, ignoring case, changes nothing)',
+    request: { ...claimIdParams, body: addVariationBodySchema },
+    responses: { 200: { description: 'The updated claim', schema: dataOf(claimSchema) } },
+  }),
+  addClaimImage: defineOperation({
+    ...claims,
+    id: 'addClaimImage',
+    method: 'post',
+    path: '/v1/svc/claims/:id/images',
+    summary: 'Add a reference image',
+    request: { ...claimIdParams, body: addImageBodySchema },
+    responses: { 200: { description: 'The updated claim', schema: dataOf(claimSchema) } },
+  }),
+  listBoxes: defineOperation({
+    ...boxes,
+    id: 'listBoxes',
+    method: 'get',
+    path: '/v1/svc/boxes',
+    summary: 'Boxes, newest first',
+    request: { query: listBoxesQuerySchema },
+    responses: { 200: { description: 'Boxes (list form)', schema: listOf(boxListItemSchema) } },
+  }),
+  getBox: defineOperation({
+    ...boxes,
+    id: 'getBox',
+    method: 'get',
+    path: '/v1/svc/boxes/:id',
+    summary: 'A box (detail form)',
+    request: claimIdParams,
+    responses: { 200: { description: 'The box', schema: dataOf(boxSchema) } },
+  }),
+  createBox: defineOperation({
+    ...boxes,
+    id: 'createBox',
+    method: 'post',
+    path: '/v1/svc/boxes',
+    summary: "Protect one of the caller's verified claims with a policy (one box per claim)",
+    request: { body: createBoxBodySchema },
+    responses: { 201: { description: 'Created; the initial scan starts', schema: dataOf(createdBoxSchema) } },
+  }),
+  updateBox: defineOperation({
+    ...boxes,
+    id: 'updateBox',
+    method: 'patch',
+    path: '/v1/svc/boxes/:id',
+    summary: 'Change the policy, enforcement or configuration (owner only)',
+    request: { ...claimIdParams, body: updateBoxBodySchema },
+    responses: { 200: { description: 'The updated box', schema: dataOf(boxSchema) } },
+  }),
+  deleteBox: defineOperation({
+    ...boxes,
+    id: 'deleteBox',
+    method: 'delete',
+    path: '/v1/svc/boxes/:id',
+    summary: 'Remove a box: grace periods are cancelled, licenses remain active (owner only)',
+    request: claimIdParams,
+    responses: { 200: { description: 'Deleted', schema: dataOf(deletedBoxSchema) } },
+  }),
+  getBoxStats: defineOperation({
+    ...boxes,
+    id: 'getBoxStats',
+    method: 'get',
+    path: '/v1/svc/boxes/:id/stats',
+    summary: 'Statistics of the current period (owner only)',
+    request: claimIdParams,
+    responses: { 200: { description: 'The statistics', schema: dataOf(boxStatisticsSchema) } },
+  }),
+  verifyClaim: defineOperation({
+    ...claims,
+    tags: ['Operator'],
+    auth: 'operator',
+    id: 'adminVerifyClaim',
+    method: 'post',
+    path: '/admin/claims/:id/verify',
+    summary: 'Record a completed identity verification (stands in for the provider)',
+    request: { ...claimIdParams, body: verifyClaimBodySchema },
+    responses: { 200: { description: 'The verified claim', schema: dataOf(claimSchema) } },
+  }),
+  rejectClaim: defineOperation({
+    ...claims,
+    tags: ['Operator'],
+    auth: 'operator',
+    id: 'adminRejectClaim',
+    method: 'post',
+    path: '/admin/claims/:id/reject',
+    summary: 'Reject a pending claim',
+    request: { ...claimIdParams, body: rejectClaimBodySchema },
+    responses: { 200: { description: 'The rejected claim', schema: dataOf(claimSchema) } },
+  }),
+  testHelperVerifyClaim: defineOperation({
+    ...claims,
+    tags: ['Test helpers'],
+    sandboxOnly: true,
+    id: 'testHelperVerifyClaim',
+    method: 'post',
+    path: '/v1/svc/test-helpers/claims/:id/verify',
+    summary: "Verify one of the caller's own claims at once (sandbox keys only)",
+    request: { ...claimIdParams, body: testHelperVerifyClaimBodySchema },
+    responses: { 200: { description: 'The verified claim', schema: dataOf(claimSchema) } },
+  }),
+};

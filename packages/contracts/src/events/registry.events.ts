@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { defineEvent } from './envelope';
+import { enforcementLevel, instant, policy } from './shared.schemas';
+
+// Registry's facts. The envelope's platformId is the platform that owns the claim or box.
+// Detection indexes verified claims and boxes from them; licensing and enforcement read the
+// box's policy and configuration.
+
+const entityType = z.enum(['INDIVIDUAL', 'ESTATE', 'CORPORATION', 'AGENCY']);
+const claimStatus = z.enum(['pending', 'verified', 'rejected', 'suspended']);
+const verificationTier = z.enum(['GOLD', 'SILVER', 'BRONZE']);
+
+const claimData = z.object({
+  claimId: z.string(),
+  ownerPlatformId: z.string(),
+  name: z.string(),
+  variations: z.array(z.string()),
+  entityType,
+  status: claimStatus,
+  verificationTier,
+  referenceImages: z.array(z.object({ id: z.string(), url: z.string(), isPrimary: z.boolean() })),
+  verifiedAt: instant.nullable(),
+  boxId: z.string().nullable(),
+  createdAt: instant,
+  updatedAt: instant,
+});
+
+export const claimCreated = defineEvent('registry.claim.created', 1, claimData);
+/** Variations or reference images changed. */
+export const claimUpdated = defineEvent('registry.claim.updated', 1, claimData);
+/** Verified, or re-verified at another tier. */
+export const claimVerified = defineEvent('registry.claim.verified', 1, claimData);
+export const claimRejected = defineEvent(
+  'registry.claim.rejected',
+  1,
+  claimData.extend({ reason: z.string() }),
+);
+export const claimDeleted = defineEvent(
+  'registry.claim.deleted',
+  1,
+  z.object({
+    claimId: z.string(),
+    ownerPlatformId: z.string(),
+    /** The box removed with the claim (a `registry.box.deleted` is published for it too). */
+    boxId: z.string().nullable(),
+    deletedAt: instant,
+  }),
+);
+
+const boxData = z.object({
+  boxId: z.string(),
+  claimId: z.string(),
+  ownerPlatformId: z.string(),
+  identityName: z.string(),
+  variations: z.array(z.string()),
+  entityType,
+  verificationTier,
+  policy,
+  enforcement: enforcementLevel,
+  /** The policy's configuration (service-interface.md, Policy configuration). */
+  policyConfig: z.record(z.string(), z.unknown()),
+  /** MONETIZE's royaltyRate, else 0. */
+  royaltyRate: z.number().min(0).max(1),
+  referenceImageUrls: z.array(z.string()),
+  status: z.literal('active'),
+  createdAt: instant,
+  updatedAt: instant,
+});
+
+export const boxCreated = defineEvent('registry.box.created', 1, boxData);
+/** Policy, enforcement or configuration changed, or the claim's names or images did. */
+export const boxUpdated = defineEvent('registry.box.updated', 1, boxData);
+export const boxDeleted = defineEvent(
+  'registry.box.deleted',
+  1,
+  z.object({
+    boxId: z.string(),
+    claimId: z.string(),
+    ownerPlatformId: z.string(),
+    identityName: z.string(),
+    deletedAt: instant,
+  }),
+);
+
+export const claimEvents = [claimCreated, claimUpdated, claimVerified, claimRejected, claimDeleted] as const;
+export const boxEvents = [boxCreated, boxUpdated, boxDeleted] as const;

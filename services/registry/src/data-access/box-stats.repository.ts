@@ -1,0 +1,204 @@
+import type { Queryable } from '@svc/storage';
+import {
+  periodBounds,
+  type BoxStatistics,
+  type BoxStatsSummary,
+  type LicenseFact,
+  type StatusFact,
+  type UsageFact,
+  type ViolationFact,
+} from '../domain/box-stats';
+import type { BoxStatsStore } from '../domain/ports';
+import { toNumber } from './rows';
+
+// A fact replaces the recorded one only when it is at least as recent (instant, then rank).
+const NEWER = (table: string) =>
+  `(EXCLUDED.event_at, EXCLUDED.event_rank) >= (${table}.event_at, ${table}.event_rank)`;
+
+function statusUpsert(table: string, key: string, extraColumns: string[] = []): string {
+  const columns = [key, 'box_id', 'status', 'event_at', 'event_rank', ...extraColumns];
+  const values = columns.map((_, i) => `$${i + 1}`).join(', ');
+  const newer = NEWER(table);
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values})
+    ON CONFLICT (${key}) DO UPDATE SET
+      status = CASE WHEN ${newer} THEN EXCLUDED.status ELSE ${table}.status END,
+      event_rank = CASE WHEN ${newer} THEN EXCLUDED.event_rank ELSE ${table}.event_rank END,
+      event_at = GREATEST(EXCLUDED.event_at, ${table}.event_at)`;
+}
+
+/** The box statistics read model. */
+export class BoxStatsRepository implements BoxStatsStore {
+  async recordViolation(tx: Queryable, fact: ViolationFact): Promise<void> {
+    await tx.query(
+      `${statusUpsert('stats_violations', 'violation_id', ['detected_at', 'resolved_at'])},
+        detected_at = COALESCE(stats_violations.detected_at, EXCLUDED.detected_at),
+        resolved_at = COALESCE(stats_violations.resolved_at, EXCLUDED.resolved_at)`,
+      [
+        fact.id,
+        fact.boxId,
+        fact.status,
+        fact.at.toISOString(),
+        fact.rank,
+        fact.detectedAt?.toISOString() ?? null,
+        fact.resolvedAt?.toISOString() ?? null,
+      ],
+    );
+  }
+
+  async recordGracePeriod(tx: Queryable, fact: StatusFact): Promise<void> {
+    await tx.query(statusUpsert('stats_grace_periods', 'grace_period_id'), [
+      fact.id,
+      fact.boxId,
+      fact.status,
+      fact.at.toISOString(),
+      fact.rank,
+    ]);
+  }
+
+  async recordLicense(tx: Queryable, fact: LicenseFact): Promise<void> {
+    await tx.query(
+      statusUpsert('stats_licenses', 'license_id', ['licensee_platform_id', 'licensee_platform_name']),
+      [
+        fact.id,
+        fact.boxId,
+        fact.status,
+        fact.at.toISOString(),
+        fact.rank,
+        fact.licenseePlatformId,
+        fact.licenseePlatformName,
+      ],
+    );
+  }
+
+  async recordLicenseRequest(tx: Queryable, fact: StatusFact): Promise<void> {
+    await tx.query(statusUpsert('stats_license_requests', 'request_id'), [
+      fact.id,
+      fact.boxId,
+      fact.status,
+      fact.at.toISOString(),
+      fact.rank,
+    ]);
+  }
+
+  async recordUsage(tx: Queryable, fact: UsageFact): Promise<void> {
+    // One report per license and period; a correction (higher version) replaces it.
+    await tx.query(
+      `INSERT INTO stats_usage (license_id, period, version, box_id, licensee_platform_id, licensee_platform_name,
+         users, subscriptions_cents, messages_cents, tips_cents, total_cents)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (license_id, period) DO UPDATE SET
+         version = EXCLUDED.version, licensee_platform_name = EXCLUDED.licensee_platform_name,
+         users = EXCLUDED.users, subscriptions_cents = EXCLUDED.subscriptions_cents,
+         messages_cents = EXCLUDED.messages_cents, tips_cents = EXCLUDED.tips_cents, total_cents = EXCLUDED.total_cents
+       WHERE EXCLUDED.version > stats_usage.version`,
+      [
+        fact.licenseId,
+        fact.period,
+        fact.version,
+        fact.boxId,
+        fact.licenseePlatformId,
+        fact.licenseePlatformName,
+        fact.users,
+        fact.subscriptionsCents,
+        fact.messagesCents,
+        fact.tipsCents,
+        fact.totalCents,
+      ],
+    );
+  }
+
+  async summaries(q: Queryable, boxIds: string[], period: string): Promise<Map<string, BoxStatsSummary>> {
+    const out = new Map<string, BoxStatsSummary>();
+    if (boxIds.length === 0) return out;
+    const { rows } = await q.query<Record<string, unknown>>(
+      `SELECT ids.box_id,
+         (SELECT count(*) FROM stats_violations v WHERE v.box_id = ids.box_id) AS total_violations,
+         (SELECT count(*) FROM stats_violations v WHERE v.box_id = ids.box_id AND v.status = 'resolved') AS resolved_violations,
+         (SELECT count(*) FROM stats_grace_periods g WHERE g.box_id = ids.box_id AND g.status IN ('active', 'paused')) AS active_grace_periods,
+         (SELECT count(DISTINCT l.licensee_platform_id) FROM stats_licenses l WHERE l.box_id = ids.box_id AND l.status = 'active') AS licensed_platforms,
+         (SELECT count(*) FROM stats_licenses l WHERE l.box_id = ids.box_id) AS total_licenses,
+         (SELECT count(*) FROM stats_licenses l WHERE l.box_id = ids.box_id AND l.status = 'active') AS active_licenses,
+         (SELECT COALESCE(sum(u.total_cents), 0) FROM stats_usage u WHERE u.box_id = ids.box_id AND u.period = $2) AS monthly_cents,
+         (SELECT COALESCE(sum(u.total_cents), 0) FROM stats_usage u WHERE u.box_id = ids.box_id) AS lifetime_cents
+       FROM unnest($1::text[]) AS ids(box_id)`,
+      [boxIds, period],
+    );
+    for (const row of rows) {
+      out.set(String(row.box_id), {
+        totalViolations: toNumber(row.total_violations),
+        resolvedViolations: toNumber(row.resolved_violations),
+        activeGracePeriods: toNumber(row.active_grace_periods),
+        licensedPlatforms: toNumber(row.licensed_platforms),
+        totalLicenses: toNumber(row.total_licenses),
+        activeLicenses: toNumber(row.active_licenses),
+        monthlyRevenueCents: toNumber(row.monthly_cents),
+        lifetimeRevenueCents: toNumber(row.lifetime_cents),
+      });
+    }
+    return out;
+  }
+
+  async statistics(q: Queryable, boxId: string, period: string): Promise<BoxStatistics> {
+    const { start, end } = periodBounds(period);
+    const counts = await q.query<Record<string, unknown>>(
+      `SELECT
+         (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND detected_at >= $2 AND detected_at < $3) AS v_detected,
+         (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'resolved' AND resolved_at >= $2 AND resolved_at < $3) AS v_resolved,
+         (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'pending') AS v_pending,
+         (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'appealed') AS v_appealed,
+         (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status IN ('active', 'paused')) AS g_active,
+         (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status = 'expired') AS g_expired,
+         (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status = 'resolved') AS g_resolved,
+         (SELECT count(*) FROM stats_licenses WHERE box_id = $1) AS l_total,
+         (SELECT count(*) FROM stats_licenses WHERE box_id = $1 AND status = 'active') AS l_active,
+         (SELECT count(*) FROM stats_licenses WHERE box_id = $1 AND status = 'pending')
+           + (SELECT count(*) FROM stats_license_requests WHERE box_id = $1 AND status = 'pending') AS l_pending,
+         (SELECT count(*) FROM stats_licenses WHERE box_id = $1 AND status = 'expired') AS l_expired,
+         (SELECT count(DISTINCT licensee_platform_id) FROM stats_licenses WHERE box_id = $1 AND status = 'active') AS p_licensed,
+         (SELECT COALESCE(sum(total_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_monthly,
+         (SELECT COALESCE(sum(total_cents), 0) FROM stats_usage WHERE box_id = $1) AS r_lifetime,
+         (SELECT COALESCE(sum(subscriptions_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_subscriptions,
+         (SELECT COALESCE(sum(messages_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_messages,
+         (SELECT COALESCE(sum(tips_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_tips`,
+      [boxId, start.toISOString(), end.toISOString(), period],
+    );
+    const top = await q.query<{ name: string; revenue_cents: unknown; users: unknown }>(
+      `SELECT max(licensee_platform_name) AS name, sum(total_cents) AS revenue_cents, sum(users) AS users
+       FROM stats_usage WHERE box_id = $1 AND period = $2
+       GROUP BY licensee_platform_id ORDER BY sum(total_cents) DESC, max(licensee_platform_name) LIMIT 5`,
+      [boxId, period],
+    );
+    const c = counts.rows[0] ?? {};
+    const n = (key: string) => toNumber(c[key]);
+    return {
+      boxId,
+      period,
+      violations: {
+        detected: n('v_detected'),
+        resolved: n('v_resolved'),
+        pending: n('v_pending'),
+        appealed: n('v_appealed'),
+      },
+      gracePeriods: { active: n('g_active'), expired: n('g_expired'), resolved: n('g_resolved') },
+      licenses: {
+        total: n('l_total'),
+        active: n('l_active'),
+        pending: n('l_pending'),
+        expired: n('l_expired'),
+      },
+      revenueCents: {
+        monthly: n('r_monthly'),
+        lifetime: n('r_lifetime'),
+        byType: { subscriptions: n('r_subscriptions'), messages: n('r_messages'), tips: n('r_tips') },
+      },
+      platforms: {
+        licensed: n('p_licensed'),
+        topPlatforms: top.rows.map((row) => ({
+          name: row.name,
+          revenueCents: toNumber(row.revenue_cents),
+          users: toNumber(row.users),
+        })),
+      },
+    };
+  }
+}

@@ -1,0 +1,98 @@
+// Box statistics: a read model of enforcement's, licensing's and billing's events. Money is kept
+// in integer cents and becomes a number of currency units only when presented.
+
+/** What a box's list and detail forms show. */
+export interface BoxStatsSummary {
+  totalViolations: number;
+  resolvedViolations: number;
+  activeGracePeriods: number;
+  licensedPlatforms: number;
+  totalLicenses: number;
+  activeLicenses: number;
+  monthlyRevenueCents: number;
+  lifetimeRevenueCents: number;
+}
+
+export const EMPTY_SUMMARY: BoxStatsSummary = {
+  totalViolations: 0,
+  resolvedViolations: 0,
+  activeGracePeriods: 0,
+  licensedPlatforms: 0,
+  totalLicenses: 0,
+  activeLicenses: 0,
+  monthlyRevenueCents: 0,
+  lifetimeRevenueCents: 0,
+};
+
+/** The statistics object of `/boxes/{id}/stats`, in cents. */
+export interface BoxStatistics {
+  boxId: string;
+  period: string;
+  violations: { detected: number; resolved: number; pending: number; appealed: number };
+  gracePeriods: { active: number; expired: number; resolved: number };
+  licenses: { total: number; active: number; pending: number; expired: number };
+  revenueCents: {
+    monthly: number;
+    lifetime: number;
+    byType: { subscriptions: number; messages: number; tips: number };
+  };
+  platforms: { licensed: number; topPlatforms: { name: string; revenueCents: number; users: number }[] };
+}
+
+/** `YYYY-MM` of an instant, in UTC. */
+export function periodOf(date: Date): string {
+  return date.toISOString().slice(0, 7);
+}
+
+/** The first instant of a period and of the next one. */
+export function periodBounds(period: string): { start: Date; end: Date } {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  return { start: new Date(Date.UTC(year, month - 1, 1)), end: new Date(Date.UTC(year, month, 1)) };
+}
+
+/** Cents to currency units, without binary drift in the last digit. */
+export function fromCents(cents: number): number {
+  return Math.round(cents) / 100;
+}
+
+/**
+ * A fact about one violation, grace period, license or request. `at` (the event's instant) and
+ * `rank` order the facts: a fact older than the one recorded changes nothing, so events may
+ * arrive out of order. `rank` breaks ties (a final state wins over an earlier one at the same instant).
+ */
+export interface StatusFact {
+  id: string;
+  boxId: string;
+  status: string;
+  at: Date;
+  rank: number;
+}
+
+export interface ViolationFact extends StatusFact {
+  detectedAt: Date | null;
+  resolvedAt: Date | null;
+}
+
+export interface LicenseFact extends StatusFact {
+  licenseePlatformId: string;
+  licenseePlatformName: string;
+}
+
+export interface UsageFact {
+  licenseId: string;
+  period: string;
+  version: number;
+  boxId: string;
+  licenseePlatformId: string;
+  licenseePlatformName: string;
+  users: number;
+  subscriptionsCents: number;
+  messagesCents: number;
+  tipsCents: number;
+  totalCents: number;
+}
+
+/** Tie-break rank of a status: a final one wins over an open one at the same instant. */
+export function terminalRank(status: string): number {
+  return ['resolved', 'expired', 'cancelled', 'revoked', 'approved', 'denied'].includes(status) ? 1 : 0;
+}

@@ -1,0 +1,90 @@
+import type { Clock } from '@svc/clock';
+import type { EventEnvelope } from '@svc/contracts';
+import type { Queryable } from '@svc/storage';
+import type { Box } from './box';
+import type {
+  BoxStatistics,
+  BoxStatsSummary,
+  LicenseFact,
+  StatusFact,
+  UsageFact,
+  ViolationFact,
+} from './box-stats';
+import type { Claim, ClaimStatus, EntityType } from './claim';
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface ClaimStore {
+  insert(tx: Queryable, claim: Claim): Promise<void>;
+  /** Saves every mutable field of the claim. */
+  update(tx: Queryable, claim: Claim): Promise<void>;
+  /** `lock`: FOR UPDATE, so concurrent changes of one claim take turns. */
+  find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<Claim | null>;
+  /** The viewer's own claims and every platform's verified claims, newest first. */
+  list(
+    q: Queryable,
+    filter: Page & {
+      viewerPlatformId: string;
+      status?: ClaimStatus | undefined;
+      entityType?: EntityType | undefined;
+    },
+  ): Promise<{ items: Claim[]; total: number }>;
+  delete(tx: Queryable, id: string): Promise<void>;
+}
+
+export interface BoxStore {
+  /** False when the claim already has a box. */
+  insert(tx: Queryable, box: Box): Promise<boolean>;
+  update(tx: Queryable, box: Box): Promise<void>;
+  find(
+    q: Queryable,
+    id: string,
+    options?: { lock?: boolean },
+  ): Promise<(Box & { claimStatus: ClaimStatus }) | null>;
+  /** Boxes of the viewer's claims and of every verified claim, newest first. */
+  list(
+    q: Queryable,
+    filter: Page & { viewerPlatformId: string; policy?: string | undefined; claimId?: string | undefined },
+  ): Promise<{ items: Box[]; total: number }>;
+  delete(tx: Queryable, id: string): Promise<void>;
+}
+
+export interface BoxStatsStore {
+  summaries(q: Queryable, boxIds: string[], period: string): Promise<Map<string, BoxStatsSummary>>;
+  statistics(q: Queryable, boxId: string, period: string): Promise<BoxStatistics>;
+  recordViolation(tx: Queryable, fact: ViolationFact): Promise<void>;
+  recordGracePeriod(tx: Queryable, fact: StatusFact): Promise<void>;
+  recordLicense(tx: Queryable, fact: LicenseFact): Promise<void>;
+  recordLicenseRequest(tx: Queryable, fact: StatusFact): Promise<void>;
+  recordUsage(tx: Queryable, fact: UsageFact): Promise<void>;
+}
+
+/** Runs work in one transaction. */
+export interface TransactionRunner extends Queryable {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+/** Who is calling, as the gateway vouched for it. */
+export interface Caller {
+  platformId: string;
+  environment: 'sandbox' | 'production';
+  role: 'platform' | 'operator';
+}
+
+/** Everything the registry's entry points hand to its use cases (wired in start.ts). */
+export interface RegistryContext {
+  db: TransactionRunner;
+  claims: ClaimStore;
+  boxes: BoxStore;
+  stats: BoxStatsStore;
+  clock: Clock;
+  /** Records events in the outbox, in the caller's transaction. */
+  outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;
+  /** Tells the relay that committed events are waiting. */
+  eventsCommitted(): void;
+  verificationBaseUrl: string;
+  newId(prefix: 'claim' | 'box' | 'img'): string;
+}

@@ -1,0 +1,22 @@
+import { visibleClaim } from './access';
+import type { Claim, ClaimStatus, EntityType } from './claim';
+import type { Caller, Page, RegistryContext } from './ports';
+
+/** A claim the caller may see, and whether it is the owner (who alone sees verification and proofs). */
+export async function getClaim(
+  ctx: RegistryContext,
+  caller: Caller,
+  id: string,
+): Promise<{ claim: Claim; isOwner: boolean }> {
+  const claim = await visibleClaim(ctx, ctx.db, id, caller);
+  return { claim, isOwner: claim.ownerPlatformId === caller.platformId };
+}
+
+/** Every platform's verified claims and all of the caller's own, newest first. */
+export function listClaims(
+  ctx: RegistryContext,
+  caller: Caller,
+  query: Page & { status?: ClaimStatus | undefined; entityType?: EntityType | undefined },
+): Promise<{ items: Claim[]; total: number }> {
+  return ctx.claims.list(ctx.db, { ...query, viewerPlatformId: caller.platformId });
+}

@@ -1,0 +1,96 @@
+import {
+  boxCreated,
+  boxDeleted,
+  boxUpdated,
+  claimCreated,
+  claimDeleted,
+  claimRejected,
+  claimUpdated,
+  claimVerified,
+  type EventEnvelope,
+} from '@svc/contracts';
+import { royaltyRateOf, type Box } from './box';
+import type { Claim } from './claim';
+
+// The registry's events, built from the domain objects. The envelope's platformId is the owner.
+
+function claimData(claim: Claim) {
+  return {
+    claimId: claim.id,
+    ownerPlatformId: claim.ownerPlatformId,
+    name: claim.name,
+    variations: claim.variations,
+    entityType: claim.entityType,
+    status: claim.status,
+    verificationTier: claim.verificationTier,
+    referenceImages: claim.referenceImages.map(({ id, url, isPrimary }) => ({ id, url, isPrimary })),
+    verifiedAt: claim.verifiedAt?.toISOString() ?? null,
+    boxId: claim.boxId,
+    createdAt: claim.createdAt.toISOString(),
+    updatedAt: claim.updatedAt.toISOString(),
+  };
+}
+
+function meta(platformId: string, occurredAt: Date) {
+  return { platformId, occurredAt };
+}
+
+export type ClaimChange = 'created' | 'updated' | 'verified';
+
+export function claimEvent(change: ClaimChange, claim: Claim, now: Date): EventEnvelope {
+  const definition = { created: claimCreated, updated: claimUpdated, verified: claimVerified }[change];
+  return definition.create(claimData(claim), meta(claim.ownerPlatformId, now));
+}
+
+export function claimRejectedEvent(claim: Claim, reason: string, now: Date): EventEnvelope {
+  return claimRejected.create({ ...claimData(claim), reason }, meta(claim.ownerPlatformId, now));
+}
+
+export function claimDeletedEvent(claim: Claim, now: Date): EventEnvelope {
+  return claimDeleted.create(
+    {
+      claimId: claim.id,
+      ownerPlatformId: claim.ownerPlatformId,
+      boxId: claim.boxId,
+      deletedAt: now.toISOString(),
+    },
+    meta(claim.ownerPlatformId, now),
+  );
+}
+
+export function boxEvent(change: 'created' | 'updated', box: Box, claim: Claim, now: Date): EventEnvelope {
+  const definition = change === 'created' ? boxCreated : boxUpdated;
+  return definition.create(
+    {
+      boxId: box.id,
+      claimId: claim.id,
+      ownerPlatformId: box.ownerPlatformId,
+      identityName: claim.name,
+      variations: claim.variations,
+      entityType: claim.entityType,
+      verificationTier: claim.verificationTier,
+      policy: box.policy,
+      enforcement: box.enforcement,
+      policyConfig: box.policyConfig,
+      royaltyRate: royaltyRateOf(box),
+      referenceImageUrls: claim.referenceImages.map((image) => image.url),
+      status: box.status,
+      createdAt: box.createdAt.toISOString(),
+      updatedAt: box.updatedAt.toISOString(),
+    },
+    meta(box.ownerPlatformId, now),
+  );
+}
+
+export function boxDeletedEvent(box: Box, now: Date): EventEnvelope {
+  return boxDeleted.create(
+    {
+      boxId: box.id,
+      claimId: box.claimId,
+      ownerPlatformId: box.ownerPlatformId,
+      identityName: box.identityName,
+      deletedAt: now.toISOString(),
+    },
+    meta(box.ownerPlatformId, now),
+  );
+}

@@ -1,0 +1,74 @@
+import { royaltyRateOf, type Box } from '../../domain/box';
+import { fromCents, type BoxStatistics, type BoxStatsSummary } from '../../domain/box-stats';
+
+// The public forms of a box (service-interface.md, Box) and of its statistics. Money leaves the
+// service as a number of currency units; inside it is integer cents.
+
+export function boxListItem(box: Box, stats: BoxStatsSummary) {
+  return {
+    id: box.id,
+    claimId: box.claimId,
+    identityName: box.identityName,
+    policy: box.policy,
+    enforcement: box.enforcement,
+    royaltyRate: royaltyRateOf(box),
+    status: box.status,
+    createdAt: box.createdAt.toISOString(),
+    stats: {
+      totalViolations: stats.totalViolations,
+      activeGracePeriods: stats.activeGracePeriods,
+      licensedPlatforms: stats.licensedPlatforms,
+      monthlyRevenue: fromCents(stats.monthlyRevenueCents),
+    },
+  };
+}
+
+export function boxDetail(box: Box, stats: BoxStatsSummary) {
+  return {
+    id: box.id,
+    claimId: box.claimId,
+    identityName: box.identityName,
+    policy: box.policy,
+    enforcement: box.enforcement,
+    policyConfig: box.policyConfig,
+    status: box.status,
+    createdAt: box.createdAt.toISOString(),
+    updatedAt: box.updatedAt.toISOString(),
+    stats: {
+      totalViolations: stats.totalViolations,
+      resolvedViolations: stats.resolvedViolations,
+      activeGracePeriods: stats.activeGracePeriods,
+      licensedPlatforms: stats.licensedPlatforms,
+      totalLicenses: stats.totalLicenses,
+      monthlyRevenue: fromCents(stats.monthlyRevenueCents),
+      lifetimeRevenue: fromCents(stats.lifetimeRevenueCents),
+    },
+  };
+}
+
+export function boxStatistics(stats: BoxStatistics) {
+  return {
+    boxId: stats.boxId,
+    period: stats.period,
+    violations: stats.violations,
+    gracePeriods: stats.gracePeriods,
+    licenses: stats.licenses,
+    revenue: {
+      monthly: fromCents(stats.revenueCents.monthly),
+      lifetime: fromCents(stats.revenueCents.lifetime),
+      byType: {
+        subscriptions: fromCents(stats.revenueCents.byType.subscriptions),
+        messages: fromCents(stats.revenueCents.byType.messages),
+        tips: fromCents(stats.revenueCents.byType.tips),
+      },
+    },
+    platforms: {
+      licensed: stats.platforms.licensed,
+      topPlatforms: stats.platforms.topPlatforms.map((p) => ({
+        name: p.name,
+        revenue: fromCents(p.revenueCents),
+        users: p.users,
+      })),
+    },
+  };
+}

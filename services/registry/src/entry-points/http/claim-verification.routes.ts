@@ -1,0 +1,40 @@
+import type { Router } from 'express';
+import {
+  idParamSchema,
+  registryOperations as ops,
+  rejectClaimBodySchema,
+  testHelperVerifyClaimBodySchema,
+  verifyClaimBodySchema,
+} from '@svc/contracts';
+import { parseBody, parseParams } from '@svc/service-kit';
+import type { RegistryContext } from '../../domain/ports';
+import { rejectClaim } from '../../domain/reject-claim.use-case';
+import { verifyClaim, verifyOwnClaimForTesting } from '../../domain/verify-claim.use-case';
+import { callerOf } from './caller';
+import { claimDetail } from './claim.presenter';
+
+/** The operator's verify and reject (contracts.md §3, §8) and the sandbox test helper (§9). */
+export function claimVerificationRoutes(router: Router, ctx: RegistryContext): void {
+  router.post(ops.verifyClaim.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const body = parseBody(verifyClaimBodySchema, req);
+    const claim = await verifyClaim(ctx, callerOf(req), id, body);
+    res.json({ data: claimDetail(claim, { isOwner: true }) });
+  });
+
+  router.post(ops.rejectClaim.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const { reason } = parseBody(rejectClaimBodySchema, req);
+    const claim = await rejectClaim(ctx, callerOf(req), id, reason);
+    res.json({ data: claimDetail(claim, { isOwner: true }) });
+  });
+
+  router.post(ops.testHelperVerifyClaim.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    // `{tier?}`: an empty request is a SILVER verification.
+    if (req.body === undefined) req.body = {};
+    const body = parseBody(testHelperVerifyClaimBodySchema, req);
+    const claim = await verifyOwnClaimForTesting(ctx, callerOf(req), id, body);
+    res.json({ data: claimDetail(claim, { isOwner: true }) });
+  });
+}

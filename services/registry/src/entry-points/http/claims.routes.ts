@@ -1,0 +1,66 @@
+import type { Router } from 'express';
+import {
+  addImageBodySchema,
+  addVariationBodySchema,
+  createClaimBodySchema,
+  idParamSchema,
+  listClaimsQuerySchema,
+  registryOperations as ops,
+  updateClaimBodySchema,
+} from '@svc/contracts';
+import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { createClaim } from '../../domain/create-claim.use-case';
+import { deleteClaim } from '../../domain/delete-claim.use-case';
+import type { RegistryContext } from '../../domain/ports';
+import { getClaim, listClaims } from '../../domain/query-claims.use-case';
+import { addClaimImage, addClaimVariation, updateClaim } from '../../domain/update-claim.use-case';
+import { callerOf } from './caller';
+import { claimDetail, claimListItem } from './claim.presenter';
+
+/** `/v1/svc/claims` (service-interface.md, Endpoints: Claims). */
+export function claimRoutes(router: Router, ctx: RegistryContext): void {
+  router.get(ops.listClaims.path, async (req, res) => {
+    const query = parseQuery(listClaimsQuerySchema, req);
+    const { items, total } = await listClaims(ctx, callerOf(req), query);
+    res.json({ data: items.map(claimListItem), meta: { total, limit: query.limit, offset: query.offset } });
+  });
+
+  router.get(ops.getClaim.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const { claim, isOwner } = await getClaim(ctx, callerOf(req), id);
+    res.json({ data: claimDetail(claim, { isOwner }) });
+  });
+
+  router.post(ops.createClaim.path, async (req, res) => {
+    const body = parseBody(createClaimBodySchema, req);
+    const { claim, nextStep } = await createClaim(ctx, callerOf(req), body);
+    res.status(201).json({ data: { ...claimDetail(claim, { isOwner: true }), nextStep } });
+  });
+
+  router.patch(ops.updateClaim.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const body = parseBody(updateClaimBodySchema, req);
+    const claim = await updateClaim(ctx, callerOf(req), id, body);
+    res.json({ data: claimDetail(claim, { isOwner: true }) });
+  });
+
+  router.delete(ops.deleteClaim.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const deleted = await deleteClaim(ctx, callerOf(req), id);
+    res.json({ data: { ...deleted, deletedAt: deleted.deletedAt.toISOString() } });
+  });
+
+  router.post(ops.addClaimVariation.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const { variation } = parseBody(addVariationBodySchema, req);
+    const claim = await addClaimVariation(ctx, callerOf(req), id, variation);
+    res.json({ data: claimDetail(claim, { isOwner: true }) });
+  });
+
+  router.post(ops.addClaimImage.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const image = parseBody(addImageBodySchema, req);
+    const claim = await addClaimImage(ctx, callerOf(req), id, image);
+    res.json({ data: claimDetail(claim, { isOwner: true }) });
+  });
+}

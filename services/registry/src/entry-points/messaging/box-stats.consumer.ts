@@ -1,0 +1,53 @@
+import type { Clock } from '@svc/clock';
+import type { EventEnvelope } from '@svc/contracts';
+import { idempotentHandler, type Subscription } from '@svc/messaging';
+import type { Database, Queryable } from '@svc/storage';
+import type { BoxStatsStore } from '../../domain/ports';
+import {
+  recordGracePeriodEvent,
+  recordLicensingEvent,
+  recordUsageEvent,
+  recordViolationEvent,
+} from '../../domain/record-box-activity.use-case';
+
+export interface BoxStatsConsumerDeps {
+  db: Database;
+  stats: BoxStatsStore;
+  clock: Clock;
+}
+
+type Recorder = (stats: BoxStatsStore, tx: Queryable, envelope: EventEnvelope) => Promise<void>;
+
+/** One queue per source of box statistics; each event is applied once per queue. */
+const CONSUMERS: { queue: string; patterns: string[]; record: Recorder }[] = [
+  {
+    queue: 'registry.box-stats.violations',
+    patterns: ['enforcement.violation.*'],
+    record: recordViolationEvent,
+  },
+  {
+    queue: 'registry.box-stats.grace-periods',
+    patterns: ['enforcement.grace_period.*'],
+    record: recordGracePeriodEvent,
+  },
+  {
+    queue: 'registry.box-stats.licenses',
+    patterns: ['licensing.license.*', 'licensing.request.*'],
+    record: recordLicensingEvent,
+  },
+  { queue: 'registry.box-stats.usage', patterns: ['billing.usage.reported'], record: recordUsageEvent },
+];
+
+/** The subscriptions that feed the box statistics read model. */
+export function boxStatsSubscriptions(deps: BoxStatsConsumerDeps): Subscription[] {
+  return CONSUMERS.map(({ queue, patterns, record }) => ({
+    queue,
+    patterns,
+    handler: idempotentHandler({
+      db: deps.db,
+      consumer: queue,
+      clock: deps.clock,
+      handle: (tx, envelope) => record(deps.stats, tx, envelope),
+    }),
+  }));
+}
