@@ -9,3 +9,5 @@ export * from './events/licensing.events';
 export * from './events/billing.events';
 export * from './api/registry.operations';
 export * from './events/registry.events';
+export * from './api/webhooks.operations';
+export * from './events/webhook.events';

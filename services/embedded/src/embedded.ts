@@ -7,6 +7,7 @@ import { createDatabase, type Database } from '@svc/storage';
 import { generateApiKey, gatewayConfigSchema, startGateway, type RunningGateway } from '@svc/gateway';
 import { loadConfig } from '@svc/config';
 import { registryEmbedded } from '@svc/registry';
+import { webhookDispatcherEmbedded } from '@svc/webhook-dispatcher';
 import type { EmbeddedConfig } from './config';
 
 /** What a domain service needs to run inside the embedded process. */
@@ -30,7 +31,7 @@ export interface EmbeddedService {
  * Every domain service of the embedded default. Adding a service is one line here: its
  * `startEmbedded` opens PGlite under DATA_DIR, joins the in-process bus and listens on port 0.
  */
-export const EMBEDDED_SERVICES: EmbeddedService[] = [registryEmbedded];
+export const EMBEDDED_SERVICES: EmbeddedService[] = [registryEmbedded, webhookDispatcherEmbedded];
 
 /** A secret kept under DATA_DIR so that it survives restarts of the embedded default. */
 function persistedSecret(dataDir: string, name: string, make: () => string): string {

@@ -1,0 +1,258 @@
+import { z } from 'zod';
+import { dataOf, errorBodySchema, idParamSchema, listOf, pageQuerySchema } from './common';
+import { defineOperation } from './operation';
+
+// The webhook dispatcher's public operations (contracts.md §10). The same schemas validate
+// requests in services/webhook-dispatcher and build the OpenAPI document.
+
+/** Public event names of the grace-period family: `{id, type, createdAt, data}`. */
+export const GRACE_PERIOD_EVENT_TYPES = [
+  'grace_period.started',
+  'grace_period.reminder',
+  'grace_period.ending',
+  'grace_period.expired',
+  'grace_period.resolved',
+  'grace_period.paused',
+  'grace_period.resumed',
+] as const;
+
+/** Public event names of the boxing, license and payment family: `{id, event, createdAt, data}`. */
+export const BOXING_EVENT_TYPES = [
+  'boxing.created',
+  'boxing.grace_started',
+  'license.approved',
+  'license.denied',
+  'payment.due',
+] as const;
+
+/** About the webhook endpoints themselves (grace-period shape). */
+export const ENDPOINT_EVENT_TYPES = ['webhook.endpoint_disabled'] as const;
+
+/** Every public event name a webhook endpoint can subscribe to. */
+export const WEBHOOK_EVENT_TYPES = [
+  ...GRACE_PERIOD_EVENT_TYPES,
+  ...BOXING_EVENT_TYPES,
+  ...ENDPOINT_EVENT_TYPES,
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+
+const eventsSchema = z
+  .array(z.union([webhookEventTypeSchema, z.literal('*')]))
+  .min(1)
+  .max(WEBHOOK_EVENT_TYPES.length + 1)
+  .meta({ description: "Event names to receive; ['*'] (the default) receives all" });
+
+const urlSchema = z.string().max(2048).meta({
+  format: 'uri',
+  description: 'https (production); http allowed in sandbox. Must pass the outbound-fetch guard.',
+  example: 'https://hooks.avatars.example/svc',
+});
+
+const descriptionSchema = z.string().max(500);
+
+export const createWebhookBodySchema = z.object({
+  url: urlSchema,
+  events: eventsSchema.optional(),
+  description: descriptionSchema.optional(),
+});
+
+export const updateWebhookBodySchema = z
+  .object({
+    url: urlSchema.optional(),
+    events: eventsSchema.optional(),
+    description: descriptionSchema.nullable().optional(),
+    status: z
+      .enum(['enabled', 'disabled'])
+      .optional()
+      .meta({ description: 'enabled re-enables a disabled endpoint and resets its failure count' }),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'give at least one of url, events, description, status',
+  });
+
+export const webhookEndpointSchema = z
+  .object({
+    id: z.string().meta({ example: 'we_7Hc2kQ9mN4pR8sT1' }),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    status: z.enum(['enabled', 'disabled']),
+    disabledReason: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+
+/** Shown once: on create and on rotation. */
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema
+  .extend({
+    secret: z.string().meta({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+  })
+  .meta({ id: 'WebhookEndpointWithSecret' });
+
+export const rotatedSecretSchema = webhookEndpointWithSecretSchema
+  .extend({
+    previousSecretExpiresAt: z.string().meta({ description: 'Until then both signatures are sent' }),
+  })
+  .meta({ id: 'WebhookEndpointRotatedSecret' });
+
+export const deliveryAttemptSchema = z.object({
+  number: z.number().int(),
+  attemptedAt: z.string(),
+  outcome: z.enum(['succeeded', 'failed']),
+  responseStatus: z.number().int().nullable(),
+  durationMs: z.number().int(),
+  error: z.string().nullable(),
+  nextRetryAt: z.string().nullable(),
+});
+
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string().meta({ example: 'del_4Fq8nW2xZ6bV1cR3' }),
+    endpointId: z.string(),
+    eventId: z.string(),
+    eventType: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    test: z.boolean(),
+    attemptCount: z.number().int(),
+    nextAttemptAt: z.string().nullable(),
+    lastResponseStatus: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: z.string(),
+    attempts: z.array(deliveryAttemptSchema),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const listWebhooksQuerySchema = pageQuerySchema;
+export const listDeliveriesQuerySchema = pageQuerySchema.extend({
+  status: z.enum(['pending', 'succeeded', 'failed']).optional(),
+});
+export const deliveryParamsSchema = z.object({
+  id: z.string().min(1).max(100),
+  deliveryId: z.string().min(1).max(100),
+});
+export const testWebhookBodySchema = z.object({
+  endpointId: z.string().min(1).max(100),
+  type: webhookEventTypeSchema.optional().meta({ description: 'Default grace_period.started' }),
+});
+
+const errors = {
+  400: { description: 'VALIDATION_ERROR', schema: errorBodySchema },
+  404: { description: 'NOT_FOUND (also for another platform’s endpoint)', schema: errorBodySchema },
+};
+const tags = ['Webhooks'];
+const service = 'webhook-dispatcher' as const;
+
+export const createWebhookOperation = defineOperation({
+  id: 'createWebhook',
+  method: 'post',
+  path: '/v1/svc/webhooks',
+  service,
+  summary: 'Register a webhook endpoint (the secret is shown once)',
+  tags,
+  request: { body: createWebhookBodySchema },
+  responses: { 201: { description: 'Created', schema: dataOf(webhookEndpointWithSecretSchema) }, ...errors },
+});
+
+export const listWebhooksOperation = defineOperation({
+  id: 'listWebhooks',
+  method: 'get',
+  path: '/v1/svc/webhooks',
+  service,
+  summary: 'List webhook endpoints, newest first',
+  tags,
+  request: { query: listWebhooksQuerySchema },
+  responses: { 200: { description: 'OK', schema: listOf(webhookEndpointSchema) }, ...errors },
+});
+
+export const getWebhookOperation = defineOperation({
+  id: 'getWebhook',
+  method: 'get',
+  path: '/v1/svc/webhooks/:id',
+  service,
+  summary: 'A webhook endpoint (without its secret)',
+  tags,
+  request: { params: idParamSchema },
+  responses: { 200: { description: 'OK', schema: dataOf(webhookEndpointSchema) }, ...errors },
+});
+
+export const updateWebhookOperation = defineOperation({
+  id: 'updateWebhook',
+  method: 'patch',
+  path: '/v1/svc/webhooks/:id',
+  service,
+  summary: 'Change url, events, description or status',
+  tags,
+  request: { params: idParamSchema, body: updateWebhookBodySchema },
+  responses: { 200: { description: 'OK', schema: dataOf(webhookEndpointSchema) }, ...errors },
+});
+
+export const deleteWebhookOperation = defineOperation({
+  id: 'deleteWebhook',
+  method: 'delete',
+  path: '/v1/svc/webhooks/:id',
+  service,
+  summary: 'Delete an endpoint and its deliveries',
+  tags,
+  request: { params: idParamSchema },
+  responses: {
+    200: { description: 'Deleted', schema: dataOf(z.object({ id: z.string(), deleted: z.literal(true) })) },
+    ...errors,
+  },
+});
+
+export const rotateWebhookSecretOperation = defineOperation({
+  id: 'rotateWebhookSecret',
+  method: 'post',
+  path: '/v1/svc/webhooks/:id/rotate-secret',
+  service,
+  summary: 'Issue a new secret; the old one signs too for 24 hours',
+  tags,
+  request: { params: idParamSchema },
+  responses: { 200: { description: 'OK', schema: dataOf(rotatedSecretSchema) }, ...errors },
+});
+
+export const listWebhookDeliveriesOperation = defineOperation({
+  id: 'listWebhookDeliveries',
+  method: 'get',
+  path: '/v1/svc/webhooks/:id/deliveries',
+  service,
+  summary: 'Deliveries to an endpoint with every attempt, newest first',
+  tags,
+  request: { params: idParamSchema, query: listDeliveriesQuerySchema },
+  responses: { 200: { description: 'OK', schema: listOf(webhookDeliverySchema) }, ...errors },
+});
+
+export const retryWebhookDeliveryOperation = defineOperation({
+  id: 'retryWebhookDelivery',
+  method: 'post',
+  path: '/v1/svc/webhooks/:id/deliveries/:deliveryId/retry',
+  service,
+  summary: 'Send a delivery again now (one attempt)',
+  tags,
+  request: { params: deliveryParamsSchema },
+  responses: {
+    202: { description: 'Queued', schema: dataOf(webhookDeliverySchema) },
+    409: { description: 'INVALID_STATE: the endpoint is disabled', schema: errorBodySchema },
+    ...errors,
+  },
+});
+
+export const testWebhookOperation = defineOperation({
+  id: 'testWebhook',
+  method: 'post',
+  path: '/v1/svc/webhooks/test',
+  service,
+  summary: 'Send a signed sample event to an endpoint (10 per hour per key)',
+  tags,
+  bucket: 'webhook-test',
+  request: { body: testWebhookBodySchema },
+  responses: {
+    202: { description: 'Queued', schema: dataOf(webhookDeliverySchema) },
+    409: { description: 'INVALID_STATE: the endpoint is disabled', schema: errorBodySchema },
+    429: { description: 'RATE_LIMITED', schema: errorBodySchema },
+    ...errors,
+  },
+});

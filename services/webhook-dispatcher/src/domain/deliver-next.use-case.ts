@@ -1,0 +1,170 @@
+import { performance } from 'node:perf_hooks';
+import { webhookEndpointDisabled } from '@svc/contracts';
+import { isFetchGuardError } from '@svc/fetch-guard';
+import { appendToOutbox } from '@svc/messaging';
+import { fetchPolicyOf } from './endpoint-url';
+import { fanOutEvents } from './fan-out-event.use-case';
+import { signingSecrets } from './manage-endpoints.use-case';
+import type { Delivery, Endpoint, WebhookContext, WebhookStore } from './ports';
+import { endpointDisabledEvent } from './public-events';
+import { breakerCooldownMs, failedForTooLong, retryDelayMs } from './retry-schedule';
+import { webhookHeaders } from './webhook-signature';
+
+/** Receivers answer with a short acknowledgement; a larger answer is cut off and counts as a failure. */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+export interface AttemptOutcome {
+  deliveryId: string;
+  endpointId: string;
+  outcome: 'succeeded' | 'failed';
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  /** Set when this attempt disabled the endpoint. */
+  disabled?: 'gone' | 'failing';
+  eventCreatedAt: Date;
+}
+
+async function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'svc-webhooks/1',
+    ...webhookHeaders({
+      id: delivery.eventId,
+      timestamp: ctx.clock.now(),
+      body: delivery.payload,
+      secrets: signingSecrets(endpoint, ctx.clock.now()),
+    }),
+  };
+  const started = performance.now();
+  try {
+    const response = await ctx.fetch(endpoint.url, {
+      method: 'POST',
+      headers,
+      body: delivery.payload,
+      timeoutMs: ctx.attemptTimeoutMs,
+      maxBytes: MAX_RESPONSE_BYTES,
+      // Standard Webhooks: a redirect is not followed; it counts as a failure.
+      maxRedirects: 0,
+      ...fetchPolicyOf(ctx),
+    });
+    const ok = response.status >= 200 && response.status < 300;
+    return {
+      responseStatus: response.status,
+      durationMs: Math.round(performance.now() - started),
+      error: ok ? null : `HTTP ${response.status}`,
+    };
+  } catch (err) {
+    const error = isFetchGuardError(err)
+      ? `${err.reason}: ${err.message}`
+      : `error: ${err instanceof Error ? err.message : String(err)}`;
+    return { responseStatus: null, durationMs: Math.round(performance.now() - started), error };
+  }
+}
+
+async function disable(
+  ctx: WebhookContext,
+  store: WebhookStore,
+  tx: Parameters<typeof appendToOutbox>[0],
+  endpoint: Endpoint,
+  reason: 'gone' | 'failing',
+  lastError: string | null,
+  now: Date,
+): Promise<void> {
+  await store.disableEndpoint(endpoint.id, reason, now);
+  await appendToOutbox(
+    tx,
+    webhookEndpointDisabled.create(
+      { endpointId: endpoint.id, url: endpoint.url, reason, disabledAt: now.toISOString(), lastError },
+      { occurredAt: now, platformId: endpoint.platformId },
+    ),
+  );
+  // The platform hears of it on its other endpoints (those that want webhook.endpoint_disabled).
+  const event = endpointDisabledEvent({
+    platformId: endpoint.platformId,
+    endpointId: endpoint.id,
+    url: endpoint.url,
+    reason,
+    disabledAt: now,
+    lastError,
+  });
+  await fanOutEvents(store, [event], now, { excludeEndpointId: endpoint.id });
+  ctx.logger.warn(
+    { endpointId: endpoint.id, platformId: endpoint.platformId, reason },
+    'webhook endpoint disabled',
+  );
+}
+
+/**
+ * Sends the oldest due delivery of one endpoint (the caller holds the endpoint's lease) and
+ * records the attempt: success, a retry on the schedule, `failed` when the schedule is spent, or
+ * the endpoint disabled (410 Gone at once; or no success for days). Null when nothing is due.
+ */
+export async function deliverNext(ctx: WebhookContext, endpointId: string): Promise<AttemptOutcome | null> {
+  const startedAt = ctx.clock.now();
+  const endpoint = await ctx.store.endpointById(endpointId);
+  if (endpoint === null || endpoint.status !== 'enabled') return null;
+  if (endpoint.breakerOpenUntil !== null && endpoint.breakerOpenUntil.getTime() > startedAt.getTime())
+    return null;
+  const delivery = await ctx.store.nextDueDelivery(endpointId, startedAt);
+  if (delivery === null) return null;
+
+  const sent = await send(ctx, endpoint, delivery);
+  const now = ctx.clock.now();
+  const succeeded = sent.error === null;
+  const number = delivery.attemptCount + 1;
+  const gone = sent.responseStatus === 410;
+  const delay = succeeded || gone || delivery.manual ? null : retryDelayMs(number, ctx.retry);
+  const nextRetryAt = delay === null ? null : new Date(now.getTime() + delay);
+  const outcome: AttemptOutcome = {
+    deliveryId: delivery.id,
+    endpointId,
+    outcome: succeeded ? 'succeeded' : 'failed',
+    responseStatus: sent.responseStatus,
+    durationMs: sent.durationMs,
+    error: sent.error,
+    eventCreatedAt: delivery.eventCreatedAt,
+  };
+
+  await ctx.transaction(async (store, tx) => {
+    await store.recordAttempt(
+      {
+        deliveryId: delivery.id,
+        number,
+        attemptedAt: startedAt,
+        outcome: outcome.outcome,
+        responseStatus: sent.responseStatus,
+        durationMs: sent.durationMs,
+        error: sent.error,
+        nextRetryAt,
+      },
+      {
+        id: delivery.id,
+        status: succeeded ? 'succeeded' : nextRetryAt === null ? 'failed' : 'pending',
+        attemptCount: number,
+        nextAttemptAt: nextRetryAt,
+        lastResponseStatus: sent.responseStatus,
+        lastError: sent.error,
+      },
+    );
+    if (succeeded) {
+      await store.recordEndpointSuccess(endpointId, now);
+      return;
+    }
+    const streak = await store.recordEndpointFailure(
+      endpointId,
+      now,
+      ctx.retry.breakerThreshold,
+      new Date(now.getTime() + breakerCooldownMs(ctx.retry)),
+    );
+    if (gone) outcome.disabled = 'gone';
+    else if (failedForTooLong(streak.failingSince, now, ctx.retry)) outcome.disabled = 'failing';
+    if (outcome.disabled !== undefined)
+      await disable(ctx, store, tx, endpoint, outcome.disabled, sent.error, now);
+  });
+  if (outcome.disabled !== undefined) {
+    ctx.kick();
+    ctx.kickOutbox();
+  }
+  return outcome;
+}

@@ -1,0 +1,80 @@
+import { errors } from '@svc/errors';
+import { newId } from '@svc/ids';
+import type { WebhookEventType } from '@svc/contracts';
+import type { DeliveryStatus, Endpoint, WebhookContext } from './ports';
+import { sampleEvent } from './sample-events';
+import { deliveryView } from './webhook-views';
+
+type Ctx = Pick<WebhookContext, 'store' | 'clock' | 'kick'>;
+
+async function owned(ctx: Ctx, platformId: string, id: string): Promise<Endpoint> {
+  const endpoint = await ctx.store.findEndpoint(platformId, id);
+  if (endpoint === null) throw errors.notFound('Webhook endpoint', id);
+  return endpoint;
+}
+
+/** Deliveries of one endpoint, newest first, each with every attempt. */
+export async function listDeliveries(
+  ctx: Ctx,
+  platformId: string,
+  endpointId: string,
+  query: { limit: number; offset: number; status?: DeliveryStatus | undefined },
+) {
+  await owned(ctx, platformId, endpointId);
+  const { items, total } = await ctx.store.listDeliveries(
+    endpointId,
+    query.status,
+    query.limit,
+    query.offset,
+  );
+  const attempts = await ctx.store.attemptsOf(items.map((d) => d.id));
+  return {
+    data: items.map((d) => deliveryView(d, attempts)),
+    meta: { total, limit: query.limit, offset: query.offset },
+  };
+}
+
+/** Sends a delivery again now: one attempt, whatever its status. */
+export async function retryDelivery(ctx: Ctx, platformId: string, endpointId: string, deliveryId: string) {
+  const endpoint = await owned(ctx, platformId, endpointId);
+  const delivery = await ctx.store.findDelivery(endpointId, deliveryId);
+  if (delivery === null) throw errors.notFound('Delivery', deliveryId);
+  if (endpoint.status !== 'enabled') {
+    throw errors.invalidState('The endpoint is disabled: enable it first (PATCH status "enabled")');
+  }
+  await ctx.store.requeueManually(delivery.id, ctx.clock.now());
+  ctx.kick();
+  const updated = await ctx.store.findDelivery(endpointId, deliveryId);
+  if (updated === null) throw errors.notFound('Delivery', deliveryId);
+  return deliveryView(updated, await ctx.store.attemptsOf([updated.id]));
+}
+
+/** Queues a signed sample event of `type` (default grace_period.started) to one endpoint. */
+export async function sendTestEvent(
+  ctx: Ctx,
+  platformId: string,
+  input: { endpointId: string; type?: WebhookEventType | undefined },
+) {
+  const endpoint = await owned(ctx, platformId, input.endpointId);
+  if (endpoint.status !== 'enabled') throw errors.invalidState('The endpoint is disabled');
+  const now = ctx.clock.now();
+  const event = sampleEvent(input.type ?? 'grace_period.started', platformId, now);
+  const id = newId('del');
+  await ctx.store.insertDeliveries([
+    {
+      id,
+      endpointId: endpoint.id,
+      platformId,
+      eventId: event.id,
+      eventType: event.type,
+      payload: JSON.stringify(event.body),
+      test: true,
+      eventCreatedAt: now,
+      createdAt: now,
+    },
+  ]);
+  ctx.kick();
+  const delivery = await ctx.store.findDelivery(endpoint.id, id);
+  if (delivery === null) throw errors.internal();
+  return deliveryView(delivery, []);
+}

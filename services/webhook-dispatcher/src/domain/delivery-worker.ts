@@ -1,0 +1,127 @@
+import { randomBase62 } from '@svc/ids';
+import { deliverNext, type AttemptOutcome } from './deliver-next.use-case';
+import type { WebhookContext } from './ports';
+
+export interface DeliveryWorkerOptions {
+  /** Endpoints served at the same time (each with one delivery in flight). Default 32. */
+  concurrency?: number;
+  /** How often due retries are looked for when nothing kicks the worker. Default 500 ms. */
+  pollIntervalMs?: number;
+  /** How long an endpoint stays leased to this worker (crash recovery). Default 60 s. */
+  leaseMs?: number;
+  /** Deliveries sent to one endpoint before its lease is given back (fairness). Default 20. */
+  maxPerLease?: number;
+  /** Called after every attempt (metrics). */
+  onAttempt?: (outcome: AttemptOutcome) => void;
+}
+
+/**
+ * Sends due deliveries. Each endpoint is leased in the database (FOR UPDATE SKIP LOCKED), so
+ * across every replica one delivery per endpoint is in flight, oldest first; different
+ * endpoints are served concurrently, so a slow or dead endpoint only holds its own slot.
+ */
+export class DeliveryWorker {
+  readonly owner = `worker_${randomBase62(12)}`;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly concurrency: number;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+  private readonly maxPerLease: number;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private again = false;
+  private running = false;
+
+  constructor(
+    private readonly ctx: WebhookContext,
+    private readonly options: DeliveryWorkerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? 32;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.maxPerLease = options.maxPerLease ?? 20;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const poll = () => {
+      this.kick();
+      this.timer = setTimeout(poll, this.pollIntervalMs);
+      this.timer.unref();
+    };
+    poll();
+  }
+
+  /** Looks for due deliveries now. */
+  kick(): void {
+    if (!this.running) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    void this.tick().finally(() => {
+      this.ticking = false;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Stops looking for work and waits for the deliveries in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private async tick(): Promise<void> {
+    const free = this.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    const now = this.ctx.clock.now();
+    let leased: string[];
+    try {
+      leased = await this.ctx.transaction((store) =>
+        store.leaseDueEndpoints(
+          this.owner,
+          free,
+          [...this.inFlight.keys()],
+          now,
+          new Date(now.getTime() + this.leaseMs),
+        ),
+      );
+    } catch (err) {
+      this.ctx.logger.error({ err }, 'webhook worker: leasing endpoints failed');
+      return;
+    }
+    for (const endpointId of leased) {
+      const run = this.drain(endpointId).finally(() => {
+        this.inFlight.delete(endpointId);
+        this.kick();
+      });
+      this.inFlight.set(endpointId, run);
+    }
+  }
+
+  private async drain(endpointId: string): Promise<void> {
+    try {
+      for (let i = 0; i < this.maxPerLease && this.running; i += 1) {
+        const outcome = await deliverNext(this.ctx, endpointId);
+        if (outcome === null) break;
+        this.options.onAttempt?.(outcome);
+        // A failure gives the slot back: the retry waits for its time, the others for the next lease.
+        if (outcome.outcome === 'failed') break;
+      }
+    } catch (err) {
+      this.ctx.logger.error({ err, endpointId }, 'webhook worker: delivery failed unexpectedly');
+    } finally {
+      await this.ctx.store
+        .releaseLease(endpointId, this.owner)
+        .catch((err: unknown) =>
+          this.ctx.logger.error({ err, endpointId }, 'webhook worker: lease release failed'),
+        );
+    }
+  }
+}

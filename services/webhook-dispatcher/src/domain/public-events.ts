@@ -1,0 +1,234 @@
+import { createHash } from 'node:crypto';
+import {
+  gracePeriodCancelled,
+  gracePeriodEnding,
+  gracePeriodExpired,
+  gracePeriodPaused,
+  gracePeriodReminder,
+  gracePeriodResolved,
+  gracePeriodResumed,
+  gracePeriodStarted,
+  licenseRequestApproved,
+  licenseRequestDenied,
+  paymentDue,
+  type EventEnvelope,
+  type WebhookEventType,
+} from '@svc/contracts';
+
+// Internal events → the public payloads platforms receive (service-interface.md, Events).
+// Pure: the same internal event always gives the same public events, ids included.
+
+/** One public event for one platform, with the exact body that is signed and sent. */
+export interface PublicEvent {
+  id: string;
+  type: WebhookEventType;
+  platformId: string;
+  createdAt: Date;
+  body: Record<string, unknown>;
+}
+
+/** The internal event types the dispatcher consumes (its queue's bindings). */
+export const CONSUMED_PATTERNS = [
+  'enforcement.grace_period.*',
+  'licensing.request.approved',
+  'licensing.request.denied',
+  'billing.payment.due',
+];
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `evt_` + 24 base62 characters derived from (source event id, public type): stable across redeliveries. */
+export function publicEventId(sourceId: string, type: string): string {
+  let n = BigInt(`0x${createHash('sha256').update(`${sourceId}:${type}`).digest('hex')}`);
+  let out = '';
+  while (out.length < 24) {
+    out += ALPHABET[Number(n % 62n)];
+    n /= 62n;
+  }
+  return `evt_${out}`;
+}
+
+/** The grace-period family: `{id, type, createdAt, data}` (camelCase data). */
+function gracePeriodFamily(
+  id: string,
+  type: WebhookEventType,
+  createdAt: Date,
+  data: Record<string, unknown>,
+) {
+  return { id, type, createdAt: createdAt.toISOString(), data };
+}
+
+/** The boxing, license and payment family: `{id, event, createdAt, data}` (snake_case data). */
+function boxingFamily(id: string, event: WebhookEventType, createdAt: Date, data: Record<string, unknown>) {
+  return { id, event, createdAt: createdAt.toISOString(), data };
+}
+
+function make(
+  source: EventEnvelope,
+  platformId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+): PublicEvent {
+  const id = publicEventId(source.id, type);
+  const createdAt = new Date(source.occurredAt);
+  const family = type.startsWith('grace_period.') ? gracePeriodFamily : boxingFamily;
+  return { id, type, platformId, createdAt, body: family(id, type, createdAt, data) };
+}
+
+type GracePeriodData = ReturnType<typeof gracePeriodStarted.parse>['data'];
+
+function gracePeriodData(d: GracePeriodData): Record<string, unknown> {
+  return {
+    gracePeriodId: d.gracePeriodId,
+    violationId: d.violationId,
+    boxId: d.boxId,
+    identityId: d.claimId,
+    identityName: d.identityName,
+    policy: d.policy,
+    status: d.status,
+    startedAt: d.startedAt,
+    expiresAt: d.expiresAt,
+    daysRemaining: d.daysRemaining,
+    avatarIds: d.avatarIds,
+  };
+}
+
+/**
+ * The public events an internal event becomes; [] for one platforms do not receive (or one
+ * without a platform). `enforcement.grace_period.cancelled` (the box was removed) has no public
+ * name of its own: the platform receives `grace_period.resolved` with `resolution: "box_removed"`,
+ * since it no longer has to act.
+ */
+export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
+  const platformId = envelope.platformId;
+  if (platformId === undefined) return [];
+  const one = (type: WebhookEventType, data: Record<string, unknown>) => [
+    make(envelope, platformId, type, data),
+  ];
+  switch (envelope.type) {
+    case gracePeriodStarted.type: {
+      const d = gracePeriodStarted.parse(envelope).data;
+      const boxing = {
+        identity_id: d.claimId,
+        identity_name: d.identityName,
+        box_id: d.boxId,
+        violation_id: d.violationId,
+        grace_period_id: d.gracePeriodId,
+        avatar_ids: d.avatarIds,
+        policy: d.policy,
+        deadline: d.expiresAt,
+        days_remaining: d.daysRemaining,
+      };
+      return [
+        make(envelope, platformId, 'grace_period.started', gracePeriodData(d)),
+        make(envelope, platformId, 'boxing.created', boxing),
+        make(envelope, platformId, 'boxing.grace_started', boxing),
+      ];
+    }
+    case gracePeriodReminder.type: {
+      const d = gracePeriodReminder.parse(envelope).data;
+      return one('grace_period.reminder', { ...gracePeriodData(d), reminderDay: d.reminderDay });
+    }
+    case gracePeriodEnding.type:
+      return one('grace_period.ending', gracePeriodData(gracePeriodEnding.parse(envelope).data));
+    case gracePeriodExpired.type:
+      return one('grace_period.expired', gracePeriodData(gracePeriodExpired.parse(envelope).data));
+    case gracePeriodPaused.type: {
+      const d = gracePeriodPaused.parse(envelope).data;
+      return one('grace_period.paused', { ...gracePeriodData(d), appealId: d.appealId });
+    }
+    case gracePeriodResumed.type: {
+      const d = gracePeriodResumed.parse(envelope).data;
+      return one('grace_period.resumed', { ...gracePeriodData(d), appealId: d.appealId });
+    }
+    case gracePeriodResolved.type: {
+      const d = gracePeriodResolved.parse(envelope).data;
+      return one('grace_period.resolved', {
+        ...gracePeriodData(d),
+        resolution: d.resolution,
+        remainingAvatars: d.remainingAvatars,
+      });
+    }
+    case gracePeriodCancelled.type: {
+      const d = gracePeriodCancelled.parse(envelope).data;
+      return one('grace_period.resolved', {
+        ...gracePeriodData(d),
+        resolution: 'box_removed',
+        remainingAvatars: 0,
+      });
+    }
+    case licenseRequestApproved.type: {
+      const d = licenseRequestApproved.parse(envelope).data;
+      return one('license.approved', {
+        license_id: d.licenseId,
+        request_id: d.requestId,
+        identity_id: d.claimId,
+        identity_name: d.identityName,
+        box_id: d.boxId,
+        tier: d.tier,
+        automatic: d.automatic,
+        approved_at: d.approvedAt,
+      });
+    }
+    case licenseRequestDenied.type: {
+      const d = licenseRequestDenied.parse(envelope).data;
+      return one('license.denied', {
+        identity_id: d.claimId,
+        identity_name: d.identityName,
+        request_id: d.requestId,
+        box_id: d.boxId,
+        tier: d.tier,
+        reason: d.reason,
+        denied_at: d.deniedAt,
+      });
+    }
+    case paymentDue.type: {
+      const d = paymentDue.parse(envelope).data;
+      return one('payment.due', {
+        // Events carry integer cents; the public amount is a decimal in the currency's units.
+        amount: d.amountCents / 100,
+        currency: d.currency,
+        recipient: d.recipient,
+        payment_id: d.paymentId,
+        license_id: d.licenseId,
+        box_id: d.boxId,
+        period: d.period,
+        due_date: d.dueDate,
+      });
+    }
+    default:
+      return [];
+  }
+}
+
+/** The public event telling a platform that one of its endpoints was disabled. */
+export function endpointDisabledEvent(input: {
+  platformId: string;
+  endpointId: string;
+  url: string;
+  reason: 'gone' | 'failing';
+  disabledAt: Date;
+  lastError: string | null;
+}): PublicEvent {
+  const type = 'webhook.endpoint_disabled' as const;
+  const id = publicEventId(`${input.endpointId}:${input.disabledAt.toISOString()}`, type);
+  const data = {
+    endpointId: input.endpointId,
+    url: input.url,
+    reason: input.reason,
+    disabledAt: input.disabledAt.toISOString(),
+    lastError: input.lastError,
+  };
+  return {
+    id,
+    type,
+    platformId: input.platformId,
+    createdAt: input.disabledAt,
+    body: gracePeriodFamily(id, type, input.disabledAt, data),
+  };
+}
+
+/** True when an endpoint subscribed to `events` receives `type`. */
+export function endpointWants(events: readonly string[], type: string): boolean {
+  return events.includes('*') || events.includes(type);
+}

@@ -1,0 +1,174 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gracePeriodStarted, licenseRequestApproved, type EventEnvelope } from '@svc/contracts';
+import { infrastructure, startCluster, uniqueSuffix, waitFor, type RunningCluster } from '@svc/test-kit';
+import amqp from 'amqplib';
+import pg from 'pg';
+// test-e2e/package.json has no standardwebhooks yet: use the dispatcher's copy (see its README).
+import { Webhook } from 'standardwebhooks';
+import { call, ROOT } from './helpers';
+
+// Cluster mode: the gateway and the webhook dispatcher as processes on PostgreSQL and RabbitMQ.
+// The licensing and enforcement services are stood in for by publishing their contract events
+// straight onto the 'svc.events' exchange.
+
+let cluster: RunningCluster;
+let prefix: string;
+let postgresUrl: string;
+let amqpUrl: string;
+let receiver: Server;
+let receiverUrl: string;
+const received: { headers: Record<string, string>; body: string }[] = [];
+
+beforeAll(async () => {
+  const infra = await infrastructure();
+  postgresUrl = infra.postgresUrl;
+  amqpUrl = infra.amqpUrl;
+  prefix = `e2e_wh_${uniqueSuffix()}_`;
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({
+        headers: {
+          'webhook-id': String(req.headers['webhook-id']),
+          'webhook-timestamp': String(req.headers['webhook-timestamp']),
+          'webhook-signature': String(req.headers['webhook-signature']),
+        },
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+  cluster = await startCluster({
+    rootDir: ROOT,
+    postgresUrl,
+    amqpUrl,
+    databasePrefix: prefix,
+    // Only what this flow needs, so that services other engineers are building cannot break it.
+    services: ['webhook-dispatcher'],
+    env: { SVC_ALLOW_PRIVATE_FETCH: 'true' },
+    output: 'silent',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  receiver?.closeAllConnections();
+  await new Promise((resolve) => receiver?.close(resolve));
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  const { rows } = await client.query<{ datname: string }>(
+    'SELECT datname FROM pg_database WHERE datname LIKE $1',
+    [`${prefix}%`],
+  );
+  for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+  await client.end();
+});
+
+async function publish(envelope: EventEnvelope): Promise<void> {
+  const connection = await amqp.connect(amqpUrl);
+  try {
+    const channel = await connection.createConfirmChannel();
+    await channel.assertExchange('svc.events', 'topic', { durable: true });
+    channel.publish('svc.events', envelope.type, Buffer.from(JSON.stringify(envelope)), {
+      persistent: true,
+      contentType: 'application/json',
+      messageId: envelope.id,
+    });
+    await channel.waitForConfirms();
+    await channel.close();
+  } finally {
+    await connection.close();
+  }
+}
+
+describe('webhooks through the gateway in cluster mode', () => {
+  it('when a license is approved and a grace period starts, then signed events reach the registered endpoint', async () => {
+    const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
+      name: 'Webhook Avatars',
+      plan: 'basic',
+    });
+    const platformId = platform.body.data.id as string;
+    const key = (
+      await call(cluster.gatewayUrl, cluster.adminToken, 'POST', `/admin/platforms/${platformId}/keys`, {})
+    ).body.data.key as string;
+
+    const created = await call(cluster.gatewayUrl, key, 'POST', '/v1/svc/webhooks', { url: receiverUrl });
+    expect(created.status).toBe(201);
+    const { id: endpointId, secret } = created.body.data;
+    expect(secret).toMatch(/^whsec_/);
+    const other = (
+      await call(cluster.gatewayUrl, cluster.bootstrapKey, 'GET', `/v1/svc/webhooks/${endpointId}`)
+    ).status;
+    expect(other).toBe(404);
+
+    const now = new Date();
+    await publish(
+      licenseRequestApproved.create(
+        {
+          requestId: 'req_e2e',
+          boxId: 'box_e2e',
+          claimId: 'claim_e2e',
+          identityName: 'Ada Lovelace',
+          tier: 'commercial',
+          licenseePlatformId: platformId,
+          boxOwnerPlatformId: 'plat_owner',
+          submittedAt: now.toISOString(),
+          licenseId: 'lic_e2e',
+          approvedAt: now.toISOString(),
+          automatic: true,
+        },
+        { occurredAt: now, platformId },
+      ),
+    );
+    await publish(
+      gracePeriodStarted.create(
+        {
+          gracePeriodId: 'gp_e2e',
+          violationId: 'viol_e2e',
+          boxId: 'box_e2e',
+          claimId: 'claim_e2e',
+          identityName: 'Ada Lovelace',
+          boxOwnerPlatformId: 'plat_owner',
+          policy: 'LICENSE',
+          status: 'active',
+          startedAt: now.toISOString(),
+          expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
+          daysRemaining: 30,
+          avatarIds: ['av_e2e'],
+        },
+        { occurredAt: now, platformId },
+      ),
+    );
+
+    await waitFor(() => received.length >= 4, { timeoutMs: 15_000, what: 'four webhooks' });
+    const wh = new Webhook(secret);
+    const bodies = received.map((r) => wh.verify(r.body, r.headers) as Record<string, any>);
+    const names = bodies.map((b) => b.type ?? b.event).sort();
+    expect(names).toEqual([
+      'boxing.created',
+      'boxing.grace_started',
+      'grace_period.started',
+      'license.approved',
+    ]);
+    expect(bodies.find((b) => b.event === 'license.approved')?.data.license_id).toBe('lic_e2e');
+    expect(bodies.find((b) => b.type === 'grace_period.started')?.data.gracePeriodId).toBe('gp_e2e');
+    expect(bodies.find((b) => b.event === 'boxing.created')?.data).toMatchObject({
+      identity_id: 'claim_e2e',
+      deadline: expect.any(String),
+    });
+
+    const deliveries = await call(
+      cluster.gatewayUrl,
+      key,
+      'GET',
+      `/v1/svc/webhooks/${endpointId}/deliveries`,
+    );
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.meta.total).toBe(4);
+    expect(deliveries.body.data.every((d: any) => d.status === 'succeeded')).toBe(true);
+  });
+});
