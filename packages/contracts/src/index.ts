@@ -11,3 +11,4 @@ export * from './api/registry.operations';
 export * from './events/registry.events';
 export * from './api/webhooks.operations';
 export * from './events/webhook.events';
+export * from './api/licensing.operations';

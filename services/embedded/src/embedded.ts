@@ -6,6 +6,7 @@ import { InProcessMessageBus } from '@svc/messaging';
 import { createDatabase, type Database } from '@svc/storage';
 import { generateApiKey, gatewayConfigSchema, startGateway, type RunningGateway } from '@svc/gateway';
 import { loadConfig } from '@svc/config';
+import { licensingEmbedded } from '@svc/licensing';
 import { registryEmbedded } from '@svc/registry';
 import { webhookDispatcherEmbedded } from '@svc/webhook-dispatcher';
 import type { EmbeddedConfig } from './config';
@@ -31,7 +32,11 @@ export interface EmbeddedService {
  * Every domain service of the embedded default. Adding a service is one line here: its
  * `startEmbedded` opens PGlite under DATA_DIR, joins the in-process bus and listens on port 0.
  */
-export const EMBEDDED_SERVICES: EmbeddedService[] = [registryEmbedded, webhookDispatcherEmbedded];
+export const EMBEDDED_SERVICES: EmbeddedService[] = [
+  registryEmbedded,
+  licensingEmbedded,
+  webhookDispatcherEmbedded,
+];
 
 /** A secret kept under DATA_DIR so that it survives restarts of the embedded default. */
 function persistedSecret(dataDir: string, name: string, make: () => string): string {

@@ -1,0 +1,58 @@
+import { addMonths, dueAction, type License } from './license';
+import { licenseCancelledEvent, licenseExpiredEvent, licenseRenewedEvent } from './licensing-events';
+import type { LicensingContext } from './ports';
+
+export interface ExpiryRun {
+  expired: number;
+  renewed: number;
+  cancelled: number;
+}
+
+const BATCH = 100;
+/** A license renewed this many terms in one pass is left for the next (a clock moved years). */
+const MAX_RENEWALS_PER_PASS = 1000;
+
+/**
+ * The periodic job: every active license whose time has come is cancelled (a scheduled
+ * cancellation), renewed for another term (autoRenew; one license.renewed per term, until it runs
+ * past now) or expired. Batches of 100 in their own transactions, until none is due.
+ */
+export async function expireDueLicenses(ctx: LicensingContext): Promise<ExpiryRun> {
+  const run: ExpiryRun = { expired: 0, renewed: 0, cancelled: 0 };
+  for (;;) {
+    const now = ctx.clock.now();
+    const handled = await ctx.db.transaction(async (tx) => {
+      const due = await ctx.licenses.lockDue(tx, now, BATCH);
+      for (const license of due) {
+        const action = dueAction(license, now);
+        if (action === 'cancel') {
+          const cancelAt = license.cancelAt ?? now;
+          const cancelled: License = { ...license, status: 'cancelled', cancelAt: null, endedAt: cancelAt };
+          await ctx.licenses.update(tx, cancelled);
+          await ctx.outbox(tx, licenseCancelledEvent(cancelled, 'end_of_billing_period', cancelAt, now));
+          run.cancelled += 1;
+        } else if (action === 'expire') {
+          const expired: License = { ...license, status: 'expired', endedAt: license.expiresAt };
+          await ctx.licenses.update(tx, expired);
+          await ctx.outbox(tx, licenseExpiredEvent(expired, now));
+          run.expired += 1;
+        } else if (action === 'renew') {
+          let current = license;
+          for (let i = 0; i < MAX_RENEWALS_PER_PASS && dueAction(current, now) === 'renew'; i += 1) {
+            const renewed: License = {
+              ...current,
+              expiresAt: addMonths(current.expiresAt, current.termMonths),
+            };
+            await ctx.outbox(tx, licenseRenewedEvent(renewed, current.expiresAt, now));
+            current = renewed;
+            run.renewed += 1;
+          }
+          await ctx.licenses.update(tx, current);
+        }
+      }
+      return due.length;
+    });
+    ctx.eventsCommitted();
+    if (handled < BATCH) return run;
+  }
+}

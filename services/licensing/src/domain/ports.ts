@@ -1,0 +1,90 @@
+import type { Clock } from '@svc/clock';
+import type { EventEnvelope } from '@svc/contracts';
+import type { Queryable } from '@svc/storage';
+import type { BoxView } from './box';
+import type { License, LicenseStatus, LicenseRequest, RequestStatus, Tier } from './license';
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface BoxProjectionStore {
+  /** Inserts or replaces the box unless the stored one is newer or the box was deleted. */
+  upsert(tx: Queryable, box: BoxView): Promise<void>;
+  markDeleted(tx: Queryable, boxId: string, deletedAt: Date): Promise<void>;
+  /** A box by its id, or by its claim's id (`identity`); deleted ones too. */
+  find(q: Queryable, id: string): Promise<BoxView | null>;
+  findByIdentity(q: Queryable, identityId: string): Promise<BoxView | null>;
+}
+
+export interface LicenseRequestStore {
+  insert(tx: Queryable, request: LicenseRequest): Promise<void>;
+  update(tx: Queryable, request: LicenseRequest): Promise<void>;
+  find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<LicenseRequest | null>;
+  listForBox(
+    q: Queryable,
+    filter: Page & { boxId: string; status?: RequestStatus | undefined },
+  ): Promise<{ items: LicenseRequest[]; total: number }>;
+}
+
+export interface LicenseStore {
+  insert(tx: Queryable, license: License): Promise<void>;
+  update(tx: Queryable, license: License): Promise<void>;
+  find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<License | null>;
+  list(
+    q: Queryable,
+    filter: Page & {
+      licenseePlatformId: string;
+      status?: LicenseStatus | undefined;
+      boxId?: string | undefined;
+      tier?: Tier | undefined;
+    },
+  ): Promise<{ items: License[]; total: number }>;
+  /** Active licenses whose expiry or scheduled cancellation is due, locked (skipping locked ones). */
+  lockDue(tx: Queryable, now: Date, limit: number): Promise<License[]>;
+}
+
+export interface UsageFigures {
+  subscribers: number;
+  messages: number;
+  revenueCents: number;
+  royaltyDueCents: number;
+}
+
+export interface UsageStore {
+  /** Keeps the report with the highest version per license and period. */
+  record(
+    tx: Queryable,
+    fact: UsageFigures & { licenseId: string; period: string; version: number },
+  ): Promise<void>;
+  find(q: Queryable, licenseId: string, period: string): Promise<UsageFigures | null>;
+}
+
+/** Runs work in one transaction. */
+export interface TransactionRunner extends Queryable {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+/** Who is calling, as the gateway vouched for it. */
+export interface Caller {
+  platformId: string;
+  /** Shown as the licensee's name (authOf(req).platformName, else the platform id). */
+  platformName: string;
+  environment: 'sandbox' | 'production';
+}
+
+/** Everything the licensing entry points hand to its use cases (wired in start.ts). */
+export interface LicensingContext {
+  db: TransactionRunner;
+  boxes: BoxProjectionStore;
+  requests: LicenseRequestStore;
+  licenses: LicenseStore;
+  usage: UsageStore;
+  clock: Clock;
+  /** Records events in the outbox, in the caller's transaction. */
+  outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;
+  /** Tells the relay that committed events are waiting. */
+  eventsCommitted(): void;
+  newId(prefix: 'lic' | 'req'): string;
+}

@@ -1,0 +1,100 @@
+import { errors } from '@svc/errors';
+import type { Queryable } from '@svc/storage';
+import {
+  DEFAULT_AUTO_RENEW,
+  DEFAULT_TERM_MONTHS,
+  licenseFromRequest,
+  type License,
+  type LicenseRequest,
+  type Tier,
+} from './license';
+import { licenseActivatedEvent, requestApprovedEvent, requestCreatedEvent } from './licensing-events';
+import type { Caller, LicensingContext } from './ports';
+import { isLicensable, priceOf, termsOf } from './pricing';
+
+export interface RequestLicenseInput {
+  boxId: string;
+  tier: Tier;
+  useCase: string;
+  estimatedUsers?: number | undefined;
+  message?: string | undefined;
+  term?: number | undefined;
+  autoRenew?: boolean | undefined;
+}
+
+export interface RequestedLicense {
+  request: LicenseRequest;
+  /** The license when the tier is approved automatically. */
+  license: License | null;
+}
+
+/**
+ * A platform asks for a license on a box. The price comes from the box's policy; a tier the box
+ * approves automatically is approved at once and its license is active, otherwise the request
+ * waits for the box owner (or the sandbox test helper).
+ */
+export async function requestLicense(
+  ctx: LicensingContext,
+  caller: Caller,
+  input: RequestLicenseInput,
+): Promise<RequestedLicense> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const box = await ctx.boxes.find(tx, input.boxId);
+    if (box === null || box.deletedAt !== null) throw errors.notFound('Box', input.boxId);
+    if (!isLicensable(box)) {
+      throw errors.invalidState('this identity is not licensable', { boxId: box.boxId, policy: box.policy });
+    }
+    const pricing = priceOf(box, input.tier);
+    const now = ctx.clock.now();
+    const request: LicenseRequest = {
+      id: ctx.newId('req'),
+      boxId: box.boxId,
+      claimId: box.claimId,
+      identityName: box.identityName,
+      boxOwnerPlatformId: box.ownerPlatformId,
+      licenseePlatformId: caller.platformId,
+      licenseePlatformName: caller.platformName,
+      tier: input.tier,
+      useCase: input.useCase,
+      estimatedUsers: input.estimatedUsers ?? null,
+      message: input.message ?? null,
+      termMonths: input.term ?? DEFAULT_TERM_MONTHS,
+      autoRenew: input.autoRenew ?? DEFAULT_AUTO_RENEW,
+      monthlyFeeCents: pricing.monthlyFeeCents,
+      royaltyRate: pricing.royaltyRate,
+      currency: pricing.currency,
+      terms: termsOf(box, input.estimatedUsers ?? null),
+      status: 'pending',
+      submittedAt: now,
+      decidedAt: null,
+      reason: null,
+      licenseId: null,
+    };
+    await ctx.requests.insert(tx, request);
+    await ctx.outbox(tx, requestCreatedEvent(request, now));
+    if (!pricing.autoApprove) return { request, license: null };
+    return grantLicense(ctx, tx, request, true, now);
+  });
+  ctx.eventsCommitted();
+  return result;
+}
+
+/** Approves a pending request: the license is active from `now` (request.approved, license.activated). */
+export async function grantLicense(
+  ctx: LicensingContext,
+  tx: Queryable,
+  pending: LicenseRequest,
+  automatic: boolean,
+  now: Date,
+): Promise<{ request: LicenseRequest; license: License }> {
+  const license = licenseFromRequest(pending, ctx.newId('lic'), now);
+  const request: LicenseRequest = { ...pending, status: 'approved', decidedAt: now, licenseId: license.id };
+  await ctx.licenses.insert(tx, license);
+  await ctx.requests.update(tx, request);
+  await ctx.outbox(
+    tx,
+    requestApprovedEvent(request, license.id, automatic, now),
+    licenseActivatedEvent(license, now),
+  );
+  return { request, license };
+}

@@ -1,0 +1,44 @@
+import type { Request, Response, Router } from 'express';
+import {
+  denyLicenseRequestBodySchema,
+  idParamSchema,
+  licensingOperations as ops,
+  listBoxLicenseRequestsQuerySchema,
+} from '@svc/contracts';
+import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import type { LicensingContext } from '../../domain/ports';
+import { listBoxLicenseRequests } from '../../domain/query-licenses.use-case';
+import {
+  approveLicenseRequest,
+  denyLicenseRequest,
+  type Reviewer,
+} from '../../domain/review-license-request.use-case';
+import { callerOf } from './caller';
+import { boxRequestForm, requestForm } from './license.presenter';
+
+/** Review by the box owner (contracts.md §8) and the sandbox test helpers (§9). */
+export function licenseReviewRoutes(router: Router, ctx: LicensingContext): void {
+  router.get(ops.listBoxLicenseRequests.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const query = parseQuery(listBoxLicenseRequestsQuerySchema, req);
+    const { items, total } = await listBoxLicenseRequests(ctx, callerOf(req), id, query);
+    res.json({ data: items.map(boxRequestForm), meta: { total, limit: query.limit, offset: query.offset } });
+  });
+
+  const approve = (reviewer: Reviewer) => async (req: Request, res: Response) => {
+    const { id } = parseParams(idParamSchema, req);
+    const { request, license } = await approveLicenseRequest(ctx, callerOf(req), id, reviewer);
+    res.json({ data: requestForm(request, license) });
+  };
+  const deny = (reviewer: Reviewer) => async (req: Request, res: Response) => {
+    const { id } = parseParams(idParamSchema, req);
+    const { reason } = parseBody(denyLicenseRequestBodySchema, req);
+    const request = await denyLicenseRequest(ctx, callerOf(req), id, reason, reviewer);
+    res.json({ data: requestForm(request, null) });
+  };
+
+  router.post(ops.approveLicenseRequest.path, approve('box_owner'));
+  router.post(ops.denyLicenseRequest.path, deny('box_owner'));
+  router.post(ops.testHelperApproveLicenseRequest.path, approve('test_helper'));
+  router.post(ops.testHelperDenyLicenseRequest.path, deny('test_helper'));
+}

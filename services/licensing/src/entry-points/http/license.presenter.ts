@@ -1,0 +1,112 @@
+import type { License, LicenseRequest } from '../../domain/license';
+import { ESTIMATED_REVIEW_TIME } from '../../domain/license';
+import type { UsageFigures } from '../../domain/ports';
+import { fromCents } from '../../domain/pricing';
+
+// The public forms of licenses and license requests (service-interface.md, Resources).
+
+export function createdRequestForm(request: LicenseRequest) {
+  return {
+    id: request.id,
+    boxId: request.boxId,
+    status: request.status,
+    tier: request.tier,
+    submittedAt: request.submittedAt.toISOString(),
+    estimatedReviewTime: ESTIMATED_REVIEW_TIME,
+    pricing: {
+      monthlyFee: fromCents(request.monthlyFeeCents),
+      royaltyRate: request.royaltyRate,
+      currency: request.currency,
+    },
+  };
+}
+
+/** The pending, approved or denied form. */
+export function requestForm(request: LicenseRequest, license: License | null) {
+  if (request.status === 'approved' && license !== null) {
+    return {
+      id: request.id,
+      status: request.status,
+      license: {
+        id: license.id,
+        tier: license.tier,
+        monthlyFee: fromCents(license.monthlyFeeCents),
+        validFrom: license.validFrom.toISOString(),
+        expiresAt: license.expiresAt.toISOString(),
+      },
+    };
+  }
+  if (request.status === 'denied') {
+    return {
+      id: request.id,
+      status: request.status,
+      reason: request.reason ?? '',
+      deniedAt: (request.decidedAt ?? request.submittedAt).toISOString(),
+    };
+  }
+  return { id: request.id, status: request.status, submittedAt: request.submittedAt.toISOString() };
+}
+
+/** A request as the box owner reviews it. */
+export function boxRequestForm(request: LicenseRequest) {
+  return {
+    id: request.id,
+    boxId: request.boxId,
+    status: request.status,
+    tier: request.tier,
+    useCase: request.useCase,
+    estimatedUsers: request.estimatedUsers,
+    message: request.message,
+    licenseePlatformId: request.licenseePlatformId,
+    licenseePlatformName: request.licenseePlatformName,
+    submittedAt: request.submittedAt.toISOString(),
+    pricing: {
+      monthlyFee: fromCents(request.monthlyFeeCents),
+      royaltyRate: request.royaltyRate,
+      currency: request.currency,
+    },
+    licenseId: request.licenseId,
+    reason: request.reason,
+    decidedAt: request.decidedAt?.toISOString() ?? null,
+  };
+}
+
+export function licenseListItem(license: License) {
+  return {
+    id: license.id,
+    boxId: license.boxId,
+    identityName: license.identityName,
+    tier: license.tier,
+    status: license.status,
+    monthlyFee: fromCents(license.monthlyFeeCents),
+    royaltyRate: license.royaltyRate,
+    validFrom: license.validFrom.toISOString(),
+    expiresAt: license.expiresAt.toISOString(),
+    autoRenew: license.autoRenew,
+  };
+}
+
+export function licenseDetail(license: License, period: string, usage: UsageFigures) {
+  return {
+    ...licenseListItem(license),
+    currency: license.currency,
+    terms: { ...license.terms },
+    usage: {
+      currentPeriod: period,
+      subscribers: usage.subscribers,
+      messages: usage.messages,
+      revenue: fromCents(usage.revenueCents),
+      royaltyDue: fromCents(usage.royaltyDueCents),
+    },
+  };
+}
+
+/** The second family's request form (snake_case). */
+export function secondFamilyRequestForm(request: LicenseRequest) {
+  return {
+    request_id: request.id,
+    status: request.status,
+    ...(request.licenseId === null ? {} : { license_id: request.licenseId }),
+    ...(request.reason === null ? {} : { reason: request.reason }),
+  };
+}

@@ -1,0 +1,41 @@
+import type { Router } from 'express';
+import {
+  identityIdParamSchema,
+  idParamSchema,
+  licensingOperations as ops,
+  secondFamilyRequestBodySchema,
+} from '@svc/contracts';
+import { parseBody, parseParams } from '@svc/service-kit';
+import type { LicensingContext } from '../../domain/ports';
+import { SECOND_FAMILY_TIER } from '../../domain/pricing';
+import { boxOfIdentity, getLicensingTerms, getOwnLicenseRequest } from '../../domain/query-licenses.use-case';
+import { requestLicense } from '../../domain/request-license.use-case';
+import { callerOf } from './caller';
+import { secondFamilyRequestForm } from './license.presenter';
+
+/** The second path family (contracts.md §12): snake_case, onto the same flows. */
+export function secondFamilyRoutes(router: Router, ctx: LicensingContext): void {
+  router.get(ops.getLicensingTerms.path, async (req, res) => {
+    const { identity_id } = parseParams(identityIdParamSchema, req);
+    res.json(await getLicensingTerms(ctx, identity_id));
+  });
+
+  router.post(ops.secondFamilyRequestLicense.path, async (req, res) => {
+    const body = parseBody(secondFamilyRequestBodySchema, req);
+    const box = await boxOfIdentity(ctx, body.identity_id);
+    // The second family has no tier nor guidelines flag: the creator tier, guidelines accepted by asking.
+    const { request } = await requestLicense(ctx, callerOf(req), {
+      boxId: box.boxId,
+      tier: SECOND_FAMILY_TIER,
+      useCase: `${body.use_type}: ${body.platform_description}`,
+      message: `Expected usage: ${body.expected_usage}`,
+    });
+    res.status(201).json(secondFamilyRequestForm(request));
+  });
+
+  router.get(ops.secondFamilyGetLicenseRequest.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const { request } = await getOwnLicenseRequest(ctx, callerOf(req), id);
+    res.json(secondFamilyRequestForm(request));
+  });
+}

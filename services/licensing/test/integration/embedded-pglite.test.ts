@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { boxCreated } from '@svc/contracts';
+import { createLogger } from '@svc/logger';
+import { InProcessMessageBus } from '@svc/messaging';
+import { signInternalToken } from '@svc/service-kit';
+import { waitFor } from '@svc/test-kit';
+import { licensingEmbedded } from '../../src';
+import { LICENSE_CONFIG, requestBody } from '../fixtures/licensing-harness';
+
+const SECRET = 'embedded-test-secret-0123456789-abcdefgh';
+
+describe('licensingEmbedded (PGlite + in-process bus)', () => {
+  it('when started the embedded way, then the box projection, requests, licenses and events work on PGlite', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'licensing-embedded-'));
+    const logger = createLogger('test', { level: 'silent' });
+    const bus = new InProcessMessageBus({ logger });
+    const seen: string[] = [];
+    await bus.subscribe({
+      queue: 'test.seen',
+      patterns: ['licensing.#'],
+      handler: async (e) => void seen.push(e.type),
+    });
+    expect(licensingEmbedded.urlVariable).toBe('LICENSING_URL');
+    const running = await licensingEmbedded.start({
+      dataDir,
+      bus,
+      logger,
+      environment: 'sandbox',
+      internalJwtSecret: SECRET,
+      allowPrivateFetch: false,
+    });
+    try {
+      const token = signInternalToken(SECRET, {
+        platformId: 'plat_e',
+        environment: 'sandbox',
+        keyId: 'key_e',
+        plan: 'sandbox',
+      });
+      const call = async (method: string, url: string, body?: unknown) => {
+        const res = await fetch(running.url + url, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      const now = new Date().toISOString();
+      await bus.publish(
+        boxCreated.create(
+          {
+            boxId: 'box_embedded0000000000001',
+            claimId: 'claim_embedded00000000001',
+            ownerPlatformId: 'plat_owner',
+            identityName: 'Ada Lovelace',
+            variations: [],
+            entityType: 'INDIVIDUAL',
+            verificationTier: 'SILVER',
+            policy: 'LICENSE',
+            enforcement: 'MODERATE',
+            policyConfig: LICENSE_CONFIG,
+            royaltyRate: 0,
+            referenceImageUrls: [],
+            status: 'active',
+            createdAt: now,
+            updatedAt: now,
+          },
+          { occurredAt: new Date(now), platformId: 'plat_owner' },
+        ),
+      );
+      const personal = await call(
+        'POST',
+        '/v1/svc/licenses/request',
+        requestBody('box_embedded0000000000001', { tier: 'personal' }),
+      );
+      expect(personal.status).toBe(201);
+      expect(personal.body.data.status).toBe('approved');
+      const creator = await call(
+        'POST',
+        '/v1/svc/licenses/request',
+        requestBody('box_embedded0000000000001'),
+      );
+      expect(creator.body.data.status).toBe('pending');
+      const list = await call('GET', '/v1/svc/licenses');
+      expect(list.body.meta.total).toBe(1);
+      expect((await call('GET', `/v1/svc/licenses/${list.body.data[0].id}`)).status).toBe(200);
+      await waitFor(() => seen.filter((t) => t === 'licensing.request.created').length === 2, {
+        what: 'events',
+      });
+      expect(seen).toEqual(
+        expect.arrayContaining(['licensing.request.approved', 'licensing.license.activated']),
+      );
+    } finally {
+      await running.stop();
+      await bus.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

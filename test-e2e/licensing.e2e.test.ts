@@ -1,0 +1,146 @@
+import { infrastructure, startCluster, uniqueSuffix, waitFor, type RunningCluster } from '@svc/test-kit';
+import pg from 'pg';
+import { call, ROOT } from './helpers';
+
+// Licensing through the gateway in cluster mode: registry and licensing are their own processes
+// on PostgreSQL; licensing learns boxes from registry's events over RabbitMQ.
+let cluster: RunningCluster;
+let prefix: string;
+let postgresUrl: string;
+
+beforeAll(async () => {
+  const infra = await infrastructure();
+  postgresUrl = infra.postgresUrl;
+  prefix = `e2e_${uniqueSuffix()}_`;
+  cluster = await startCluster({
+    rootDir: ROOT,
+    postgresUrl: infra.postgresUrl,
+    amqpUrl: infra.amqpUrl,
+    databasePrefix: prefix,
+    services: ['registry', 'licensing'],
+    output: 'silent',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  const { rows } = await client.query<{ datname: string }>(
+    'SELECT datname FROM pg_database WHERE datname LIKE $1',
+    [`${prefix}%`],
+  );
+  for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+  await client.end();
+});
+
+async function newKey(name: string): Promise<string> {
+  const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
+    name: `${name} ${uniqueSuffix()}`,
+    plan: 'standard',
+  });
+  const key = await call(
+    cluster.gatewayUrl,
+    cluster.adminToken,
+    'POST',
+    `/admin/platforms/${platform.body.data.id}/keys`,
+    {},
+  );
+  return key.body.data.key;
+}
+
+describe('licensing through the gateway (cluster mode)', () => {
+  it('when a second platform requests licenses on a boxed identity and the owner approves, then both are active licenses', async () => {
+    const gw = cluster.gatewayUrl;
+    const owner = await newKey('Identity owner');
+    const licensee = await newKey('Avatar platform');
+
+    const claim = await call(gw, owner, 'POST', '/v1/svc/claims', {
+      name: 'Ada Lovelace',
+      entityType: 'INDIVIDUAL',
+      referenceImages: [{ url: 'https://img.example.com/ada.jpg' }],
+    });
+    expect(claim.status).toBe(201);
+    const claimId = claim.body.data.id as string;
+    expect((await call(gw, owner, 'POST', `/v1/svc/test-helpers/claims/${claimId}/verify`, {})).status).toBe(
+      200,
+    );
+    const box = await call(gw, owner, 'POST', '/v1/svc/boxes', {
+      claimId,
+      policy: 'LICENSE',
+      policyConfig: {
+        licenseTypes: {
+          creator: { price: 49.99, autoApprove: false },
+          personal: { price: 9.99, autoApprove: true },
+        },
+      },
+    });
+    expect(box.status).toBe(201);
+    const boxId = box.body.data.id as string;
+
+    // Licensing's box projection catches up through registry.box.created.
+    const terms = await waitFor(
+      async () => {
+        const res = await call(gw, licensee, 'GET', `/licensing/terms/${claimId}`);
+        return res.status === 200 ? res : undefined;
+      },
+      { what: 'the box in licensing', timeoutMs: 15_000 },
+    );
+    expect(terms.body).toMatchObject({ auto_approve: false, pricing: { monthly_license: 49.99 } });
+
+    const personal = await call(gw, licensee, 'POST', '/v1/svc/licenses/request', {
+      boxId,
+      tier: 'personal',
+      useCase: 'Fan chat avatar',
+      acceptGuidelines: true,
+    });
+    expect(personal.status).toBe(201);
+    expect(personal.body.data).toMatchObject({
+      status: 'approved',
+      tier: 'personal',
+      estimatedReviewTime: '48-72 hours',
+      pricing: { monthlyFee: 9.99, royaltyRate: 0, currency: 'USD' },
+    });
+
+    const creator = await call(gw, licensee, 'POST', '/v1/svc/licenses/request', {
+      boxId,
+      tier: 'creator',
+      useCase: 'Creator avatar',
+      estimatedUsers: 1000,
+      acceptGuidelines: true,
+      message: 'We would love to work with you',
+    });
+    expect(creator.status).toBe(201);
+    expect(creator.body.data).toMatchObject({ status: 'pending', pricing: { monthlyFee: 49.99 } });
+    const requestId = creator.body.data.id as string;
+
+    // Only the box owner reviews; the requester (or anyone else) cannot approve through this path.
+    expect((await call(gw, licensee, 'POST', `/v1/svc/license-requests/${requestId}/approve`)).status).toBe(
+      404,
+    );
+    const queue = await call(gw, owner, 'GET', `/v1/svc/boxes/${boxId}/license-requests?status=pending`);
+    expect(queue.body.data.map((r: { id: string }) => r.id)).toEqual([requestId]);
+    const approved = await call(gw, owner, 'POST', `/v1/svc/license-requests/${requestId}/approve`);
+    expect(approved.status).toBe(200);
+
+    const seen = await call(gw, licensee, 'GET', `/v1/svc/licenses/request/${requestId}`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.data).toMatchObject({
+      id: requestId,
+      status: 'approved',
+      license: { id: expect.stringMatching(/^lic_/), tier: 'creator', monthlyFee: 49.99 },
+    });
+    expect((await call(gw, owner, 'GET', `/v1/svc/licenses/request/${requestId}`)).status).toBe(404);
+
+    const list = await call(gw, licensee, 'GET', '/v1/svc/licenses');
+    expect(list.status).toBe(200);
+    expect(list.body.meta.total).toBe(2);
+    expect(list.body.data.map((l: { tier: string; status: string }) => [l.tier, l.status])).toEqual([
+      ['creator', 'active'],
+      ['personal', 'active'],
+    ]);
+    const detail = await call(gw, licensee, 'GET', `/v1/svc/licenses/${seen.body.data.license.id}`);
+    expect(detail.body.data).toMatchObject({ boxId, identityName: 'Ada Lovelace', currency: 'USD' });
+    expect((await call(gw, owner, 'GET', '/v1/svc/licenses')).body.meta.total).toBe(0);
+  });
+});
