@@ -190,13 +190,14 @@ export async function guardedFetch(
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const allowPrivate = options.allowPrivate ?? false;
   const schemes = options.schemes ?? ['http', 'https'];
+  // Parsed before the deadline timer and the agent exist: a malformed URL throws with nothing to clean up.
+  let url = parseUrl(rawUrl);
   const dispatcher = agentFor(allowPrivate, options.addressPolicy);
   // A test policy gets its own agent, closed after the call; the shared ones stay open.
   const ownsDispatcher = !allowPrivate && options.addressPolicy !== undefined;
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
-  let url = parseUrl(rawUrl);
   let method = (options.method ?? 'GET').toUpperCase();
   let body = options.body;
   try {

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '@svc/clock';
-import { guardedFetch } from '@svc/fetch-guard';
+import { closeGuardedAgents, guardedFetch } from '@svc/fetch-guard';
 import { createLogger, type Logger } from '@svc/logger';
 import { AmqpMessageBus, messagingMigrations, OutboxRelay, type MessageBus } from '@svc/messaging';
 import { counterOn, createService, gaugeOn, histogramOn, type Service } from '@svc/service-kit';
@@ -169,6 +169,9 @@ export async function startWebhookDispatcher(
       await service.stop();
       await worker.stop();
       await relay.stop();
+      // The keep-alive sockets of fetch-guard's pools would hold the process open for seconds.
+      // The pools are shared by the process; a later fetch opens new ones.
+      if (overrides.fetch === undefined) await closeGuardedAgents();
       if (overrides.bus === undefined) await bus.close();
       if (overrides.db === undefined) await db.close();
     },

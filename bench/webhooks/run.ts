@@ -1,0 +1,322 @@
+/**
+ * Webhook dispatcher benchmark (make bench-webhooks): BENCH_EVENTS internal events (default
+ * 10 000) to 100 platforms, each with one endpoint on a local node:http receiver; a tenth of the
+ * receivers are slow (they answer after BENCH_SLOW_MS, default 2000 ms).
+ *
+ * The dispatcher runs in this process (startWebhookDispatcher) on a fresh PostgreSQL database and
+ * an InProcessMessageBus, with SVC_ALLOW_PRIVATE_FETCH=true and its default settings otherwise
+ * (WEBHOOK_CONCURRENCY 32, one delivery in flight per endpoint). The events are
+ * enforcement.grace_period.reminder envelopes built with the contracts definitions; each becomes
+ * one grace_period.reminder delivery to its platform's endpoint.
+ *
+ * A slow endpoint is served one delivery at a time, so it takes BENCH_SLOW_MS per event: each
+ * slow platform gets only BENCH_SLOW_EVENTS events (default 20, i.e. about 40 s of sending) and
+ * the healthy platforms share the rest round-robin. That keeps a run well under 3 minutes.
+ *
+ * Printed: deliveries per second (all, and healthy endpoints only), p50/p90/p99/max
+ * event-to-delivery latency (publish call -> receiver got the request) for the healthy and the
+ * slow endpoints separately, and the count check: every event arrived exactly once per endpoint,
+ * deduplicated by webhook-id (duplicates, allowed by at-least-once, are counted apart).
+ *
+ * Environment: BENCH_EVENTS (default 10000), BENCH_SLOW_EVENTS (per slow platform, default 20),
+ * BENCH_SLOW_MS (default 2000), BENCH_RATE (events published per second; default 0: all at once),
+ * BENCH_CONCURRENCY (WEBHOOK_CONCURRENCY, default 32), BENCH_TIMEOUT (s to wait for the
+ * deliveries, default 150), TEST_DATABASE_URL (PostgreSQL server, default
+ * postgres://postgres@127.0.0.1:5432/postgres).
+ *
+ * Exit code 0 when every event arrived at its endpoint, 1 when one was lost (or the run failed).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '@svc/config';
+import { gracePeriodReminder } from '@svc/contracts';
+import { createLogger } from '@svc/logger';
+import { InProcessMessageBus } from '@svc/messaging';
+import { signInternalToken } from '@svc/service-kit';
+import { createDatabase } from '@svc/storage';
+import { freshPostgresDatabase } from '@svc/test-kit';
+import {
+  startWebhookDispatcher,
+  webhookDispatcherConfigSchema,
+  type RunningWebhookDispatcher,
+} from '@svc/webhook-dispatcher';
+
+const PLATFORMS = 100;
+const SLOW_PLATFORMS = 10;
+const JWT_SECRET = 'bench-internal-secret-0123456789-abcdef';
+
+function intFromEnv(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+interface Receiver {
+  platformId: string;
+  slow: boolean;
+  server: Server;
+  url: string;
+  /** webhook-id -> how many times it arrived. */
+  counts: Map<string, number>;
+  /** Event index -> when it first arrived (performance.now()). */
+  firstArrival: Map<number, number>;
+  unsigned: number;
+}
+
+async function startReceiver(platformId: string, slow: boolean, slowMs: number): Promise<Receiver> {
+  const receiver: Omit<Receiver, 'server' | 'url'> = {
+    platformId,
+    slow,
+    counts: new Map(),
+    firstArrival: new Map(),
+    unsigned: 0,
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      const id = req.headers['webhook-id'];
+      if (typeof id !== 'string' || typeof req.headers['webhook-signature'] !== 'string') {
+        receiver.unsigned += 1;
+      } else {
+        const seen = receiver.counts.get(id) ?? 0;
+        receiver.counts.set(id, seen + 1);
+        if (seen === 0) {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+            data: { gracePeriodId: string };
+          };
+          receiver.firstArrival.set(Number(body.data.gracePeriodId.slice('gp_'.length)), at);
+        }
+      }
+      if (slow) setTimeout(() => res.writeHead(200).end('ok'), slowMs);
+      else res.writeHead(200).end('ok');
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return { ...receiver, server, url: `http://127.0.0.1:${port}/hooks` };
+}
+
+async function closeReceiver(receiver: Receiver): Promise<void> {
+  receiver.server.closeAllConnections();
+  await new Promise((resolve) => receiver.server.close(resolve));
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+function latencyLine(label: string, values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const f = (v: number) => `${v.toFixed(0)} ms`.padStart(9);
+  return (
+    `${label.padEnd(22)} n=${String(sorted.length).padStart(5)}  p50 ${f(percentile(sorted, 50))}  ` +
+    `p90 ${f(percentile(sorted, 90))}  p99 ${f(percentile(sorted, 99))}  max ${f(percentile(sorted, 100))}`
+  );
+}
+
+async function main(): Promise<number> {
+  const totalEvents = intFromEnv('BENCH_EVENTS', 10_000);
+  const slowEvents = intFromEnv('BENCH_SLOW_EVENTS', 20, 0);
+  const slowMs = intFromEnv('BENCH_SLOW_MS', 2000, 0);
+  const rate = intFromEnv('BENCH_RATE', 0, 0);
+  const concurrency = intFromEnv('BENCH_CONCURRENCY', 32);
+  const timeoutS = intFromEnv('BENCH_TIMEOUT', 150);
+  if (slowEvents * SLOW_PLATFORMS >= totalEvents)
+    throw new Error('BENCH_SLOW_EVENTS * 10 must stay below BENCH_EVENTS');
+
+  const logger = createLogger('bench-webhooks', { level: 'warn' });
+  const database = await freshPostgresDatabase('bench_webhooks');
+  const bus = new InProcessMessageBus({ logger });
+  const receivers: Receiver[] = [];
+  let dispatcher: RunningWebhookDispatcher | undefined;
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await dispatcher?.stop().catch(() => undefined);
+    await bus.close().catch(() => undefined);
+    await Promise.all(receivers.map((r) => closeReceiver(r).catch(() => undefined)));
+    await database
+      .drop()
+      .catch((err: unknown) => console.error('bench-webhooks: dropping the database', err));
+  };
+  process.once('SIGINT', () => {
+    console.error('bench-webhooks: interrupted; stopping and dropping the database');
+    void cleanup().finally(() => process.exit(130));
+  });
+
+  try {
+    const config = loadConfig(webhookDispatcherConfigSchema, {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      INTERNAL_JWT_SECRET: JWT_SECRET,
+      SVC_ENVIRONMENT: 'sandbox',
+      SVC_ALLOW_PRIVATE_FETCH: 'true',
+      WEBHOOK_CONCURRENCY: String(concurrency),
+      LOG_LEVEL: 'warn',
+    });
+    const pool = process.env.BENCH_DB_CONNECTIONS;
+    const db =
+      pool === undefined
+        ? undefined
+        : await createDatabase({ url: database.url, maxConnections: Number(pool) });
+    dispatcher = await startWebhookDispatcher(config, { bus, logger, ...(db === undefined ? {} : { db }) });
+
+    // 100 platforms, one endpoint each, registered through the HTTP API; the last 10 are slow.
+    for (let p = 0; p < PLATFORMS; p += 1) {
+      const platformId = `plat_bench_${String(p).padStart(3, '0')}`;
+      const receiver = await startReceiver(platformId, p >= PLATFORMS - SLOW_PLATFORMS, slowMs);
+      receivers.push(receiver);
+      const token = signInternalToken(JWT_SECRET, {
+        platformId,
+        environment: 'sandbox',
+        keyId: `key_${platformId}`,
+        plan: 'enterprise',
+      });
+      const res = await fetch(`${dispatcher.url}/v1/svc/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, events: ['grace_period.reminder'] }),
+      });
+      if (res.status !== 201)
+        throw new Error(`registering ${platformId}: HTTP ${res.status} ${await res.text()}`);
+    }
+
+    // Which platform each event goes to: BENCH_SLOW_EVENTS per slow platform, the rest round-robin.
+    const healthy = receivers.filter((r) => !r.slow);
+    const slow = receivers.filter((r) => r.slow);
+    const targets: Receiver[] = [];
+    for (let i = 0; i < totalEvents - slowEvents * SLOW_PLATFORMS; i += 1)
+      targets.push(healthy[i % healthy.length] as Receiver);
+    for (let k = 0; k < slowEvents; k += 1) for (const r of slow) targets.push(r);
+    // Interleave the slow platforms' events with the others (deterministic shuffle).
+    for (let i = targets.length - 1; i > 0; i -= 1) {
+      const j = (i * 7919 + 13) % (i + 1);
+      [targets[i], targets[j]] = [targets[j] as Receiver, targets[i] as Receiver];
+    }
+
+    console.log(
+      `bench-webhooks: ${totalEvents} events to ${PLATFORMS} endpoints (${SLOW_PLATFORMS} slow: ${slowMs} ms each, ` +
+        `${slowEvents} events apiece; ${healthy.length} healthy: ${totalEvents - slowEvents * SLOW_PLATFORMS} events), ` +
+        `WEBHOOK_CONCURRENCY ${concurrency}, publish ${rate === 0 ? 'all at once' : `${rate}/s`}`,
+    );
+
+    const publishedAt: number[] = new Array<number>(targets.length);
+    const publishes: Promise<void>[] = [];
+    const now = new Date();
+    const started = performance.now();
+    for (let i = 0; i < targets.length; i += 1) {
+      if (rate > 0) {
+        const due = started + (i * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 1) await sleep(wait);
+      }
+      const target = targets[i] as Receiver;
+      const envelope = gracePeriodReminder.create(
+        {
+          gracePeriodId: `gp_${i}`,
+          violationId: `viol_${i}`,
+          boxId: 'box_bench',
+          claimId: 'claim_bench',
+          identityName: 'Ada Lovelace',
+          boxOwnerPlatformId: 'plat_owner',
+          policy: 'LICENSE',
+          status: 'active',
+          startedAt: now.toISOString(),
+          expiresAt: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+          daysRemaining: 23,
+          avatarIds: ['av_1'],
+          reminderDay: 7,
+        },
+        { occurredAt: now, platformId: target.platformId },
+      );
+      publishedAt[i] = performance.now();
+      publishes.push(bus.publish(envelope));
+    }
+    const publishedIn = performance.now() - started;
+    const publishResults = await Promise.allSettled(publishes);
+    const handledIn = performance.now() - started;
+    const publishFailures = publishResults.filter((r) => r.status === 'rejected').length;
+
+    const expected = (r: Receiver) => targets.filter((t) => t === r).length;
+    const expectedBy = new Map(receivers.map((r) => [r, expected(r)]));
+    const arrived = () => receivers.reduce((n, r) => n + r.firstArrival.size, 0);
+    const deadline = started + timeoutS * 1000;
+    while (arrived() < targets.length && performance.now() < deadline) await sleep(50);
+    const allIn = performance.now();
+    // A little longer, to catch late duplicates.
+    await sleep(1000);
+
+    const healthyLatency: number[] = [];
+    const slowLatency: number[] = [];
+    let lastHealthy = started;
+    let lastAny = started;
+    for (const r of receivers) {
+      for (const [i, at] of r.firstArrival) {
+        (r.slow ? slowLatency : healthyLatency).push(at - (publishedAt[i] ?? at));
+        lastAny = Math.max(lastAny, at);
+        if (!r.slow) lastHealthy = Math.max(lastHealthy, at);
+      }
+    }
+    const unique = arrived();
+    const received = receivers.reduce((n, r) => n + [...r.counts.values()].reduce((a, b) => a + b, 0), 0);
+    const duplicates = received - unique;
+    const unsigned = receivers.reduce((n, r) => n + r.unsigned, 0);
+    const wrongPlace = receivers.reduce(
+      (n, r) => n + [...r.firstArrival.keys()].filter((i) => targets[i] !== r).length,
+      0,
+    );
+    const lost = targets.length - unique;
+    const short = receivers.filter((r) => r.firstArrival.size < (expectedBy.get(r) ?? 0));
+    const healthyCount = healthy.reduce((n, r) => n + r.firstArrival.size, 0);
+
+    console.log('');
+    console.log(`published in            ${(publishedIn / 1000).toFixed(2)} s (bus accepted every event)`);
+    console.log(
+      `consumed in             ${(handledIn / 1000).toFixed(2)} s (every publish settled: deliveries recorded), ` +
+        `${publishFailures} failed`,
+    );
+    console.log(
+      `healthy endpoints       ${healthyCount} deliveries in ${((lastHealthy - started) / 1000).toFixed(2)} s: ` +
+        `${((healthyCount * 1000) / (lastHealthy - started)).toFixed(0)} deliveries/s`,
+    );
+    console.log(
+      `all endpoints           ${unique} deliveries in ${((lastAny - started) / 1000).toFixed(2)} s: ` +
+        `${((unique * 1000) / (lastAny - started)).toFixed(0)} deliveries/s (bounded by the slow endpoints)`,
+    );
+    console.log('event-to-delivery latency (publish -> receiver got it):');
+    console.log(`  ${latencyLine('healthy endpoints', healthyLatency)}`);
+    console.log(`  ${latencyLine(`slow endpoints (${slowMs} ms)`, slowLatency)}`);
+    console.log(
+      `delivered exactly once  ${unique}/${targets.length} events arrived (by webhook-id), ${lost} lost, ` +
+        `${duplicates} duplicates, ${wrongPlace} at the wrong endpoint, ${unsigned} unsigned`,
+    );
+    if (allIn >= deadline) console.log(`(stopped waiting after ${timeoutS} s)`);
+    for (const r of short)
+      console.log(`  ${r.platformId}: ${r.firstArrival.size}/${expectedBy.get(r) ?? 0} arrived`);
+    const ok = lost === 0 && wrongPlace === 0 && unsigned === 0 && publishFailures === 0;
+    console.log(ok ? 'OK: none lost' : 'FAILED: events were lost or misdelivered');
+    return ok ? 0 : 1;
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error('bench-webhooks failed:', err);
+    process.exit(1);
+  },
+);
