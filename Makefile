@@ -8,7 +8,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e lint typecheck format format-check \
-	depcheck check bench-gateway bench-webhooks clean
+	depcheck check bench-gateway bench-webhooks bench-billing clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -64,6 +64,9 @@ bench-gateway: build ## Gateway overhead vs direct vs bare express (autocannon);
 
 bench-webhooks: build ## Webhook dispatcher: 10,000 events to 100 local endpoints, a tenth slow (about 75 s)
 	$(PNPM) exec tsc -b bench && node bench/dist/webhooks/run.js
+
+bench-billing: build ## Billing: 20 keys x 100 usage reports through the gateway, none lost or doubled (< 30 s)
+	$(PNPM) exec tsc -b bench && node bench/dist/billing/run.js
 
 clean: ## Remove build output and embedded data
 	rm -rf .data packages/*/dist services/*/dist bench/dist coverage

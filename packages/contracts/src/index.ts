@@ -12,3 +12,4 @@ export * from './events/registry.events';
 export * from './api/webhooks.operations';
 export * from './events/webhook.events';
 export * from './api/licensing.operations';
+export * from './api/billing.operations';

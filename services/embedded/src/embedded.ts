@@ -6,6 +6,7 @@ import { InProcessMessageBus } from '@svc/messaging';
 import { createDatabase, type Database } from '@svc/storage';
 import { generateApiKey, gatewayConfigSchema, startGateway, type RunningGateway } from '@svc/gateway';
 import { loadConfig } from '@svc/config';
+import { billingEmbedded } from '@svc/billing';
 import { licensingEmbedded } from '@svc/licensing';
 import { registryEmbedded } from '@svc/registry';
 import { webhookDispatcherEmbedded } from '@svc/webhook-dispatcher';
@@ -35,6 +36,7 @@ export interface EmbeddedService {
 export const EMBEDDED_SERVICES: EmbeddedService[] = [
   registryEmbedded,
   licensingEmbedded,
+  billingEmbedded,
   webhookDispatcherEmbedded,
 ];
 

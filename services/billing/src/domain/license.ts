@@ -1,0 +1,16 @@
+/** Billing's copy of a license (what licensing's events said last). */
+export interface LicenseProjection {
+  id: string;
+  boxId: string;
+  licenseePlatformId: string;
+  licenseePlatformName: string;
+  boxOwnerPlatformId: string;
+  /** The exact decimal form of the rate, e.g. '0.15'. */
+  royaltyRate: string;
+  currency: string;
+  status: 'pending' | 'active' | 'expired' | 'revoked' | 'cancelled';
+  validFrom: Date;
+  expiresAt: Date;
+  endedAt: Date | null;
+  lastEventAt: Date;
+}

@@ -1,0 +1,82 @@
+import type { Clock } from '@svc/clock';
+import type { EventEnvelope } from '@svc/contracts';
+import type { Queryable } from '@svc/storage';
+import type { LicenseProjection } from './license';
+import type { UsageReport } from './usage-report';
+
+export interface LicenseStore {
+  /** `lock`: FOR UPDATE, so reports of one license take turns. */
+  find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<LicenseProjection | null>;
+  /** Inserts or replaces the license, unless the stored one comes from a later event. */
+  save(tx: Queryable, license: LicenseProjection): Promise<void>;
+}
+
+export interface UsageReportStore {
+  /** The current (highest) version of a license's report of `period`. */
+  current(q: Queryable, licenseId: string, period: string): Promise<UsageReport | null>;
+  insert(tx: Queryable, report: UsageReport): Promise<void>;
+  /** Marks an earlier version as replaced (it stays, with its ledger entry). */
+  supersede(tx: Queryable, id: string, at: Date): Promise<void>;
+}
+
+export interface LedgerEntry {
+  id: string;
+  kind: 'accrual' | 'adjustment';
+  reportId: string;
+  licenseId: string;
+  period: string;
+  payerPlatformId: string;
+  recipientPlatformId: string;
+  amountCents: bigint;
+  currency: string;
+  dueDate: Date;
+  createdAt: Date;
+}
+
+export interface CurrencyTotals {
+  currency: string;
+  payableCents: bigint;
+  receivableCents: bigint;
+}
+
+export interface PendingPayout {
+  licenseId: string;
+  period: string;
+  amountCents: bigint;
+  currency: string;
+  dueDate: Date;
+  recipient: string;
+}
+
+export interface LedgerStore {
+  append(tx: Queryable, entry: LedgerEntry): Promise<void>;
+  /** What `platformId` owes (as payer) and is owed (as recipient), per currency. */
+  totals(q: Queryable, platformId: string): Promise<CurrencyTotals[]>;
+  /** The payer's net amount per license and period, where it is above zero, oldest due first. */
+  pendingPayouts(q: Queryable, payerPlatformId: string): Promise<PendingPayout[]>;
+}
+
+/** Runs work in one transaction. */
+export interface TransactionRunner extends Queryable {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+/** Who is calling, as the gateway vouched for it. */
+export interface Caller {
+  platformId: string;
+  environment: 'sandbox' | 'production';
+}
+
+/** Everything billing's entry points hand to its use cases (wired in start.ts). */
+export interface BillingContext {
+  db: TransactionRunner;
+  licenses: LicenseStore;
+  reports: UsageReportStore;
+  ledger: LedgerStore;
+  clock: Clock;
+  /** Records events in the outbox, in the caller's transaction. */
+  outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;
+  /** Tells the relay that committed events are waiting. */
+  eventsCommitted(): void;
+  newId(prefix: 'usage' | 'led'): string;
+}

@@ -1,0 +1,124 @@
+import { errors } from '@svc/errors';
+import { paymentDue, usageReported } from '@svc/contracts';
+import { royaltyCents } from './money';
+import { assertReportable, dueDateOf } from './period';
+import type { BillingContext, Caller, LedgerEntry } from './ports';
+import { revenueByType, revenueCentsOf, totalOf, usersOf, type UsageReport } from './usage-report';
+
+export interface ReportUsageInput {
+  licenseId: string;
+  period: string;
+  metrics: Record<string, number>;
+  revenue: Record<string, number>;
+}
+
+export interface ReportUsageResult {
+  report: UsageReport;
+  /** True for the first report of the period (201); false for a correction (200). */
+  created: boolean;
+}
+
+/**
+ * The licensee reports a period's usage and revenue. The royalty accrues in the ledger (a
+ * correction adds the difference), and usage.reported and payment.due go out with it.
+ */
+export async function reportUsage(
+  ctx: BillingContext,
+  caller: Caller,
+  input: ReportUsageInput,
+): Promise<ReportUsageResult> {
+  const revenueCents = revenueCentsOf(input.revenue);
+  const totalRevenueCents = totalOf(revenueCents);
+  const result = await ctx.db.transaction(async (tx) => {
+    const license = await ctx.licenses.find(tx, input.licenseId, { lock: true });
+    // Another platform's license is as unknown as a missing one.
+    if (license === null || license.licenseePlatformId !== caller.platformId) {
+      throw errors.notFound('License', input.licenseId);
+    }
+    const now = ctx.clock.now();
+    assertReportable(input.period, license, now);
+
+    const previous = await ctx.reports.current(tx, license.id, input.period);
+    const report: UsageReport = {
+      id: ctx.newId('usage'),
+      licenseId: license.id,
+      period: input.period,
+      version: (previous?.version ?? 0) + 1,
+      licenseePlatformId: caller.platformId,
+      metrics: input.metrics,
+      revenueCents,
+      totalRevenueCents,
+      royaltyRate: license.royaltyRate,
+      royaltyDueCents: royaltyCents(totalRevenueCents, Number(license.royaltyRate)),
+      currency: license.currency,
+      dueDate: dueDateOf(input.period),
+      reportedAt: now,
+    };
+    if (previous !== null) await ctx.reports.supersede(tx, previous.id, now);
+    await ctx.reports.insert(tx, report);
+    const entry: LedgerEntry = {
+      id: ctx.newId('led'),
+      kind: previous === null ? 'accrual' : 'adjustment',
+      reportId: report.id,
+      licenseId: license.id,
+      period: report.period,
+      payerPlatformId: license.licenseePlatformId,
+      recipientPlatformId: license.boxOwnerPlatformId,
+      amountCents: report.royaltyDueCents - (previous?.royaltyDueCents ?? 0n),
+      currency: report.currency,
+      dueDate: report.dueDate,
+      createdAt: now,
+    };
+    await ctx.ledger.append(tx, entry);
+
+    const meta = { occurredAt: now, platformId: caller.platformId };
+    await ctx.outbox(
+      tx,
+      usageReported.create(
+        {
+          reportId: report.id,
+          licenseId: license.id,
+          boxId: license.boxId,
+          licenseePlatformId: license.licenseePlatformId,
+          licenseePlatformName: license.licenseePlatformName,
+          boxOwnerPlatformId: license.boxOwnerPlatformId,
+          period: report.period,
+          version: report.version,
+          metrics: report.metrics,
+          users: usersOf(report.metrics),
+          revenueCents: revenueByType(revenueCents),
+          totalRevenueCents: Number(totalRevenueCents),
+          royaltyRate: Number(license.royaltyRate),
+          royaltyDueCents: Number(report.royaltyDueCents),
+          currency: report.currency,
+          dueDate: report.dueDate.toISOString(),
+          reportedAt: now.toISOString(),
+        },
+        meta,
+      ),
+    );
+    // The amount now due for the period (this version's royalty; it replaces an earlier notice).
+    if (report.royaltyDueCents > 0n) {
+      await ctx.outbox(
+        tx,
+        paymentDue.create(
+          {
+            paymentId: entry.id,
+            licenseId: license.id,
+            boxId: license.boxId,
+            period: report.period,
+            amountCents: Number(report.royaltyDueCents),
+            currency: report.currency,
+            recipient: license.boxOwnerPlatformId,
+            payerPlatformId: license.licenseePlatformId,
+            dueDate: report.dueDate.toISOString(),
+          },
+          meta,
+        ),
+      );
+    }
+    return { report, created: previous === null };
+  });
+  ctx.eventsCommitted();
+  return result;
+}

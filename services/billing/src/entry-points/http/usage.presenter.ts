@@ -1,0 +1,56 @@
+import { amountOf } from '../../domain/money';
+import type { Balance } from '../../domain/query-balance.use-case';
+import type { UsageReport } from '../../domain/usage-report';
+
+/** The usage report result (service-interface.md, Resources). */
+export function usageReportResult(report: UsageReport) {
+  return {
+    id: report.id,
+    licenseId: report.licenseId,
+    period: report.period,
+    version: report.version,
+    totalRevenue: amountOf(report.totalRevenueCents),
+    royaltyRate: Number(report.royaltyRate),
+    royaltyDue: amountOf(report.royaltyDueCents),
+    paymentStatus: 'pending' as const,
+    dueDate: report.dueDate.toISOString(),
+  };
+}
+
+/** `POST /revenue/report` (contracts.md §12). */
+export function revenueReportResult(report: UsageReport) {
+  return {
+    license_id: report.licenseId,
+    period: report.period,
+    version: report.version,
+    total_revenue: amountOf(report.totalRevenueCents),
+    royalty_due: amountOf(report.royaltyDueCents),
+    payment_status: 'pending' as const,
+    due_date: report.dueDate.toISOString(),
+  };
+}
+
+/** `GET /revenue/balance` (contracts.md §12). */
+export function revenueBalance(balance: Balance) {
+  return {
+    currency: balance.currency,
+    balance: amountOf(balance.payableCents),
+    receivable: amountOf(balance.receivableCents),
+    pending_payouts: balance.pendingPayouts.map((payout) => ({
+      license_id: payout.licenseId,
+      period: payout.period,
+      amount: amountOf(payout.amountCents),
+      due_date: payout.dueDate.toISOString(),
+      recipient: payout.recipient,
+    })),
+    ...(balance.byCurrency.length > 1
+      ? {
+          by_currency: balance.byCurrency.map((totals) => ({
+            currency: totals.currency,
+            balance: amountOf(totals.payableCents),
+            receivable: amountOf(totals.receivableCents),
+          })),
+        }
+      : {}),
+  };
+}

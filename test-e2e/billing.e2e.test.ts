@@ -1,0 +1,184 @@
+import amqp from 'amqplib';
+import { licenseActivated } from '@svc/contracts';
+import { infrastructure, startCluster, uniqueSuffix, waitFor, type RunningCluster } from '@svc/test-kit';
+import pg from 'pg';
+import { call, ROOT } from './helpers';
+
+// Billing through the gateway in cluster mode. The license comes from a licensing.license.activated
+// envelope published straight onto the exchange, so this test does not depend on the licensing
+// service: only the gateway and billing are started.
+let cluster: RunningCluster;
+let prefix: string;
+let postgresUrl: string;
+let connection: amqp.ChannelModel;
+let channel: amqp.ConfirmChannel;
+const received: { routingKey: string; body: any }[] = [];
+
+beforeAll(async () => {
+  const infra = await infrastructure();
+  postgresUrl = infra.postgresUrl;
+  prefix = `e2e_${uniqueSuffix()}_`;
+  cluster = await startCluster({
+    rootDir: ROOT,
+    postgresUrl: infra.postgresUrl,
+    amqpUrl: infra.amqpUrl,
+    databasePrefix: prefix,
+    services: ['billing'],
+    output: 'silent',
+  });
+  connection = await amqp.connect(infra.amqpUrl);
+  channel = await connection.createConfirmChannel();
+  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+  await channel.bindQueue(queue, 'svc.events', 'billing.#');
+  await channel.consume(
+    queue,
+    (message) => {
+      if (message === null) return;
+      received.push({
+        routingKey: message.fields.routingKey,
+        body: JSON.parse(message.content.toString('utf8')),
+      });
+    },
+    { noAck: true },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await connection?.close();
+  await cluster?.stop();
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  const { rows } = await client.query<{ datname: string }>(
+    'SELECT datname FROM pg_database WHERE datname LIKE $1',
+    [`${prefix}%`],
+  );
+  for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+  await client.end();
+});
+
+async function newPlatform(): Promise<{ id: string; key: string }> {
+  const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
+    name: `Billing E2E ${uniqueSuffix()}`,
+    plan: 'standard',
+  });
+  const key = await call(
+    cluster.gatewayUrl,
+    cluster.adminToken,
+    'POST',
+    `/admin/platforms/${platform.body.data.id}/keys`,
+    {},
+  );
+  return { id: platform.body.data.id, key: key.body.data.key };
+}
+
+function periodOf(date: Date): string {
+  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+describe('billing through the gateway (cluster mode)', () => {
+  it('when a licensee reports usage and corrects it, then royalties accrue, events reach RabbitMQ and the balance adds up', async () => {
+    const gw = cluster.gatewayUrl;
+    const licensee = await newPlatform();
+    const owner = await newPlatform();
+    const intruder = await newPlatform();
+    const now = new Date();
+    const current = periodOf(now);
+    const previous = periodOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15)));
+
+    const activated = licenseActivated.create(
+      {
+        licenseId: `lic_e2e${uniqueSuffix()}0000000000`,
+        boxId: 'box_e2e000000000000000001',
+        claimId: 'claim_e2e0000000000000001',
+        identityName: 'Grace Hopper',
+        tier: 'creator',
+        status: 'active',
+        licenseePlatformId: licensee.id,
+        licenseePlatformName: 'E2E Avatars',
+        boxOwnerPlatformId: owner.id,
+        monthlyFeeCents: 2900,
+        royaltyRate: 0.15,
+        currency: 'USD',
+        validFrom: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString(),
+        expiresAt: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
+        autoRenew: false,
+      },
+      { occurredAt: now, platformId: licensee.id },
+    );
+    const licenseId = activated.data.licenseId;
+    channel.publish('svc.events', activated.type, Buffer.from(JSON.stringify(activated)), {
+      persistent: true,
+      contentType: 'application/json',
+      messageId: activated.id,
+    });
+    await channel.waitForConfirms();
+
+    // The projection is billing's own table: wait until the consumer applied the event.
+    const db = new pg.Client({ connectionString: `${postgresUrl.replace(/\/[^/]*$/, '')}/${prefix}billing` });
+    await db.connect();
+    try {
+      await waitFor(
+        async () => ((await db.query('SELECT 1 FROM licenses WHERE id = $1', [licenseId])).rowCount ?? 0) > 0,
+        { what: 'license projection', timeoutMs: 10_000 },
+      );
+    } finally {
+      await db.end();
+    }
+
+    const path = `/v1/svc/licenses/${licenseId}/usage`;
+    const first = await call(gw, licensee.key, 'POST', path, {
+      period: previous,
+      metrics: { subscribers: 120, messages: 4000 },
+      revenue: { subscriptions: 33.33 },
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ licenseId, period: previous, version: 1, royaltyDue: 5 });
+    expect(first.headers.get('x-ratelimit-limit')).not.toBeNull();
+
+    const corrected = await call(gw, licensee.key, 'POST', path, {
+      period: previous,
+      metrics: { subscribers: 130 },
+      revenue: { subscriptions: 100, tips: 0.1, ads: 0.2 },
+    });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.data).toMatchObject({ version: 2, totalRevenue: 100.3, royaltyDue: 15.05 });
+
+    const second = await call(gw, licensee.key, 'POST', '/revenue/report', {
+      license_id: licenseId,
+      period: current,
+      metrics: { interactions: 10, unique_users: 5, revenue_generated: 20 },
+    });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ license_id: licenseId, royalty_due: 3, payment_status: 'pending' });
+
+    // Another platform's key cannot see or report on the license.
+    const stolen = await call(gw, intruder.key, 'POST', path, { period: current, metrics: {}, revenue: {} });
+    expect(stolen.status).toBe(404);
+
+    const balance = await call(gw, licensee.key, 'GET', '/revenue/balance');
+    expect(balance.status).toBe(200);
+    expect(balance.body).toMatchObject({ currency: 'USD', balance: 18.05, receivable: 0 });
+    const payouts = balance.body.pending_payouts as { amount: number; recipient: string }[];
+    expect(payouts).toHaveLength(2);
+    expect(payouts.reduce((sum, p) => sum + Math.round(p.amount * 100), 0)).toBe(1805);
+    expect(payouts.every((p) => p.recipient === owner.id)).toBe(true);
+    const ownerBalance = await call(gw, owner.key, 'GET', '/revenue/balance');
+    expect(ownerBalance.body).toMatchObject({ balance: 0, receivable: 18.05 });
+
+    // Each accepted report version went out through the outbox: 3 usage.reported, 3 payment.due.
+    await waitFor(
+      () =>
+        received.filter((m) => m.routingKey === 'billing.payment.due' && m.body.data.licenseId === licenseId)
+          .length === 3 || undefined,
+      { what: 'three payment.due events', timeoutMs: 10_000 },
+    );
+    const versions = received
+      .filter((m) => m.routingKey === 'billing.usage.reported' && m.body.data.licenseId === licenseId)
+      .map((m) => [m.body.data.period, m.body.data.version, m.body.data.royaltyDueCents]);
+    expect(versions).toEqual([
+      [previous, 1, 500],
+      [previous, 2, 1505],
+      [current, 1, 300],
+    ]);
+  });
+});
