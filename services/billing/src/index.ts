@@ -1,3 +1,3 @@
 export { startBilling, billingMigrations, type RunningBilling, type StartOverrides } from './start';
 export { billingConfigSchema, type BillingConfig } from './config';
-export { billingEmbedded, type BillingEmbeddedDeps } from './embedded';
+export { billingEmbedded } from './embedded';

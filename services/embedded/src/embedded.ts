@@ -10,28 +10,14 @@ import { billingEmbedded } from '@svc/billing';
 import { licensingEmbedded } from '@svc/licensing';
 import { registryEmbedded } from '@svc/registry';
 import { webhookDispatcherEmbedded } from '@svc/webhook-dispatcher';
+import { type EmbeddedDeps, type EmbeddedService } from '@svc/service-runtime';
 import type { EmbeddedConfig } from './config';
 
-/** What a domain service needs to run inside the embedded process. */
-export interface EmbeddedDeps {
-  dataDir: string;
-  bus: InProcessMessageBus;
-  logger: Logger;
-  environment: 'sandbox' | 'production';
-  internalJwtSecret: string;
-  allowPrivateFetch: boolean;
-}
-
-/** A domain service started in this process on a loopback port. */
-export interface EmbeddedService {
-  /** The gateway's `<NAME>_URL` variable this service answers. */
-  urlVariable: string;
-  start(deps: EmbeddedDeps): Promise<{ url: string; stop(): Promise<void> }>;
-}
+export type { EmbeddedDeps, EmbeddedService } from '@svc/service-runtime';
 
 /**
  * Every domain service of the embedded default. Adding a service is one line here: its
- * `startEmbedded` opens PGlite under DATA_DIR, joins the in-process bus and listens on port 0.
+ * embedded form (`embeddedService` of @svc/service-runtime) opens PGlite under DATA_DIR, joins the in-process bus and listens on port 0.
  */
 export const EMBEDDED_SERVICES: EmbeddedService[] = [
   registryEmbedded,

@@ -1,3 +1,3 @@
 export { startLicensing, licensingMigrations, type RunningLicensing, type StartOverrides } from './start';
 export { licensingConfigSchema, type LicensingConfig } from './config';
-export { licensingEmbedded, type LicensingEmbeddedDeps } from './embedded';
+export { licensingEmbedded } from './embedded';

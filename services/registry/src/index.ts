@@ -1,3 +1,3 @@
 export { startRegistry, registryMigrations, type RunningRegistry, type StartOverrides } from './start';
 export { registryConfigSchema, type RegistryConfig } from './config';
-export { registryEmbedded, type RegistryEmbeddedDeps } from './embedded';
+export { registryEmbedded } from './embedded';

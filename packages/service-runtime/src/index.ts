@@ -1,0 +1,2 @@
+export * from './start-domain-service';
+export * from './embedded-service';
