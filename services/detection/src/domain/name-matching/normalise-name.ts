@@ -1,0 +1,108 @@
+import anyAscii from 'any-ascii';
+import { LOOK_ALIKE_SYMBOLS, readLookAlikes } from './look-alikes';
+
+/** Titles and generational suffixes that say nothing about who is named. */
+const HONORIFICS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'dr',
+  'doctor',
+  'sir',
+  'dame',
+  'lord',
+  'lady',
+  'prof',
+  'professor',
+  'rev',
+  'reverend',
+  'hon',
+  'sr',
+  'jr',
+  'junior',
+  'senior',
+  'madam',
+  'madame',
+  'mme',
+  'mlle',
+  'herr',
+  'frau',
+  'sra',
+  'senor',
+  'senora',
+  'ii',
+  'iii',
+  'iv',
+]);
+
+/** A name reduced to comparable tokens; `compact` ignores spacing ("Taylor Swift" = "TaylorSwift"). */
+export interface NormalisedName {
+  tokens: string[];
+  compact: string;
+}
+
+const KEPT_SYMBOLS = new Set(LOOK_ALIKE_SYMBOLS);
+
+function foldToAscii(raw: string): string {
+  // NFKC first: full-width and mathematical letters become plain ones before transliteration.
+  const folded = anyAscii(raw.normalize('NFKC')).toLowerCase();
+  let out = '';
+  for (const ch of folded) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || KEPT_SYMBOLS.has(ch)) out += ch;
+    else if (ch === "'" || ch === '`' || ch === '.')
+      continue; // O'Brien, J.K. -> obrien, jk
+    else out += ' ';
+  }
+  return out;
+}
+
+/**
+ * Every reading of a name after normalisation: case, accents (transliterated), punctuation,
+ * spacing, honorifics and look-alike characters. Usually one reading; a '1' gives two (i and l).
+ */
+export function normaliseName(raw: string): NormalisedName[] {
+  const rawTokens = foldToAscii(raw)
+    .split(' ')
+    .filter((t) => t.length > 0);
+  let readings: string[][] = [[]];
+  for (const token of rawTokens) {
+    const options = readLookAlikes(token)
+      .map((t) => t.replace(/[^a-z0-9]/g, ''))
+      .filter((t) => t.length > 0);
+    if (options.length === 0) continue;
+    readings = readings.flatMap((prefix) => options.map((o) => [...prefix, o])).slice(0, 4);
+  }
+  const results = new Map<string, NormalisedName>();
+  for (const reading of readings) {
+    const meaningful = reading.filter((t) => !HONORIFICS.has(t));
+    const tokens = mergeSpelledOut(meaningful.length > 0 ? meaningful : reading);
+    const compact = tokens.join('');
+    if (compact.length > 0 && !results.has(tokens.join(' ')))
+      results.set(tokens.join(' '), { tokens, compact });
+  }
+  return [...results.values()];
+}
+
+/** "T a y l o r  S w i f t": runs of single letters are one spelled-out token. */
+function mergeSpelledOut(tokens: string[]): string[] {
+  const out: string[] = [];
+  let run = '';
+  for (const token of tokens) {
+    if (token.length === 1) {
+      run += token;
+      continue;
+    }
+    if (run.length > 0) out.push(run);
+    run = '';
+    out.push(token);
+  }
+  if (run.length > 0) out.push(run);
+  return out;
+}
+
+/** The first reading, for names held in the index (protected names rarely use look-alikes). */
+export function normaliseProtectedName(raw: string): NormalisedName | null {
+  return normaliseName(raw)[0] ?? null;
+}

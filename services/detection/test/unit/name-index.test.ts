@@ -1,0 +1,133 @@
+import { MATCH_THRESHOLDS, NameIndex, editDistance, type EnforcementLevel } from '../../src';
+
+function buildIndex(): NameIndex {
+  const index = new NameIndex();
+  index.add({ id: 'claim_taylor', names: ['Taylor Swift', 'Tay Swift'] });
+  index.add({ id: 'claim_beyonce', names: ['Beyoncé Knowles', 'Beyoncé', 'Queen Bey'] });
+  index.add({ id: 'claim_arnold', names: ['Arnold Schwarzenegger'] });
+  index.add({ id: 'claim_shakira', names: ['Shakira'] });
+  return index;
+}
+
+const moderate = { enforcement: 'MODERATE' } as const;
+
+describe('NameIndex layers', () => {
+  const index = buildIndex();
+
+  it('when the name is the primary name after normalisation, then it is an exact match (layer 1)', () => {
+    for (const query of ['taylor swift', 'TaylorSwift', 'T4yl0r Sw1ft', 'Ms. Taylor Swift', 'TAYLOR-SWIFT']) {
+      expect(index.match(query, moderate)).toEqual({
+        identityId: 'claim_taylor',
+        matchedName: 'Taylor Swift',
+        confidence: 1,
+        layer: 1,
+        classification: 'EXACT_MATCH',
+      });
+    }
+  });
+
+  it('when the name is a registered variation, then it is a variation match (layer 2)', () => {
+    expect(index.match('Queen Bey', moderate)).toMatchObject({
+      identityId: 'claim_beyonce',
+      matchedName: 'Queen Bey',
+      layer: 2,
+      classification: 'VARIATION_MATCH',
+      confidence: 0.97,
+    });
+  });
+
+  it('when a word has a typo, a swap, a missing or a doubled letter, then it is a fuzzy match (layer 3)', () => {
+    for (const query of ['Taylr Swift', 'Tyalor Swift', 'Taylor Swiift', 'Taylor Swigt', 'TaylorSwfit']) {
+      const result = index.match(query, moderate);
+      expect(result).toMatchObject({ identityId: 'claim_taylor', layer: 3, classification: 'FUZZY_MATCH' });
+      expect(result?.confidence).toBeLessThan(1);
+    }
+    expect(editDistance('taylor', 'tyalor')).toBe(1);
+  });
+
+  it('when a word sounds the same but is spelled further off, then it is a phonetic match (layer 4)', () => {
+    expect(index.match('Tyler Swift', moderate)).toMatchObject({
+      identityId: 'claim_taylor',
+      layer: 4,
+      classification: 'PHONETIC_MATCH',
+    });
+    expect(index.match('Arnold Schwarzenneger', moderate)).toMatchObject({
+      identityId: 'claim_arnold',
+      layer: 4,
+    });
+  });
+
+  it('when only part of a protected name is given, then it does not match', () => {
+    expect(index.bestMatch('Taylor')).toBeNull();
+    expect(index.bestMatch('Swift')).toBeNull();
+    expect(index.bestMatch('Shakira Smith')).toBeNull();
+  });
+
+  it('when another person shares one word, then it does not match', () => {
+    for (const query of ['Jonathan Swift', 'Taylor Smith', 'Taylor Lautner', 'Arnold Palmer']) {
+      expect(index.match(query, { enforcement: 'STRICT' })).toBeNull();
+    }
+  });
+
+  it('when the words are swapped or a middle name is added, then it matches at reduced confidence', () => {
+    expect(index.match('Swift Taylor', moderate)).toMatchObject({ layer: 3, confidence: 0.9 });
+    expect(index.match('Taylor Alison Swift', moderate)).toMatchObject({ layer: 3, confidence: 0.9 });
+  });
+
+  it('when an identity is removed or replaced, then its names no longer match', () => {
+    const local = buildIndex();
+    local.remove('claim_taylor');
+    expect(local.bestMatch('Taylor Swift')).toBeNull();
+    expect(local.size).toBe(3);
+    local.add({ id: 'claim_beyonce', names: ['Beyoncé Giselle'] });
+    expect(local.bestMatch('Queen Bey')).toBeNull();
+    expect(local.match('Beyonce Giselle', moderate)?.identityId).toBe('claim_beyonce');
+    local.remove('claim_unknown');
+    expect(local.size).toBe(3);
+  });
+});
+
+describe('NameIndex confidence and thresholds', () => {
+  const index = buildIndex();
+  const queries = [
+    'Taylr Swift',
+    'Tyler Swift',
+    'Shakria',
+    'Shakir',
+    'Swift Taylor',
+    'Bey0nce',
+    'Arnold Schwarzeneger',
+  ];
+
+  it('when the same name is checked again or on another index, then the result is identical', () => {
+    const other = buildIndex();
+    for (const query of queries) {
+      expect(index.bestMatch(query)).toEqual(index.bestMatch(query));
+      expect(other.bestMatch(query)).toEqual(index.bestMatch(query));
+    }
+  });
+
+  it('when the enforcement level is stricter, then the threshold is lower', () => {
+    expect(MATCH_THRESHOLDS.STRICT).toBeLessThan(MATCH_THRESHOLDS.MODERATE);
+    expect(MATCH_THRESHOLDS.MODERATE).toBeLessThan(MATCH_THRESHOLDS.RELAXED);
+  });
+
+  it('when MODERATE accepts a name, then STRICT accepts it and RELAXED accepts a subset', () => {
+    const accepted = (enforcement: EnforcementLevel) =>
+      queries.filter((query) => index.match(query, { enforcement }) !== null);
+    const strict = accepted('STRICT');
+    const moderateHits = accepted('MODERATE');
+    const relaxed = accepted('RELAXED');
+    expect(moderateHits.every((q) => strict.includes(q))).toBe(true);
+    expect(relaxed.every((q) => moderateHits.includes(q))).toBe(true);
+    expect(relaxed.length).toBeLessThan(strict.length);
+  });
+
+  it('when a one-word name has a typo in a short word, then only STRICT matches it', () => {
+    const small = new NameIndex();
+    small.add({ id: 'claim_gaga', names: ['Gaga'] });
+    expect(small.match('Gaga', { enforcement: 'RELAXED' })?.layer).toBe(1);
+    expect(small.match('Gala', { enforcement: 'STRICT' })?.identityId).toBe('claim_gaga');
+    expect(small.match('Gala', moderate)).toBeNull();
+  });
+});

@@ -1,0 +1,41 @@
+import { normaliseName } from '../../src';
+
+const firstReading = (raw: string) => normaliseName(raw)[0];
+
+describe('normaliseName', () => {
+  it('when a name differs only in case, accents or punctuation, then it reads the same', () => {
+    expect(firstReading('Beyoncé Knowles')).toEqual({
+      tokens: ['beyonce', 'knowles'],
+      compact: 'beyonceknowles',
+    });
+    expect(firstReading('BEYONCE  knowles!')?.tokens).toEqual(['beyonce', 'knowles']);
+    expect(firstReading("Lupita Nyong'o")?.tokens).toEqual(['lupita', 'nyongo']);
+    expect(firstReading('Catherine Zeta-Jones')?.tokens).toEqual(['catherine', 'zeta', 'jones']);
+  });
+
+  it('when a name is in another script or uses look-alike letters, then it is transliterated', () => {
+    expect(firstReading('Łukasz Piszczek')?.compact).toBe('lukaszpiszczek');
+    expect(firstReading('Björk Guðmundsdóttir')?.compact).toBe('bjorkgudmundsdottir');
+    expect(firstReading('Тaylor Swift')?.compact).toBe('taylorswift'); // Cyrillic Т
+    expect(firstReading('ｔａｙｌｏｒ ｓｗｉｆｔ')?.compact).toBe('taylorswift'); // full-width
+  });
+
+  it('when digits or symbols stand for letters, then they are read as letters, a 1 both as i and l', () => {
+    expect(firstReading('T4yl0r $wift')?.compact).toBe('taylorswift');
+    expect(normaliseName('Sw1ft').map((r) => r.compact)).toEqual(['swift', 'swlft']);
+    expect(firstReading('@T4ylor Swift!!')?.compact).toBe('taylorswift');
+    expect(firstReading('Br!tney Spe4rs')?.compact).toBe('britneyspears');
+    expect(firstReading('50 Cent')?.tokens).toEqual(['50', 'cent']);
+  });
+
+  it('when a name carries an honorific or is spelled out letter by letter, then only the name is kept', () => {
+    expect(firstReading('Dr. Taylor Swift')?.tokens).toEqual(['taylor', 'swift']);
+    expect(firstReading('Sir Elton John')?.tokens).toEqual(['elton', 'john']);
+    expect(firstReading('T a y l o r  S w i f t')?.tokens).toEqual(['taylorswift']);
+    expect(firstReading('Dr')?.tokens).toEqual(['dr']);
+  });
+
+  it('when a name has nothing to read, then there is no reading', () => {
+    expect(normaliseName(' -- ')).toEqual([]);
+  });
+});
