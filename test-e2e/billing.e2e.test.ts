@@ -1,28 +1,21 @@
 import amqp from 'amqplib';
 import { licenseActivated } from '@svc/contracts';
-import { infrastructure, startCluster, uniqueSuffix, waitFor, type RunningCluster } from '@svc/test-kit';
+import { infrastructure, startTestCluster, uniqueSuffix, waitFor, type TestCluster } from '@svc/test-kit';
 import pg from 'pg';
 import { call, ROOT } from './helpers';
 
 // Billing through the gateway in cluster mode. The license comes from a licensing.license.activated
 // envelope published straight onto the exchange, so this test does not depend on the licensing
 // service: only the gateway and billing are started.
-let cluster: RunningCluster;
-let prefix: string;
-let postgresUrl: string;
+let cluster: TestCluster;
 let connection: amqp.ChannelModel;
 let channel: amqp.ConfirmChannel;
 const received: { routingKey: string; body: any }[] = [];
 
 beforeAll(async () => {
   const infra = await infrastructure();
-  postgresUrl = infra.postgresUrl;
-  prefix = `e2e_${uniqueSuffix()}_`;
-  cluster = await startCluster({
+  cluster = await startTestCluster({
     rootDir: ROOT,
-    postgresUrl: infra.postgresUrl,
-    amqpUrl: infra.amqpUrl,
-    databasePrefix: prefix,
     services: ['billing'],
     output: 'silent',
   });
@@ -45,15 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await connection?.close();
-  await cluster?.stop();
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  const { rows } = await client.query<{ datname: string }>(
-    'SELECT datname FROM pg_database WHERE datname LIKE $1',
-    [`${prefix}%`],
-  );
-  for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-  await client.end();
+  await cluster?.teardown();
 });
 
 async function newPlatform(): Promise<{ id: string; key: string }> {
@@ -114,7 +99,9 @@ describe('billing through the gateway (cluster mode)', () => {
     await channel.waitForConfirms();
 
     // The projection is billing's own table: wait until the consumer applied the event.
-    const db = new pg.Client({ connectionString: `${postgresUrl.replace(/\/[^/]*$/, '')}/${prefix}billing` });
+    const db = new pg.Client({
+      connectionString: `${cluster.postgresUrl.replace(/\/[^/]*$/, '')}/${cluster.databasePrefix}billing`,
+    });
     await db.connect();
     try {
       await waitFor(

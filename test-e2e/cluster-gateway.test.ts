@@ -1,44 +1,28 @@
-import { infrastructure, startCluster, uniqueSuffix, type RunningCluster } from '@svc/test-kit';
+import { startTestCluster, type TestCluster } from '@svc/test-kit';
 import pg from 'pg';
 import { call, ROOT } from './helpers';
 
 // The cluster mode: each service its own process, on PostgreSQL (a database per service, created on
 // start) and RabbitMQ — from testcontainers when Docker is present, else the machine's services.
-let cluster: RunningCluster;
-let prefix: string;
-let postgresUrl: string;
+let cluster: TestCluster;
 
 beforeAll(async () => {
-  const infra = await infrastructure();
-  postgresUrl = infra.postgresUrl;
-  prefix = `e2e_${uniqueSuffix()}_`;
-  cluster = await startCluster({
+  cluster = await startTestCluster({
     rootDir: ROOT,
-    postgresUrl: infra.postgresUrl,
-    amqpUrl: infra.amqpUrl,
-    databasePrefix: prefix,
     output: 'silent',
   });
 }, 60_000);
 
 afterAll(async () => {
-  await cluster?.stop();
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  const { rows } = await client.query<{ datname: string }>(
-    'SELECT datname FROM pg_database WHERE datname LIKE $1',
-    [`${prefix}%`],
-  );
-  for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-  await client.end();
+  await cluster?.teardown();
 });
 
 describe('cluster mode through the gateway', () => {
   it('when the gateway starts on PostgreSQL, then it created its own database and is ready', async () => {
-    const client = new pg.Client({ connectionString: postgresUrl });
+    const client = new pg.Client({ connectionString: cluster.postgresUrl });
     await client.connect();
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
-      `${prefix}gateway`,
+      `${cluster.databasePrefix}gateway`,
     ]);
     await client.end();
     expect(rowCount).toBe(1);

@@ -1,37 +1,20 @@
-import { infrastructure, startCluster, uniqueSuffix, waitFor, type RunningCluster } from '@svc/test-kit';
-import pg from 'pg';
+import { startTestCluster, uniqueSuffix, waitFor, type TestCluster } from '@svc/test-kit';
 import { call, ROOT } from './helpers';
 
 // Licensing through the gateway in cluster mode: registry and licensing are their own processes
 // on PostgreSQL; licensing learns boxes from registry's events over RabbitMQ.
-let cluster: RunningCluster;
-let prefix: string;
-let postgresUrl: string;
+let cluster: TestCluster;
 
 beforeAll(async () => {
-  const infra = await infrastructure();
-  postgresUrl = infra.postgresUrl;
-  prefix = `e2e_${uniqueSuffix()}_`;
-  cluster = await startCluster({
+  cluster = await startTestCluster({
     rootDir: ROOT,
-    postgresUrl: infra.postgresUrl,
-    amqpUrl: infra.amqpUrl,
-    databasePrefix: prefix,
     services: ['registry', 'licensing'],
     output: 'silent',
   });
 }, 60_000);
 
 afterAll(async () => {
-  await cluster?.stop();
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  const { rows } = await client.query<{ datname: string }>(
-    'SELECT datname FROM pg_database WHERE datname LIKE $1',
-    [`${prefix}%`],
-  );
-  for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-  await client.end();
+  await cluster?.teardown();
 });
 
 async function newKey(name: string): Promise<string> {

@@ -1,25 +1,17 @@
 import amqp from 'amqplib';
-import { infrastructure, startCluster, uniqueSuffix, waitFor, type RunningCluster } from '@svc/test-kit';
-import pg from 'pg';
+import { infrastructure, startTestCluster, uniqueSuffix, waitFor, type TestCluster } from '@svc/test-kit';
 import { call, ROOT } from './helpers';
 
 // Claims and boxes through the gateway in cluster mode: the registry is its own process on
 // PostgreSQL, and its events reach RabbitMQ through the outbox.
-let cluster: RunningCluster;
-let prefix: string;
-let postgresUrl: string;
+let cluster: TestCluster;
 let connection: amqp.ChannelModel;
 const received: { routingKey: string; body: any }[] = [];
 
 beforeAll(async () => {
   const infra = await infrastructure();
-  postgresUrl = infra.postgresUrl;
-  prefix = `e2e_${uniqueSuffix()}_`;
-  cluster = await startCluster({
+  cluster = await startTestCluster({
     rootDir: ROOT,
-    postgresUrl: infra.postgresUrl,
-    amqpUrl: infra.amqpUrl,
-    databasePrefix: prefix,
     output: 'silent',
   });
   // Our own temporary queue on the bus's exchange (declared by the services on connect).
@@ -42,15 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await connection?.close();
-  await cluster?.stop();
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  const { rows } = await client.query<{ datname: string }>(
-    'SELECT datname FROM pg_database WHERE datname LIKE $1',
-    [`${prefix}%`],
-  );
-  for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-  await client.end();
+  await cluster?.teardown();
 });
 
 async function newKey(): Promise<string> {

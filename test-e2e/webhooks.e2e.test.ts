@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gracePeriodStarted, licenseRequestApproved, type EventEnvelope } from '@svc/contracts';
-import { infrastructure, startCluster, uniqueSuffix, waitFor, type RunningCluster } from '@svc/test-kit';
+import { infrastructure, startTestCluster, waitFor, type TestCluster } from '@svc/test-kit';
 import amqp from 'amqplib';
-import pg from 'pg';
 // test-e2e/package.json has no standardwebhooks yet: use the dispatcher's copy (see its README).
 import { Webhook } from 'standardwebhooks';
 import { call, ROOT } from './helpers';
@@ -12,9 +11,7 @@ import { call, ROOT } from './helpers';
 // The licensing and enforcement services are stood in for by publishing their contract events
 // straight onto the 'svc.events' exchange.
 
-let cluster: RunningCluster;
-let prefix: string;
-let postgresUrl: string;
+let cluster: TestCluster;
 let amqpUrl: string;
 let receiver: Server;
 let receiverUrl: string;
@@ -22,9 +19,7 @@ const received: { headers: Record<string, string>; body: string }[] = [];
 
 beforeAll(async () => {
   const infra = await infrastructure();
-  postgresUrl = infra.postgresUrl;
   amqpUrl = infra.amqpUrl;
-  prefix = `e2e_wh_${uniqueSuffix()}_`;
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -42,11 +37,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
-  cluster = await startCluster({
+  cluster = await startTestCluster({
     rootDir: ROOT,
-    postgresUrl,
-    amqpUrl,
-    databasePrefix: prefix,
     // Only what this flow needs, so that services other engineers are building cannot break it.
     services: ['webhook-dispatcher'],
     env: { SVC_ALLOW_PRIVATE_FETCH: 'true' },
@@ -55,17 +47,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await cluster?.stop();
+  await cluster?.teardown();
   receiver?.closeAllConnections();
   await new Promise((resolve) => receiver?.close(resolve));
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  const { rows } = await client.query<{ datname: string }>(
-    'SELECT datname FROM pg_database WHERE datname LIKE $1',
-    [`${prefix}%`],
-  );
-  for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-  await client.end();
 });
 
 async function publish(envelope: EventEnvelope): Promise<void> {

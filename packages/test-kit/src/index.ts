@@ -1,3 +1,4 @@
 export * from './infrastructure';
 export * from './wait';
 export * from './cluster';
+export * from './e2e';
