@@ -2,3 +2,4 @@ export * from './infrastructure';
 export * from './wait';
 export * from './cluster';
 export * from './e2e';
+export * from './http';
