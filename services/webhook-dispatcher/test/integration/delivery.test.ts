@@ -128,6 +128,10 @@ describe('delivering events', () => {
       expect(receiver.received).toHaveLength(1); // the clock has not moved
       h.clock.advance(100);
       await waitFor(() => receiver.received.length === 2, { what: 'second attempt' });
+      // Move the clock only once the second attempt is recorded: its retry is scheduled from "now".
+      await waitFor(async () => (await deliveries(p, endpoint.id))[0]?.attemptCount === 2, {
+        what: 'second attempt recorded',
+      });
       h.clock.advance(5_600);
       await waitFor(() => receiver.received.length === 3, { what: 'third attempt' });
       list = await waitFor(async () => {
