@@ -3,3 +3,4 @@ export * from './postgres';
 export * from './pglite';
 export * from './create-database';
 export * from './migrations';
+export * from './select-page';

@@ -1,4 +1,4 @@
-import type { Queryable } from '@svc/storage';
+import { selectPage, type Queryable } from '@svc/storage';
 import type { Platform, PlatformStore } from '../domain/ports';
 import { limitsFor, type Plan } from '../domain/plans';
 
@@ -54,13 +54,13 @@ export class PlatformRepository implements PlatformStore {
   }
 
   async list(limit: number, offset: number): Promise<{ items: Platform[]; total: number }> {
-    const [page, count] = await Promise.all([
-      this.db.query<PlatformRow>(
-        'SELECT * FROM platforms ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2',
-        [limit, offset],
-      ),
-      this.db.query<{ total: number }>('SELECT count(*)::int AS total FROM platforms'),
-    ]);
-    return { items: page.rows.map(toPlatform), total: count.rows[0]?.total ?? 0 };
+    const { rows, total } = await selectPage<PlatformRow>(this.db, {
+      select: '*',
+      from: 'platforms',
+      orderBy: 'created_at DESC, id DESC',
+      limit,
+      offset,
+    });
+    return { items: rows.map(toPlatform), total };
   }
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '@svc/storage';
+import { selectPage, type Queryable } from '@svc/storage';
 import type { LicenseRequest, LicenseTerms, RequestStatus, Tier } from '../domain/license';
 import type { LicenseRequestStore, Page } from '../domain/ports';
 
@@ -111,22 +111,17 @@ export class LicenseRequestRepository implements LicenseRequestStore {
     q: Queryable,
     filter: Page & { boxId: string; status?: RequestStatus | undefined },
   ): Promise<{ items: LicenseRequest[]; total: number }> {
-    const params: unknown[] = [filter.boxId];
-    const where = ['box_id = $1'];
-    if (filter.status !== undefined) {
-      params.push(filter.status);
-      where.push(`status = $${params.length}`);
-    }
-    const condition = where.join(' AND ');
-    const total = await q.query<{ total: unknown }>(
-      `SELECT count(*) AS total FROM license_requests WHERE ${condition}`,
-      params,
-    );
-    const { rows } = await q.query<RequestRow>(
-      `SELECT * FROM license_requests WHERE ${condition} ORDER BY submitted_at DESC, seq DESC
-       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { items: rows.map(toRequest), total: toNumber(total.rows[0]?.total) };
+    const { rows, total } = await selectPage<RequestRow>(q, {
+      select: '*',
+      from: 'license_requests',
+      equals: [
+        ['box_id', filter.boxId],
+        ['status', filter.status],
+      ],
+      orderBy: 'submitted_at DESC, seq DESC',
+      limit: filter.limit,
+      offset: filter.offset,
+    });
+    return { items: rows.map(toRequest), total };
   }
 }

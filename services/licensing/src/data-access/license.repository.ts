@@ -1,4 +1,4 @@
-import type { Queryable } from '@svc/storage';
+import { selectPage, type Queryable } from '@svc/storage';
 import type { License, LicenseStatus, LicenseTerms, Tier } from '../domain/license';
 import type { LicenseStore, Page } from '../domain/ports';
 
@@ -129,28 +129,20 @@ export class LicenseRepository implements LicenseStore {
       tier?: Tier | undefined;
     },
   ): Promise<{ items: License[]; total: number }> {
-    const params: unknown[] = [filter.licenseePlatformId];
-    const where = ['licensee_platform_id = $1'];
-    for (const [column, value] of [
-      ['status', filter.status],
-      ['box_id', filter.boxId],
-      ['tier', filter.tier],
-    ] as const) {
-      if (value === undefined) continue;
-      params.push(value);
-      where.push(`${column} = $${params.length}`);
-    }
-    const condition = where.join(' AND ');
-    const total = await q.query<{ total: unknown }>(
-      `SELECT count(*) AS total FROM licenses WHERE ${condition}`,
-      params,
-    );
-    const { rows } = await q.query<LicenseRow>(
-      `SELECT * FROM licenses WHERE ${condition} ORDER BY created_at DESC, seq DESC
-       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { items: rows.map(toLicense), total: toNumber(total.rows[0]?.total) };
+    const { rows, total } = await selectPage<LicenseRow>(q, {
+      select: '*',
+      from: 'licenses',
+      equals: [
+        ['licensee_platform_id', filter.licenseePlatformId],
+        ['status', filter.status],
+        ['box_id', filter.boxId],
+        ['tier', filter.tier],
+      ],
+      orderBy: 'created_at DESC, seq DESC',
+      limit: filter.limit,
+      offset: filter.offset,
+    });
+    return { items: rows.map(toLicense), total };
   }
 
   async lockDue(tx: Queryable, now: Date, limit: number): Promise<License[]> {

@@ -1,8 +1,8 @@
-import type { Queryable } from '@svc/storage';
+import { selectPage, type Queryable } from '@svc/storage';
 import type { Box, Enforcement, Policy } from '../domain/box';
 import type { ClaimStatus } from '../domain/claim';
 import type { BoxStore, Page } from '../domain/ports';
-import { fromJson, toDate, toNumber } from './rows';
+import { fromJson, toDate } from './rows';
 
 interface BoxRow {
   id: string;
@@ -83,27 +83,20 @@ export class BoxRepository implements BoxStore {
     q: Queryable,
     filter: Page & { viewerPlatformId: string; policy?: string | undefined; claimId?: string | undefined },
   ): Promise<{ items: Box[]; total: number }> {
-    const params: unknown[] = [filter.viewerPlatformId];
-    const where = [`(b.owner_platform_id = $1 OR c.status = 'verified')`];
-    if (filter.policy !== undefined) {
-      params.push(filter.policy);
-      where.push(`b.policy = $${params.length}`);
-    }
-    if (filter.claimId !== undefined) {
-      params.push(filter.claimId);
-      where.push(`b.claim_id = $${params.length}`);
-    }
-    const condition = where.join(' AND ');
-    const total = await q.query<{ total: unknown }>(
-      `SELECT count(*) AS total FROM boxes b JOIN claims c ON c.id = b.claim_id WHERE ${condition}`,
-      params,
-    );
-    const { rows } = await q.query<BoxRow>(
-      `SELECT ${COLUMNS} FROM boxes b JOIN claims c ON c.id = b.claim_id WHERE ${condition}
-       ORDER BY b.created_at DESC, b.seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { items: rows.map(toBox), total: toNumber(total.rows[0]?.total) };
+    const { rows, total } = await selectPage<BoxRow>(q, {
+      select: COLUMNS,
+      from: 'boxes b JOIN claims c ON c.id = b.claim_id',
+      where: [`(b.owner_platform_id = $1 OR c.status = 'verified')`],
+      params: [filter.viewerPlatformId],
+      equals: [
+        ['b.policy', filter.policy],
+        ['b.claim_id', filter.claimId],
+      ],
+      orderBy: 'b.created_at DESC, b.seq DESC',
+      limit: filter.limit,
+      offset: filter.offset,
+    });
+    return { items: rows.map(toBox), total };
   }
 
   async delete(tx: Queryable, id: string): Promise<void> {

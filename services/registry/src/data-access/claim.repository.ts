@@ -1,7 +1,7 @@
-import type { Queryable } from '@svc/storage';
+import { selectPage, type Queryable } from '@svc/storage';
 import type { Claim, ClaimStatus, EntityType, Proof, ReferenceImage, Verification } from '../domain/claim';
 import type { ClaimStore, Page } from '../domain/ports';
-import { fromJson, toDate, toDateOrNull, toNumber } from './rows';
+import { fromJson, toDate, toDateOrNull } from './rows';
 
 interface ClaimRow {
   id: string;
@@ -112,27 +112,21 @@ export class ClaimRepository implements ClaimStore {
       entityType?: EntityType | undefined;
     },
   ): Promise<{ items: Claim[]; total: number }> {
-    const params: unknown[] = [filter.viewerPlatformId];
-    const where = [`(c.owner_platform_id = $1 OR c.status = 'verified')`];
-    if (filter.status !== undefined) {
-      params.push(filter.status);
-      where.push(`c.status = $${params.length}`);
-    }
-    if (filter.entityType !== undefined) {
-      params.push(filter.entityType);
-      where.push(`c.entity_type = $${params.length}`);
-    }
-    const condition = where.join(' AND ');
-    const total = await q.query<{ total: unknown }>(
-      `SELECT count(*) AS total FROM claims c WHERE ${condition}`,
-      params,
-    );
-    const { rows } = await q.query<ClaimRow>(
-      `SELECT ${COLUMNS} FROM claims c LEFT JOIN boxes b ON b.claim_id = c.id WHERE ${condition}
-       ORDER BY c.created_at DESC, c.seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { items: rows.map(toClaim), total: toNumber(total.rows[0]?.total) };
+    // Others see verified claims only (contracts §6); the owner sees all of its own.
+    const { rows, total } = await selectPage<ClaimRow>(q, {
+      select: COLUMNS,
+      from: 'claims c LEFT JOIN boxes b ON b.claim_id = c.id',
+      where: [`(c.owner_platform_id = $1 OR c.status = 'verified')`],
+      params: [filter.viewerPlatformId],
+      equals: [
+        ['c.status', filter.status],
+        ['c.entity_type', filter.entityType],
+      ],
+      orderBy: 'c.created_at DESC, c.seq DESC',
+      limit: filter.limit,
+      offset: filter.offset,
+    });
+    return { items: rows.map(toClaim), total };
   }
 
   async delete(tx: Queryable, id: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Queryable } from '@svc/storage';
+import { selectPage, type Queryable } from '@svc/storage';
 import type {
   Attempt,
   Delivery,
@@ -156,17 +156,15 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async listEndpoints(platformId: string, limit: number, offset: number) {
-    const [page, count] = await Promise.all([
-      this.db.query<EndpointRow>(
-        `SELECT * FROM webhook_endpoints WHERE platform_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-        [platformId, limit, offset],
-      ),
-      this.db.query<{ total: string }>(
-        'SELECT count(*) AS total FROM webhook_endpoints WHERE platform_id = $1',
-        [platformId],
-      ),
-    ]);
-    return { items: page.rows.map(toEndpoint), total: Number(count.rows[0]?.total ?? 0) };
+    const { rows, total } = await selectPage<EndpointRow>(this.db, {
+      select: '*',
+      from: 'webhook_endpoints',
+      equals: [['platform_id', platformId]],
+      orderBy: 'created_at DESC, id DESC',
+      limit,
+      offset,
+    });
+    return { items: rows.map(toEndpoint), total };
   }
 
   async enabledEndpoints(platformId: string): Promise<Endpoint[]> {
@@ -266,18 +264,18 @@ export class WebhookRepository implements WebhookStore {
     limit: number,
     offset: number,
   ) {
-    const [page, count] = await Promise.all([
-      this.db.query<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-         WHERE endpoint_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY seq DESC LIMIT $3 OFFSET $4`,
-        [endpointId, status ?? null, limit, offset],
-      ),
-      this.db.query<{ total: string }>(
-        `SELECT count(*) AS total FROM webhook_deliveries WHERE endpoint_id = $1 AND ($2::text IS NULL OR status = $2)`,
-        [endpointId, status ?? null],
-      ),
-    ]);
-    return { items: page.rows.map(toDelivery), total: Number(count.rows[0]?.total ?? 0) };
+    const { rows, total } = await selectPage<DeliveryRow>(this.db, {
+      select: DELIVERY_COLUMNS,
+      from: 'webhook_deliveries',
+      equals: [
+        ['endpoint_id', endpointId],
+        ['status', status ?? undefined],
+      ],
+      orderBy: 'seq DESC',
+      limit,
+      offset,
+    });
+    return { items: rows.map(toDelivery), total };
   }
 
   async attemptsOf(deliveryIds: string[]): Promise<Attempt[]> {
