@@ -1,6 +1,12 @@
-import amqp from 'amqplib';
 import { licenseActivated } from '@svc/contracts';
-import { infrastructure, startTestCluster, uniqueSuffix, waitFor, type TestCluster } from '@svc/test-kit';
+import {
+  connectTestBroker,
+  startTestCluster,
+  uniqueSuffix,
+  waitFor,
+  type TestBroker,
+  type TestCluster,
+} from '@svc/test-kit';
 import pg from 'pg';
 import { call, ROOT } from './helpers';
 
@@ -8,36 +14,19 @@ import { call, ROOT } from './helpers';
 // envelope published straight onto the exchange, so this test does not depend on the licensing
 // service: only the gateway and billing are started.
 let cluster: TestCluster;
-let connection: amqp.ChannelModel;
-let channel: amqp.ConfirmChannel;
-const received: { routingKey: string; body: any }[] = [];
+let broker: TestBroker;
 
 beforeAll(async () => {
-  const infra = await infrastructure();
   cluster = await startTestCluster({
     rootDir: ROOT,
     services: ['billing'],
     output: 'silent',
   });
-  connection = await amqp.connect(infra.amqpUrl);
-  channel = await connection.createConfirmChannel();
-  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-  await channel.bindQueue(queue, 'svc.events', 'billing.#');
-  await channel.consume(
-    queue,
-    (message) => {
-      if (message === null) return;
-      received.push({
-        routingKey: message.fields.routingKey,
-        body: JSON.parse(message.content.toString('utf8')),
-      });
-    },
-    { noAck: true },
-  );
+  broker = await connectTestBroker(cluster.amqpUrl, ['billing.#']);
 }, 60_000);
 
 afterAll(async () => {
-  await connection?.close();
+  await broker?.close();
   await cluster?.teardown();
 });
 
@@ -91,12 +80,7 @@ describe('billing through the gateway (cluster mode)', () => {
       { occurredAt: now, platformId: licensee.id },
     );
     const licenseId = activated.data.licenseId;
-    channel.publish('svc.events', activated.type, Buffer.from(JSON.stringify(activated)), {
-      persistent: true,
-      contentType: 'application/json',
-      messageId: activated.id,
-    });
-    await channel.waitForConfirms();
+    await broker.publish(activated);
 
     // The projection is billing's own table: wait until the consumer applied the event.
     const db = new pg.Client({
@@ -155,11 +139,12 @@ describe('billing through the gateway (cluster mode)', () => {
     // Each accepted report version went out through the outbox: 3 usage.reported, 3 payment.due.
     await waitFor(
       () =>
-        received.filter((m) => m.routingKey === 'billing.payment.due' && m.body.data.licenseId === licenseId)
-          .length === 3 || undefined,
+        broker.received.filter(
+          (m) => m.routingKey === 'billing.payment.due' && m.body.data.licenseId === licenseId,
+        ).length === 3 || undefined,
       { what: 'three payment.due events', timeoutMs: 10_000 },
     );
-    const versions = received
+    const versions = broker.received
       .filter((m) => m.routingKey === 'billing.usage.reported' && m.body.data.licenseId === licenseId)
       .map((m) => [m.body.data.period, m.body.data.version, m.body.data.royaltyDueCents]);
     expect(versions).toEqual([

@@ -1,39 +1,29 @@
-import amqp from 'amqplib';
-import { infrastructure, startTestCluster, uniqueSuffix, waitFor, type TestCluster } from '@svc/test-kit';
+import {
+  connectTestBroker,
+  startTestCluster,
+  uniqueSuffix,
+  waitFor,
+  type TestBroker,
+  type TestCluster,
+} from '@svc/test-kit';
 import { call, ROOT } from './helpers';
 
 // Claims and boxes through the gateway in cluster mode: the registry is its own process on
 // PostgreSQL, and its events reach RabbitMQ through the outbox.
 let cluster: TestCluster;
-let connection: amqp.ChannelModel;
-const received: { routingKey: string; body: any }[] = [];
+let broker: TestBroker;
 
 beforeAll(async () => {
-  const infra = await infrastructure();
   cluster = await startTestCluster({
     rootDir: ROOT,
     output: 'silent',
   });
   // Our own temporary queue on the bus's exchange (declared by the services on connect).
-  connection = await amqp.connect(infra.amqpUrl);
-  const channel = await connection.createChannel();
-  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-  await channel.bindQueue(queue, 'svc.events', 'registry.#');
-  await channel.consume(
-    queue,
-    (message) => {
-      if (message === null) return;
-      received.push({
-        routingKey: message.fields.routingKey,
-        body: JSON.parse(message.content.toString('utf8')),
-      });
-    },
-    { noAck: true },
-  );
+  broker = await connectTestBroker(cluster.amqpUrl, ['registry.#']);
 }, 60_000);
 
 afterAll(async () => {
-  await connection?.close();
+  await broker?.close();
   await cluster?.teardown();
 });
 
@@ -53,7 +43,7 @@ async function newKey(): Promise<string> {
 }
 
 function eventOf(type: string, match: (data: any) => boolean) {
-  return waitFor(() => received.find((m) => m.routingKey === type && match(m.body.data)), {
+  return waitFor(() => broker.received.find((m) => m.routingKey === type && match(m.body.data)), {
     what: type,
     timeoutMs: 10_000,
   });

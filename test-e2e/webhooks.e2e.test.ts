@@ -1,8 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gracePeriodStarted, licenseRequestApproved, type EventEnvelope } from '@svc/contracts';
-import { infrastructure, startTestCluster, waitFor, type TestCluster } from '@svc/test-kit';
-import amqp from 'amqplib';
+import {
+  connectTestBroker,
+  infrastructure,
+  startTestCluster,
+  waitFor,
+  type TestCluster,
+} from '@svc/test-kit';
 // test-e2e/package.json has no standardwebhooks yet: use the dispatcher's copy (see its README).
 import { Webhook } from 'standardwebhooks';
 import { call, ROOT } from './helpers';
@@ -53,19 +58,11 @@ afterAll(async () => {
 });
 
 async function publish(envelope: EventEnvelope): Promise<void> {
-  const connection = await amqp.connect(amqpUrl);
+  const broker = await connectTestBroker(amqpUrl);
   try {
-    const channel = await connection.createConfirmChannel();
-    await channel.assertExchange('svc.events', 'topic', { durable: true });
-    channel.publish('svc.events', envelope.type, Buffer.from(JSON.stringify(envelope)), {
-      persistent: true,
-      contentType: 'application/json',
-      messageId: envelope.id,
-    });
-    await channel.waitForConfirms();
-    await channel.close();
+    await broker.publish(envelope);
   } finally {
-    await connection.close();
+    await broker.close();
   }
 }
 

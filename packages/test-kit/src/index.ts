@@ -3,3 +3,4 @@ export * from './wait';
 export * from './cluster';
 export * from './e2e';
 export * from './http';
+export * from './broker';
