@@ -13,3 +13,5 @@ export * from './api/webhooks.operations';
 export * from './events/webhook.events';
 export * from './api/licensing.operations';
 export * from './api/billing.operations';
+export * from './api/detection.operations';
+export * from './events/detection.events';

@@ -11,6 +11,8 @@ export interface EmbeddedDeps {
   environment: 'sandbox' | 'production';
   internalJwtSecret: string;
   allowPrivateFetch: boolean;
+  /** `<NAME>_URL` of every service started before this one (enforcement reaches detection). */
+  serviceUrls: Record<string, string>;
 }
 
 /** A service the embedded default can start. */

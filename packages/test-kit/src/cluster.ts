@@ -135,17 +135,23 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   };
 
   const serviceUrls: Record<string, string> = {};
+  const ports = new Map<string, number>();
   for (const name of services) {
     const port = options.fixedPorts === true ? (SERVICE_PORTS[name] ?? (await freePort())) : await freePort();
+    ports.set(name, port);
+    serviceUrls[`${name.replace(/-/g, '_').toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
+  }
+  // Every process knows every service's URL: enforcement asks detection over HTTP.
+  for (const [name, port] of ports) {
     settings.set(name, {
       port,
       env: {
         ...common,
+        ...serviceUrls,
         PORT: String(port),
         DATABASE_URL: databaseUrl(options.postgresUrl, `${prefix}${name.replace(/-/g, '_')}`),
       },
     });
-    serviceUrls[`${name.replace(/-/g, '_').toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
   }
   const gatewayPort =
     options.fixedPorts === true ? Number(process.env.PORT ?? SERVICE_PORTS.gateway) : await freePort();

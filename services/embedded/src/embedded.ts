@@ -62,9 +62,10 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     environment: config.SVC_ENVIRONMENT,
     internalJwtSecret,
     allowPrivateFetch: config.SVC_ALLOW_PRIVATE_FETCH,
+    serviceUrls: {},
   };
   const services: { stop(): Promise<void> }[] = [];
-  const urls: Record<string, string> = {};
+  const urls = deps.serviceUrls;
   for (const service of EMBEDDED_SERVICES) {
     const running = await service.start(deps);
     services.push(running);

@@ -119,6 +119,7 @@ describe('startDomainService', () => {
       environment: 'sandbox',
       internalJwtSecret: SECRET,
       allowPrivateFetch: true,
+      serviceUrls: {},
     });
     try {
       const res = await fetch(`${running.url}/x`, { headers: { authorization: `Bearer ${token}` } });

@@ -29,6 +29,7 @@ describe('billingEmbedded (PGlite + in-process bus)', () => {
       environment: 'sandbox',
       internalJwtSecret: SECRET,
       allowPrivateFetch: false,
+      serviceUrls: {},
     });
     try {
       const now = new Date();

@@ -30,6 +30,7 @@ describe('licensingEmbedded (PGlite + in-process bus)', () => {
       environment: 'sandbox',
       internalJwtSecret: SECRET,
       allowPrivateFetch: false,
+      serviceUrls: {},
     });
     try {
       const token = signInternalToken(SECRET, {

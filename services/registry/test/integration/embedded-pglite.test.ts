@@ -28,6 +28,7 @@ describe('registryEmbedded (PGlite + in-process bus)', () => {
       environment: 'sandbox',
       internalJwtSecret: SECRET,
       allowPrivateFetch: false,
+      serviceUrls: {},
     });
     try {
       const token = signInternalToken(SECRET, {

@@ -1,0 +1,341 @@
+import { z } from 'zod';
+import { defineOperation } from './operation';
+import { enforcementSchema, entityTypeSchema, policySchema, verificationTierSchema } from './registry.operations';
+
+// Detection's public operations: the identity check, single and batch, in both path families
+// (service-interface.md, Identity check; contracts.md §12 and §13). Check results are not
+// wrapped in `data`.
+
+/** The most identities in one batch (BATCH_TOO_LARGE above). */
+export const MAX_BATCH_IDENTITIES = 100;
+
+// Names and image URLs are checked by detection's own rules so that the errors carry the
+// interface's codes: INVALID_NAME (400) and INVALID_IMAGE_URL (422), never VALIDATION_ERROR.
+const checkedNameSchema = z.string().meta({
+  description:
+    '1 to 200 characters, at least one letter or digit, no control characters (INVALID_NAME otherwise)',
+  example: 'Taylor Swift',
+});
+const imageUrlInputSchema = z.string().meta({
+  description:
+    'An http(s) URL of a picture of at most 10 MB, fetched through the outbound-fetch guard ' +
+    '(INVALID_IMAGE_URL when it is not an http(s) URL, unreachable, refused or not an image; ' +
+    'IMAGE_TOO_LARGE above 10 MB)',
+  example: 'https://cdn.example.com/avatars/42.jpg',
+});
+
+export const actionSchema = z
+  .enum(['ALLOW', 'BLOCK', 'REQUIRE_LICENSE', 'TRACK_REVENUE', 'VERIFY_COMMERCIAL', 'REVIEW_PARODY'])
+  .meta({
+    description:
+      'ALLOW: proceed. BLOCK: prevent avatar creation. REQUIRE_LICENSE: redirect to a licensing flow. ' +
+      'TRACK_REVENUE: create the avatar and enable revenue tracking. VERIFY_COMMERCIAL: ask the user ' +
+      'about commercial intent. REVIEW_PARODY: allow with a parody disclaimer. Treat an unknown action as not allowed.',
+  });
+
+export const detectionLayerSchema = z.number().int().min(0).max(5).meta({
+  description:
+    '0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, ' +
+    'honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing ' +
+    'or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image',
+});
+
+export const detectionClassificationSchema = z
+  .enum(['NO_MATCH', 'EXACT_MATCH', 'VARIATION_MATCH', 'FUZZY_MATCH', 'PHONETIC_MATCH', 'IMAGE_MATCH'])
+  .meta({ description: 'The layer, named: NO_MATCH (0) to IMAGE_MATCH (5)' });
+
+export const detectionSchema = z.object({
+  layer: detectionLayerSchema,
+  classification: detectionClassificationSchema,
+  parodyLikelihood: z
+    .number()
+    .min(0)
+    .max(1)
+    .meta({ description: 'From the description and context; 0.7 or more makes REVIEW_PARODY possible' }),
+  matchedVariations: z.array(z.string()).meta({ description: 'The protected names the checked name matched' }),
+  imageMatchScore: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .meta({ description: "Similarity of the image to the identity's closest reference image; null when none" }),
+});
+
+export const matchedIdentitySchema = z.object({
+  claimId: z.string(),
+  boxId: z.string().nullable(),
+  name: z.string(),
+  variations: z.array(z.string()),
+  entityType: entityTypeSchema,
+  verificationTier: verificationTierSchema,
+});
+
+export const identityCheckBodySchema = z.object({
+  name: checkedNameSchema,
+  imageUrl: imageUrlInputSchema,
+  description: z.string().max(5000).optional().meta({ description: 'Improves detection (parody, context)' }),
+  context: z
+    .string()
+    .max(5000)
+    .optional()
+    .meta({ description: 'The intended use, e.g. "personal fan art" or "commercial advertising"' }),
+});
+
+export const identityCheckResultSchema = z
+  .object({
+    isBoxed: z.boolean(),
+    isClaimed: z.boolean().meta({ description: 'A verified claim matched' }),
+    confidence: z.number().min(0).max(1),
+    matchedIdentity: matchedIdentitySchema.nullable(),
+    policy: policySchema.optional().meta({ description: 'When boxed' }),
+    enforcement: enforcementSchema.optional().meta({ description: 'When boxed' }),
+    policyDetails: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "When boxed: the box's policy configuration (royaltyRate, revenueTypes, ...)" }),
+    detection: detectionSchema,
+    action: actionSchema,
+  })
+  .meta({ id: 'IdentityCheckResult' });
+
+export const identityBatchBodySchema = z.object({
+  identities: z
+    .array(
+      z.object({
+        name: checkedNameSchema,
+        imageUrl: imageUrlInputSchema,
+        id: z.string().max(200).optional().meta({ description: 'Your own id, echoed back' }),
+      }),
+    )
+    .min(1)
+    .meta({ description: `At most ${MAX_BATCH_IDENTITIES} (BATCH_TOO_LARGE above)` }),
+});
+
+export const itemErrorSchema = z
+  .object({ code: z.enum(['INVALID_IMAGE_URL', 'IMAGE_TOO_LARGE']), message: z.string() })
+  .meta({
+    description:
+      'The image of this item could not be checked; the result stands on the name alone. A whole-batch ' +
+      'error is returned instead when a name is invalid or an image URL is not an http(s) URL.',
+  });
+
+export const identityBatchResultSchema = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string().optional(),
+        name: z.string(),
+        isBoxed: z.boolean(),
+        isClaimed: z.boolean(),
+        confidence: z.number().min(0).max(1),
+        policy: policySchema.optional(),
+        royaltyRate: z.number().optional().meta({ description: 'For revenue-share policies (MONETIZE)' }),
+        action: actionSchema,
+        error: itemErrorSchema.optional(),
+      }),
+    ),
+    meta: z.object({
+      total: z.number().int(),
+      boxed: z.number().int(),
+      unprotected: z.number().int(),
+      processingTime: z.number().int().meta({ description: 'Milliseconds' }),
+    }),
+  })
+  .meta({ id: 'IdentityBatchResult' });
+
+// The second family (contracts.md §12): snake_case.
+
+export const secondFamilyStatusSchema = z.enum(['UNCLAIMED', 'CLAIMED', 'BOXED']).meta({
+  description:
+    'UNCLAIMED: not registered, creation may proceed. CLAIMED: claimed but not boxed; check the licensing ' +
+    'terms. BOXED: restrictions apply; block creation or obtain a license.',
+});
+
+export const secondFamilyCheckBodySchema = z.object({
+  name: checkedNameSchema,
+  image_url: imageUrlInputSchema.optional(),
+  use_type: z.enum(['avatar', 'voice', 'video']).default('avatar'),
+});
+
+const restrictionsSchema = z.object({
+  policy: policySchema.nullable(),
+  action: actionSchema,
+  enforcement: enforcementSchema.optional(),
+  royalty_rate: z.number().optional(),
+  allowed_uses: z.array(z.string()).optional(),
+  content_guidelines: z.string().optional(),
+});
+
+export const secondFamilyCheckResultSchema = z
+  .object({
+    status: secondFamilyStatusSchema,
+    identity_id: z.string().nullable().meta({ description: 'The claim id of the matched identity' }),
+    name: z.string().optional(),
+    restrictions: restrictionsSchema,
+    confidence: z.number().min(0).max(1),
+    detection: z.object({ layer: detectionLayerSchema, classification: detectionClassificationSchema }),
+  })
+  .meta({ id: 'SecondFamilyCheckResult' });
+
+export const secondFamilyBatchBodySchema = z.object({
+  identities: z
+    .array(
+      z.object({
+        name: checkedNameSchema,
+        image_url: imageUrlInputSchema.optional(),
+        use_type: z.enum(['avatar', 'voice', 'video']).default('avatar'),
+        id: z.string().max(200).optional(),
+      }),
+    )
+    .min(1)
+    .meta({ description: `At most ${MAX_BATCH_IDENTITIES} (BATCH_TOO_LARGE above)` }),
+});
+
+export const secondFamilyBatchResultSchema = z.object({
+  results: z.array(
+    secondFamilyCheckResultSchema.extend({
+      id: z.string().optional(),
+      error: itemErrorSchema.optional(),
+    }),
+  ),
+  meta: z.object({
+    total: z.number().int(),
+    boxed: z.number().int(),
+    claimed: z.number().int(),
+    unclaimed: z.number().int(),
+    processing_time: z.number().int(),
+  }),
+});
+
+export const identityStatusSchema = z
+  .object({
+    identity_id: z.string(),
+    name: z.string(),
+    status: secondFamilyStatusSchema,
+    policy: policySchema.optional(),
+    enforcement: enforcementSchema.optional(),
+    box_id: z.string().optional(),
+    boxed_at: z.string().optional(),
+    verified_at: z.string(),
+  })
+  .meta({ id: 'IdentityStatus' });
+
+const detection = { service: 'detection' as const, tags: ['Identity check'] };
+const checkErrors = {
+  400: { description: 'VALIDATION_ERROR, INVALID_NAME or BATCH_TOO_LARGE' },
+  413: { description: 'IMAGE_TOO_LARGE' },
+  422: { description: 'INVALID_IMAGE_URL' },
+} as const;
+
+export const detectionOperations = {
+  checkIdentity: defineOperation({
+    ...detection,
+    id: 'checkIdentity',
+    method: 'post',
+    path: '/v1/svc/identity/check',
+    summary: 'Is this name (and picture) a protected identity, and what must happen?',
+    request: { body: identityCheckBodySchema },
+    responses: {
+      200: { description: 'The check result (not wrapped in data)', schema: identityCheckResultSchema },
+      ...checkErrors,
+    },
+  }),
+  checkIdentityBatch: defineOperation({
+    ...detection,
+    id: 'checkIdentityBatch',
+    method: 'post',
+    path: '/v1/svc/identity/check/batch',
+    summary: 'Check up to 100 identities at once',
+    request: { body: identityBatchBodySchema },
+    responses: {
+      200: { description: 'A result per identity, in order, with totals', schema: identityBatchResultSchema },
+      ...checkErrors,
+    },
+  }),
+  secondFamilyCheckIdentity: defineOperation({
+    ...detection,
+    tags: ['Second family'],
+    id: 'secondFamilyCheckIdentity',
+    method: 'post',
+    path: '/identity/check',
+    summary: 'Identity check, snake_case (UNCLAIMED, CLAIMED, BOXED)',
+    request: { body: secondFamilyCheckBodySchema },
+    responses: { 200: { description: 'The check result', schema: secondFamilyCheckResultSchema }, ...checkErrors },
+  }),
+  secondFamilyCheckIdentityBatch: defineOperation({
+    ...detection,
+    tags: ['Second family'],
+    id: 'secondFamilyCheckIdentityBatch',
+    method: 'post',
+    path: '/identity/check/batch',
+    summary: 'Identity check of up to 100 identities, snake_case',
+    request: { body: secondFamilyBatchBodySchema },
+    responses: { 200: { description: 'A result per identity', schema: secondFamilyBatchResultSchema }, ...checkErrors },
+  }),
+  identityStatus: defineOperation({
+    ...detection,
+    tags: ['Second family'],
+    id: 'identityStatus',
+    method: 'get',
+    path: '/identity/status/:id',
+    summary: 'The current boxing status of a known (verified) identity, by claim id or box id',
+    request: { params: z.object({ id: z.string().min(1).max(100) }) },
+    responses: {
+      200: { description: 'The status', schema: identityStatusSchema },
+      404: { description: 'NOT_FOUND: no verified identity with this id' },
+    },
+  }),
+};
+
+// The internal avatar evaluation (architecture.md: detection serves it to enforcement). Not a
+// public operation: only a service holding an internal token reaches it.
+
+/** Enforcement's call to detection: which box, if any, does each avatar match? */
+export const AVATAR_EVALUATION_PATH = '/internal/avatar-evaluations';
+
+export const avatarEvaluationRequestSchema = z.object({
+  avatars: z
+    .array(
+      z.object({
+        /** The caller's reference, echoed back (e.g. the avatar's row id). */
+        ref: z.string().min(1).max(200),
+        name: z.string().min(1).max(200),
+        description: z.string().max(5000).optional(),
+        imageUrl: z.string().max(2048).optional(),
+      }),
+    )
+    .min(1)
+    .max(MAX_BATCH_IDENTITIES),
+  /** Only this box is considered (a new box's initial scan). */
+  boxId: z.string().optional(),
+});
+
+export const avatarMatchSchema = z.object({
+  boxId: z.string(),
+  claimId: z.string(),
+  identityName: z.string(),
+  ownerPlatformId: z.string(),
+  policy: policySchema,
+  enforcement: enforcementSchema,
+  policyConfig: z.record(z.string(), z.unknown()),
+  confidence: z.number().min(0).max(1),
+  layer: detectionLayerSchema,
+  classification: detectionClassificationSchema,
+  matchedVariations: z.array(z.string()),
+  imageMatchScore: z.number().min(0).max(1).nullable(),
+  parodyLikelihood: z.number().min(0).max(1),
+});
+
+export const avatarEvaluationResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      ref: z.string(),
+      /** The best matching box at or above its enforcement level's threshold, or null. */
+      match: avatarMatchSchema.nullable(),
+    }),
+  ),
+});
+
+export type AvatarEvaluationRequest = z.input<typeof avatarEvaluationRequestSchema>;
+export type AvatarMatch = z.output<typeof avatarMatchSchema>;
+export type AvatarEvaluationResponse = z.output<typeof avatarEvaluationResponseSchema>;

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineEvent } from './envelope';
+import { enforcementLevel, instant, policy } from './shared.schemas';
+
+// Detection's facts. The envelope's platformId is the platform that owns the box.
+
+/**
+ * A box is matchable: detection has indexed its names (and the reference images it could
+ * fingerprint). Enforcement starts a new box's initial scan of every platform's avatars on the
+ * first one (`firstIndexed`), so the scan never runs before detection can match the box.
+ */
+export const boxIndexed = defineEvent(
+  'detection.box.indexed',
+  1,
+  z.object({
+    boxId: z.string(),
+    claimId: z.string(),
+    ownerPlatformId: z.string(),
+    identityName: z.string(),
+    policy,
+    enforcement: enforcementLevel,
+    firstIndexed: z.boolean(),
+    referenceImagesIndexed: z.number().int().min(0),
+    indexedAt: instant,
+  }),
+);
+
+export const detectionEvents = [boxIndexed] as const;
