@@ -15,3 +15,4 @@ export * from './api/licensing.operations';
 export * from './api/billing.operations';
 export * from './api/detection.operations';
 export * from './events/detection.events';
+export * from './api/names';

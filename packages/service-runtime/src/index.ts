@@ -1,2 +1,3 @@
 export * from './start-domain-service';
 export * from './embedded-service';
+export * from './periodic-job';

@@ -1,4 +1,5 @@
 import { AppError } from '@svc/errors';
+import { MAX_NAME_LENGTH, readName } from '@svc/contracts';
 
 export type EntityType = 'INDIVIDUAL' | 'ESTATE' | 'CORPORATION' | 'AGENCY';
 export type ClaimStatus = 'pending' | 'verified' | 'rejected' | 'suspended';
@@ -42,29 +43,22 @@ export interface Claim {
   boxId: string | null;
 }
 
-export const MAX_NAME_LENGTH = 200;
+export { MAX_NAME_LENGTH };
 export const MAX_VARIATIONS = 50;
 export const MAX_REFERENCE_IMAGES = 20;
 
-// Control characters (C0, DEL, C1), including tab and newline: a name is one line of text.
-const CONTROL = /\p{Cc}/u;
-// Nothing but punctuation, separators and whitespace.
-const NO_SUBSTANCE = /^[\p{P}\p{Z}\s]*$/u;
-
 /**
  * Checks a name or variation and returns it trimmed (NFC). INVALID_NAME when it is empty, only
- * punctuation or whitespace, over 200 characters, or holds a control character. Letters of any
- * script are welcome.
+ * punctuation or whitespace, over 200 characters, or holds a control character (contracts' readName).
  */
 export function checkName(value: string, field = 'name'): string {
-  const invalid = (reason: string) =>
-    new AppError('INVALID_NAME', `${field}: ${reason}`, { details: { field, reason } });
-  if (CONTROL.test(value)) throw invalid('must not contain control characters');
-  const name = value.normalize('NFC').trim();
-  if (name === '') throw invalid('must not be empty');
-  if ([...name].length > MAX_NAME_LENGTH) throw invalid(`must be at most ${MAX_NAME_LENGTH} characters`);
-  if (NO_SUBSTANCE.test(name)) throw invalid('must contain a letter, digit or symbol, not only punctuation');
-  return name;
+  const read = readName(value);
+  if ('problem' in read) {
+    throw new AppError('INVALID_NAME', `${field}: ${read.problem}`, {
+      details: { field, reason: read.problem },
+    });
+  }
+  return read.name;
 }
 
 function variationKey(value: string): string {

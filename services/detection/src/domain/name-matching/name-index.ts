@@ -145,28 +145,28 @@ export class NameIndex {
     return best && isAboveThreshold(best.confidence, options.enforcement) ? best : null;
   }
 
-  /** The best-scoring protected name whatever its confidence (for calibration), or null. */
-  bestMatch(query: string): MatchResult | null {
+  /**
+   * The best-scoring protected name whatever its confidence (for calibration), or null. With
+   * `accept`, only results it accepts count (each identity's own threshold, one box only).
+   */
+  bestMatch(query: string, accept?: (result: MatchResult) => boolean): MatchResult | null {
     let best: MatchResult | null = null;
+    const consider = (candidate: MatchResult | null): void => {
+      if (candidate && isBetter(candidate, best) && (accept === undefined || accept(candidate))) best = candidate;
+    };
     const cache = new Map<string, TokenCandidates>();
     for (const reading of normaliseName(query)) {
       for (const entryId of this.byCompact.get(reading.compact) ?? []) {
         const entry = this.entries[entryId];
         if (!entry) continue;
-        const candidate = this.result(
-          entry,
-          entry.isPrimary ? 1 : 2,
-          entry.isPrimary ? 1 : PENALTY.variation,
-        );
-        if (isBetter(candidate, best)) best = candidate;
+        consider(this.result(entry, entry.isPrimary ? 1 : 2, entry.isPrimary ? 1 : PENALTY.variation));
       }
-      if (best?.confidence === 1) return best;
+      if ((best as MatchResult | null)?.confidence === 1) return best;
       for (const words of this.segmentations(reading.tokens, reading.compact)) {
         const candidates = words.map((w) => this.candidatesOf(w, cache));
         for (const entryId of this.candidateEntries(candidates)) {
           const entry = this.entries[entryId];
-          const scored = entry ? this.score(entry, candidates) : null;
-          if (scored && isBetter(scored, best)) best = scored;
+          consider(entry ? this.score(entry, candidates) : null);
         }
       }
     }

@@ -1,0 +1,44 @@
+import type { Logger } from '@svc/logger';
+import type { BackgroundPart } from './start-domain-service';
+
+/** A background job that runs `run` every `intervalMs` (never two passes at once). */
+export interface PeriodicJob extends BackgroundPart {
+  /** One pass now, or the pass in progress. */
+  runOnce(): Promise<void>;
+}
+
+/** Runs `run` every `intervalMs` (0 turns the timer off; `runOnce` still works), logging failures. */
+export function periodicJob(options: {
+  name: string;
+  intervalMs: number;
+  logger: Logger;
+  run(): Promise<unknown>;
+}): PeriodicJob {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const runOnce = (): Promise<void> => {
+    running ??= options
+      .run()
+      .then(() => undefined)
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  return {
+    name: options.name,
+    runOnce,
+    start() {
+      if (options.intervalMs <= 0) return;
+      timer = setInterval(() => {
+        runOnce().catch((err: unknown) => options.logger.error({ err, job: options.name }, 'job pass failed'));
+      }, options.intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+    },
+  };
+}
