@@ -31,7 +31,9 @@ export function periodicJob(options: {
     start() {
       if (options.intervalMs <= 0) return;
       timer = setInterval(() => {
-        runOnce().catch((err: unknown) => options.logger.error({ err, job: options.name }, 'job pass failed'));
+        runOnce().catch((err: unknown) =>
+          options.logger.error({ err, job: options.name }, 'job pass failed'),
+        );
       }, options.intervalMs);
       timer.unref();
     },

@@ -1,3 +1,6 @@
+export { startDetection, detectionMigrations, type RunningDetection, type StartOverrides } from './start';
+export { detectionConfigSchema, type DetectionConfig } from './config';
+export { detectionEmbedded } from './embedded';
 export { NameIndex, type MatchOptions } from './domain/name-matching/name-index';
 export {
   CLASSIFICATION_OF_LAYER,

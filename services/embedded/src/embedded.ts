@@ -7,6 +7,7 @@ import { createDatabase, type Database } from '@svc/storage';
 import { generateApiKey, gatewayConfigSchema, startGateway, type RunningGateway } from '@svc/gateway';
 import { loadConfig } from '@svc/config';
 import { billingEmbedded } from '@svc/billing';
+import { detectionEmbedded } from '@svc/detection';
 import { licensingEmbedded } from '@svc/licensing';
 import { registryEmbedded } from '@svc/registry';
 import { webhookDispatcherEmbedded } from '@svc/webhook-dispatcher';
@@ -21,6 +22,7 @@ export type { EmbeddedDeps, EmbeddedService } from '@svc/service-runtime';
  */
 export const EMBEDDED_SERVICES: EmbeddedService[] = [
   registryEmbedded,
+  detectionEmbedded,
   licensingEmbedded,
   billingEmbedded,
   webhookDispatcherEmbedded,

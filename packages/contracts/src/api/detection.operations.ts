@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { enforcementSchema, entityTypeSchema, policySchema, verificationTierSchema } from './registry.operations';
+import {
+  enforcementSchema,
+  entityTypeSchema,
+  policySchema,
+  verificationTierSchema,
+} from './registry.operations';
 
 // Detection's public operations: the identity check, single and batch, in both path families
 // (service-interface.md, Identity check; contracts.md §12 and §13). Check results are not
@@ -33,12 +38,17 @@ export const actionSchema = z
       'about commercial intent. REVIEW_PARODY: allow with a parody disclaimer. Treat an unknown action as not allowed.',
   });
 
-export const detectionLayerSchema = z.number().int().min(0).max(5).meta({
-  description:
-    '0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, ' +
-    'honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing ' +
-    'or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image',
-});
+export const detectionLayerSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(5)
+  .meta({
+    description:
+      '0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, ' +
+      'honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing ' +
+      'or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image',
+  });
 
 export const detectionClassificationSchema = z
   .enum(['NO_MATCH', 'EXACT_MATCH', 'VARIATION_MATCH', 'FUZZY_MATCH', 'PHONETIC_MATCH', 'IMAGE_MATCH'])
@@ -52,13 +62,17 @@ export const detectionSchema = z.object({
     .min(0)
     .max(1)
     .meta({ description: 'From the description and context; 0.7 or more makes REVIEW_PARODY possible' }),
-  matchedVariations: z.array(z.string()).meta({ description: 'The protected names the checked name matched' }),
+  matchedVariations: z
+    .array(z.string())
+    .meta({ description: 'The protected names the checked name matched' }),
   imageMatchScore: z
     .number()
     .min(0)
     .max(1)
     .nullable()
-    .meta({ description: "Similarity of the image to the identity's closest reference image; null when none" }),
+    .meta({
+      description: "Similarity of the image to the identity's closest reference image; null when none",
+    }),
 });
 
 export const matchedIdentitySchema = z.object({
@@ -260,7 +274,10 @@ export const detectionOperations = {
     path: '/identity/check',
     summary: 'Identity check, snake_case (UNCLAIMED, CLAIMED, BOXED)',
     request: { body: secondFamilyCheckBodySchema },
-    responses: { 200: { description: 'The check result', schema: secondFamilyCheckResultSchema }, ...checkErrors },
+    responses: {
+      200: { description: 'The check result', schema: secondFamilyCheckResultSchema },
+      ...checkErrors,
+    },
   }),
   secondFamilyCheckIdentityBatch: defineOperation({
     ...detection,
@@ -270,7 +287,10 @@ export const detectionOperations = {
     path: '/identity/check/batch',
     summary: 'Identity check of up to 100 identities, snake_case',
     request: { body: secondFamilyBatchBodySchema },
-    responses: { 200: { description: 'A result per identity', schema: secondFamilyBatchResultSchema }, ...checkErrors },
+    responses: {
+      200: { description: 'A result per identity', schema: secondFamilyBatchResultSchema },
+      ...checkErrors,
+    },
   }),
   identityStatus: defineOperation({
     ...detection,

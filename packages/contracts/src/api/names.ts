@@ -17,6 +17,7 @@ export function readName(value: string): { name: string } | { problem: string } 
   const name = value.normalize('NFC').trim();
   if (name === '') return { problem: 'must not be empty' };
   if ([...name].length > MAX_NAME_LENGTH) return { problem: `must be at most ${MAX_NAME_LENGTH} characters` };
-  if (NO_SUBSTANCE.test(name)) return { problem: 'must contain a letter, digit or symbol, not only punctuation' };
+  if (NO_SUBSTANCE.test(name))
+    return { problem: 'must contain a letter, digit or symbol, not only punctuation' };
   return { name };
 }

@@ -152,7 +152,8 @@ export class NameIndex {
   bestMatch(query: string, accept?: (result: MatchResult) => boolean): MatchResult | null {
     let best: MatchResult | null = null;
     const consider = (candidate: MatchResult | null): void => {
-      if (candidate && isBetter(candidate, best) && (accept === undefined || accept(candidate))) best = candidate;
+      if (candidate && isBetter(candidate, best) && (accept === undefined || accept(candidate)))
+        best = candidate;
     };
     const cache = new Map<string, TokenCandidates>();
     for (const reading of normaliseName(query)) {

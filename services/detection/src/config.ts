@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { baseEnvSchema, env } from '@svc/config';
+
+/** Detection's environment (README, Configuration). */
+export const detectionConfigSchema = baseEnvSchema.extend({
+  PORT: env.port(8082),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/detection'),
+  /** RabbitMQ; required unless a bus is handed in (embedded mode). */
+  AMQP_URL: env.url(['amqp', 'amqps']).optional(),
+  /** Development and tests only: lets image URLs reach private addresses (contracts.md §11). */
+  SVC_ALLOW_PRIVATE_FETCH: env.boolean(false),
+  /** How often each replica reads the projection's changes into its in-memory index. */
+  INDEX_SYNC_INTERVAL_MS: env.int(250),
+  /** How often reference images waiting for a fingerprint are fetched; 0 turns it off. */
+  REFERENCE_IMAGE_INTERVAL_MS: env.int(1000),
+});
+
+export type DetectionConfig = z.output<typeof detectionConfigSchema>;

@@ -1,0 +1,184 @@
+import type { Clock } from '@svc/clock';
+import { AppError } from '@svc/errors';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_REDIRECTS,
+  DEFAULT_TIMEOUT_MS,
+  guardedFetch,
+  isFetchGuardError,
+  type FetchGuardReason,
+  type GuardedResponse,
+} from '@svc/fetch-guard';
+import { fingerprintImage, isNotAnImageError, type ImageFingerprint } from '@svc/image-fingerprint';
+import { imageUrlProblem } from '../domain/image-matching';
+import type { ImageSource } from '../domain/ports';
+
+export interface ImageFetcherOptions {
+  /** SVC_ALLOW_PRIVATE_FETCH: development and tests only. */
+  allowPrivateFetch: boolean;
+  clock: Clock;
+  /** How long a fingerprint is served from the cache. Default one hour. */
+  ttlMs?: number;
+  /** Cached URLs at most; the oldest goes first. Default 10,000. */
+  maxEntries?: number;
+  /** The outbound fetch (tests pass a fake). Default `guardedFetch`. */
+  fetch?: typeof guardedFetch;
+  /** Test seam passed to the fetch guard: why an address is refused (null: allowed). */
+  addressPolicy?: (address: string) => string | null;
+}
+
+export interface ImageFetcherStats {
+  /** Answers without a fetch of their own: from the cache, or joining a fetch under way. */
+  hits: number;
+  /** Fetches started. */
+  misses: number;
+  /** URLs cached now (expired ones included until they are next asked for or evicted). */
+  size: number;
+}
+
+const ONE_HOUR_MS = 3_600_000;
+
+// What each refusal of the fetch guard tells the caller. The guard's own message is not passed on:
+// for an unreachable host it carries connection details (an oracle for probing networks).
+const GUARD_MESSAGES: Record<Exclude<FetchGuardReason, 'too_large'>, string> = {
+  invalid_url: 'The image URL is not a valid absolute URL',
+  scheme: 'The image URL must use http or https',
+  private_address: 'The image URL leads to a private, loopback, link-local or metadata address',
+  timeout: `The image was not received within ${DEFAULT_TIMEOUT_MS / 1000} s`,
+  unreachable: 'The image URL could not be reached',
+  too_many_redirects: `The image URL redirects more than ${DEFAULT_MAX_REDIRECTS} times`,
+};
+
+function invalidImageUrl(message: string, details: Record<string, unknown>, cause?: unknown): AppError {
+  return new AppError('INVALID_IMAGE_URL', message, { details, cause });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Fingerprints of pictures by URL: fetched through the outbound-fetch guard (contracts.md §11),
+ * fingerprinted with @svc/image-fingerprint, cached by URL for at most `ttlMs`. Concurrent
+ * requests for one URL share one fetch; failures are not cached. Errors are AppErrors:
+ * IMAGE_TOO_LARGE (over 10 MB, counted while streaming) or INVALID_IMAGE_URL with `details.reason`.
+ */
+export class ImageFetcher implements ImageSource {
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly fetch: typeof guardedFetch;
+  // Insertion order is age order: the first key is the oldest entry.
+  private readonly cache = new Map<string, { fingerprint: ImageFingerprint; expiresAt: number }>();
+  private readonly inFlight = new Map<string, Promise<ImageFingerprint>>();
+  private hits = 0;
+  private misses = 0;
+
+  constructor(private readonly options: ImageFetcherOptions) {
+    this.ttlMs = options.ttlMs ?? ONE_HOUR_MS;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.fetch = options.fetch ?? guardedFetch;
+  }
+
+  /** The picture's fingerprint; AppError INVALID_IMAGE_URL or IMAGE_TOO_LARGE when it cannot be had. */
+  async fingerprintOf(url: string): Promise<ImageFingerprint> {
+    const problem = imageUrlProblem(url);
+    if (problem !== null) {
+      throw invalidImageUrl(`The image URL is not an absolute http(s) URL: ${problem}`, {
+        reason: 'invalid_url',
+      });
+    }
+    const key = new URL(url).href;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) {
+      if (this.options.clock.now().getTime() < cached.expiresAt) {
+        this.hits += 1;
+        return cached.fingerprint;
+      }
+      this.cache.delete(key);
+    }
+    const pending = this.inFlight.get(key);
+    if (pending !== undefined) {
+      this.hits += 1;
+      return pending;
+    }
+    this.misses += 1;
+    const fetching = this.fetchAndFingerprint(key)
+      .then((fingerprint) => {
+        this.remember(key, fingerprint);
+        return fingerprint;
+      })
+      .finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, fetching);
+    return fetching;
+  }
+
+  /** Cache counters, for metrics. */
+  stats(): ImageFetcherStats {
+    return { hits: this.hits, misses: this.misses, size: this.cache.size };
+  }
+
+  private remember(key: string, fingerprint: ImageFingerprint): void {
+    this.cache.delete(key);
+    this.cache.set(key, { fingerprint, expiresAt: this.options.clock.now().getTime() + this.ttlMs });
+    while (this.cache.size > this.maxEntries) {
+      const oldest = this.cache.keys().next();
+      if (oldest.done === true) break;
+      this.cache.delete(oldest.value);
+    }
+  }
+
+  private async download(url: string): Promise<GuardedResponse> {
+    try {
+      return await this.fetch(url, {
+        allowPrivate: this.options.allowPrivateFetch,
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        maxBytes: DEFAULT_MAX_BYTES,
+        maxRedirects: DEFAULT_MAX_REDIRECTS,
+        headers: { accept: 'image/*' },
+        ...(this.options.addressPolicy ? { addressPolicy: this.options.addressPolicy } : {}),
+      });
+    } catch (err) {
+      if (!isFetchGuardError(err)) throw err;
+      if (err.reason === 'too_large') {
+        throw new AppError(
+          'IMAGE_TOO_LARGE',
+          `The image is larger than ${DEFAULT_MAX_BYTES / 1024 / 1024} MB`,
+          {
+            details: { reason: 'too_large', maxBytes: DEFAULT_MAX_BYTES },
+            cause: err,
+          },
+        );
+      }
+      throw invalidImageUrl(GUARD_MESSAGES[err.reason], { reason: err.reason }, err);
+    }
+  }
+
+  private async fetchAndFingerprint(url: string): Promise<ImageFingerprint> {
+    const response = await this.download(url);
+    if (response.status < 200 || response.status > 299) {
+      throw invalidImageUrl(`The image URL answered HTTP ${response.status}`, {
+        reason: 'http_status',
+        status: response.status,
+      });
+    }
+    const contentType = headerValue(response.headers['content-type']);
+    if (contentType !== undefined && !/^\s*image\//i.test(contentType)) {
+      throw invalidImageUrl(`The image URL did not answer with an image (content type ${contentType})`, {
+        reason: 'not_an_image',
+        contentType,
+      });
+    }
+    try {
+      return await fingerprintImage(response.body);
+    } catch (err) {
+      if (!isNotAnImageError(err)) throw err;
+      throw invalidImageUrl(
+        `The image URL did not answer with a picture that can be read: ${err.message}`,
+        {
+          reason: err.reason === 'too_many_pixels' ? 'too_many_pixels' : 'not_an_image',
+        },
+        err,
+      );
+    }
+  }
+}

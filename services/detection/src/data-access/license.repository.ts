@@ -1,0 +1,43 @@
+import type { Queryable } from '@svc/storage';
+import type { LicenseStore } from '../domain/ports';
+
+/** The licenses detection keeps from licensing.license.* (one row per license, latest state). */
+export class LicenseRepository implements LicenseStore {
+  async holdsActiveLicense(db: Queryable, platformId: string, boxId: string, now: Date): Promise<boolean> {
+    const result = await db.query(
+      `SELECT 1 FROM licenses
+       WHERE licensee_platform_id = $1 AND box_id = $2 AND status = 'active' AND expires_at > $3 LIMIT 1`,
+      [platformId, boxId, now.toISOString()],
+      { name: 'detection_holds_active_license' },
+    );
+    return result.rows.length > 0;
+  }
+
+  async upsert(
+    tx: Queryable,
+    license: {
+      licenseId: string;
+      boxId: string;
+      licenseePlatformId: string;
+      status: string;
+      expiresAt: Date;
+      updatedAt: Date;
+    },
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, expires_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (license_id) DO UPDATE SET status = EXCLUDED.status, expires_at = EXCLUDED.expires_at,
+         updated_at = EXCLUDED.updated_at
+       WHERE licenses.updated_at <= EXCLUDED.updated_at`,
+      [
+        license.licenseId,
+        license.boxId,
+        license.licenseePlatformId,
+        license.status,
+        license.expiresAt.toISOString(),
+        license.updatedAt.toISOString(),
+      ],
+    );
+  }
+}

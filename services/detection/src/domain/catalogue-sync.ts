@@ -1,0 +1,60 @@
+import { fingerprintFromHex } from '@svc/image-fingerprint';
+import type { Queryable } from '@svc/storage';
+import type { IdentityCatalogue } from './identity-catalogue';
+import type { IdentityStore } from './ports';
+
+const PAGE = 5_000;
+
+/**
+ * Reads the projection's changes (in change_seq order) into this replica's catalogue: all of it
+ * on start, then what changed since. Every replica runs one, so a change applied by the replica
+ * that consumed the event reaches the others within one sync interval.
+ */
+export class CatalogueSync {
+  private lastSeq = 0;
+  private running: Promise<number> | undefined;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly identities: IdentityStore,
+    private readonly catalogue: IdentityCatalogue,
+  ) {}
+
+  /** The last change read. */
+  get position(): number {
+    return this.lastSeq;
+  }
+
+  /** Reads every change committed before this call. */
+  refresh(): Promise<number> {
+    // A pass under way may have started before the caller's change committed: wait, then read again.
+    if (this.running) return this.running.then(() => this.refresh());
+    this.running = this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    let applied = 0;
+    for (;;) {
+      const changes = await this.identities.changesAfter(this.db, this.lastSeq, PAGE);
+      if (changes.length === 0) return applied;
+      const present = changes.filter((c) => c.identity !== null).map((c) => c.claimId);
+      const fingerprints = await this.identities.referenceFingerprintsOf(this.db, present);
+      for (const change of changes) {
+        if (change.identity === null) this.catalogue.remove(change.claimId);
+        else {
+          const references = (fingerprints.get(change.claimId) ?? []).map((f) => ({
+            imageId: f.imageId,
+            fingerprint: fingerprintFromHex(f.hex),
+          }));
+          this.catalogue.put(change.identity, references);
+        }
+        this.lastSeq = Math.max(this.lastSeq, change.changeSeq);
+      }
+      applied += changes.length;
+      if (changes.length < PAGE) return applied;
+    }
+  }
+}

@@ -1,0 +1,219 @@
+import { readName } from '@svc/contracts';
+import { AppError, isAppError } from '@svc/errors';
+import type { ImageFingerprint } from '@svc/image-fingerprint';
+import { decideAction, type Action } from './action';
+import type { IdentityFilter, ImageHit } from './identity-catalogue';
+import type { IndexedIdentity } from './identity';
+import { CLASSIFICATION_OF_LAYER } from './name-matching/match-result';
+import { parodyLikelihood } from './parody';
+import type { Caller, DetectionContext } from './ports';
+
+export type Layer = 0 | 1 | 2 | 3 | 4 | 5;
+export type Classification =
+  'NO_MATCH' | 'EXACT_MATCH' | 'VARIATION_MATCH' | 'FUZZY_MATCH' | 'PHONETIC_MATCH' | 'IMAGE_MATCH';
+
+/** What the matching found for one name (and picture). */
+export interface Detection {
+  identity: IndexedIdentity | null;
+  confidence: number;
+  layer: Layer;
+  classification: Classification;
+  matchedVariations: string[];
+  imageMatchScore: number | null;
+}
+
+export interface CheckInput {
+  name: string;
+  imageUrl?: string | undefined;
+  description?: string | undefined;
+  context?: string | undefined;
+}
+
+export interface CheckOutcome extends Detection {
+  parodyLikelihood: number;
+  action: Action;
+  /** Batch items only: the picture could not be checked, the result stands on the name. */
+  imageError?: AppError;
+}
+
+const NO_MATCH: Detection = {
+  identity: null,
+  confidence: 0,
+  layer: 0,
+  classification: 'NO_MATCH',
+  matchedVariations: [],
+  imageMatchScore: null,
+};
+
+/** The name, trimmed; INVALID_NAME (400) when it is not a name (contracts.md §2). */
+export function checkedName(value: string, field = 'name'): string {
+  const read = readName(value);
+  if ('problem' in read) {
+    throw new AppError('INVALID_NAME', `${field}: ${read.problem}`, {
+      details: { field, reason: read.problem },
+    });
+  }
+  return read.name;
+}
+
+/** INVALID_IMAGE_URL (422) unless the value is an absolute http(s) URL. */
+export function checkImageUrl(value: string, field = 'imageUrl'): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new AppError('INVALID_IMAGE_URL', `${field}: not a URL`, {
+      details: { field, reason: 'invalid_url' },
+    });
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new AppError('INVALID_IMAGE_URL', `${field}: only http and https URLs can be fetched`, {
+      details: { field, reason: 'scheme' },
+    });
+  }
+  return value;
+}
+
+const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
+
+/**
+ * Name and picture together. The name's match and the picture's match each suffice (a protected
+ * name with an unrelated picture still matches; a protected picture under another name does too).
+ * When both point at the same identity the evidence adds up (1 - (1-a)(1-b)); when they point at
+ * different ones the more confident wins, the name on a tie. `only` limits the search to one identity.
+ */
+export function detect(
+  ctx: Pick<DetectionContext, 'catalogue'>,
+  name: string,
+  fingerprint: ImageFingerprint | null,
+  filter?: IdentityFilter,
+  only?: IndexedIdentity,
+): Detection {
+  const { catalogue } = ctx;
+  const nameHit = catalogue.matchName(name, filter);
+  let imageHit: ImageHit | null = null;
+  if (fingerprint && only) {
+    // One identity (a box's initial scan): compare with its own references, not the best overall.
+    const score = catalogue.imageScore(only.claimId, fingerprint);
+    if (score && catalogue.isImageMatch(score.similarity)) imageHit = { identity: only, ...score };
+  } else if (fingerprint) imageHit = catalogue.matchImage(fingerprint, filter);
+  if (nameHit) {
+    const score = fingerprint ? catalogue.imageScore(nameHit.identity.claimId, fingerprint) : null;
+    const sameIdentity = imageHit !== null && imageHit.identity.claimId === nameHit.identity.claimId;
+    if (imageHit === null || sameIdentity || nameHit.match.confidence >= imageHit.similarity) {
+      const nameConfidence = nameHit.match.confidence;
+      const confidence =
+        score !== null && catalogue.isImageMatch(score.similarity)
+          ? round4(1 - (1 - nameConfidence) * (1 - score.similarity))
+          : nameConfidence;
+      return {
+        identity: nameHit.identity,
+        confidence,
+        layer: nameHit.match.layer,
+        classification: CLASSIFICATION_OF_LAYER[nameHit.match.layer],
+        matchedVariations: [nameHit.match.matchedName],
+        imageMatchScore: score === null ? null : round4(score.similarity),
+      };
+    }
+  }
+  if (imageHit) {
+    return {
+      identity: imageHit.identity,
+      confidence: round4(imageHit.similarity),
+      layer: 5,
+      classification: 'IMAGE_MATCH',
+      matchedVariations: [],
+      imageMatchScore: round4(imageHit.similarity),
+    };
+  }
+  return NO_MATCH;
+}
+
+/** The action for what was detected, for this caller (contracts.md §13). */
+async function withAction(
+  ctx: DetectionContext,
+  caller: Caller,
+  detection: Detection,
+  input: CheckInput,
+): Promise<CheckOutcome> {
+  const parody = parodyLikelihood(input.description, input.context);
+  const box = detection.identity?.box;
+  const holdsActiveLicense =
+    box?.policy === 'LICENSE'
+      ? await ctx.licenses.holdsActiveLicense(ctx.db, caller.platformId, box.boxId, ctx.clock.now())
+      : false;
+  const action = decideAction(detection.identity, {
+    context: input.context,
+    parodyLikelihood: parody,
+    platformDomain: caller.platformDomain,
+    holdsActiveLicense,
+  });
+  return { ...detection, parodyLikelihood: parody, action };
+}
+
+/** POST /identity/check: is this a protected identity, and what must happen? */
+export async function checkIdentity(
+  ctx: DetectionContext,
+  caller: Caller,
+  input: CheckInput,
+): Promise<CheckOutcome> {
+  const name = checkedName(input.name);
+  const imageUrl = input.imageUrl === undefined ? undefined : checkImageUrl(input.imageUrl);
+  const fingerprint = imageUrl === undefined ? null : await ctx.images.fingerprintOf(imageUrl);
+  return withAction(ctx, caller, detect(ctx, name, fingerprint), input);
+}
+
+/** Pictures of one batch fetched at once. */
+const BATCH_FETCH_CONCURRENCY = 16;
+
+async function mapLimited<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await fn(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * POST /identity/check/batch. Every name and URL is checked first (one bad item refuses the
+ * batch, with its index); a picture that cannot be fetched only marks its own item.
+ */
+export async function checkIdentities(
+  ctx: DetectionContext,
+  caller: Caller,
+  inputs: CheckInput[],
+  fields: { name: string; imageUrl: string } = { name: 'name', imageUrl: 'imageUrl' },
+): Promise<CheckOutcome[]> {
+  const checked = inputs.map((input, index) => ({
+    ...input,
+    name: checkedName(input.name, `identities.${index}.${fields.name}`),
+    imageUrl:
+      input.imageUrl === undefined
+        ? undefined
+        : checkImageUrl(input.imageUrl, `identities.${index}.${fields.imageUrl}`),
+  }));
+  return mapLimited(checked, BATCH_FETCH_CONCURRENCY, async (input) => {
+    let fingerprint: ImageFingerprint | null = null;
+    let imageError: AppError | undefined;
+    if (input.imageUrl !== undefined) {
+      try {
+        fingerprint = await ctx.images.fingerprintOf(input.imageUrl);
+      } catch (err) {
+        if (!isAppError(err)) throw err;
+        imageError = err;
+      }
+    }
+    const outcome = await withAction(ctx, caller, detect(ctx, input.name, fingerprint), input);
+    return imageError === undefined ? outcome : { ...outcome, imageError };
+  });
+}

@@ -1,0 +1,107 @@
+import type { Clock } from '@svc/clock';
+import type { ImageFingerprint } from '@svc/image-fingerprint';
+import type { Queryable } from '@svc/storage';
+import type { IdentityCatalogue } from './identity-catalogue';
+import type { BoxTerms, IndexedIdentity } from './identity';
+
+/** The platform calling, from the gateway's internal token. */
+export interface Caller {
+  platformId: string;
+  platformDomain?: string | undefined;
+}
+
+/** Fingerprints of pictures by URL (fetched through the outbound-fetch guard, cached). */
+export interface ImageSource {
+  /** INVALID_IMAGE_URL or IMAGE_TOO_LARGE (AppError) when the picture cannot be had. */
+  fingerprintOf(url: string): Promise<ImageFingerprint>;
+}
+
+/** Licensing's licenses, as far as detection needs them. */
+export interface LicenseStore {
+  holdsActiveLicense(db: Queryable, platformId: string, boxId: string, now: Date): Promise<boolean>;
+  upsert(
+    tx: Queryable,
+    license: {
+      licenseId: string;
+      boxId: string;
+      licenseePlatformId: string;
+      status: string;
+      expiresAt: Date;
+      updatedAt: Date;
+    },
+  ): Promise<void>;
+}
+
+/** A verified claim as the registry announced it. */
+export interface ClaimState {
+  claimId: string;
+  ownerPlatformId: string;
+  name: string;
+  variations: string[];
+  entityType: IndexedIdentity['entityType'];
+  verificationTier: IndexedIdentity['verificationTier'];
+  verifiedAt: Date;
+  updatedAt: Date;
+  referenceImages: { id: string; url: string }[];
+}
+
+/** What a box event changes on its identity. */
+export interface BoxState extends BoxTerms {
+  claimId: string;
+  ownerPlatformId: string;
+  identityName: string;
+  variations: string[];
+  entityType: IndexedIdentity['entityType'];
+  verificationTier: IndexedIdentity['verificationTier'];
+  updatedAt: Date;
+}
+
+/** The projection's changes as one replica reads them into its catalogue. */
+export interface IdentityChange {
+  claimId: string;
+  changeSeq: number;
+  /** null: the identity is gone (removed claim). */
+  identity: IndexedIdentity | null;
+}
+
+/** An announcement of a box made matchable (detection.box.indexed). */
+export interface BoxAnnouncement {
+  identity: IndexedIdentity;
+  firstIndexed: boolean;
+  referenceImagesIndexed: number;
+}
+
+/** The identity projection (SQL lives in data-access). */
+export interface IdentityStore {
+  /** Serialises projection writers (sequence order = commit order); call first in a transaction. */
+  lockForChange(tx: Queryable): Promise<void>;
+  upsertClaim(tx: Queryable, claim: ClaimState): Promise<'applied' | 'stale'>;
+  removeClaim(tx: Queryable, claimId: string, at: Date): Promise<void>;
+  /** Applies a box (creating the identity from the box when the claim is not yet known). */
+  upsertBox(tx: Queryable, box: BoxState): Promise<'applied' | 'stale'>;
+  removeBox(tx: Queryable, boxId: string, at: Date): Promise<void>;
+  /** Replaces the claim's reference images: new URLs wait for a fingerprint, gone ones go. */
+  replaceReferenceImages(
+    tx: Queryable,
+    claimId: string,
+    images: { id: string; url: string }[],
+    now: Date,
+  ): Promise<void>;
+  /** Publishes detection.box.indexed once the box's images are settled: the announcement, or null. */
+  takeBoxAnnouncement(tx: Queryable, claimId: string): Promise<BoxAnnouncement | null>;
+  changesAfter(db: Queryable, changeSeq: number, limit: number): Promise<IdentityChange[]>;
+  referenceFingerprintsOf(
+    db: Queryable,
+    claimIds: string[],
+  ): Promise<Map<string, { imageId: string; hex: string }[]>>;
+}
+
+export interface DetectionContext {
+  catalogue: IdentityCatalogue;
+  images: ImageSource;
+  licenses: LicenseStore;
+  db: Queryable;
+  clock: Clock;
+  /** Reads the projection's latest changes into the catalogue now. */
+  refresh(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+import { licenseEvents, type EventEnvelope } from '@svc/contracts';
+import type { Queryable } from '@svc/storage';
+import type { LicenseStore } from './ports';
+
+/** Keeps the licenses detection needs (LICENSE boxes allow platforms holding an active one). */
+export async function projectLicenseEvent(
+  licenses: LicenseStore,
+  tx: Queryable,
+  envelope: EventEnvelope,
+): Promise<void> {
+  const definition = licenseEvents.find((event) => event.type === envelope.type);
+  if (!definition) return;
+  const { data, occurredAt } = definition.parse(envelope);
+  await licenses.upsert(tx, {
+    licenseId: data.licenseId,
+    boxId: data.boxId,
+    licenseePlatformId: data.licenseePlatformId,
+    status: data.status,
+    expiresAt: new Date(data.expiresAt),
+    updatedAt: new Date(occurredAt),
+  });
+}

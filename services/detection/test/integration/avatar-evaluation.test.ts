@@ -1,0 +1,112 @@
+import { AVATAR_EVALUATION_PATH } from '@svc/contracts';
+import {
+  startDetectionHarness,
+  type Client,
+  type DetectionHarness,
+  type TestIdentity,
+} from '../fixtures/detection-harness';
+import { scene, startImageServer, type ImageServer } from '../fixtures/image-server';
+
+describe(`POST ${AVATAR_EVALUATION_PATH} (enforcement's question)`, () => {
+  let h: DetectionHarness;
+  let images: ImageServer;
+  let enforcement: Client;
+  let bjork: TestIdentity & { boxId: string };
+  let prince: TestIdentity & { boxId: string };
+
+  beforeAll(async () => {
+    h = await startDetectionHarness();
+    images = await startImageServer();
+    images.serve('/prince.png', await scene(31));
+    enforcement = h.platform();
+    bjork = await h.box(await h.verifiedClaim('Björk Guðmundsdóttir', { variations: ['Bjork'] }), {
+      policy: 'LICENSE',
+      enforcement: 'STRICT',
+      policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
+    });
+    prince = await h.box(
+      await h.verifiedClaim('Prince Rogers Nelson', { imageUrls: [`${images.base}/prince.png`] }),
+      {
+        policy: 'BLOCK_ALL',
+      },
+    );
+    await h.verifiedClaim('Claimed Notboxed');
+    await h.running.fingerprintReferenceImages();
+  });
+
+  afterAll(async () => {
+    await h.stop();
+    await images.close();
+  });
+
+  const evaluate = (body: unknown) => enforcement.call('POST', AVATAR_EVALUATION_PATH, body);
+
+  it('when avatars are evaluated, then each gets its best matching box with the policy to judge it by, or null', async () => {
+    const { status, body } = await evaluate({
+      avatars: [
+        { ref: 'av_1', name: 'Bjork', description: 'Icelandic singer avatar' },
+        { ref: 'av_2', name: 'Random Person' },
+        { ref: 'av_3', name: 'Claimed Notboxed' },
+        { ref: 'av_4', name: 'Purple One', imageUrl: `${images.base}/prince.png` },
+      ],
+    });
+    expect(status).toBe(200);
+    expect(body.results[0]).toEqual({
+      ref: 'av_1',
+      match: {
+        boxId: bjork.boxId,
+        claimId: bjork.claimId,
+        identityName: 'Björk Guðmundsdóttir',
+        ownerPlatformId: bjork.ownerPlatformId,
+        policy: 'LICENSE',
+        enforcement: 'STRICT',
+        policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
+        confidence: 0.97,
+        layer: 2,
+        classification: 'VARIATION_MATCH',
+        matchedVariations: ['Bjork'],
+        imageMatchScore: null,
+        parodyLikelihood: 0,
+      },
+    });
+    // Only boxed identities are enforced: a claim without a box is no match here.
+    expect(body.results[1]).toEqual({ ref: 'av_2', match: null });
+    expect(body.results[2]).toEqual({ ref: 'av_3', match: null });
+    expect(body.results[3].match).toMatchObject({
+      boxId: prince.boxId,
+      layer: 5,
+      classification: 'IMAGE_MATCH',
+    });
+  });
+
+  it('when a box is named, then only that box is considered (a new box scanning existing avatars)', async () => {
+    const { body } = await evaluate({
+      boxId: prince.boxId,
+      avatars: [
+        { ref: 'a', name: 'Bjork' },
+        { ref: 'b', name: 'Prince Rogers Nelson' },
+      ],
+    });
+    expect(body.results).toEqual([
+      { ref: 'a', match: null },
+      { ref: 'b', match: expect.objectContaining({ boxId: prince.boxId, layer: 1 }) },
+    ]);
+  });
+
+  it("when an avatar's picture cannot be fetched, then it is judged on its name, never refused", async () => {
+    const { status, body } = await evaluate({
+      avatars: [{ ref: 'x', name: 'Prince Rogers Nelson', imageUrl: `${images.base}/gone.png` }],
+    });
+    expect(status).toBe(200);
+    expect(body.results[0].match).toMatchObject({ boxId: prince.boxId, imageMatchScore: null });
+  });
+
+  it('when the body is invalid (no avatars, more than 100), then 400 VALIDATION_ERROR; no token, 401', async () => {
+    expect((await evaluate({ avatars: [] })).status).toBe(400);
+    const many = Array.from({ length: 101 }, (_, i) => ({ ref: `r${i}`, name: 'Bjork' }));
+    expect((await evaluate({ avatars: many })).body.error.code).toBe('VALIDATION_ERROR');
+    expect(
+      (await h.raw('POST', AVATAR_EVALUATION_PATH, { avatars: [{ ref: 'r', name: 'Bjork' }] })).status,
+    ).toBe(401);
+  });
+});
