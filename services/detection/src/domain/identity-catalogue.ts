@@ -52,7 +52,9 @@ export class IdentityCatalogue {
     this.identities.set(identity.claimId, identity);
     if (identity.box) this.claimOfBox.set(identity.box.boxId, identity.claimId);
     this.names.add({ id: identity.claimId, names: [identity.name, ...identity.variations] });
-    this.images.remove(identity.claimId);
+    // Most identities have no fingerprinted picture yet: keep nothing for them.
+    if (this.fingerprints.delete(identity.claimId)) this.images.remove(identity.claimId);
+    if (references.length === 0) return;
     for (const reference of references)
       this.images.add(identity.claimId, reference.imageId, reference.fingerprint);
     this.fingerprints.set(identity.claimId, references);
@@ -64,8 +66,7 @@ export class IdentityCatalogue {
     if (previous.box) this.claimOfBox.delete(previous.box.boxId);
     this.identities.delete(claimId);
     this.names.remove(claimId);
-    this.images.remove(claimId);
-    this.fingerprints.delete(claimId);
+    if (this.fingerprints.delete(claimId)) this.images.remove(claimId);
   }
 
   byClaimId(claimId: string): IndexedIdentity | undefined {
