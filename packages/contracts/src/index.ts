@@ -16,3 +16,4 @@ export * from './api/billing.operations';
 export * from './api/detection.operations';
 export * from './events/detection.events';
 export * from './api/names';
+export * from './api/enforcement.operations';

@@ -19,6 +19,7 @@ import { licenseRoutes } from './entry-points/http/licenses.routes';
 import { secondFamilyRoutes } from './entry-points/http/second-family.routes';
 import { LicenseExpiryJob } from './entry-points/jobs/license-expiry.job';
 import { licensingSubscriptions } from './entry-points/messaging/box-projection.consumer';
+import { clockAdvancedSubscription } from './entry-points/messaging/clock-advanced.consumer';
 
 export type { StartOverrides } from '@svc/service-runtime';
 
@@ -60,7 +61,10 @@ export async function startLicensing(
       const job = new LicenseExpiryJob(ctx, config.LICENSE_EXPIRY_INTERVAL_MS, logger);
       expiry = job;
       return {
-        subscriptions: licensingSubscriptions({ db, boxes, usage, clock }),
+        subscriptions: [
+          ...licensingSubscriptions({ db, boxes, usage, clock }),
+          clockAdvancedSubscription(ctx),
+        ],
         background: [{ name: 'license-expiry', start: () => job.start(), stop: () => job.stop() }],
         routes: (router) => {
           licenseRoutes(router, ctx);

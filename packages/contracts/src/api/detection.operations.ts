@@ -65,14 +65,9 @@ export const detectionSchema = z.object({
   matchedVariations: z
     .array(z.string())
     .meta({ description: 'The protected names the checked name matched' }),
-  imageMatchScore: z
-    .number()
-    .min(0)
-    .max(1)
-    .nullable()
-    .meta({
-      description: "Similarity of the image to the identity's closest reference image; null when none",
-    }),
+  imageMatchScore: z.number().min(0).max(1).nullable().meta({
+    description: "Similarity of the image to the identity's closest reference image; null when none",
+  }),
 });
 
 export const matchedIdentitySchema = z.object({

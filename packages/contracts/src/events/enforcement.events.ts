@@ -122,3 +122,30 @@ export const violationEvents = [
   violationReopened,
   violationEnforced,
 ] as const;
+
+/**
+ * A platform moved its sandbox clock (POST /v1/svc/test-helpers/advance-time). Licensing expires
+ * (or renews) that platform's licenses that fall due by `now`, as if the time had passed.
+ */
+export const clockAdvanced = defineEvent(
+  'enforcement.clock.advanced',
+  1,
+  z.object({
+    platformId: z.string(),
+    /** The platform's sandbox clock after the move. */
+    now: instant,
+    advancedBySeconds: z.number().int().min(1),
+  }),
+);
+
+/** A new box's initial scan of every platform's avatars is complete (the box's `initialScan`). */
+export const boxScanCompleted = defineEvent(
+  'enforcement.box_scan.completed',
+  1,
+  z.object({
+    boxId: z.string(),
+    avatarsScanned: z.number().int().min(0),
+    violationsCreated: z.number().int().min(0),
+    completedAt: instant,
+  }),
+);

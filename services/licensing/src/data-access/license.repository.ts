@@ -145,12 +145,13 @@ export class LicenseRepository implements LicenseStore {
     return { items: rows.map(toLicense), total };
   }
 
-  async lockDue(tx: Queryable, now: Date, limit: number): Promise<License[]> {
+  async lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]> {
     const { rows } = await tx.query<LicenseRow>(
       `SELECT * FROM licenses
        WHERE status = 'active' AND (expires_at <= $1 OR (cancel_at IS NOT NULL AND cancel_at <= $1))
+         AND ($3::text IS NULL OR licensee_platform_id = $3)
        ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [now.toISOString(), limit],
+      [now.toISOString(), limit, licenseePlatformId ?? null],
     );
     return rows.map(toLicense);
   }

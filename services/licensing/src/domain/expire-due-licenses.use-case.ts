@@ -17,12 +17,33 @@ const MAX_RENEWALS_PER_PASS = 1000;
  * cancellation), renewed for another term (autoRenew; one license.renewed per term, until it runs
  * past now) or expired. Batches of 100 in their own transactions, until none is due.
  */
-export async function expireDueLicenses(ctx: LicensingContext): Promise<ExpiryRun> {
+export function expireDueLicenses(ctx: LicensingContext): Promise<ExpiryRun> {
+  return settleDueLicenses(ctx, () => ctx.clock.now());
+}
+
+/**
+ * The same for one licensee whose sandbox clock moved (enforcement.clock.advanced): its licenses
+ * due by `now` (its clock) are cancelled, renewed or expired as if the time had passed. Running it
+ * again with the same or an earlier `now` changes nothing, so a redelivered event is harmless.
+ */
+export function expireDueLicensesOfLicensee(
+  ctx: LicensingContext,
+  licenseePlatformId: string,
+  now: Date,
+): Promise<ExpiryRun> {
+  return settleDueLicenses(ctx, () => now, licenseePlatformId);
+}
+
+async function settleDueLicenses(
+  ctx: LicensingContext,
+  nowOf: () => Date,
+  licenseePlatformId?: string,
+): Promise<ExpiryRun> {
   const run: ExpiryRun = { expired: 0, renewed: 0, cancelled: 0 };
   for (;;) {
-    const now = ctx.clock.now();
+    const now = nowOf();
     const handled = await ctx.db.transaction(async (tx) => {
-      const due = await ctx.licenses.lockDue(tx, now, BATCH);
+      const due = await ctx.licenses.lockDue(tx, now, BATCH, licenseePlatformId);
       for (const license of due) {
         const action = dueAction(license, now);
         if (action === 'cancel') {

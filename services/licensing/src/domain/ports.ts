@@ -41,8 +41,8 @@ export interface LicenseStore {
       tier?: Tier | undefined;
     },
   ): Promise<{ items: License[]; total: number }>;
-  /** Active licenses whose expiry or scheduled cancellation is due, locked (skipping locked ones). */
-  lockDue(tx: Queryable, now: Date, limit: number): Promise<License[]>;
+  /** Active licenses whose expiry or scheduled cancellation is due (of one licensee, if given), locked (skipping locked ones). */
+  lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]>;
 }
 
 export interface UsageFigures {

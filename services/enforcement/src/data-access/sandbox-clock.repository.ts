@@ -1,0 +1,32 @@
+import type { Queryable } from '@svc/storage';
+import type { SandboxClockStore } from '../domain/ports';
+import { toNumber } from './rows';
+
+/** Per-platform sandbox clock offsets. */
+export class SandboxClockRepository implements SandboxClockStore {
+  async offsetOf(q: Queryable, platformId: string): Promise<number> {
+    const { rows } = await q.query<{ offset_ms: unknown }>(
+      'SELECT offset_ms FROM sandbox_clocks WHERE platform_id = $1',
+      [platformId],
+    );
+    return toNumber(rows[0]?.offset_ms ?? 0);
+  }
+
+  async advance(tx: Queryable, platformId: string, byMs: number, at: Date): Promise<number> {
+    const { rows } = await tx.query<{ offset_ms: unknown }>(
+      `INSERT INTO sandbox_clocks (platform_id, offset_ms, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (platform_id) DO UPDATE SET offset_ms = sandbox_clocks.offset_ms + EXCLUDED.offset_ms,
+         updated_at = EXCLUDED.updated_at
+       RETURNING offset_ms`,
+      [platformId, byMs, at.toISOString()],
+    );
+    return toNumber(rows[0]?.offset_ms);
+  }
+
+  async ahead(q: Queryable): Promise<{ platformId: string; offsetMs: number }[]> {
+    const { rows } = await q.query<{ platform_id: string; offset_ms: unknown }>(
+      'SELECT platform_id, offset_ms FROM sandbox_clocks WHERE offset_ms > 0',
+    );
+    return rows.map((row) => ({ platformId: row.platform_id, offsetMs: toNumber(row.offset_ms) }));
+  }
+}

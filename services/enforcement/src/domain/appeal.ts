@@ -1,0 +1,39 @@
+import { errors } from '@svc/errors';
+
+export type AppealReason = 'parody' | 'false_positive' | 'common_name' | 'authorized' | 'other';
+export type AppealStatus = 'pending' | 'upheld' | 'denied' | 'withdrawn';
+export type AppealOutcome = 'upheld' | 'denied';
+
+/** The text estimate of a review (service-interface.md, Limits). */
+export const APPEAL_REVIEW_ESTIMATE = '24-48 hours';
+
+export interface Appeal {
+  id: string;
+  platformId: string;
+  violationId: string;
+  gracePeriodId: string;
+  reason: AppealReason;
+  explanation: string;
+  evidence: string[];
+  status: AppealStatus;
+  submittedAt: Date;
+  decidedAt: Date | null;
+  decidedBy: 'operator' | 'test_helper' | null;
+  notes: string | null;
+}
+
+/** Only a pending appeal is decided; 409 INVALID_STATE otherwise. */
+export function decided(
+  appeal: Appeal,
+  outcome: AppealOutcome,
+  by: 'operator' | 'test_helper',
+  notes: string | null,
+  now: Date,
+): Appeal {
+  if (appeal.status !== 'pending') {
+    throw errors.invalidState(`Appeal ${appeal.id} is ${appeal.status}: it was already decided`, {
+      status: appeal.status,
+    });
+  }
+  return { ...appeal, status: outcome, decidedAt: now, decidedBy: by, notes };
+}

@@ -1,0 +1,105 @@
+import {
+  AVATAR_EVALUATION_PATH,
+  avatarEvaluationResponseSchema,
+  type AvatarEvaluationRequest,
+  type AvatarMatch,
+} from '@svc/contracts';
+import { systemClock } from '@svc/clock';
+import { AppError } from '@svc/errors';
+import { createHttpClient, signInternalToken, type HttpClient } from '@svc/service-kit';
+import type { Registry } from 'prom-client';
+import type { Logger } from '@svc/logger';
+
+/** The avatar as detection needs it. */
+export interface AvatarToEvaluate {
+  ref: string;
+  name: string;
+  description?: string | undefined;
+  imageUrl?: string | undefined;
+}
+
+/** Detection's answer to "which box does each avatar match?" (a ref → its best match, or null). */
+export interface DetectionPort {
+  /** Throws AppError SERVICE_UNAVAILABLE when detection cannot answer (the caller retries later). */
+  evaluate(avatars: AvatarToEvaluate[], boxId?: string): Promise<Map<string, AvatarMatch | null>>;
+  close(): Promise<void>;
+}
+
+/** Enforcement's own identity in the internal token it signs for detection. */
+const ENFORCEMENT_CLAIMS = {
+  platformId: 'enforcement',
+  keyId: 'service:enforcement',
+  plan: 'enterprise' as const,
+  role: 'platform' as const,
+};
+const TOKEN_TTL_SECONDS = 300;
+
+/** Detection over HTTP: a keep-alive client with a timeout and a circuit breaker, signing its own internal token. */
+export class HttpDetectionClient implements DetectionPort {
+  private readonly http: HttpClient;
+  private token: { value: string; renewAt: number } | undefined;
+
+  constructor(
+    private readonly options: {
+      baseUrl: string;
+      internalJwtSecret: string;
+      environment: 'sandbox' | 'production';
+      timeoutMs: number;
+      registry?: Registry;
+      logger?: Logger;
+    },
+  ) {
+    this.http = createHttpClient({
+      target: 'detection',
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs,
+      ...(options.registry === undefined ? {} : { registry: options.registry }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+  }
+
+  private bearer(): string {
+    // Internal tokens are checked against real time by detection, never a sandbox clock.
+    const now = systemClock.now().getTime();
+    if (this.token === undefined || this.token.renewAt <= now) {
+      const value = signInternalToken(
+        this.options.internalJwtSecret,
+        {
+          ...ENFORCEMENT_CLAIMS,
+          environment: this.options.environment,
+        },
+        { ttlSeconds: TOKEN_TTL_SECONDS },
+      );
+      this.token = { value, renewAt: now + (TOKEN_TTL_SECONDS - 60) * 1000 };
+    }
+    return this.token.value;
+  }
+
+  async evaluate(avatars: AvatarToEvaluate[], boxId?: string): Promise<Map<string, AvatarMatch | null>> {
+    const body: AvatarEvaluationRequest = { avatars, ...(boxId === undefined ? {} : { boxId }) };
+    const response = await this.http.json<unknown>({
+      method: 'POST',
+      path: AVATAR_EVALUATION_PATH,
+      headers: { authorization: `Bearer ${this.bearer()}` },
+      body,
+    });
+    if (response.status !== 200) {
+      throw new AppError('SERVICE_UNAVAILABLE', `detection answered ${response.status}`, {
+        headers: { 'Retry-After': '1' },
+        details: { reason: 'detection_error', status: response.status },
+      });
+    }
+    const parsed = avatarEvaluationResponseSchema.safeParse(response.body);
+    if (!parsed.success) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'detection answered with an unexpected body', {
+        cause: parsed.error,
+        details: { reason: 'detection_error' },
+      });
+    }
+    return new Map(parsed.data.results.map((result) => [result.ref, result.match]));
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

@@ -1,0 +1,174 @@
+import type { AvatarMatch } from '@svc/contracts';
+import type { Queryable } from '@svc/storage';
+import { nextEvaluationDelay, type Avatar } from './avatar';
+import type { AvatarToEvaluate } from './detection.client';
+import { platformNow } from './platform-clock';
+import { judgeMatch, type MatchOutcome } from './policy-breach';
+import type { EnforcementContext } from './ports';
+import { closeViolation, openViolation } from './violation-lifecycle';
+import type { Resolution } from './violation';
+
+/** What detection is asked about an avatar. */
+export function toEvaluate(avatar: Avatar): AvatarToEvaluate {
+  return {
+    ref: avatar.ref,
+    name: avatar.name,
+    ...(avatar.description === null ? {} : { description: avatar.description }),
+    ...(avatar.imageUrl === null ? {} : { imageUrl: avatar.imageUrl }),
+  };
+}
+
+/** How a violation closes when a re-evaluation no longer finds a breach. */
+function resolutionFor(outcome: MatchOutcome | null): Resolution {
+  if (outcome === 'licensed') return 'licensed';
+  if (outcome === 'parody') return 'parody';
+  return 'modified';
+}
+
+export interface AppliedEvaluation {
+  applied: boolean;
+  violationsCreated: number;
+}
+
+/**
+ * Applies detection's answer about one avatar, in its own transaction. A full evaluation (an
+ * avatar reported or changed) records the best match and reconciles the avatar's violations: a
+ * breach opens one (unless one is open on that box); no match, or a match that no longer breaks
+ * the policy, resolves what it no longer justifies. A scan (`boxId`) only opens violations on the
+ * new box. An answer about an older revision, or a deleted avatar, is dropped.
+ */
+export async function applyEvaluation(
+  ctx: EnforcementContext,
+  ref: string,
+  revision: number | null,
+  reported: AvatarMatch | null,
+  scanBoxId?: string,
+): Promise<AppliedEvaluation> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const avatar = await ctx.avatars.findByRef(tx, ref, { lock: true });
+    if (avatar === null || avatar.deletedAt !== null) return { applied: false, violationsCreated: 0 };
+    if (revision !== null && avatar.revision !== revision) return { applied: false, violationsCreated: 0 };
+    const match = await liveMatch(ctx, tx, reported);
+    const outcome =
+      match === null
+        ? null
+        : judgeMatch(match, avatar, await ctx.licenses.hasActive(tx, avatar.platformId, match.boxId));
+    const now = await platformNow(ctx, tx, avatar.platformId);
+    let violationsCreated = 0;
+    if (scanBoxId === undefined) {
+      await ctx.avatars.update(tx, {
+        ...avatar,
+        evaluation: 'completed',
+        evaluationAttempts: 0,
+        nextEvaluationAt: null,
+        lastEvaluationError: null,
+        match:
+          match === null || outcome === null
+            ? null
+            : {
+                boxId: match.boxId,
+                identityName: match.identityName,
+                policy: match.policy,
+                confidence: match.confidence,
+                outcome,
+              },
+      });
+      for (const open of await ctx.violations.openForAvatar(tx, avatar.ref)) {
+        const stillJustified = match !== null && (open.boxId !== match.boxId || outcome === 'violation');
+        if (stillJustified) continue;
+        const gracePeriod = await ctx.gracePeriods.find(tx, open.gracePeriodId, { lock: true });
+        const violation = await ctx.violations.find(tx, open.id, { lock: true });
+        if (gracePeriod === null || violation === null) continue;
+        await closeViolation(
+          ctx,
+          tx,
+          { violation, gracePeriod, avatar },
+          { kind: 'resolve', resolution: resolutionFor(outcome), notes: 'Re-evaluated after a change' },
+          now,
+        );
+      }
+    }
+    if (match !== null && outcome === 'violation' && (scanBoxId === undefined || scanBoxId === match.boxId)) {
+      const open = await ctx.violations.openForAvatar(tx, avatar.ref);
+      if (!open.some((v) => v.boxId === match.boxId)) {
+        await openViolation(ctx, tx, avatar, match, now);
+        violationsCreated += 1;
+      }
+    }
+    return { applied: true, violationsCreated };
+  });
+  ctx.eventsCommitted();
+  return result;
+}
+
+/** A match on a box the projection knows was deleted is no match. */
+async function liveMatch(
+  ctx: EnforcementContext,
+  tx: Queryable,
+  match: AvatarMatch | null,
+): Promise<AvatarMatch | null> {
+  if (match === null) return null;
+  const box = await ctx.boxes.find(tx, match.boxId);
+  return box !== null && box.deletedAt !== null ? null : match;
+}
+
+/** Detection could not answer: the avatar stays pending and is tried again later (never lost). */
+async function recordFailure(ctx: EnforcementContext, avatar: Avatar, err: unknown): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const current = await ctx.avatars.findByRef(tx, avatar.ref, { lock: true });
+    if (current === null || current.revision !== avatar.revision || current.evaluation !== 'pending') return;
+    const attempts = current.evaluationAttempts + 1;
+    await ctx.avatars.update(tx, {
+      ...current,
+      evaluationAttempts: attempts,
+      nextEvaluationAt: new Date(ctx.clock.now().getTime() + nextEvaluationDelay(attempts)),
+      lastEvaluationError: err instanceof Error ? err.message.slice(0, 500) : String(err),
+    });
+  });
+}
+
+/**
+ * Asks detection about pending avatars (at most 100) and applies each answer. When detection is
+ * down every avatar stays pending with its next attempt scheduled; returns how many were applied.
+ */
+export async function evaluateAvatars(ctx: EnforcementContext, avatars: Avatar[]): Promise<number> {
+  if (avatars.length === 0) return 0;
+  let matches: Map<string, AvatarMatch | null>;
+  try {
+    matches = await ctx.detection.evaluate(avatars.map(toEvaluate));
+  } catch (err) {
+    // Down, timed out, circuit open, or an answer we cannot read: the avatars stay pending and
+    // are tried again later; the platform's request never fails for it.
+    for (const avatar of avatars) await recordFailure(ctx, avatar, err);
+    return 0;
+  }
+  let applied = 0;
+  for (const avatar of avatars) {
+    const match = matches.get(avatar.ref);
+    if (match === undefined) {
+      await recordFailure(ctx, avatar, new Error('detection did not answer about this avatar'));
+      continue;
+    }
+    if ((await applyEvaluation(ctx, avatar.ref, avatar.revision, match)).applied) applied += 1;
+  }
+  return applied;
+}
+
+const LEASE_MS = 60_000;
+const RETRY_BATCH = 100;
+
+/** The evaluation worker's pass: pending avatars whose next attempt is due, 100 at a time. */
+export async function retryPendingEvaluations(ctx: EnforcementContext): Promise<number> {
+  let applied = 0;
+  for (;;) {
+    const now = ctx.clock.now();
+    const due = await ctx.db.transaction((tx) =>
+      ctx.avatars.leaseDueEvaluations(tx, now, new Date(now.getTime() + LEASE_MS), RETRY_BATCH),
+    );
+    if (due.length === 0) return applied;
+    const done = await evaluateAvatars(ctx, due);
+    applied += done;
+    // Detection is down: stop here; the leases and the backoff keep the rest for later.
+    if (done === 0 || due.length < RETRY_BATCH) return applied;
+  }
+}

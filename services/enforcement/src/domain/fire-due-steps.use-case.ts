@@ -1,0 +1,171 @@
+import type { EventEnvelope } from '@svc/contracts';
+import type { Queryable } from '@svc/storage';
+import { recipientsOf, type Avatar } from './avatar';
+import { events } from './enforcement-events';
+import { ended, type GracePeriod } from './grace-period';
+import type { DueStep, EnforcementContext, FiredStep } from './ports';
+import { REMINDER_DAY } from './timeline';
+import { nextViolationStatus, type Violation } from './violation';
+
+/** Steps locked and fired in one transaction: the state changes and their events commit together. */
+export const STEP_BATCH = 500;
+
+export interface SchedulerRun {
+  fired: number;
+  reminders: number;
+  endings: number;
+  expired: number;
+}
+
+function emptyRun(): SchedulerRun {
+  return { fired: 0, reminders: 0, endings: 0, expired: 0 };
+}
+
+function add(run: SchedulerRun, more: SchedulerRun): void {
+  run.fired += more.fired;
+  run.reminders += more.reminders;
+  run.endings += more.endings;
+  run.expired += more.expired;
+}
+
+/**
+ * Fires one batch of locked due steps, in order: a reminder records its notification and sends
+ * grace_period.reminder; the ending warning sends grace_period.ending; the expiry expires the grace
+ * period and enforces the violation (grace_period.expired, violation.enforced). Bulk writes.
+ */
+async function fireBatch(
+  ctx: EnforcementContext,
+  tx: Queryable,
+  due: DueStep[],
+  realNow: Date,
+): Promise<SchedulerRun> {
+  const run = emptyRun();
+  if (due.length === 0) return run;
+  const cases = await ctx.violations.casesOf(tx, [...new Set(due.map((d) => d.gracePeriod.violationId))]);
+  const periods = new Map<string, GracePeriod>();
+  const expiredPeriods: GracePeriod[] = [];
+  const enforced: Violation[] = [];
+  const fired: FiredStep[] = [];
+  const cancelled: string[] = [];
+  const envelopes: EventEnvelope[] = [];
+  for (const { step, gracePeriod: locked, offsetMs } of due) {
+    const gracePeriod = periods.get(locked.id) ?? locked;
+    const found = cases.get(gracePeriod.violationId);
+    // A step of a grace period that is no longer counting down (never expected: pausing holds the steps).
+    if (gracePeriod.status !== 'active' || found === undefined) {
+      cancelled.push(step.id);
+      continue;
+    }
+    const at = new Date(realNow.getTime() + offsetMs);
+    const avatar: Avatar = found.avatar;
+    const avatarIds = [avatar.id];
+    const reminderDay = REMINDER_DAY[step.kind];
+    if (reminderDay !== undefined) {
+      fired.push({ id: step.id, firedAt: at, recipients: recipientsOf(avatar) });
+      envelopes.push(events.gracePeriodReminder(gracePeriod, avatarIds, reminderDay, step.dueAt, at));
+      run.reminders += 1;
+    } else if (step.kind === 'ending') {
+      fired.push({ id: step.id, firedAt: at, recipients: null });
+      envelopes.push(events.gracePeriodEnding(gracePeriod, avatarIds, step.dueAt, at));
+      run.endings += 1;
+    } else {
+      const expired = ended(gracePeriod, 'expire', at);
+      const violation: Violation = {
+        ...found.violation,
+        status: nextViolationStatus(found.violation, 'enforce'),
+        enforcedAt: at,
+      };
+      periods.set(expired.id, expired);
+      expiredPeriods.push(expired);
+      enforced.push(violation);
+      fired.push({ id: step.id, firedAt: at, recipients: null });
+      envelopes.push(
+        events.gracePeriodExpired(expired, avatarIds, at),
+        events.violationEnforced(violation, avatar, at),
+      );
+      run.expired += 1;
+    }
+    run.fired += 1;
+  }
+  await ctx.timeline.markFired(tx, fired);
+  if (cancelled.length > 0) await ctx.timeline.cancelSteps(tx, cancelled);
+  await ctx.gracePeriods.markEnded(tx, expiredPeriods);
+  await ctx.violations.markEnforced(tx, enforced);
+  await ctx.timeline.cancelRemaining(
+    tx,
+    expiredPeriods.map((gp) => gp.id),
+  );
+  await ctx.outbox(tx, ...envelopes);
+  return run;
+}
+
+/** Retries a batch that lost a deadlock (a waiting advance-time against an appeal on the same period). */
+async function inTransaction<T>(ctx: EnforcementContext, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await ctx.db.transaction(fn);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (attempt >= 5 || (code !== '40P01' && code !== '40001')) throw err;
+    }
+  }
+}
+
+/**
+ * The scheduler's pass (ADR 0008): every step due by real time, then every step due by a sandbox
+ * clock that runs ahead, batch after batch until none is left. Replicas share the work: due rows
+ * are claimed with FOR UPDATE SKIP LOCKED, so a step fires exactly once.
+ */
+export async function fireDueSteps(ctx: EnforcementContext): Promise<SchedulerRun> {
+  const run = emptyRun();
+  const drain = async (platform?: { id: string; offsetMs: number }) => {
+    for (;;) {
+      const now = ctx.clock.now();
+      const batch = await inTransaction(ctx, async (tx) => {
+        const due = await ctx.timeline.lockDue(tx, {
+          now,
+          limit: STEP_BATCH,
+          ...(platform === undefined ? {} : { platform }),
+        });
+        return { locked: due.length, run: await fireBatch(ctx, tx, due, now) };
+      });
+      add(run, batch.run);
+      if (batch.locked > 0) ctx.eventsCommitted();
+      if (batch.locked < STEP_BATCH) return;
+    }
+  };
+  await drain();
+  for (const platform of await ctx.clocks.ahead(ctx.db)) {
+    await drain({ id: platform.platformId, offsetMs: platform.offsetMs });
+  }
+  return run;
+}
+
+/**
+ * Every step of one platform due by its clock at `platformNow`, in order, waiting for rows another
+ * scheduler holds instead of skipping them: when this returns, every due step of the platform has fired.
+ */
+export async function firePlatformSteps(
+  ctx: EnforcementContext,
+  platformId: string,
+  offsetMs: number,
+): Promise<SchedulerRun> {
+  const run = emptyRun();
+  for (;;) {
+    const now = ctx.clock.now();
+    const batch = await inTransaction(ctx, async (tx) => {
+      const due = await ctx.timeline.lockDue(tx, {
+        now,
+        limit: STEP_BATCH,
+        platform: { id: platformId, offsetMs },
+        wait: true,
+      });
+      return { locked: due.length, run: await fireBatch(ctx, tx, due, now) };
+    });
+    add(run, batch.run);
+    if (batch.locked > 0) ctx.eventsCommitted();
+    // Rows another scheduler fired while this one waited drop out of a batch, so a short batch
+    // does not mean the end: only an empty one does.
+    if (batch.locked === 0) return run;
+  }
+}

@@ -1,0 +1,52 @@
+import type { AvatarMatch } from '@svc/contracts';
+
+// Does an avatar break the policy of the box it matches (contracts.md §8, §13)? Pure.
+
+export type MatchOutcome = 'violation' | 'licensed' | 'authorized' | 'allowed' | 'monitored' | 'parody';
+
+/** From this parody likelihood on, a non-STRICT box that is not BLOCK_ALL lets the avatar be (REVIEW_PARODY). */
+export const PARODY_THRESHOLD = 0.7;
+
+export interface AvatarFacts {
+  creatorId: string;
+  commercial: boolean;
+  /** The hosting platform's domain (from the internal token), for TEAM's platformWhitelist. */
+  platformDomain: string | null;
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** The outcome of a match: `violation` when the avatar breaks the box's policy. */
+export function judgeMatch(
+  match: Pick<AvatarMatch, 'policy' | 'enforcement' | 'policyConfig' | 'parodyLikelihood'>,
+  avatar: AvatarFacts,
+  hasActiveLicense: boolean,
+): MatchOutcome {
+  if (match.policy === 'OPEN') return 'monitored';
+  if (
+    match.parodyLikelihood >= PARODY_THRESHOLD &&
+    match.enforcement !== 'STRICT' &&
+    match.policy !== 'BLOCK_ALL'
+  ) {
+    return 'parody';
+  }
+  switch (match.policy) {
+    case 'BLOCK_ALL':
+      return 'violation';
+    case 'LICENSE':
+    case 'MONETIZE':
+      return hasActiveLicense ? 'licensed' : 'violation';
+    case 'TEAM': {
+      const accounts = stringList(match.policyConfig.authorizedAccounts);
+      const domains = stringList(match.policyConfig.platformWhitelist).map((d) => d.toLowerCase());
+      const domain = avatar.platformDomain?.toLowerCase();
+      if (accounts.includes(avatar.creatorId)) return 'authorized';
+      if (domain !== undefined && domains.includes(domain)) return 'authorized';
+      return 'violation';
+    }
+    case 'BLOCK_COMMERCIAL':
+      return avatar.commercial ? 'violation' : 'allowed';
+  }
+}

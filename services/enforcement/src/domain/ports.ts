@@ -1,0 +1,263 @@
+import type { Clock } from '@svc/clock';
+import type { EventEnvelope, Policy } from '@svc/contracts';
+import type { Queryable } from '@svc/storage';
+import type { Appeal } from './appeal';
+import type { Avatar, EvaluationStatus } from './avatar';
+import type { DetectionPort } from './detection.client';
+import type { GracePeriod, GracePeriodStatus } from './grace-period';
+import type { Severity } from './severity';
+import type { EnforcementLevel, Environment, PlannedStep, StepKind } from './timeline';
+import type { Violation, ViolationStatus } from './violation';
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** Runs work in one transaction. */
+export interface TransactionRunner extends Queryable {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+/** Who is calling, as the gateway vouched for it. */
+export interface Caller {
+  platformId: string;
+  environment: Environment;
+  platformDomain: string | null;
+  role: 'platform' | 'operator';
+}
+
+export interface AvatarStore {
+  insert(tx: Queryable, avatar: Avatar): Promise<void>;
+  update(tx: Queryable, avatar: Avatar): Promise<void>;
+  /** The platform's avatar by its own id, deleted ones too. */
+  find(
+    q: Queryable,
+    platformId: string,
+    avatarId: string,
+    options?: { lock?: boolean },
+  ): Promise<Avatar | null>;
+  findByRef(q: Queryable, ref: string, options?: { lock?: boolean }): Promise<Avatar | null>;
+  findManyByRef(q: Queryable, refs: string[]): Promise<Map<string, Avatar>>;
+  list(
+    q: Queryable,
+    filter: Page & {
+      platformId: string;
+      evaluation?: EvaluationStatus | undefined;
+      creatorId?: string | undefined;
+    },
+  ): Promise<{ items: Avatar[]; total: number }>;
+  /** Pending evaluations that are due, leased until `leaseUntil` (skipping ones another replica holds). */
+  leaseDueEvaluations(tx: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<Avatar[]>;
+  /** Reported avatars of every platform after `afterSeq`, in seq order. */
+  scanPage(q: Queryable, afterSeq: number, limit: number): Promise<{ avatar: Avatar; seq: number }[]>;
+}
+
+export interface ViolationFilter extends Page {
+  platformId: string;
+  status?: ViolationStatus | undefined;
+  boxId?: string | undefined;
+  severity?: Severity | undefined;
+}
+
+export interface ViolationStore {
+  insert(tx: Queryable, violation: Violation): Promise<void>;
+  update(tx: Queryable, violation: Violation): Promise<void>;
+  find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<Violation | null>;
+  findMany(q: Queryable, ids: string[]): Promise<Map<string, Violation>>;
+  /** Open (pending or appealed) violations of an avatar. */
+  openForAvatar(q: Queryable, avatarRef: string): Promise<Violation[]>;
+  openIdsForAvatars(q: Queryable, avatarRefs: string[]): Promise<Map<string, string[]>>;
+  /** Ids of the open violations of one platform on one box (a license resolves them). */
+  openIdsOnBox(q: Queryable, boxId: string, platformId?: string): Promise<string[]>;
+  list(q: Queryable, filter: ViolationFilter): Promise<{ items: Violation[]; total: number }>;
+  /** Violations with their avatars, by violation id (the scheduler's batch). */
+  casesOf(
+    q: Queryable,
+    violationIds: string[],
+  ): Promise<Map<string, { violation: Violation; avatar: Avatar }>>;
+  /** Bulk: these violations are now enforced. */
+  markEnforced(tx: Queryable, violations: Violation[]): Promise<void>;
+  /** Enforced violations whose avatar is still reported (takedowns), newest first. */
+  takedowns(
+    q: Queryable,
+    platformId: string,
+    limit: number,
+  ): Promise<{ violation: Violation; avatar: Avatar }[]>;
+}
+
+export interface GracePeriodFilter extends Page {
+  platformId: string;
+  status?: GracePeriodStatus | undefined;
+  boxId?: string | undefined;
+  /** Expiring between these instants (expiringWithin). */
+  expiringAfter?: Date | undefined;
+  expiringBy?: Date | undefined;
+}
+
+export interface GracePeriodStore {
+  insert(tx: Queryable, gp: GracePeriod): Promise<void>;
+  update(tx: Queryable, gp: GracePeriod): Promise<void>;
+  find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<GracePeriod | null>;
+  findMany(q: Queryable, ids: string[]): Promise<Map<string, GracePeriod>>;
+  list(q: Queryable, filter: GracePeriodFilter): Promise<{ items: GracePeriod[]; total: number }>;
+  /** Bulk: these grace periods ended (their status and endedAt). */
+  markEnded(tx: Queryable, gracePeriods: GracePeriod[]): Promise<void>;
+  /** Active or paused, newest first. */
+  open(q: Queryable, platformId: string, limit: number): Promise<GracePeriod[]>;
+}
+
+export type StepStatus = 'scheduled' | 'held' | 'fired' | 'cancelled';
+
+export interface TimelineStep {
+  id: string;
+  gracePeriodId: string;
+  platformId: string;
+  kind: StepKind;
+  position: number;
+  dueAt: Date;
+  status: StepStatus;
+  firedAt: Date | null;
+  recipients: string[] | null;
+}
+
+/** A due step with its grace period, both locked, and how far the platform's clock runs ahead. */
+export interface DueStep {
+  step: TimelineStep;
+  gracePeriod: GracePeriod;
+  offsetMs: number;
+}
+
+export interface FiredStep {
+  id: string;
+  firedAt: Date;
+  recipients: string[] | null;
+}
+
+export interface TimelineStore {
+  plan(tx: Queryable, gp: GracePeriod, steps: PlannedStep[]): Promise<void>;
+  forGracePeriods(q: Queryable, ids: string[]): Promise<Map<string, TimelineStep[]>>;
+  /** Pause: scheduled steps are held. */
+  hold(tx: Queryable, gracePeriodId: string): Promise<void>;
+  /** Resume: held steps are scheduled again, `shiftMs` later. */
+  release(tx: Queryable, gracePeriodId: string, shiftMs: number): Promise<void>;
+  /** The grace period ended: steps still to come never fire. */
+  cancelRemaining(tx: Queryable, gracePeriodIds: string[]): Promise<void>;
+  /**
+   * Locks due steps (and their grace periods) in firing order: every platform's steps due by
+   * `now` (real time), or one platform's due by its own clock. `wait`: wait for rows another
+   * transaction holds instead of skipping them (advance-time must see every due step fire).
+   */
+  lockDue(
+    tx: Queryable,
+    options: { now: Date; limit: number; platform?: { id: string; offsetMs: number }; wait?: boolean },
+  ): Promise<DueStep[]>;
+  markFired(tx: Queryable, fired: FiredStep[]): Promise<void>;
+  cancelSteps(tx: Queryable, stepIds: string[]): Promise<void>;
+}
+
+export interface AppealStore {
+  insert(tx: Queryable, appeal: Appeal): Promise<void>;
+  update(tx: Queryable, appeal: Appeal): Promise<void>;
+  find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<Appeal | null>;
+  /** The latest appeal of each violation. */
+  latestFor(q: Queryable, violationIds: string[]): Promise<Map<string, Appeal>>;
+  /** Pending appeals of a violation are withdrawn (it was resolved meanwhile). */
+  withdrawPending(tx: Queryable, violationId: string, at: Date): Promise<void>;
+}
+
+export interface BoxView {
+  boxId: string;
+  claimId: string;
+  ownerPlatformId: string;
+  identityName: string;
+  policy: Policy;
+  enforcement: EnforcementLevel;
+  policyConfig: Record<string, unknown>;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface BoxStore {
+  /** Inserts or replaces the box unless the stored one is newer or the box was deleted. */
+  upsert(tx: Queryable, box: BoxView): Promise<void>;
+  markDeleted(
+    tx: Queryable,
+    box: Omit<BoxView, 'policy' | 'enforcement' | 'policyConfig' | 'updatedAt' | 'deletedAt'>,
+    deletedAt: Date,
+  ): Promise<void>;
+  find(q: Queryable, boxId: string): Promise<BoxView | null>;
+  findMany(q: Queryable, boxIds: string[]): Promise<Map<string, BoxView>>;
+}
+
+export interface LicenseFact {
+  licenseId: string;
+  boxId: string;
+  licenseePlatformId: string;
+  status: string;
+  updatedAt: Date;
+}
+
+export interface LicenseProjectionStore {
+  /** Applies the fact unless a newer one is stored; true when applied. */
+  apply(tx: Queryable, fact: LicenseFact): Promise<boolean>;
+  hasActive(q: Queryable, platformId: string, boxId: string): Promise<boolean>;
+}
+
+export interface SandboxClockStore {
+  offsetOf(q: Queryable, platformId: string): Promise<number>;
+  /** Moves the platform's clock forward (the row is locked until the transaction ends); the new offset. */
+  advance(tx: Queryable, platformId: string, byMs: number, at: Date): Promise<number>;
+  /** Platforms whose clock runs ahead. */
+  ahead(q: Queryable): Promise<{ platformId: string; offsetMs: number }[]>;
+}
+
+export interface BoxScan {
+  boxId: string;
+  status: 'in_progress' | 'completed';
+  cursorSeq: number;
+  avatarsScanned: number;
+  violationsCreated: number;
+  attempts: number;
+  nextAttemptAt: Date;
+  lastError: string | null;
+  startedAt: Date;
+  completedAt: Date | null;
+  /** While a worker holds the scan. */
+  leaseUntil: Date | null;
+}
+
+export interface BoxScanStore {
+  /** Records a new scan; false when the box was already scanned or is being scanned. */
+  start(tx: Queryable, boxId: string, now: Date): Promise<boolean>;
+  /** One scan that is due, leased until `leaseUntil`. */
+  leaseDue(tx: Queryable, now: Date, leaseUntil: Date): Promise<BoxScan | null>;
+  find(q: Queryable, boxId: string, options?: { lock?: boolean }): Promise<BoxScan | null>;
+  update(tx: Queryable, scan: BoxScan): Promise<void>;
+}
+
+/** Everything enforcement's entry points hand to its use cases (wired in start.ts). */
+export interface EnforcementContext {
+  db: TransactionRunner;
+  avatars: AvatarStore;
+  violations: ViolationStore;
+  gracePeriods: GracePeriodStore;
+  timeline: TimelineStore;
+  appeals: AppealStore;
+  boxes: BoxStore;
+  licenses: LicenseProjectionStore;
+  clocks: SandboxClockStore;
+  scans: BoxScanStore;
+  detection: DetectionPort;
+  /** Real time; a platform's time adds its sandbox offset (platform-clock.ts). */
+  clock: Clock;
+  /** The deployment's environment: the grace period's length. */
+  environment: Environment;
+  /** Records events in the outbox, in the caller's transaction. */
+  outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;
+  /** Tells the relay that committed events are waiting. */
+  eventsCommitted(): void;
+  /** Tells the evaluation and scan workers that there is work (after a commit). */
+  workWaiting(): void;
+  newId(prefix: 'viol' | 'gp' | 'appeal' | 'av'): string;
+}

@@ -1,0 +1,164 @@
+import { errors } from '@svc/errors';
+import type { Appeal } from './appeal';
+import type { Avatar } from './avatar';
+import { dayLength } from './timeline';
+import type { GracePeriod, GracePeriodStatus } from './grace-period';
+import { platformNow } from './platform-clock';
+import type { BoxView, Caller, EnforcementContext, Page, TimelineStep } from './ports';
+import type { Severity } from './severity';
+import type { Violation, ViolationStatus } from './violation';
+
+/** Everything a violation's or grace period's public form shows, read at the platform's `now`. */
+export interface CaseView {
+  violation: Violation;
+  gracePeriod: GracePeriod;
+  avatar: Avatar;
+  steps: TimelineStep[];
+  appeal: Appeal | null;
+  /** The box's current configuration (pricing), else the one the violation was detected under. */
+  policyConfig: Record<string, unknown>;
+  now: Date;
+}
+
+function currentConfig(violation: Violation, box: BoxView | undefined): Record<string, unknown> {
+  return box === undefined || box.deletedAt !== null ? violation.policyConfig : box.policyConfig;
+}
+
+/** Assembles the views of many violations with a handful of queries (no query per row). */
+async function views(
+  ctx: EnforcementContext,
+  violations: Violation[],
+  gracePeriods: Map<string, GracePeriod>,
+  now: Date,
+): Promise<CaseView[]> {
+  const [avatars, steps, appeals, boxes] = await Promise.all([
+    ctx.avatars.findManyByRef(ctx.db, [...new Set(violations.map((v) => v.avatarRef))]),
+    ctx.timeline.forGracePeriods(
+      ctx.db,
+      violations.map((v) => v.gracePeriodId),
+    ),
+    ctx.appeals.latestFor(
+      ctx.db,
+      violations.map((v) => v.id),
+    ),
+    ctx.boxes.findMany(ctx.db, [...new Set(violations.map((v) => v.boxId))]),
+  ]);
+  const result: CaseView[] = [];
+  for (const violation of violations) {
+    const gracePeriod = gracePeriods.get(violation.gracePeriodId);
+    const avatar = avatars.get(violation.avatarRef);
+    if (gracePeriod === undefined || avatar === undefined) continue;
+    result.push({
+      violation,
+      gracePeriod,
+      avatar,
+      steps: steps.get(gracePeriod.id) ?? [],
+      appeal: appeals.get(violation.id) ?? null,
+      policyConfig: currentConfig(violation, boxes.get(violation.boxId)),
+      now,
+    });
+  }
+  return result;
+}
+
+export async function listViolations(
+  ctx: EnforcementContext,
+  caller: Caller,
+  filter: Page & {
+    status?: ViolationStatus | undefined;
+    boxId?: string | undefined;
+    severity?: Severity | undefined;
+  },
+): Promise<{ items: CaseView[]; total: number }> {
+  const now = await platformNow(ctx, ctx.db, caller.platformId);
+  const { items, total } = await ctx.violations.list(ctx.db, { ...filter, platformId: caller.platformId });
+  const gracePeriods = await ctx.gracePeriods.findMany(
+    ctx.db,
+    items.map((v) => v.gracePeriodId),
+  );
+  return { items: await views(ctx, items, gracePeriods, now), total };
+}
+
+export async function getViolation(ctx: EnforcementContext, caller: Caller, id: string): Promise<CaseView> {
+  const violation = await ctx.violations.find(ctx.db, id);
+  if (violation === null || violation.platformId !== caller.platformId)
+    throw errors.notFound('Violation', id);
+  const now = await platformNow(ctx, ctx.db, caller.platformId);
+  const gracePeriods = await ctx.gracePeriods.findMany(ctx.db, [violation.gracePeriodId]);
+  const [view] = await views(ctx, [violation], gracePeriods, now);
+  if (view === undefined) throw errors.notFound('Violation', id);
+  return view;
+}
+
+export async function listGracePeriods(
+  ctx: EnforcementContext,
+  caller: Caller,
+  filter: Page & {
+    status?: GracePeriodStatus | undefined;
+    boxId?: string | undefined;
+    expiringWithin?: number | undefined;
+  },
+): Promise<{ items: CaseView[]; total: number }> {
+  const now = await platformNow(ctx, ctx.db, caller.platformId);
+  const { expiringWithin, ...rest } = filter;
+  const window =
+    expiringWithin === undefined
+      ? {}
+      : {
+          expiringAfter: now,
+          expiringBy: new Date(now.getTime() + expiringWithin * dayLength(ctx.environment)),
+        };
+  const { items, total } = await ctx.gracePeriods.list(ctx.db, {
+    ...rest,
+    ...window,
+    platformId: caller.platformId,
+  });
+  const violations = await ctx.violations.findMany(
+    ctx.db,
+    items.map((gp) => gp.violationId),
+  );
+  const ordered = items.flatMap((gp) => {
+    const violation = violations.get(gp.violationId);
+    return violation === undefined ? [] : [violation];
+  });
+  return { items: await views(ctx, ordered, new Map(items.map((gp) => [gp.id, gp])), now), total };
+}
+
+export async function getGracePeriod(ctx: EnforcementContext, caller: Caller, id: string): Promise<CaseView> {
+  const gracePeriod = await ctx.gracePeriods.find(ctx.db, id);
+  if (gracePeriod === null || gracePeriod.platformId !== caller.platformId)
+    throw errors.notFound('Grace period', id);
+  return getViolation(ctx, caller, gracePeriod.violationId);
+}
+
+/** At most this many of each list in the obligations answer. */
+export const OBLIGATIONS_LIMIT = 1000;
+
+/**
+ * The second family's obligations (contracts.md §12): pending takedowns (enforced violations whose
+ * avatar is still reported) and the grace periods still running (active or paused).
+ */
+export async function listObligations(ctx: EnforcementContext, caller: Caller) {
+  const now = await platformNow(ctx, ctx.db, caller.platformId);
+  const takedowns = await ctx.violations.takedowns(ctx.db, caller.platformId, OBLIGATIONS_LIMIT + 1);
+  const open = await ctx.gracePeriods.open(ctx.db, caller.platformId, OBLIGATIONS_LIMIT + 1);
+  const violations = await ctx.violations.findMany(
+    ctx.db,
+    open.map((gp) => gp.violationId),
+  );
+  const avatars = await ctx.avatars.findManyByRef(
+    ctx.db,
+    [...violations.values()].map((v) => v.avatarRef),
+  );
+  const gracePeriods = open.slice(0, OBLIGATIONS_LIMIT).map((gp) => {
+    const violation = violations.get(gp.violationId);
+    const avatar = violation === undefined ? undefined : avatars.get(violation.avatarRef);
+    return { gracePeriod: gp, avatarIds: avatar === undefined ? [] : [avatar.id] };
+  });
+  return {
+    now,
+    takedowns: takedowns.slice(0, OBLIGATIONS_LIMIT),
+    gracePeriods,
+    truncated: takedowns.length > OBLIGATIONS_LIMIT || open.length > OBLIGATIONS_LIMIT,
+  };
+}

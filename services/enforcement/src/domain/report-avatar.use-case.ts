@@ -1,0 +1,156 @@
+import { errors } from '@svc/errors';
+import type { Avatar, AvatarInput } from './avatar';
+import { evaluateAvatars } from './evaluate-avatars.use-case';
+import { platformNow } from './platform-clock';
+import type { Caller, EnforcementContext } from './ports';
+import { closeViolation } from './violation-lifecycle';
+
+export interface AvatarWithViolations {
+  avatar: Avatar;
+  openViolations: string[];
+}
+
+async function withViolations(ctx: EnforcementContext, avatar: Avatar): Promise<AvatarWithViolations> {
+  const open = await ctx.violations.openIdsForAvatars(ctx.db, [avatar.ref]);
+  return { avatar, openViolations: open.get(avatar.ref) ?? [] };
+}
+
+/** After a change: evaluate at once; when detection is down the avatar stays pending for the retry job. */
+async function evaluateChanged(ctx: EnforcementContext, avatar: Avatar): Promise<AvatarWithViolations> {
+  await evaluateAvatars(ctx, [avatar]);
+  ctx.workWaiting();
+  const current = await ctx.avatars.findByRef(ctx.db, avatar.ref);
+  return withViolations(ctx, current ?? avatar);
+}
+
+/**
+ * A platform reports an avatar it hosts (contracts.md §8): stored first (pending evaluation), then
+ * run through detection. Re-posting the same id changes it and evaluates it again.
+ */
+export async function reportAvatar(
+  ctx: EnforcementContext,
+  caller: Caller,
+  id: string,
+  input: AvatarInput,
+): Promise<AvatarWithViolations & { created: boolean }> {
+  const { avatar, created } = await ctx.db.transaction(async (tx) => {
+    const now = await platformNow(ctx, tx, caller.platformId);
+    const existing = await ctx.avatars.find(tx, caller.platformId, id, { lock: true });
+    const pending = {
+      ...input,
+      platformDomain: caller.platformDomain,
+      evaluation: 'pending' as const,
+      evaluationAttempts: 0,
+      nextEvaluationAt: ctx.clock.now(),
+      lastEvaluationError: null,
+      updatedAt: now,
+    };
+    if (existing === null) {
+      const fresh: Avatar = {
+        ref: ctx.newId('av'),
+        platformId: caller.platformId,
+        id,
+        revision: 1,
+        match: null,
+        createdAt: now,
+        deletedAt: null,
+        ...pending,
+      };
+      await ctx.avatars.insert(tx, fresh);
+      return { avatar: fresh, created: true };
+    }
+    const revived = existing.deletedAt !== null;
+    const changed: Avatar = {
+      ...existing,
+      ...pending,
+      revision: existing.revision + 1,
+      ...(revived ? { createdAt: now, deletedAt: null, match: null } : {}),
+    };
+    await ctx.avatars.update(tx, changed);
+    return { avatar: changed, created: revived };
+  });
+  return { ...(await evaluateChanged(ctx, avatar)), created };
+}
+
+/** PATCH: the given fields change (null clears an optional one); then it is evaluated again. */
+export async function updateAvatar(
+  ctx: EnforcementContext,
+  caller: Caller,
+  id: string,
+  changes: Partial<AvatarInput>,
+): Promise<AvatarWithViolations> {
+  const current = await getAvatar(ctx, caller, id);
+  const input: AvatarInput = {
+    name: changes.name ?? current.avatar.name,
+    description: changes.description === undefined ? current.avatar.description : changes.description,
+    imageUrl: changes.imageUrl === undefined ? current.avatar.imageUrl : changes.imageUrl,
+    creatorId: changes.creatorId ?? current.avatar.creatorId,
+    creatorName: changes.creatorName === undefined ? current.avatar.creatorName : changes.creatorName,
+    creatorEmail: changes.creatorEmail === undefined ? current.avatar.creatorEmail : changes.creatorEmail,
+    userCount: changes.userCount ?? current.avatar.userCount,
+    commercial: changes.commercial ?? current.avatar.commercial,
+  };
+  const { avatar, openViolations } = await reportAvatar(ctx, caller, id, input);
+  return { avatar, openViolations };
+}
+
+/** One of the caller's reported avatars; 404 for another platform's or a deleted one. */
+export async function getAvatar(
+  ctx: EnforcementContext,
+  caller: Caller,
+  id: string,
+): Promise<AvatarWithViolations> {
+  const avatar = await ctx.avatars.find(ctx.db, caller.platformId, id);
+  if (avatar === null || avatar.deletedAt !== null) throw errors.notFound('Avatar', id);
+  return withViolations(ctx, avatar);
+}
+
+export async function listAvatars(
+  ctx: EnforcementContext,
+  caller: Caller,
+  filter: {
+    limit: number;
+    offset: number;
+    evaluation?: 'pending' | 'completed' | undefined;
+    creatorId?: string | undefined;
+  },
+): Promise<{ items: AvatarWithViolations[]; total: number }> {
+  const { items, total } = await ctx.avatars.list(ctx.db, { ...filter, platformId: caller.platformId });
+  const open = await ctx.violations.openIdsForAvatars(
+    ctx.db,
+    items.map((a) => a.ref),
+  );
+  return { items: items.map((avatar) => ({ avatar, openViolations: open.get(avatar.ref) ?? [] })), total };
+}
+
+/** The platform took the avatar down: it is no longer reported and its open violations are resolved as removed. */
+export async function deleteAvatar(
+  ctx: EnforcementContext,
+  caller: Caller,
+  id: string,
+): Promise<{ avatar: Avatar; resolvedViolations: string[] }> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const avatar = await ctx.avatars.find(tx, caller.platformId, id, { lock: true });
+    if (avatar === null || avatar.deletedAt !== null) throw errors.notFound('Avatar', id);
+    const now = await platformNow(ctx, tx, caller.platformId);
+    const deleted: Avatar = { ...avatar, deletedAt: now, updatedAt: now };
+    await ctx.avatars.update(tx, deleted);
+    const resolvedViolations: string[] = [];
+    for (const open of await ctx.violations.openForAvatar(tx, avatar.ref)) {
+      const gracePeriod = await ctx.gracePeriods.find(tx, open.gracePeriodId, { lock: true });
+      const violation = await ctx.violations.find(tx, open.id, { lock: true });
+      if (gracePeriod === null || violation === null) continue;
+      await closeViolation(
+        ctx,
+        tx,
+        { violation, gracePeriod, avatar: deleted },
+        { kind: 'resolve', resolution: 'removed' },
+        now,
+      );
+      resolvedViolations.push(open.id);
+    }
+    return { avatar: deleted, resolvedViolations };
+  });
+  ctx.eventsCommitted();
+  return result;
+}

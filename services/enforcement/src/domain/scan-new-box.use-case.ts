@@ -1,0 +1,106 @@
+import { boxIndexed, type EventEnvelope } from '@svc/contracts';
+import type { Queryable } from '@svc/storage';
+import { events } from './enforcement-events';
+import { applyEvaluation, toEvaluate } from './evaluate-avatars.use-case';
+import type { BoxScan, EnforcementContext } from './ports';
+
+/** Avatars asked about per call to detection. */
+export const SCAN_PAGE = 100;
+const LEASE_MS = 120_000;
+const MAX_RETRY_MS = 5 * 60_000;
+
+/**
+ * detection.box.indexed: the first time a box is matchable, its initial scan is recorded; the
+ * scan worker runs it (the message is acknowledged at once, the scan survives restarts).
+ */
+export async function startScanOnIndexed(
+  ctx: EnforcementContext,
+  tx: Queryable,
+  envelope: EventEnvelope,
+): Promise<boolean> {
+  const d = boxIndexed.parse(envelope).data;
+  if (!d.firstIndexed) return false;
+  return ctx.scans.start(tx, d.boxId, ctx.clock.now());
+}
+
+/**
+ * One page of a scan: up to 100 reported avatars of every platform after the cursor, evaluated
+ * against the new box only; breaches open violations. The cursor and counts advance after the
+ * page is applied, so a crash repeats at most one page (opening a violation is idempotent: one
+ * open violation per avatar and box). Detection down: retried later with backoff.
+ */
+async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<{ scan: BoxScan; failed: boolean }> {
+  const page = await ctx.avatars.scanPage(ctx.db, scan.cursorSeq, SCAN_PAGE);
+  if (page.length === 0) {
+    const now = ctx.clock.now();
+    const completed: BoxScan = {
+      ...scan,
+      status: 'completed',
+      completedAt: now,
+      lastError: null,
+      leaseUntil: null,
+    };
+    await ctx.db.transaction(async (tx) => {
+      await ctx.scans.update(tx, completed);
+      await ctx.outbox(tx, events.boxScanCompleted(completed, now));
+    });
+    ctx.eventsCommitted();
+    return { scan: completed, failed: false };
+  }
+  let matches;
+  try {
+    matches = await ctx.detection.evaluate(
+      page.map(({ avatar }) => toEvaluate(avatar)),
+      scan.boxId,
+    );
+  } catch (err) {
+    const attempts = scan.attempts + 1;
+    const failed: BoxScan = {
+      ...scan,
+      attempts,
+      nextAttemptAt: new Date(
+        ctx.clock.now().getTime() + Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(attempts, 20)),
+      ),
+      lastError: (err instanceof Error ? err.message : String(err)).slice(0, 500),
+      leaseUntil: null,
+    };
+    await ctx.db.transaction((tx) => ctx.scans.update(tx, failed));
+    return { scan: failed, failed: true };
+  }
+  let created = 0;
+  for (const { avatar } of page) {
+    const match = matches.get(avatar.ref) ?? null;
+    if (match === null || match.boxId !== scan.boxId) continue;
+    created += (await applyEvaluation(ctx, avatar.ref, null, match, scan.boxId)).violationsCreated;
+  }
+  const last = page[page.length - 1];
+  const advanced: BoxScan = {
+    ...scan,
+    cursorSeq: last === undefined ? scan.cursorSeq : last.seq,
+    avatarsScanned: scan.avatarsScanned + page.length,
+    violationsCreated: scan.violationsCreated + created,
+    attempts: 0,
+    lastError: null,
+    // Still ours: the lease is extended page by page.
+    leaseUntil: new Date(ctx.clock.now().getTime() + LEASE_MS),
+  };
+  await ctx.db.transaction((tx) => ctx.scans.update(tx, advanced));
+  return { scan: advanced, failed: false };
+}
+
+/** The scan worker's pass: every due scan, page after page, until each completes or detection fails. */
+export async function runBoxScans(ctx: EnforcementContext): Promise<number> {
+  let completed = 0;
+  for (;;) {
+    const now = ctx.clock.now();
+    const leased = await ctx.db.transaction((tx) =>
+      ctx.scans.leaseDue(tx, now, new Date(now.getTime() + LEASE_MS)),
+    );
+    if (leased === null) return completed;
+    let step = { scan: leased, failed: false };
+    while (step.scan.status === 'in_progress' && !step.failed) step = await scanPage(ctx, step.scan);
+    if (step.scan.status === 'completed') completed += 1;
+    // Detection is down: the other scans wait for their own next attempt.
+    if (step.failed) return completed;
+  }
+}

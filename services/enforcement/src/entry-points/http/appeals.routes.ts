@@ -1,0 +1,24 @@
+import type { Request, Response, Router } from 'express';
+import { decideAppealBodySchema, enforcementOperations as ops, idParamSchema } from '@svc/contracts';
+import { parseBody, parseParams } from '@svc/service-kit';
+import { decideAppeal, decideOwnAppealForTesting, getAppeal } from '../../domain/appeal-violation.use-case';
+import type { EnforcementContext } from '../../domain/ports';
+import { callerOf } from './caller';
+import { appealDetail, caseSummary } from './enforcement.presenter';
+
+/** Appeals: reading one, the reviewer's decision (operator API) and the sandbox test helper (contracts.md §8, §9). */
+export function appealRoutes(router: Router, ctx: EnforcementContext): void {
+  router.get(ops.getAppeal.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    res.json({ data: appealDetail(await getAppeal(ctx, callerOf(req), id)) });
+  });
+
+  const decide = (decider: typeof decideAppeal) => async (req: Request, res: Response) => {
+    const { id } = parseParams(idParamSchema, req);
+    const body = parseBody(decideAppealBodySchema, req);
+    const result = await decider(ctx, callerOf(req), id, body);
+    res.json({ data: { ...appealDetail(result.appeal), ...caseSummary(result) } });
+  };
+  router.post(ops.decideAppeal.path, decide(decideAppeal));
+  router.post(ops.testHelperDecideAppeal.path, decide(decideOwnAppealForTesting));
+}

@@ -1,0 +1,208 @@
+import { APPEAL_REVIEW_ESTIMATE, type Appeal } from '../../domain/appeal';
+import type { Avatar } from '../../domain/avatar';
+import { daysRemaining, type GracePeriod } from '../../domain/grace-period';
+import { notificationsOf, type NotificationState } from '../../domain/notifications';
+import type { CaseView } from '../../domain/query-enforcement.use-case';
+import { resolutionOptions } from '../../domain/resolution-options';
+import type { ViolationCase } from '../../domain/violation-lifecycle';
+
+// The public forms (service-interface.md: Violation, Grace period; contracts.md §8). Personal data
+// (creatorEmail, recipients) appears only in detail forms.
+
+const iso = (d: Date) => d.toISOString();
+
+export function avatarForm(avatar: Avatar, openViolations: string[], detail: boolean) {
+  return {
+    id: avatar.id,
+    name: avatar.name,
+    description: avatar.description,
+    imageUrl: avatar.imageUrl,
+    creatorId: avatar.creatorId,
+    creatorName: avatar.creatorName,
+    ...(detail ? { creatorEmail: avatar.creatorEmail } : {}),
+    userCount: avatar.userCount,
+    commercial: avatar.commercial,
+    evaluation: avatar.evaluation,
+    match: avatar.match,
+    openViolations,
+    createdAt: iso(avatar.createdAt),
+    updatedAt: iso(avatar.updatedAt),
+  };
+}
+
+function sentForm(n: NotificationState) {
+  return { sent: n.sent, ...(n.at === undefined ? {} : { at: iso(n.at) }) };
+}
+
+function violationNotifications(view: CaseView) {
+  const n = notificationsOf(view.gracePeriod, view.steps);
+  return {
+    day0: sentForm(n.day0),
+    day7: sentForm(n.day7),
+    day21: sentForm(n.day21),
+    day28: sentForm(n.day28),
+  };
+}
+
+function gracePeriodNotifications(view: CaseView) {
+  const form = (state: NotificationState) => ({
+    ...sentForm(state),
+    ...(state.scheduledAt === undefined ? {} : { scheduledAt: iso(state.scheduledAt) }),
+    ...(state.recipients === undefined ? {} : { recipients: state.recipients }),
+  });
+  const n = notificationsOf(view.gracePeriod, view.steps);
+  return { day0: form(n.day0), day7: form(n.day7), day21: form(n.day21), day28: form(n.day28) };
+}
+
+export function appealForm(appeal: Appeal) {
+  return {
+    id: appeal.id,
+    reason: appeal.reason,
+    status: appeal.status,
+    submittedAt: iso(appeal.submittedAt),
+    estimatedReviewTime: APPEAL_REVIEW_ESTIMATE,
+    ...(appeal.decidedAt === null ? {} : { decidedAt: iso(appeal.decidedAt) }),
+  };
+}
+
+export function appealDetail(appeal: Appeal) {
+  return {
+    id: appeal.id,
+    violationId: appeal.violationId,
+    gracePeriodId: appeal.gracePeriodId,
+    reason: appeal.reason,
+    explanation: appeal.explanation,
+    evidence: appeal.evidence,
+    status: appeal.status,
+    submittedAt: iso(appeal.submittedAt),
+    estimatedReviewTime: APPEAL_REVIEW_ESTIMATE,
+    decidedAt: appeal.decidedAt === null ? null : iso(appeal.decidedAt),
+    notes: appeal.notes,
+  };
+}
+
+function resolutionFields(violation: { resolution: string | null; resolvedAt: Date | null }) {
+  return {
+    ...(violation.resolution === null ? {} : { resolution: violation.resolution }),
+    ...(violation.resolvedAt === null ? {} : { resolvedAt: iso(violation.resolvedAt) }),
+  };
+}
+
+export function violationListItem(view: CaseView) {
+  const { violation, gracePeriod, avatar } = view;
+  return {
+    id: violation.id,
+    boxId: violation.boxId,
+    identityName: violation.identityName,
+    status: violation.status,
+    severity: violation.severity,
+    detectedAt: iso(violation.detectedAt),
+    avatar: { id: avatar.id, name: avatar.name, creatorId: avatar.creatorId, userCount: avatar.userCount },
+    detection: {
+      confidence: violation.detection.confidence,
+      layer: violation.detection.layer,
+      classification: violation.detection.classification,
+    },
+    gracePeriod: {
+      id: gracePeriod.id,
+      expiresAt: iso(gracePeriod.expiresAt),
+      daysRemaining: daysRemaining(gracePeriod, view.now),
+    },
+    notifications: violationNotifications(view),
+    ...resolutionFields(violation),
+  };
+}
+
+export function violationDetail(view: CaseView) {
+  const item = violationListItem(view);
+  const { violation, gracePeriod, avatar } = view;
+  return {
+    ...item,
+    policy: violation.policy,
+    avatar: {
+      ...item.avatar,
+      description: avatar.description,
+      imageUrl: avatar.imageUrl,
+      creatorName: avatar.creatorName,
+      createdAt: iso(avatar.createdAt),
+    },
+    detection: { ...item.detection, ...violation.detection },
+    gracePeriod: {
+      ...item.gracePeriod,
+      status: gracePeriod.status,
+      startedAt: iso(gracePeriod.startedAt),
+      notifications: item.notifications,
+    },
+    resolutionOptions: resolutionOptions(violation, avatar.id, view.policyConfig),
+    ...(view.appeal === null ? {} : { appeal: appealForm(view.appeal) }),
+  };
+}
+
+function avatarStatus(view: CaseView): 'active' | 'removed' | 'compliant' | 'deactivated' {
+  if (view.avatar.deletedAt !== null) return 'removed';
+  if (view.gracePeriod.status === 'resolved' || view.gracePeriod.status === 'cancelled') return 'compliant';
+  if (view.gracePeriod.status === 'expired') return 'deactivated';
+  return 'active';
+}
+
+function gracePeriodCommon(gp: GracePeriod, view: CaseView) {
+  return {
+    id: gp.id,
+    boxId: gp.boxId,
+    violationId: gp.violationId,
+    identityName: gp.identityName,
+    status: gp.status,
+    startedAt: iso(gp.startedAt),
+    expiresAt: iso(gp.expiresAt),
+    daysRemaining: daysRemaining(gp, view.now),
+  };
+}
+
+export function gracePeriodListItem(view: CaseView) {
+  const { gracePeriod, avatar } = view;
+  const open = gracePeriod.status === 'active' || gracePeriod.status === 'paused';
+  return {
+    ...gracePeriodCommon(gracePeriod, view),
+    affectedAvatars: open && avatar.deletedAt === null ? 1 : 0,
+    affectedUsers: open && avatar.deletedAt === null ? avatar.userCount : 0,
+    ...resolutionFields(gracePeriod),
+  };
+}
+
+export function gracePeriodDetail(view: CaseView) {
+  const { gracePeriod, avatar, violation } = view;
+  return {
+    ...gracePeriodCommon(gracePeriod, view),
+    policy: gracePeriod.policy,
+    affectedAvatars: [
+      {
+        avatarId: avatar.id,
+        name: avatar.name,
+        creatorId: avatar.creatorId,
+        creatorEmail: avatar.creatorEmail,
+        userCount: avatar.userCount,
+        status: avatarStatus(view),
+      },
+    ],
+    notifications: gracePeriodNotifications(view),
+    resolutionOptions: resolutionOptions(violation, avatar.id, view.policyConfig).map(
+      ({ type, available, pricing }) => ({
+        type,
+        available,
+        ...(pricing === undefined ? {} : { pricing }),
+      }),
+    ),
+    ...resolutionFields(gracePeriod),
+  };
+}
+
+export function caseSummary(result: ViolationCase) {
+  return {
+    violation: { id: result.violation.id, status: result.violation.status },
+    gracePeriod: {
+      id: result.gracePeriod.id,
+      status: result.gracePeriod.status,
+      expiresAt: iso(result.gracePeriod.expiresAt),
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Router } from 'express';
+import {
+  appealBodySchema,
+  enforcementOperations as ops,
+  idParamSchema,
+  listViolationsQuerySchema,
+  resolveBodySchema,
+} from '@svc/contracts';
+import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { appealViolation } from '../../domain/appeal-violation.use-case';
+import type { EnforcementContext } from '../../domain/ports';
+import { getViolation, listViolations } from '../../domain/query-enforcement.use-case';
+import { resolveViolation } from '../../domain/resolve-violation.use-case';
+import { callerOf } from './caller';
+import { appealForm, violationDetail, violationListItem } from './enforcement.presenter';
+
+/** `/v1/svc/violations` (service-interface.md, Endpoints: Violations). */
+export function violationRoutes(router: Router, ctx: EnforcementContext): void {
+  router.get(ops.listViolations.path, async (req, res) => {
+    const query = parseQuery(listViolationsQuerySchema, req);
+    const { items, total } = await listViolations(ctx, callerOf(req), query);
+    res.json({
+      data: items.map(violationListItem),
+      meta: { total, limit: query.limit, offset: query.offset },
+    });
+  });
+
+  router.get(ops.getViolation.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    res.json({ data: violationDetail(await getViolation(ctx, callerOf(req), id)) });
+  });
+
+  router.post(ops.resolveViolation.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const body = parseBody(resolveBodySchema, req);
+    const { violation, gracePeriod } = await resolveViolation(ctx, callerOf(req), id, body);
+    res.json({
+      data: {
+        id: violation.id,
+        status: violation.status,
+        resolution: body.resolution,
+        resolvedAt: (violation.resolvedAt ?? gracePeriod.startedAt).toISOString(),
+        gracePeriod: { id: gracePeriod.id, status: gracePeriod.status },
+      },
+    });
+  });
+
+  router.post(ops.appealViolation.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const body = parseBody(appealBodySchema, req);
+    const { violation, gracePeriod, appeal } = await appealViolation(ctx, callerOf(req), id, body);
+    res.json({
+      data: {
+        id: violation.id,
+        status: violation.status,
+        appeal: appealForm(appeal),
+        gracePeriod: { id: gracePeriod.id, status: gracePeriod.status },
+      },
+    });
+  });
+}

@@ -1,0 +1,55 @@
+import { boxIndexed, type EventEnvelope } from '@svc/contracts';
+import { idempotentHandler, type Subscription } from '@svc/messaging';
+import type { Database, Queryable } from '@svc/storage';
+import type { EnforcementContext } from '../../domain/ports';
+import { projectLicenseEvent } from '../../domain/project-license-event.use-case';
+import { projectRegistryEvent } from '../../domain/project-registry-event.use-case';
+import { startScanOnIndexed } from '../../domain/scan-new-box.use-case';
+
+export const BOX_QUEUE = 'enforcement.boxes';
+export const LICENSE_QUEUE = 'enforcement.licenses';
+export const BOX_INDEXED_QUEUE = 'enforcement.box-indexed';
+
+/**
+ * The box projection (registry.box.*; a deleted box cancels its grace periods), the license
+ * projection (licensing.license.*; an active license resolves violations) and new boxes' scans
+ * (detection.box.indexed). Each event is applied once per queue; events they cause are relayed
+ * once the transaction commits.
+ */
+export function enforcementSubscriptions(
+  db: Database,
+  ctx: EnforcementContext,
+  scanWaiting: () => void,
+): Subscription[] {
+  const consumer = (
+    queue: string,
+    patterns: string[],
+    handle: (tx: Queryable, envelope: EventEnvelope) => Promise<void>,
+    after: () => void = () => undefined,
+  ): Subscription => {
+    const handler = idempotentHandler({ db, consumer: queue, clock: ctx.clock, handle });
+    return {
+      queue,
+      patterns,
+      handler: async (envelope, delivery) => {
+        await handler(envelope, delivery);
+        ctx.eventsCommitted();
+        after();
+      },
+    };
+  };
+  return [
+    consumer(BOX_QUEUE, ['registry.box.*'], (tx, envelope) => projectRegistryEvent(ctx, tx, envelope)),
+    consumer(LICENSE_QUEUE, ['licensing.license.*'], (tx, envelope) =>
+      projectLicenseEvent(ctx, tx, envelope),
+    ),
+    consumer(
+      BOX_INDEXED_QUEUE,
+      [boxIndexed.type],
+      async (tx, envelope) => {
+        await startScanOnIndexed(ctx, tx, envelope);
+      },
+      scanWaiting,
+    ),
+  ];
+}

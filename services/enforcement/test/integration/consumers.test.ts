@@ -1,0 +1,154 @@
+import { boxUpdated } from '@svc/contracts';
+import { startEnforcementHarness, type EnforcementHarness } from '../fixtures/enforcement-harness';
+
+let h: EnforcementHarness;
+beforeEach(async () => {
+  h = await startEnforcementHarness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+describe('registry.box.* (the box projection)', () => {
+  it('when a box is deleted, then its active and paused grace periods are cancelled and grace_period.cancelled published', async () => {
+    const box = await h.box('Deleted Box Person', 'LICENSE');
+    const client = h.platform();
+    const active = await h.violation(client, box);
+    const paused = await h.violation(client, box);
+    await client.call('POST', `/v1/svc/violations/${paused.violationId}/appeal`, {
+      reason: 'other',
+      explanation: 'x',
+    });
+    await h.deleteBox(box);
+    for (const found of [active, paused]) {
+      const gp = await client.call('GET', `/v1/svc/grace-periods/${found.gracePeriodId}`);
+      expect(gp.body.data).toMatchObject({ status: 'cancelled', daysRemaining: 0 });
+      expect((await client.call('GET', `/v1/svc/violations/${found.violationId}`)).body.data.status).toBe(
+        'dismissed',
+      );
+      await h.waitForEvent(
+        'enforcement.grace_period.cancelled',
+        (e) => e.data.gracePeriodId === found.gracePeriodId,
+      );
+    }
+    expect(h.eventsOf('enforcement.violation.dismissed')).toHaveLength(0);
+    // Later avatars no longer match a deleted box.
+    expect((await h.avatar(client, 'after-delete', 'Deleted Box Person')).openViolations).toEqual([]);
+  });
+
+  it("when a box's pricing changes, then the resolution options show the new prices", async () => {
+    const box = await h.box('Priced Person', 'LICENSE');
+    const client = h.platform();
+    const { violationId } = await h.violation(client, box);
+    await h.bus.publish(
+      boxUpdated.create(
+        {
+          boxId: box.boxId,
+          claimId: box.claimId,
+          ownerPlatformId: box.ownerPlatformId,
+          identityName: box.identityName,
+          variations: [],
+          entityType: 'INDIVIDUAL',
+          verificationTier: 'SILVER',
+          policy: 'LICENSE',
+          enforcement: 'MODERATE',
+          policyConfig: { licenseTypes: { personal: { price: 1, autoApprove: true } } },
+          royaltyRate: 0,
+          referenceImageUrls: [],
+          status: 'active',
+          createdAt: h.clock.now().toISOString(),
+          updatedAt: new Date(h.clock.now().getTime() + 1000).toISOString(),
+        },
+        { occurredAt: h.clock.now(), platformId: box.ownerPlatformId },
+      ),
+    );
+    const detail = await client.call('GET', `/v1/svc/violations/${violationId}`);
+    expect(detail.body.data.resolutionOptions[0].pricing).toEqual({
+      personal: 1,
+      creator: null,
+      commercial: null,
+    });
+  });
+});
+
+describe('licensing.license.* (the license projection)', () => {
+  it("when the platform's license on the box becomes active, then its open violations there are resolved as licensed", async () => {
+    const box = await h.box('Licensed Person', 'LICENSE');
+    const client = h.platform();
+    const bystander = h.platform();
+    const mine = await h.violation(client, box);
+    const theirs = await h.violation(bystander, box);
+    const licenseId = await h.license(client, box);
+    const detail = await client.call('GET', `/v1/svc/violations/${mine.violationId}`);
+    expect(detail.body.data).toMatchObject({ status: 'resolved', resolution: 'licensed' });
+    const event = await h.waitForEvent(
+      'enforcement.violation.resolved',
+      (e) => e.data.violationId === mine.violationId,
+    );
+    expect(event.data).toMatchObject({ resolution: 'licensed', licenseId });
+    expect((await bystander.call('GET', `/v1/svc/violations/${theirs.violationId}`)).body.data.status).toBe(
+      'pending',
+    );
+    // Its future avatars on the box do not break LICENSE.
+    expect(await h.avatar(client, 'licensed-2', 'Licensed Person')).toMatchObject({
+      openViolations: [],
+      match: { outcome: 'licensed' },
+    });
+  });
+
+  it('when the license expires, then new avatars break the policy again', async () => {
+    const box = await h.box('Monetized Person', 'MONETIZE');
+    const client = h.platform();
+    const licenseId = await h.license(client, box);
+    expect((await h.avatar(client, 'm1', 'Monetized Person')).openViolations).toEqual([]);
+    await h.license(client, box, 'expired', licenseId);
+    expect((await h.avatar(client, 'm2', 'Monetized Person')).openViolations).toHaveLength(1);
+  });
+});
+
+describe('detection.box.indexed (the initial scan)', () => {
+  it("when a new box is first indexed, then every platform's reported avatars are scanned for it and box_scan.completed published", async () => {
+    const one = h.platform();
+    const two = h.platform();
+    await h.avatar(one, 'a', 'Late Box Person fan');
+    await h.avatar(two, 'b', 'Late Box Person');
+    await h.avatar(two, 'c', 'Unrelated');
+    await h.avatar(two, 'gone', 'Late Box Person');
+    await two.call('DELETE', '/v1/svc/avatars/gone');
+    const box = await h.box('Late Box Person', 'BLOCK_ALL');
+    await h.indexed(box);
+    await h.running.runBoxScans();
+    const completed = await h.waitForEvent(
+      'enforcement.box_scan.completed',
+      (e) => e.data.boxId === box.boxId,
+    );
+    expect(completed.data).toMatchObject({ avatarsScanned: 3, violationsCreated: 2 });
+    expect(
+      h.detection.requests.filter((r) => r.boxId === box.boxId).every((r) => r.caller === 'enforcement'),
+    ).toBe(true);
+    expect((await one.call('GET', `/v1/svc/violations?boxId=${box.boxId}`)).body.meta.total).toBe(1);
+    expect((await two.call('GET', `/v1/svc/violations?boxId=${box.boxId}`)).body.meta.total).toBe(1);
+    // A redelivered or later indexing does not scan again.
+    await h.indexed(box);
+    await h.indexed(box, false);
+    expect(await h.running.runBoxScans()).toBe(0);
+  });
+
+  it('when detection is down during the scan, then it is retried later and completes', async () => {
+    const client = h.platform();
+    await h.avatar(client, 'x', 'Flaky Scan Person');
+    const box = await h.box('Flaky Scan Person', 'BLOCK_ALL');
+    h.detection.down = true;
+    await h.indexed(box);
+    expect(await h.running.runBoxScans()).toBe(0);
+    h.detection.down = false;
+    expect(await h.running.runBoxScans()).toBe(0); // backing off
+    h.clock.advance(10_000);
+    await h.running.runBoxScans();
+    const completed = await h.waitForEvent(
+      'enforcement.box_scan.completed',
+      (e) => e.data.boxId === box.boxId,
+    );
+    expect(completed.data).toMatchObject({ avatarsScanned: 1, violationsCreated: 1 });
+  });
+});

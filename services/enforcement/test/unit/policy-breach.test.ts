@@ -1,0 +1,71 @@
+import { judgeMatch } from '../../src/domain/policy-breach';
+
+type Policy = 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+const match = (
+  policy: Policy,
+  extra: Partial<{
+    enforcement: 'STRICT' | 'MODERATE' | 'RELAXED';
+    policyConfig: Record<string, unknown>;
+    parodyLikelihood: number;
+  }> = {},
+) => ({
+  policy,
+  enforcement: extra.enforcement ?? ('MODERATE' as const),
+  policyConfig: extra.policyConfig ?? {},
+  parodyLikelihood: extra.parodyLikelihood ?? 0,
+});
+const avatar = { creatorId: 'creator-1', commercial: false, platformDomain: 'avatars.example.com' };
+
+describe('judgeMatch (contracts.md §8)', () => {
+  it('when BLOCK_ALL, then always a violation, licensed or parody alike', () => {
+    expect(judgeMatch(match('BLOCK_ALL'), avatar, true)).toBe('violation');
+    expect(judgeMatch(match('BLOCK_ALL', { parodyLikelihood: 0.95 }), avatar, false)).toBe('violation');
+  });
+
+  it('when LICENSE or MONETIZE, then a violation without an active license of this platform', () => {
+    expect(judgeMatch(match('LICENSE'), avatar, false)).toBe('violation');
+    expect(judgeMatch(match('LICENSE'), avatar, true)).toBe('licensed');
+    expect(judgeMatch(match('MONETIZE'), avatar, false)).toBe('violation');
+    expect(judgeMatch(match('MONETIZE'), avatar, true)).toBe('licensed');
+  });
+
+  it('when TEAM, then a violation unless the creator is authorized or the platform domain whitelisted', () => {
+    const config = { authorizedAccounts: ['creator-1'], platformWhitelist: ['Team.Example.com'] };
+    expect(judgeMatch(match('TEAM'), avatar, false)).toBe('violation');
+    expect(judgeMatch(match('TEAM', { policyConfig: config }), avatar, false)).toBe('authorized');
+    expect(
+      judgeMatch(
+        match('TEAM', { policyConfig: config }),
+        { ...avatar, creatorId: 'x', platformDomain: 'team.example.com' },
+        false,
+      ),
+    ).toBe('authorized');
+    expect(
+      judgeMatch(
+        match('TEAM', { policyConfig: config }),
+        { ...avatar, creatorId: 'x', platformDomain: null },
+        false,
+      ),
+    ).toBe('violation');
+  });
+
+  it('when BLOCK_COMMERCIAL, then a violation only for commercial avatars', () => {
+    expect(judgeMatch(match('BLOCK_COMMERCIAL'), avatar, false)).toBe('allowed');
+    expect(judgeMatch(match('BLOCK_COMMERCIAL'), { ...avatar, commercial: true }, false)).toBe('violation');
+  });
+
+  it('when OPEN, then never a violation (monitoring only)', () => {
+    expect(judgeMatch(match('OPEN'), { ...avatar, commercial: true }, false)).toBe('monitored');
+  });
+
+  it('when parody is likely (≥ 0.7) on a non-STRICT box that is not BLOCK_ALL, then parody, not a violation', () => {
+    expect(judgeMatch(match('LICENSE', { parodyLikelihood: 0.7 }), avatar, false)).toBe('parody');
+    expect(judgeMatch(match('TEAM', { parodyLikelihood: 0.9, enforcement: 'RELAXED' }), avatar, false)).toBe(
+      'parody',
+    );
+    expect(judgeMatch(match('LICENSE', { parodyLikelihood: 0.69 }), avatar, false)).toBe('violation');
+    expect(
+      judgeMatch(match('LICENSE', { parodyLikelihood: 0.95, enforcement: 'STRICT' }), avatar, false),
+    ).toBe('violation');
+  });
+});
