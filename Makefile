@@ -8,7 +8,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e lint typecheck format format-check \
-	depcheck check bench-gateway bench-webhooks bench-billing bench-detection clean
+	depcheck check bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -67,6 +67,9 @@ bench-webhooks: build ## Webhook dispatcher: 10,000 events to 100 local endpoint
 
 bench-billing: build ## Billing: 20 keys x 100 usage reports through the gateway, none lost or doubled (< 30 s)
 	$(PNPM) exec tsc -b bench && node bench/dist/billing/run.js
+
+bench-enforcement: build ## Enforcement: 100,000 grace periods due in one minute: scheduler time, event throughput (about 2.5 min); BENCH_GRACE_PERIODS, BENCH_REPLICAS
+	$(PNPM) exec tsc -b bench && node bench/dist/enforcement/run.js
 
 bench-detection: build ## Detection at 1M identities x 4 names: load, memory, check and batch latency (about 4 min); BENCH_IDENTITIES
 	$(PNPM) exec tsc -b bench && node --expose-gc --max-old-space-size=6144 bench/dist/detection/run.js

@@ -8,6 +8,7 @@ import { generateApiKey, gatewayConfigSchema, startGateway, type RunningGateway 
 import { loadConfig } from '@svc/config';
 import { billingEmbedded } from '@svc/billing';
 import { detectionEmbedded } from '@svc/detection';
+import { enforcementEmbedded } from '@svc/enforcement';
 import { licensingEmbedded } from '@svc/licensing';
 import { registryEmbedded } from '@svc/registry';
 import { webhookDispatcherEmbedded } from '@svc/webhook-dispatcher';
@@ -24,6 +25,7 @@ export const EMBEDDED_SERVICES: EmbeddedService[] = [
   registryEmbedded,
   detectionEmbedded,
   licensingEmbedded,
+  enforcementEmbedded,
   billingEmbedded,
   webhookDispatcherEmbedded,
 ];

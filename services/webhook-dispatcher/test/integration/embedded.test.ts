@@ -24,7 +24,8 @@ it('when started embedded, then an endpoint registered over HTTP gets a signed d
     logger: silent,
     environment: 'sandbox',
     internalJwtSecret: SECRET,
-    allowPrivateFetch: true,  });
+    allowPrivateFetch: true,
+  });
   try {
     expect(webhookDispatcherEmbedded.urlVariable).toBe('WEBHOOK_DISPATCHER_URL');
     const platformId = 'plat_embedded';
