@@ -86,6 +86,22 @@ export class TimelineRepository implements TimelineStore {
     );
   }
 
+  async scheduledInOrder(tx: Queryable, gracePeriodIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (gracePeriodIds.length === 0) return out;
+    const { rows } = await tx.query<{ id: string | number; grace_period_id: string }>(
+      `SELECT id, grace_period_id FROM timeline_steps
+       WHERE grace_period_id = ANY($1) AND status = 'scheduled' ORDER BY due_at, position, id`,
+      [gracePeriodIds],
+    );
+    for (const row of rows) {
+      const list = out.get(row.grace_period_id) ?? [];
+      list.push(String(row.id));
+      out.set(row.grace_period_id, list);
+    }
+    return out;
+  }
+
   async lockDue(
     tx: Queryable,
     options: { now: Date; limit: number; platform?: { id: string; offsetMs: number }; wait?: boolean },

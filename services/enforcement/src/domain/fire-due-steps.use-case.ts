@@ -42,6 +42,11 @@ async function fireBatch(
   const run = emptyRun();
   if (due.length === 0) return run;
   const cases = await ctx.violations.casesOf(tx, [...new Set(due.map((d) => d.gracePeriod.violationId))]);
+  // A grace period's steps fire in order. A replica may have locked a later step of a grace period
+  // while an earlier one was held by another replica at scan time: such a step waits (stays
+  // scheduled) for the next batch, so an expiry never overtakes (and cancels) a reminder.
+  const order = await ctx.timeline.scheduledInOrder(tx, [...new Set(due.map((d) => d.gracePeriod.id))]);
+  const nextOf = new Map<string, number>();
   const periods = new Map<string, GracePeriod>();
   const expiredPeriods: GracePeriod[] = [];
   const enforced: Violation[] = [];
@@ -49,6 +54,9 @@ async function fireBatch(
   const cancelled: string[] = [];
   const envelopes: EventEnvelope[] = [];
   for (const { step, gracePeriod: locked, offsetMs } of due) {
+    const position = nextOf.get(locked.id) ?? 0;
+    if (order.get(locked.id)?.[position] !== step.id) continue;
+    nextOf.set(locked.id, position + 1);
     const gracePeriod = periods.get(locked.id) ?? locked;
     const found = cases.get(gracePeriod.violationId);
     // A step of a grace period that is no longer counting down (never expected: pausing holds the steps).
@@ -131,7 +139,9 @@ export async function fireDueSteps(ctx: EnforcementContext): Promise<SchedulerRu
       });
       add(run, batch.run);
       if (batch.locked > 0) ctx.eventsCommitted();
-      if (batch.locked < STEP_BATCH) return;
+      // A short batch is not the end: another replica may have held some due rows (or their grace
+      // periods) when this one looked. Only an empty batch means nothing is left for this pass.
+      if (batch.locked === 0) return;
     }
   };
   await drain();

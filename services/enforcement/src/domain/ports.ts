@@ -143,6 +143,8 @@ export interface TimelineStore {
   release(tx: Queryable, gracePeriodId: string, shiftMs: number): Promise<void>;
   /** The grace period ended: steps still to come never fire. */
   cancelRemaining(tx: Queryable, gracePeriodIds: string[]): Promise<void>;
+  /** The ids of each grace period's scheduled steps, in firing order. */
+  scheduledInOrder(tx: Queryable, gracePeriodIds: string[]): Promise<Map<string, string[]>>;
   /**
    * Locks due steps (and their grace periods) in firing order: every platform's steps due by
    * `now` (real time), or one platform's due by its own clock. `wait`: wait for rows another
