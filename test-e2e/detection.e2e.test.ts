@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { startTestCluster, uniqueSuffix, waitFor, type TestCluster } from '@svc/test-kit';
-import { call, ROOT } from './helpers';
+import { call, newPlatformKey, ROOT } from './helpers';
 
 // The identity check through the gateway in cluster mode: detection learns verified claims and
 // boxes from registry's events over RabbitMQ, fingerprints the reference image from a local
@@ -47,18 +47,7 @@ afterAll(async () => {
 });
 
 async function newKey(name: string): Promise<string> {
-  const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
-    name: `${name} ${uniqueSuffix()}`,
-    plan: 'standard',
-  });
-  const key = await call(
-    cluster.gatewayUrl,
-    cluster.adminToken,
-    'POST',
-    `/admin/platforms/${platform.body.data.id}/keys`,
-    {},
-  );
-  return key.body.data.key;
+  return newPlatformKey(cluster, name);
 }
 
 describe('the identity check through the gateway (cluster mode)', () => {

@@ -6,7 +6,7 @@ import {
   type TestBroker,
   type TestCluster,
 } from '@svc/test-kit';
-import { call, ROOT } from './helpers';
+import { call, newPlatformKey, ROOT } from './helpers';
 
 // Enforcement through the gateway in cluster mode: registry, detection, licensing and enforcement
 // are their own processes on PostgreSQL and RabbitMQ. A verified claim is boxed; detection indexes
@@ -30,18 +30,7 @@ afterAll(async () => {
 });
 
 async function newKey(name: string): Promise<string> {
-  const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
-    name: `${name} ${uniqueSuffix()}`,
-    plan: 'standard',
-  });
-  const key = await call(
-    cluster.gatewayUrl,
-    cluster.adminToken,
-    'POST',
-    `/admin/platforms/${platform.body.data.id}/keys`,
-    {},
-  );
-  return key.body.data.key;
+  return newPlatformKey(cluster, name);
 }
 
 function event(type: string, match: (data: any) => boolean) {

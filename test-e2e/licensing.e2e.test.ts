@@ -1,5 +1,5 @@
-import { startTestCluster, uniqueSuffix, waitFor, type TestCluster } from '@svc/test-kit';
-import { call, ROOT } from './helpers';
+import { startTestCluster, waitFor, type TestCluster } from '@svc/test-kit';
+import { call, newPlatformKey, ROOT } from './helpers';
 
 // Licensing through the gateway in cluster mode: registry and licensing are their own processes
 // on PostgreSQL; licensing learns boxes from registry's events over RabbitMQ.
@@ -18,18 +18,7 @@ afterAll(async () => {
 });
 
 async function newKey(name: string): Promise<string> {
-  const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
-    name: `${name} ${uniqueSuffix()}`,
-    plan: 'standard',
-  });
-  const key = await call(
-    cluster.gatewayUrl,
-    cluster.adminToken,
-    'POST',
-    `/admin/platforms/${platform.body.data.id}/keys`,
-    {},
-  );
-  return key.body.data.key;
+  return newPlatformKey(cluster, name);
 }
 
 describe('licensing through the gateway (cluster mode)', () => {

@@ -1,12 +1,11 @@
 import {
   connectTestBroker,
   startTestCluster,
-  uniqueSuffix,
   waitFor,
   type TestBroker,
   type TestCluster,
 } from '@svc/test-kit';
-import { call, ROOT } from './helpers';
+import { call, newPlatformKey, ROOT } from './helpers';
 
 // Claims and boxes through the gateway in cluster mode: the registry is its own process on
 // PostgreSQL, and its events reach RabbitMQ through the outbox.
@@ -28,18 +27,7 @@ afterAll(async () => {
 });
 
 async function newKey(): Promise<string> {
-  const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
-    name: `Registry E2E ${uniqueSuffix()}`,
-    plan: 'standard',
-  });
-  const key = await call(
-    cluster.gatewayUrl,
-    cluster.adminToken,
-    'POST',
-    `/admin/platforms/${platform.body.data.id}/keys`,
-    {},
-  );
-  return key.body.data.key;
+  return newPlatformKey(cluster, 'Registry E2E');
 }
 
 function eventOf(type: string, match: (data: any) => boolean) {

@@ -4,3 +4,4 @@ export * from './pglite';
 export * from './create-database';
 export * from './migrations';
 export * from './select-page';
+export * from './row-values';

@@ -1,7 +1,7 @@
 import type { Queryable } from '@svc/storage';
 import type { Appeal } from '../domain/appeal';
 import type { AppealStore } from '../domain/ports';
-import { fromJson, isoOrNull, toDate, toDateOrNull } from './rows';
+import { fromJson, isoOrNull, toDate, toDateOrNull } from '@svc/storage';
 
 interface AppealRow {
   id: string;

@@ -1,7 +1,7 @@
 import { selectPage, type Queryable } from '@svc/storage';
 import type { Avatar, AvatarMatchSummary, EvaluationStatus } from '../domain/avatar';
 import type { AvatarStore, Page } from '../domain/ports';
-import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber } from './rows';
+import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber } from '@svc/storage';
 
 export interface AvatarRow {
   ref: string;

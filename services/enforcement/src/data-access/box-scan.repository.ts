@@ -1,6 +1,6 @@
 import type { Queryable } from '@svc/storage';
 import type { BoxScan, BoxScanStore } from '../domain/ports';
-import { isoOrNull, toDate, toDateOrNull, toNumber } from './rows';
+import { isoOrNull, toDate, toDateOrNull, toNumber } from '@svc/storage';
 
 interface ScanRow {
   box_id: string;

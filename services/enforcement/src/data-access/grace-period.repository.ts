@@ -1,7 +1,7 @@
 import { selectPage, type Queryable } from '@svc/storage';
 import type { GracePeriod } from '../domain/grace-period';
 import type { GracePeriodFilter, GracePeriodStore } from '../domain/ports';
-import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber } from './rows';
+import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber } from '@svc/storage';
 
 export interface GracePeriodRow {
   id: string;

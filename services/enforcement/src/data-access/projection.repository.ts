@@ -1,6 +1,6 @@
 import type { Queryable } from '@svc/storage';
 import type { BoxStore, BoxView, LicenseFact, LicenseProjectionStore } from '../domain/ports';
-import { fromJson, toDate, toDateOrNull } from './rows';
+import { fromJson, toDate, toDateOrNull } from '@svc/storage';
 
 interface BoxRow {
   box_id: string;

@@ -1,6 +1,6 @@
 import type { Queryable } from '@svc/storage';
 import type { SandboxClockStore } from '../domain/ports';
-import { toNumber } from './rows';
+import { toNumber } from '@svc/storage';
 
 /** Per-platform sandbox clock offsets. */
 export class SandboxClockRepository implements SandboxClockStore {

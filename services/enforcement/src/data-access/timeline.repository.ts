@@ -3,7 +3,7 @@ import type { GracePeriod } from '../domain/grace-period';
 import type { DueStep, FiredStep, StepStatus, TimelineStep, TimelineStore } from '../domain/ports';
 import type { PlannedStep, StepKind } from '../domain/timeline';
 import { toGracePeriod, type GracePeriodRow } from './grace-period.repository';
-import { fromJson, toDate, toDateOrNull, toNumber } from './rows';
+import { fromJson, toDate, toDateOrNull, toNumber } from '@svc/storage';
 
 interface StepRow {
   id: unknown;

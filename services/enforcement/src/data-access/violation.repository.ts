@@ -3,7 +3,7 @@ import type { Avatar } from '../domain/avatar';
 import type { ViolationFilter, ViolationStore } from '../domain/ports';
 import type { Violation } from '../domain/violation';
 import { toAvatar, type AvatarRow } from './avatar.repository';
-import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber, toNumberOrNull } from './rows';
+import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber, toNumberOrNull } from '@svc/storage';
 
 interface ViolationRow {
   id: string;

@@ -2,7 +2,7 @@ import type { Policy } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import type { BoxView } from '../domain/box';
 import type { BoxProjectionStore } from '../domain/ports';
-import { fromJson, toDate, toDateOrNull, toNumber } from './rows';
+import { fromJson, toDate, toDateOrNull, toNumber } from '@svc/storage';
 
 interface BoxRow {
   box_id: string;

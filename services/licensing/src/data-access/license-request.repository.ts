@@ -2,7 +2,7 @@ import { selectPage, type Queryable } from '@svc/storage';
 import type { LicenseRequest, LicenseTerms, RequestStatus, Tier } from '../domain/license';
 import type { LicenseRequestStore, Page } from '../domain/ports';
 
-import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber, toNumberOrNull } from './rows';
+import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber, toNumberOrNull } from '@svc/storage';
 
 interface RequestRow {
   id: string;

@@ -2,7 +2,7 @@ import { selectPage, type Queryable } from '@svc/storage';
 import type { License, LicenseStatus, LicenseTerms, Tier } from '../domain/license';
 import type { LicenseStore, Page } from '../domain/ports';
 
-import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber } from './rows';
+import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber } from '@svc/storage';
 
 interface LicenseRow {
   id: string;

@@ -1,6 +1,6 @@
 import type { Queryable } from '@svc/storage';
 import type { UsageFigures, UsageStore } from '../domain/ports';
-import { toNumber } from './rows';
+import { toNumber } from '@svc/storage';
 
 interface UsageRow {
   subscribers: unknown;

@@ -9,7 +9,7 @@ import {
   type ViolationFact,
 } from '../domain/box-stats';
 import type { BoxStatsStore } from '../domain/ports';
-import { toNumber } from './rows';
+import { toNumber } from '@svc/storage';
 
 // A fact replaces the recorded one only when it is at least as recent (instant, then rank).
 const NEWER = (table: string) =>

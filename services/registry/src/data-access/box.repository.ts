@@ -2,7 +2,7 @@ import { selectPage, type Queryable } from '@svc/storage';
 import type { Box, Enforcement, Policy } from '../domain/box';
 import type { ClaimStatus } from '../domain/claim';
 import type { BoxStore, Page } from '../domain/ports';
-import { fromJson, toDate } from './rows';
+import { fromJson, toDate } from '@svc/storage';
 
 interface BoxRow {
   id: string;

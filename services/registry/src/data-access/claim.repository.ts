@@ -1,7 +1,7 @@
 import { selectPage, type Queryable } from '@svc/storage';
 import type { Claim, ClaimStatus, EntityType, Proof, ReferenceImage, Verification } from '../domain/claim';
 import type { ClaimStore, Page } from '../domain/ports';
-import { fromJson, toDate, toDateOrNull } from './rows';
+import { fromJson, toDate, toDateOrNull } from '@svc/storage';
 
 interface ClaimRow {
   id: string;

@@ -1,3 +1,5 @@
+// Column values as either engine returns them (pg or PGlite): one conversion for every repository.
+
 /** A timestamptz as returned by either engine (pg gives a Date, a JSON path may give a string). */
 export function toDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value));
