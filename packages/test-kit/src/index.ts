@@ -4,3 +4,4 @@ export * from './cluster';
 export * from './e2e';
 export * from './http';
 export * from './broker';
+export * from './service-harness';

@@ -61,6 +61,7 @@ export async function startDetection(
         'identity index loaded',
       );
       const outbox = appendToOutbox;
+      const referenceImages = new ReferenceImageRepository();
       const imageJob = periodicJob({
         name: 'reference-images',
         intervalMs: config.REFERENCE_IMAGE_INTERVAL_MS,
@@ -72,7 +73,7 @@ export async function startDetection(
               db,
               images,
               identities,
-              referenceImages: new ReferenceImageRepository(),
+              referenceImages,
               clock,
               outbox,
             });

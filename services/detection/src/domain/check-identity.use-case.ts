@@ -4,6 +4,7 @@ import type { ImageFingerprint } from '@svc/image-fingerprint';
 import { decideAction, type Action } from './action';
 import type { IdentityFilter, ImageHit } from './identity-catalogue';
 import type { IndexedIdentity } from './identity';
+import { imageUrlProblem } from './image-matching';
 import { CLASSIFICATION_OF_LAYER } from './name-matching/match-result';
 import { parodyLikelihood } from './parody';
 import type { Caller, DetectionContext } from './ports';
@@ -56,20 +57,11 @@ export function checkedName(value: string, field = 'name'): string {
   return read.name;
 }
 
-/** INVALID_IMAGE_URL (422) unless the value is an absolute http(s) URL. */
+/** INVALID_IMAGE_URL (422) unless the value is an absolute http(s) URL (the fetch guard checks the rest). */
 export function checkImageUrl(value: string, field = 'imageUrl'): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new AppError('INVALID_IMAGE_URL', `${field}: not a URL`, {
-      details: { field, reason: 'invalid_url' },
-    });
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-    throw new AppError('INVALID_IMAGE_URL', `${field}: only http and https URLs can be fetched`, {
-      details: { field, reason: 'scheme' },
-    });
+  const problem = imageUrlProblem(value);
+  if (problem !== null) {
+    throw new AppError('INVALID_IMAGE_URL', `${field}: ${problem}`, { details: { field, reason: problem } });
   }
   return value;
 }

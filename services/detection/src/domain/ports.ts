@@ -79,7 +79,7 @@ export interface IdentityStore {
   removeClaim(tx: Queryable, claimId: string, at: Date): Promise<void>;
   /** Applies a box (creating the identity from the box when the claim is not yet known). */
   upsertBox(tx: Queryable, box: BoxState): Promise<'applied' | 'stale'>;
-  removeBox(tx: Queryable, boxId: string, at: Date): Promise<void>;
+  removeBox(tx: Queryable, boxId: string): Promise<void>;
   /** Replaces the claim's reference images: new URLs wait for a fingerprint, gone ones go. */
   replaceReferenceImages(
     tx: Queryable,

@@ -123,7 +123,7 @@ export async function projectRegistryEvent(
     }
     case boxDeleted.type: {
       const { data } = boxDeleted.parse(envelope);
-      await identities.removeBox(tx, data.boxId, new Date(data.deletedAt));
+      await identities.removeBox(tx, data.boxId);
       return;
     }
     default:
