@@ -5,3 +5,4 @@ export * from './e2e';
 export * from './http';
 export * from './broker';
 export * from './service-harness';
+export * from './embedded-under-test';

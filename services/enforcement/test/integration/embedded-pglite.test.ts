@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { boxCreated } from '@svc/contracts';
-import { createLogger } from '@svc/logger';
-import { InProcessMessageBus } from '@svc/messaging';
-import { signInternalToken } from '@svc/service-kit';
-import { requestJson, waitFor } from '@svc/test-kit';
+import { waitFor, startEmbeddedUnderTest } from '@svc/test-kit';
 import { enforcementEmbedded } from '../../src';
 import { startFakeDetection } from '../fixtures/fake-detection';
 
@@ -13,35 +7,15 @@ const SECRET = 'embedded-test-secret-0123456789-abcdefgh';
 
 describe('enforcementEmbedded (PGlite + in-process bus)', () => {
   it('when started the embedded way, then avatars, violations, the timeline and its events work on PGlite', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'enforcement-embedded-'));
-    const logger = createLogger('test', { level: 'silent' });
-    const bus = new InProcessMessageBus({ logger });
     const detection = await startFakeDetection(SECRET);
-    const seen: string[] = [];
-    await bus.subscribe({
-      queue: 'test.seen',
-      patterns: ['enforcement.#'],
-      handler: async (e) => void seen.push(e.type),
-    });
     expect(enforcementEmbedded.urlVariable).toBe('ENFORCEMENT_URL');
-    const running = await enforcementEmbedded.start({
-      dataDir,
-      bus,
-      logger,
-      environment: 'sandbox',
-      internalJwtSecret: SECRET,
-      allowPrivateFetch: false,
+    const service = await startEmbeddedUnderTest(enforcementEmbedded, {
+      prefix: 'enforcement',
+      jwtSecret: SECRET,
       serviceUrls: { DETECTION_URL: detection.url },
     });
+    const { bus, seen, call } = service;
     try {
-      const token = signInternalToken(SECRET, {
-        platformId: 'plat_e',
-        environment: 'sandbox',
-        keyId: 'key_e',
-        plan: 'sandbox',
-      });
-      const call = (method: string, url: string, body?: unknown) =>
-        requestJson(running.url, token, method, url, body);
       const now = new Date();
       const box = {
         boxId: 'box_embedded0000000000001',
@@ -101,10 +75,8 @@ describe('enforcementEmbedded (PGlite + in-process bus)', () => {
       expect((await call('GET', '/enforcement/obligations')).body.takedowns).toHaveLength(1);
       await waitFor(() => seen.includes('enforcement.violation.enforced'), { what: 'violation.enforced' });
     } finally {
-      await running.stop();
-      await bus.close();
+      await service.stop();
       await detection.close();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { boxCreated } from '@svc/contracts';
-import { createLogger } from '@svc/logger';
-import { InProcessMessageBus } from '@svc/messaging';
-import { signInternalToken } from '@svc/service-kit';
-import { waitFor } from '@svc/test-kit';
+import { waitFor, startEmbeddedUnderTest } from '@svc/test-kit';
 import { licensingEmbedded } from '../../src';
 import { LICENSE_CONFIG, requestBody } from '../fixtures/licensing-harness';
 
@@ -13,40 +7,13 @@ const SECRET = 'embedded-test-secret-0123456789-abcdefgh';
 
 describe('licensingEmbedded (PGlite + in-process bus)', () => {
   it('when started the embedded way, then the box projection, requests, licenses and events work on PGlite', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'licensing-embedded-'));
-    const logger = createLogger('test', { level: 'silent' });
-    const bus = new InProcessMessageBus({ logger });
-    const seen: string[] = [];
-    await bus.subscribe({
-      queue: 'test.seen',
-      patterns: ['licensing.#'],
-      handler: async (e) => void seen.push(e.type),
-    });
     expect(licensingEmbedded.urlVariable).toBe('LICENSING_URL');
-    const running = await licensingEmbedded.start({
-      dataDir,
-      bus,
-      logger,
-      environment: 'sandbox',
-      internalJwtSecret: SECRET,
-      allowPrivateFetch: false,
-      serviceUrls: {},
+    const service = await startEmbeddedUnderTest(licensingEmbedded, {
+      prefix: 'licensing',
+      jwtSecret: SECRET,
     });
+    const { bus, seen, call } = service;
     try {
-      const token = signInternalToken(SECRET, {
-        platformId: 'plat_e',
-        environment: 'sandbox',
-        keyId: 'key_e',
-        plan: 'sandbox',
-      });
-      const call = async (method: string, url: string, body?: unknown) => {
-        const res = await fetch(running.url + url, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        return { status: res.status, body: (await res.json()) as any };
-      };
       const now = new Date().toISOString();
       await bus.publish(
         boxCreated.create(
@@ -93,9 +60,7 @@ describe('licensingEmbedded (PGlite + in-process bus)', () => {
         expect.arrayContaining(['licensing.request.approved', 'licensing.license.activated']),
       );
     } finally {
-      await running.stop();
-      await bus.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await service.stop();
     }
   });
 });
