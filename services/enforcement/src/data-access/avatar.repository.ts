@@ -55,6 +55,33 @@ export function toAvatar(row: AvatarRow): Avatar {
 }
 
 /** Avatars reported by platforms. */
+/** The avatar's columns in table order, as both writes send them. */
+function avatarValues(a: Avatar): unknown[] {
+  return [
+    a.ref,
+    a.platformId,
+    a.id,
+    a.name,
+    a.description,
+    a.imageUrl,
+    a.creatorId,
+    a.creatorName,
+    a.creatorEmail,
+    a.userCount,
+    a.commercial,
+    a.platformDomain,
+    a.revision,
+    a.evaluation,
+    a.evaluationAttempts,
+    isoOrNull(a.nextEvaluationAt),
+    a.lastEvaluationError,
+    a.match === null ? null : JSON.stringify(a.match),
+    a.createdAt.toISOString(),
+    a.updatedAt.toISOString(),
+    isoOrNull(a.deletedAt),
+  ];
+}
+
 export class AvatarRepository implements AvatarStore {
   async insert(tx: Queryable, a: Avatar): Promise<void> {
     await tx.query(
@@ -62,60 +89,19 @@ export class AvatarRepository implements AvatarStore {
          creator_email, user_count, commercial, platform_domain, revision, evaluation, evaluation_attempts,
          next_evaluation_at, last_evaluation_error, match, created_at, updated_at, deleted_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21)`,
-      [
-        a.ref,
-        a.platformId,
-        a.id,
-        a.name,
-        a.description,
-        a.imageUrl,
-        a.creatorId,
-        a.creatorName,
-        a.creatorEmail,
-        a.userCount,
-        a.commercial,
-        a.platformDomain,
-        a.revision,
-        a.evaluation,
-        a.evaluationAttempts,
-        isoOrNull(a.nextEvaluationAt),
-        a.lastEvaluationError,
-        a.match === null ? null : JSON.stringify(a.match),
-        a.createdAt.toISOString(),
-        a.updatedAt.toISOString(),
-        isoOrNull(a.deletedAt),
-      ],
+      avatarValues(a),
     );
   }
 
+  /** Writes every column but the keys (ref, platform, avatar id); a held evaluation lease is released. */
   async update(tx: Queryable, a: Avatar): Promise<void> {
     await tx.query(
-      `UPDATE avatars SET name = $2, description = $3, image_url = $4, creator_id = $5, creator_name = $6,
-         creator_email = $7, user_count = $8, commercial = $9, platform_domain = $10, revision = $11, evaluation = $12,
-         evaluation_attempts = $13, next_evaluation_at = $14, last_evaluation_error = $15, match = $16::jsonb,
-         created_at = $17, updated_at = $18, deleted_at = $19, evaluation_lease_until = NULL
-       WHERE ref = $1`,
-      [
-        a.ref,
-        a.name,
-        a.description,
-        a.imageUrl,
-        a.creatorId,
-        a.creatorName,
-        a.creatorEmail,
-        a.userCount,
-        a.commercial,
-        a.platformDomain,
-        a.revision,
-        a.evaluation,
-        a.evaluationAttempts,
-        isoOrNull(a.nextEvaluationAt),
-        a.lastEvaluationError,
-        a.match === null ? null : JSON.stringify(a.match),
-        a.createdAt.toISOString(),
-        a.updatedAt.toISOString(),
-        isoOrNull(a.deletedAt),
-      ],
+      `UPDATE avatars SET name = $4, description = $5, image_url = $6, creator_id = $7, creator_name = $8,
+         creator_email = $9, user_count = $10, commercial = $11, platform_domain = $12, revision = $13,
+         evaluation = $14, evaluation_attempts = $15, next_evaluation_at = $16, last_evaluation_error = $17,
+         match = $18::jsonb, created_at = $19, updated_at = $20, deleted_at = $21, evaluation_lease_until = NULL
+       WHERE ref = $1 AND platform_id = $2 AND avatar_id = $3`,
+      avatarValues(a),
     );
   }
 
