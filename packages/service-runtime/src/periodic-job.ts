@@ -1,28 +1,25 @@
 import type { Logger } from '@svc/logger';
 import type { BackgroundPart } from './start-domain-service';
 
-/** A background job that runs `run` every `intervalMs` (never two passes at once). */
-export interface PeriodicJob extends BackgroundPart {
-  /** One pass now, or the pass in progress. */
-  runOnce(): Promise<void>;
+/** A background job that runs its pass every `intervalMs` (never two passes at once). */
+export interface PeriodicJob<T = unknown> extends BackgroundPart {
+  /** One pass now, or the pass in progress; resolves with what the pass returned. */
+  runOnce(): Promise<T>;
 }
 
 /** Runs `run` every `intervalMs` (0 turns the timer off; `runOnce` still works), logging failures. */
-export function periodicJob(options: {
+export function periodicJob<T>(options: {
   name: string;
   intervalMs: number;
   logger: Logger;
-  run(): Promise<unknown>;
-}): PeriodicJob {
+  run(): Promise<T>;
+}): PeriodicJob<T> {
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const runOnce = (): Promise<void> => {
-    running ??= options
-      .run()
-      .then(() => undefined)
-      .finally(() => {
-        running = undefined;
-      });
+  let running: Promise<T> | undefined;
+  const runOnce = (): Promise<T> => {
+    running ??= options.run().finally(() => {
+      running = undefined;
+    });
     return running;
   };
   return {

@@ -3,6 +3,8 @@ import { newId } from '@svc/ids';
 import { appendToOutbox } from '@svc/messaging';
 import {
   domainMigrations,
+  periodicJob,
+  type PeriodicJob,
   startDomainService,
   type RunningDomainService,
   type StartOverrides,
@@ -12,12 +14,11 @@ import { BoxProjectionRepository } from './data-access/box-projection.repository
 import { LicenseRequestRepository } from './data-access/license-request.repository';
 import { LicenseRepository } from './data-access/license.repository';
 import { UsageRepository } from './data-access/usage.repository';
-import type { ExpiryRun } from './domain/expire-due-licenses.use-case';
+import { expireDueLicenses, type ExpiryRun } from './domain/expire-due-licenses.use-case';
 import type { LicensingContext } from './domain/ports';
 import { licenseReviewRoutes } from './entry-points/http/license-review.routes';
 import { licenseRoutes } from './entry-points/http/licenses.routes';
 import { secondFamilyRoutes } from './entry-points/http/second-family.routes';
-import { LicenseExpiryJob } from './entry-points/jobs/license-expiry.job';
 import { licensingSubscriptions } from './entry-points/messaging/box-projection.consumer';
 import { clockAdvancedSubscription } from './entry-points/messaging/clock-advanced.consumer';
 
@@ -38,7 +39,7 @@ export async function startLicensing(
   config: LicensingConfig,
   overrides: StartOverrides = {},
 ): Promise<RunningLicensing> {
-  let expiry: LicenseExpiryJob | undefined;
+  let expiry: PeriodicJob<ExpiryRun> | undefined;
   const running = await startDomainService({
     name: 'licensing',
     config,
@@ -58,14 +59,19 @@ export async function startLicensing(
         eventsCommitted: kickRelay,
         newId,
       };
-      const job = new LicenseExpiryJob(ctx, config.LICENSE_EXPIRY_INTERVAL_MS, logger);
+      const job = periodicJob({
+        name: 'license-expiry',
+        intervalMs: config.LICENSE_EXPIRY_INTERVAL_MS,
+        logger,
+        run: () => expireDueLicenses(ctx),
+      });
       expiry = job;
       return {
         subscriptions: [
           ...licensingSubscriptions({ db, boxes, usage, clock }),
           clockAdvancedSubscription(ctx),
         ],
-        background: [{ name: 'license-expiry', start: () => job.start(), stop: () => job.stop() }],
+        background: [job],
         routes: (router) => {
           licenseRoutes(router, ctx);
           licenseReviewRoutes(router, ctx);
