@@ -1,5 +1,4 @@
-import doubleMetaphone from 'double-metaphone';
-import { distance } from 'fastest-levenshtein';
+import { levenshtein, metaphoneCodes } from '@svc/text-keys';
 
 /** How one query token relates to one protected token. */
 export type TokenRelation = 'exact' | 'fuzzy' | 'phonetic';
@@ -22,7 +21,7 @@ export const PENALTY = {
 
 /** Optimal string alignment distance: Levenshtein, with a swap of two adjacent letters costing 1. */
 export function editDistance(a: string, b: string): number {
-  const d = distance(a, b);
+  const d = levenshtein(a, b);
   if (d === 2 && a.length === b.length && isAdjacentSwap(a, b)) return 1;
   return d;
 }
@@ -35,7 +34,7 @@ function isAdjacentSwap(a: string, b: string): boolean {
 
 /** The Double Metaphone codes of a token (primary and, when different, secondary). */
 export function phoneticCodes(token: string): string[] {
-  const [primary, secondary] = doubleMetaphone(token);
+  const [primary, secondary] = metaphoneCodes(token);
   const codes = primary === secondary ? [primary] : [primary, secondary];
   return codes.filter((c) => c.length > 0);
 }

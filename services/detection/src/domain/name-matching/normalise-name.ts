@@ -1,4 +1,4 @@
-import anyAscii from 'any-ascii';
+import { toAscii } from '@svc/text-keys';
 import { LOOK_ALIKE_SYMBOLS, readLookAlikes } from './look-alikes';
 
 /** Titles and generational suffixes that say nothing about who is named. */
@@ -47,7 +47,7 @@ const KEPT_SYMBOLS = new Set(LOOK_ALIKE_SYMBOLS);
 
 function foldToAscii(raw: string): string {
   // NFKC first: full-width and mathematical letters become plain ones before transliteration.
-  const folded = anyAscii(raw.normalize('NFKC')).toLowerCase();
+  const folded = toAscii(raw.normalize('NFKC')).toLowerCase();
   let out = '';
   for (const ch of folded) {
     if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || KEPT_SYMBOLS.has(ch)) out += ch;
