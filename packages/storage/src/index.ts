@@ -5,3 +5,4 @@ export * from './create-database';
 export * from './migrations';
 export * from './select-page';
 export * from './row-values';
+export * from './transaction-hook';

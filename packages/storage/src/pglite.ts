@@ -1,5 +1,6 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Database, QueryResult, Queryable } from './database';
+import { isWriteStatement, transactionHookFor } from './transaction-hook';
 
 export type PgliteExtension = 'pg_trgm' | 'fuzzystrmatch';
 
@@ -61,6 +62,10 @@ export class PgliteDatabase implements Database {
     sql: string,
     params?: unknown[],
   ): Promise<QueryResult<R>> {
+    // A write outside a transaction during a hooked request still commits with the hook's work.
+    if (transactionHookFor(this) !== undefined && isWriteStatement(sql)) {
+      return this.transaction((tx) => tx.query<R>(sql, params));
+    }
     return this.root.query<R>(sql, params);
   }
 
@@ -69,7 +74,12 @@ export class PgliteDatabase implements Database {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.pglite.transaction((tx) => fn(new PgliteQueryable(tx)));
+    const hook = transactionHookFor(this);
+    return this.pglite.transaction(async (raw) => {
+      const tx = new PgliteQueryable(raw);
+      await hook?.enlist(tx);
+      return fn(tx);
+    });
   }
 
   async ping(): Promise<void> {

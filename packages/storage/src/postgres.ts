@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Database, QueryOptions, QueryResult, Queryable } from './database';
+import { isWriteStatement, transactionHookFor } from './transaction-hook';
 
 // COUNT(*) and bigserial come back as int8; every value we keep fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
@@ -63,6 +64,10 @@ export class PostgresDatabase implements Database {
     params?: unknown[],
     options?: QueryOptions,
   ): Promise<QueryResult<R>> {
+    // A write outside a transaction during a hooked request still commits with the hook's work.
+    if (transactionHookFor(this) !== undefined && isWriteStatement(sql)) {
+      return this.transaction((tx) => tx.query<R>(sql, params, options));
+    }
     return this.root.query<R>(sql, params, options);
   }
 
@@ -74,7 +79,9 @@ export class PostgresDatabase implements Database {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await fn(new PgQueryable(client));
+      const tx = new PgQueryable(client);
+      await transactionHookFor(this)?.enlist(tx);
+      const result = await fn(tx);
       await client.query('COMMIT');
       return result;
     } catch (err) {
