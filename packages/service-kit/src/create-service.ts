@@ -4,9 +4,11 @@ import express from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { systemClock, type Clock } from '@svc/clock';
 import type { Logger } from '@svc/logger';
+import type { Database } from '@svc/storage';
 import { errorHandler, notFound } from './error.middleware';
 import { mountHealthRoutes, type ReadinessCheck } from './health.routes';
 import { httpMetrics } from './http-metrics.middleware';
+import { idempotency } from './idempotency.middleware';
 import { internalAuth } from './internal-auth.middleware';
 import { requestContext } from './request-context.middleware';
 
@@ -24,6 +26,11 @@ export interface CreateServiceOptions {
   routes: (router: express.Router) => void;
   /** Reads the instant internal tokens are checked against; the real-time clock, not a sandbox offset. */
   clock?: Clock;
+  /**
+   * Makes every write with an Idempotency-Key run at most once per platform: the key commits with
+   * the effect in `db` (which must have run `idempotencyMigrations`). Needs internal auth.
+   */
+  idempotency?: { db: Database; clock?: Clock };
 }
 
 export interface Service {
@@ -64,6 +71,15 @@ export function createService(options: CreateServiceOptions): Service {
   app.use(express.json({ limit: jsonLimit }));
   if (options.requireInternalAuth ?? true) {
     app.use(internalAuth(options.internalJwtSecret, options.clock ?? systemClock));
+    if (options.idempotency !== undefined) {
+      app.use(
+        idempotency({
+          db: options.idempotency.db,
+          logger,
+          clock: options.idempotency.clock ?? options.clock ?? systemClock,
+        }),
+      );
+    }
   }
   const router = express.Router();
   options.routes(router);

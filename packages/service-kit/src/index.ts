@@ -21,3 +21,14 @@ export {
   type JsonResponse,
 } from './http-client';
 export { counterOn, histogramOn, gaugeOn } from './metric-registration';
+export {
+  idempotency,
+  requestFingerprint,
+  isReplayable,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_TTL_MS,
+  IDEMPOTENCY_IN_FLIGHT_MS,
+  IDEMPOTENT_REPLAYED_HEADER,
+  type IdempotencyOptions,
+} from './idempotency.middleware';
+export { idempotencyMigrations, IdempotencyKeyStore, type StoredAnswer } from './idempotency.store';

@@ -9,7 +9,7 @@ import {
   type MessageBus,
   type Subscription,
 } from '@svc/messaging';
-import { createService } from '@svc/service-kit';
+import { createService, idempotencyMigrations } from '@svc/service-kit';
 import {
   createDatabase,
   loadMigrationsFromDir,
@@ -74,10 +74,11 @@ export interface RunningDomainService {
   stop(): Promise<void>;
 }
 
-/** A service's migrations: the outbox and inbox tables of @svc/messaging, then its own SQL files. */
+/** A service's migrations: the outbox and inbox tables of @svc/messaging, the Idempotency-Key table of @svc/service-kit, then its own SQL files. */
 export function domainMigrations(name: string, fromDir: string): MigrationSource[] {
   return [
     messagingMigrations,
+    idempotencyMigrations,
     { namespace: name, migrations: loadMigrationsFromDir(serviceMigrationsDir(fromDir)) },
   ];
 }
@@ -139,6 +140,7 @@ export async function startDomainService(options: {
       logger,
       internalJwtSecret: config.INTERNAL_JWT_SECRET,
       ...(overrides.registry === undefined ? {} : { registry: overrides.registry }),
+      idempotency: { db },
       readiness: [
         { name: 'db', check: () => db.ping() },
         {

@@ -14,7 +14,8 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
     .regex(/^svc_(test|live)_[0-9A-Za-z]{32,64}$/, 'expected svc_test_<32+ base62> or svc_live_<32+ base62>')
     .optional(),
   SVC_ALLOW_PRIVATE_FETCH: env.boolean(false),
-  UPSTREAM_TIMEOUT_MS: env.int(30_000),
+  // The budget of a route that declares none (contracts operations declare the identity check's).
+  UPSTREAM_TIMEOUT_MS: env.int(10_000),
   REGISTRY_URL: serviceUrl,
   DETECTION_URL: serviceUrl,
   LICENSING_URL: serviceUrl,

@@ -31,6 +31,7 @@ export interface GatewayOptions {
   serviceUrls: Partial<Record<ServiceName, string>>;
   /** Default: every declared operation owned by another service. */
   routes?: Route[];
+  /** The budget of routes that declare none. */
   upstreamTimeoutMs?: number;
 }
 
@@ -61,7 +62,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
     platforms: new PlatformRepository(db),
     keys: new ApiKeyRepository(db),
     store: new KeyAuthenticationRepository(options.hotPathDb ?? db),
-    idempotency: new IdempotencyRepository(db),
+    // Async commit is enough for a binding: losing one only lets a key be reused for another route.
+    idempotency: new IdempotencyRepository(options.hotPathDb ?? db),
     routes: new RouteTable(options.routes ?? routesFrom(declaredOperations())),
     upstreams,
     openapi: buildOpenApiDocument(declaredOperations(), { version: '1.0.0' }),

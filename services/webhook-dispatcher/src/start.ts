@@ -2,7 +2,14 @@ import { systemClock, type Clock } from '@svc/clock';
 import { closeGuardedAgents, guardedFetch } from '@svc/fetch-guard';
 import { createLogger, type Logger } from '@svc/logger';
 import { AmqpMessageBus, messagingMigrations, OutboxRelay, type MessageBus } from '@svc/messaging';
-import { counterOn, createService, gaugeOn, histogramOn, type Service } from '@svc/service-kit';
+import {
+  counterOn,
+  createService,
+  gaugeOn,
+  histogramOn,
+  idempotencyMigrations,
+  type Service,
+} from '@svc/service-kit';
 import {
   createDatabase,
   loadMigrationsFromDir,
@@ -62,7 +69,11 @@ export async function startWebhookDispatcher(
       applicationName: 'webhook-dispatcher',
       onError: (err) => logger.error({ err }, 'database'),
     }));
-  const applied = await runMigrations(db, [messagingMigrations, ...webhookDispatcherMigrations()]);
+  const applied = await runMigrations(db, [
+    messagingMigrations,
+    idempotencyMigrations,
+    ...webhookDispatcherMigrations(),
+  ]);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const bus =
     overrides.bus ??
@@ -92,6 +103,7 @@ export async function startWebhookDispatcher(
     name: 'webhook-dispatcher',
     logger,
     internalJwtSecret: config.INTERNAL_JWT_SECRET,
+    idempotency: { db },
     readiness: [
       { name: 'database', check: () => db.ping() },
       {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from './operation';
+import { defineOperation, IDENTITY_BATCH_TIMEOUT_MS, IDENTITY_CHECK_TIMEOUT_MS } from './operation';
 import {
   enforcementSchema,
   entityTypeSchema,
@@ -240,6 +240,7 @@ export const detectionOperations = {
   checkIdentity: defineOperation({
     ...detection,
     id: 'checkIdentity',
+    timeoutMs: IDENTITY_CHECK_TIMEOUT_MS,
     method: 'post',
     path: '/v1/svc/identity/check',
     summary: 'Is this name (and picture) a protected identity, and what must happen?',
@@ -252,6 +253,7 @@ export const detectionOperations = {
   checkIdentityBatch: defineOperation({
     ...detection,
     id: 'checkIdentityBatch',
+    timeoutMs: IDENTITY_BATCH_TIMEOUT_MS,
     method: 'post',
     path: '/v1/svc/identity/check/batch',
     summary: 'Check up to 100 identities at once',
@@ -265,6 +267,7 @@ export const detectionOperations = {
     ...detection,
     tags: ['Second family'],
     id: 'secondFamilyCheckIdentity',
+    timeoutMs: IDENTITY_CHECK_TIMEOUT_MS,
     method: 'post',
     path: '/identity/check',
     summary: 'Identity check, snake_case (UNCLAIMED, CLAIMED, BOXED)',
@@ -278,6 +281,7 @@ export const detectionOperations = {
     ...detection,
     tags: ['Second family'],
     id: 'secondFamilyCheckIdentityBatch',
+    timeoutMs: IDENTITY_BATCH_TIMEOUT_MS,
     method: 'post',
     path: '/identity/check/batch',
     summary: 'Identity check of up to 100 identities, snake_case',

@@ -34,7 +34,20 @@ export interface Operation {
   sandboxOnly?: boolean;
   /** `operator`: an `/admin` operation, authenticated with ADMIN_TOKEN instead of an API key. */
   auth?: 'key' | 'operator';
+  /**
+   * How long the gateway waits for the owning service's answer before it answers 503
+   * SERVICE_UNAVAILABLE; default DEFAULT_OPERATION_TIMEOUT_MS. Reads that callers make inline
+   * (the identity check) fail fast; writes get a budget a client can live with.
+   */
+  timeoutMs?: number;
 }
+
+/** The gateway's budget for an operation that declares none (a write's budget). */
+export const DEFAULT_OPERATION_TIMEOUT_MS = 10_000;
+/** The budget of the inline identity check: a stalled detection answers 503 within 2 s. */
+export const IDENTITY_CHECK_TIMEOUT_MS = 1500;
+/** The budget of a batch of up to 100 checks. */
+export const IDENTITY_BATCH_TIMEOUT_MS = 5000;
 
 const operations: Operation[] = [];
 

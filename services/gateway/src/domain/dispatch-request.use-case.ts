@@ -1,16 +1,9 @@
 import { AppError, isAppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
-import { OPERATOR_PLATFORM_ID, type InternalClaims } from '@svc/service-kit';
+import { isReplayable, OPERATOR_PLATFORM_ID, type InternalClaims } from '@svc/service-kit';
 import type { Caller } from './authenticate-request.use-case';
-import {
-  IDEMPOTENCY_ABANDON_MS,
-  IDEMPOTENCY_KEY_PATTERN,
-  IDEMPOTENCY_TTL_MS,
-  isIdempotentCandidate,
-  requestFingerprint,
-  shouldStore,
-} from './idempotency';
-import type { IdempotencyStore } from './ports';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_MS, isIdempotentCandidate, requestFingerprint } from './idempotency';
+import type { IdempotencyBinding, IdempotencyStore } from './ports';
 import type { MatchedRoute } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 
@@ -52,8 +45,9 @@ export function claimsOf(caller: Caller): InternalClaims {
 }
 
 /**
- * After authentication: find the owner of the route, refuse what the key may not do, replay or
- * reserve an Idempotency-Key, forward, and keep the answer for replays.
+ * After authentication: find the owner of the route, refuse what the key may not do, bind an
+ * Idempotency-Key to this request and forward it with the key. The owning service records the key
+ * with its write and replays its answer (ADR 0011); the gateway keeps no answers.
  */
 export async function dispatchRequest(
   deps: { upstreams: UpstreamClient; idempotency: IdempotencyStore; clock: Clock },
@@ -69,35 +63,32 @@ export async function dispatchRequest(
   }
 
   const key = isIdempotentCandidate(input.method) ? input.idempotencyKey : undefined;
+  let binding: { key: string; fingerprint: string; bound: IdempotencyBinding | 'unknown' } | undefined;
   if (key !== undefined) {
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 printable ASCII characters', {
         details: { fields: [{ field: 'Idempotency-Key', message: 'invalid' }] },
       });
     }
-    const reservation = await deps.idempotency.reserve(
-      caller.platformId,
-      key,
-      requestFingerprint(input.method, input.url, input.body),
-      deps.clock.now(),
-      { ttlMs: IDEMPOTENCY_TTL_MS, abandonAfterMs: IDEMPOTENCY_ABANDON_MS },
-    );
-    if (reservation.kind === 'replay') {
-      return {
-        status: reservation.response.status,
-        headers: { ...reservation.response.headers, 'Idempotent-Replayed': 'true' },
-        body: reservation.response.body,
-      };
+    const fingerprint = requestFingerprint(input.method, input.url, input.body);
+    const bound = await deps.idempotency
+      .bind(caller.platformId, key, fingerprint, deps.clock.now(), IDEMPOTENCY_TTL_MS)
+      // The binding only catches a key reused for another route; the owning service still runs the
+      // write at most once, so a gateway database blip here must not fail the request.
+      .catch((): 'unknown' => 'unknown');
+    if (bound === 'different') {
+      throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request', {
+        details: { reason: 'different_request' },
+      });
     }
-    if (reservation.kind === 'conflict') {
-      throw new AppError(
-        'IDEMPOTENCY_CONFLICT',
-        reservation.reason === 'different_request'
-          ? 'This Idempotency-Key was already used with a different request'
-          : 'A request with this Idempotency-Key is still being processed; retry shortly',
-      );
-    }
+    binding = { key, fingerprint, bound };
   }
+
+  // A key that this request bound, for a request that surely did not run: free it for another use.
+  const unbind = async (): Promise<void> => {
+    if (binding?.bound !== 'new') return;
+    await deps.idempotency.release(caller.platformId, binding.key, binding.fingerprint).catch(() => undefined);
+  };
 
   try {
     const response = await deps.upstreams.forward(matched.route.service, claimsOf(caller), {
@@ -105,25 +96,14 @@ export async function dispatchRequest(
       path: matched.upstreamPath + input.search,
       requestId: input.requestId,
       ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
+      ...(key === undefined ? {} : { idempotencyKey: key }),
+      ...(matched.route.timeoutMs === undefined ? {} : { timeoutMs: matched.route.timeoutMs }),
     });
-    if (key !== undefined) {
-      if (shouldStore(response.status)) {
-        await deps.idempotency.complete(caller.platformId, key, {
-          status: response.status,
-          headers: response.headers,
-          body: response.body.toString('utf8'),
-        });
-      } else {
-        await deps.idempotency.release(caller.platformId, key);
-      }
-    }
+    if (!isReplayable(response.status)) await unbind();
     return response;
   } catch (err) {
-    // A timed-out call may have run: keep the reservation (a retry gets 409 until it is abandoned).
-    // Otherwise nothing was carried out and the key may be used again at once.
-    if (key !== undefined && !mayHaveRun(err)) {
-      await deps.idempotency.release(caller.platformId, key).catch(() => undefined);
-    }
+    // A timed-out call may have run: the key stays bound (the service knows whether it ran).
+    if (!mayHaveRun(err)) await unbind();
     throw err;
   }
 }
@@ -160,5 +140,6 @@ export async function dispatchOperatorRequest(
     path: matched.upstreamPath + input.search,
     requestId: input.requestId,
     ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
+    ...(matched.route.timeoutMs === undefined ? {} : { timeoutMs: matched.route.timeoutMs }),
   });
 }

@@ -83,28 +83,17 @@ export interface KeyAuthenticationStore {
   purgeCounters(before: Date): Promise<number>;
 }
 
-export interface StoredResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+/** `new`: the key was free; `same`: used before with this request; `different`: with another one. */
+export type IdempotencyBinding = 'new' | 'same' | 'different';
 
-export type Reservation =
-  | { kind: 'reserved' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'conflict'; reason: 'different_request' | 'in_progress' };
-
+/**
+ * Binds a platform's Idempotency-Key to the request it was first used with. The answers
+ * themselves are kept by the owning service with its write (ADR 0011).
+ */
 export interface IdempotencyStore {
-  /** Reserves the key for this request, or says what was stored for it. */
-  reserve(
-    platformId: string,
-    key: string,
-    fingerprint: string,
-    now: Date,
-    options: { ttlMs: number; abandonAfterMs: number },
-  ): Promise<Reservation>;
-  complete(platformId: string, key: string, response: StoredResponse): Promise<void>;
-  /** Forgets a reservation whose request was never carried out (503, 429), so it may be retried. */
-  release(platformId: string, key: string): Promise<void>;
+  /** Binds the key to this request unless it is bound (and not expired); says how it stands. */
+  bind(platformId: string, key: string, fingerprint: string, now: Date, ttlMs: number): Promise<IdempotencyBinding>;
+  /** Unbinds a key whose request surely did not run (the service was unreachable), so it may be reused. */
+  release(platformId: string, key: string, fingerprint: string): Promise<void>;
   purge(before: Date): Promise<number>;
 }

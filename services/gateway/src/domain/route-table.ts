@@ -11,6 +11,8 @@ export interface Route {
   sandboxOnly?: boolean;
   /** `operator`: reached through /admin with the operator token, never with an API key. */
   auth?: 'key' | 'operator';
+  /** The budget for the owning service's answer; default: the gateway's UPSTREAM_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 export interface MatchedRoute {
@@ -54,6 +56,7 @@ export function routesFrom(operations: readonly Operation[]): Route[] {
       ...(op.bucket === undefined ? {} : { bucket: op.bucket }),
       ...(op.sandboxOnly === undefined ? {} : { sandboxOnly: op.sandboxOnly }),
       ...(op.auth === undefined ? {} : { auth: op.auth }),
+      ...(op.timeoutMs === undefined ? {} : { timeoutMs: op.timeoutMs }),
     }));
 }
 

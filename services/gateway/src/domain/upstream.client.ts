@@ -11,6 +11,10 @@ export interface UpstreamRequest {
   requestId: string;
   body?: string;
   contentType?: string;
+  /** The route's budget; default the client's. */
+  timeoutMs?: number;
+  /** Forwarded to the owning service, which records it with the write (ADR 0011). */
+  idempotencyKey?: string;
 }
 
 export interface UpstreamResponse {
@@ -20,7 +24,20 @@ export interface UpstreamResponse {
 }
 
 // Headers of a service's answer that mean something to the platform; the rest stay inside.
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'location', 'cache-control', 'etag'];
+const FORWARDED_RESPONSE_HEADERS = [
+  'content-type',
+  'retry-after',
+  'location',
+  'cache-control',
+  'etag',
+  'idempotent-replayed',
+];
+// Per service: a hang opens the circuit after a few timed-out calls (within 5 s of a hang even for
+// one client calling the identity check in a row), and a trial call goes through 3 s later, so a
+// recovered service is used again within 5 s.
+const UPSTREAM_BREAKER = { volumeThreshold: 3, resetTimeoutMs: 3000, rollingCountTimeoutMs: 10_000 };
+/** The budget of a route that declares none (a write's). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 const TOKEN_TTL_SECONDS = 300;
 // Reuse a minted token while it has at least this long to live: signing on every request is waste.
 const TOKEN_REUSE_MARGIN_MS = 60_000;
@@ -52,7 +69,8 @@ export class UpstreamClient {
       target: service,
       baseUrl,
       connectTimeoutMs: 1000,
-      timeoutMs: this.options.timeoutMs ?? 30_000,
+      timeoutMs: this.options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+      breaker: UPSTREAM_BREAKER,
       registry: this.options.registry,
       logger: this.options.logger,
     });
@@ -73,7 +91,10 @@ export class UpstreamClient {
     return token;
   }
 
-  /** Forwards one request; a service that is down or not deployed answers 503 SERVICE_UNAVAILABLE. */
+  /**
+   * Forwards one request; a service that is down, hanging past the budget or not deployed, or an
+   * open circuit, is a 503 SERVICE_UNAVAILABLE with Retry-After.
+   */
   async forward(
     service: ServiceName,
     claims: InternalClaims,
@@ -84,17 +105,24 @@ export class UpstreamClient {
       'x-request-id': request.requestId,
     };
     if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
+    if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
     const response = await this.client(service).request({
       method: request.method,
       path: request.path,
       headers,
       ...(request.body === undefined ? {} : { body: request.body }),
+      ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
     });
     const forwarded: Record<string, string> = {};
     for (const name of FORWARDED_RESPONSE_HEADERS) {
       const value = response.headers[name];
       if (value !== undefined) forwarded[name] = Array.isArray(value) ? value.join(', ') : value;
     }
+    if (response.status === 502 || response.status === 504) {
+      throw errors.unavailable(`The ${service} service is unavailable`, 1);
+    }
+    // A service that says it cannot serve now (its database is down): the platform learns when to retry.
+    if (response.status === 503 && forwarded['retry-after'] === undefined) forwarded['retry-after'] = '1';
     return { status: response.status, headers: forwarded, body: response.body };
   }
 

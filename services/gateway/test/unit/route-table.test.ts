@@ -1,5 +1,6 @@
 import { RouteTable } from '../../src/domain/route-table';
-import { requestFingerprint, shouldStore } from '../../src/domain/idempotency';
+import { isReplayable } from '@svc/service-kit';
+import { requestFingerprint } from '../../src/domain/idempotency';
 
 const table = new RouteTable([
   { id: 'getLicense', method: 'GET', path: '/v1/svc/licenses/:id', service: 'licensing' },
@@ -58,11 +59,12 @@ describe('idempotency rules', () => {
     expect(requestFingerprint('POST', '/v1/svc/claims?x=1', { name: 'A' })).not.toBe(base);
   });
 
-  it('when a request was refused before running, then its answer is not stored', () => {
-    expect(shouldStore(201)).toBe(true);
-    expect(shouldStore(400)).toBe(true);
-    expect(shouldStore(500)).toBe(true);
-    expect(shouldStore(429)).toBe(false);
-    expect(shouldStore(503)).toBe(false);
+  // A 5xx is never kept for a key (contracts.md §7): the retry must be able to run or find the real answer.
+  it('when an answer is a 5xx or a refused rate limit, then it is not kept for replays', () => {
+    expect(isReplayable(201)).toBe(true);
+    expect(isReplayable(400)).toBe(true);
+    expect(isReplayable(500)).toBe(false);
+    expect(isReplayable(429)).toBe(false);
+    expect(isReplayable(503)).toBe(false);
   });
 });
