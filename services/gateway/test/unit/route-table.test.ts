@@ -68,3 +68,15 @@ describe('idempotency rules', () => {
     expect(isReplayable(503)).toBe(false);
   });
 });
+
+describe('budgets of the declared routes', () => {
+  it('when routes come from the declared operations, then the identity check fails fast and writes get the default budget', async () => {
+    const { declaredOperations, IDENTITY_CHECK_TIMEOUT_MS } = await import('@svc/contracts');
+    const { routesFrom } = await import('../../src/domain/route-table');
+    const declared = new RouteTable(routesFrom(declaredOperations()));
+    expect(declared.match('POST', '/v1/svc/identity/check')?.route.timeoutMs).toBe(IDENTITY_CHECK_TIMEOUT_MS);
+    expect(declared.match('POST', '/identity/check')?.route.timeoutMs).toBe(IDENTITY_CHECK_TIMEOUT_MS);
+    expect(IDENTITY_CHECK_TIMEOUT_MS).toBeLessThan(2000);
+    expect(declared.match('POST', '/v1/svc/claims')?.route.timeoutMs).toBeUndefined();
+  });
+});
