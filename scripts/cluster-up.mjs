@@ -1,5 +1,6 @@
 // `make up`: one process per service against PostgreSQL (one database per service, created on
-// start) and RabbitMQ, on the ports of SERVICE_PORTS. Ctrl-C stops them all.
+// start) and RabbitMQ, on the ports of SERVICE_PORTS. A process that crashes is restarted with
+// backoff (0.5 s doubling to 30 s) and the restart is logged as a [supervisor] line. Ctrl-C stops them all.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';

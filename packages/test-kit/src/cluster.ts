@@ -32,6 +32,24 @@ export interface ClusterOptions {
   bootstrapKey?: string;
   /** Where process output goes: prefixed to this process's stdout, or dropped. */
   output?: 'prefixed' | 'silent';
+  /**
+   * Default true: a process that exits without being asked (a crash, kill -9) is started again
+   * after a backoff (0.5 s doubling to 30 s, back to 0.5 s once it has run 30 s), and logged.
+   */
+  supervise?: boolean;
+  /** Called on each supervisor event (also written to stdout when output is prefixed). */
+  onSupervisorEvent?: (event: SupervisorEvent) => void;
+}
+
+/** What the supervisor did about a process. */
+export interface SupervisorEvent {
+  name: string;
+  kind: 'exited' | 'restarted' | 'restart_failed';
+  /** Exit code or signal for `exited`; the delay before the restart. */
+  code?: number | null;
+  signal?: string | null;
+  restartInMs?: number;
+  error?: string;
 }
 
 export interface RunningProcess {
@@ -46,12 +64,19 @@ export interface RunningCluster {
   adminToken: string;
   bootstrapKey: string;
   processes: Map<string, RunningProcess>;
-  /** Stops one process (SIGTERM, then SIGKILL after 10 s). */
+  /** Stops one process on purpose (SIGTERM, then SIGKILL after 10 s); the supervisor leaves it stopped. */
   stopProcess(name: string): Promise<void>;
-  /** Starts a stopped process again with the same settings. */
+  /** Starts a stopped process again with the same settings (waits for it when it is already running). */
   startProcess(name: string): Promise<void>;
+  /** How many times the supervisor has restarted a process. */
+  restarts(name: string): number;
   stop(): Promise<void>;
 }
+
+const RESTART_BASE_MS = 500;
+const RESTART_MAX_MS = 30_000;
+// A process that ran this long before it crashed starts again after the base delay.
+const STABLE_AFTER_MS = 30_000;
 
 /** A free TCP port on the loopback interface. */
 export function freePort(): Promise<number> {
@@ -106,11 +131,58 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const processes = new Map<string, RunningProcess>();
   const settings = new Map<string, { env: NodeJS.ProcessEnv; port: number }>();
 
+  const supervise = options.supervise ?? true;
+  // Processes stopped on purpose (stopProcess, stop): the supervisor leaves them down.
+  const held = new Set<string>();
+  const pendingRestarts = new Map<string, NodeJS.Timeout>();
+  const failures = new Map<string, number>();
+  const restartCounts = new Map<string, number>();
+  let shuttingDown = false;
+
+  const report = (event: SupervisorEvent): void => {
+    options.onSupervisorEvent?.(event);
+    if (options.output === 'prefixed') process.stdout.write(`[supervisor] ${JSON.stringify(event)}\n`);
+  };
+
+  const superviseExit = (name: string, child: ChildProcess, startedAt: number): void => {
+    child.once('exit', (code, signal) => {
+      if (!supervise || shuttingDown || held.has(name)) return;
+      if (processes.get(name)?.child !== child) return;
+      const ranMs = performance.now() - startedAt;
+      const previous = ranMs >= STABLE_AFTER_MS ? 0 : (failures.get(name) ?? 0);
+      failures.set(name, previous + 1);
+      const restartInMs = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** previous);
+      report({ name, kind: 'exited', code, signal, restartInMs });
+      const timer = setTimeout(() => {
+        pendingRestarts.delete(name);
+        if (shuttingDown || held.has(name)) return;
+        restartCounts.set(name, (restartCounts.get(name) ?? 0) + 1);
+        launch(name).then(
+          () => report({ name, kind: 'restarted' }),
+          // Its exit schedules the next attempt; a process that stays up but never ready is killed.
+          (err: unknown) => {
+            report({ name, kind: 'restart_failed', error: String(err) });
+            const current = processes.get(name)?.child;
+            if (current !== undefined && current.exitCode === null) current.kill('SIGKILL');
+          },
+        );
+      }, restartInMs);
+      pendingRestarts.set(name, timer);
+    });
+  };
+
+  const cancelRestart = (name: string): void => {
+    const timer = pendingRestarts.get(name);
+    if (timer !== undefined) clearTimeout(timer);
+    pendingRestarts.delete(name);
+  };
+
   const launch = async (name: string): Promise<void> => {
     const setting = settings.get(name);
     if (setting === undefined) throw new Error(`unknown process ${name}`);
     const entry = path.join(options.rootDir, 'services', name, 'dist', 'main.js');
     const child = spawn(process.execPath, [entry], { env: setting.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    superviseExit(name, child, performance.now());
     const tag = `[${name}] `;
     const relay = (chunk: Buffer) => {
       if (options.output === 'silent') return;
@@ -168,8 +240,10 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   });
 
   const stopProcess = async (name: string): Promise<void> => {
+    held.add(name);
+    cancelRestart(name);
     const running = processes.get(name);
-    if (running === undefined || running.child.exitCode !== null) return;
+    if (running === undefined || running.child.exitCode !== null || running.child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => running.child.once('exit', () => resolve()));
     running.child.kill('SIGTERM');
     const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
@@ -177,10 +251,23 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     clearTimeout(timer);
   };
 
+  const startProcess = async (name: string): Promise<void> => {
+    held.delete(name);
+    cancelRestart(name);
+    const running = processes.get(name);
+    // Already brought back by the supervisor (or never stopped): wait for it rather than start a second one.
+    if (running !== undefined && running.child.exitCode === null && running.child.signalCode === null) {
+      await waitReady(running.url, running.child);
+      return;
+    }
+    await launch(name);
+  };
+
   try {
     await Promise.all(services.map((name) => launch(name)));
     await launch('gateway');
   } catch (err) {
+    shuttingDown = true;
     await Promise.all([...processes.keys()].map((name) => stopProcess(name)));
     throw err;
   }
@@ -191,8 +278,11 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     bootstrapKey,
     processes,
     stopProcess,
-    startProcess: launch,
+    startProcess,
+    restarts: (name) => restartCounts.get(name) ?? 0,
     stop: async () => {
+      shuttingDown = true;
+      for (const name of [...pendingRestarts.keys()]) cancelRestart(name);
       await stopProcess('gateway');
       await Promise.all(services.map((name) => stopProcess(name)));
     },

@@ -325,6 +325,15 @@ export class WebhookRepository implements WebhookStore {
     );
   }
 
+  async renewLeases(owner: string, endpointIds: string[], leaseUntil: Date): Promise<void> {
+    if (endpointIds.length === 0) return;
+    await this.db.query(
+      `UPDATE webhook_endpoints SET lease_until = $3 WHERE id = ANY($2::text[]) AND lease_owner = $1`,
+      [owner, endpointIds, leaseUntil],
+      { name: 'webhooks_renew_leases' },
+    );
+  }
+
   async nextDueDelivery(endpointId: string, now: Date): Promise<Delivery | null> {
     const { rows } = await this.db.query<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries

@@ -7,7 +7,11 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
   /** How often due retries are looked for when nothing kicks the worker. Default 500 ms. */
   pollIntervalMs?: number;
-  /** How long an endpoint stays leased to this worker (crash recovery). Default 60 s. */
+  /**
+   * How long an endpoint stays leased to this worker without a renewal. Default 6 s: a worker
+   * renews its leases every third of it while it works, so a killed one holds its endpoints at most
+   * this long and a restarted dispatcher resumes their deliveries within 10 s.
+   */
   leaseMs?: number;
   /** Deliveries sent to one endpoint before its lease is given back (fairness). Default 20. */
   maxPerLease?: number;
@@ -28,6 +32,7 @@ export class DeliveryWorker {
   private readonly leaseMs: number;
   private readonly maxPerLease: number;
   private timer: NodeJS.Timeout | undefined;
+  private renewal: NodeJS.Timeout | undefined;
   private ticking = false;
   private again = false;
   private running = false;
@@ -38,7 +43,7 @@ export class DeliveryWorker {
   ) {
     this.concurrency = options.concurrency ?? 32;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.leaseMs = options.leaseMs ?? 60_000;
+    this.leaseMs = options.leaseMs ?? 6000;
     this.maxPerLease = options.maxPerLease ?? 20;
   }
 
@@ -51,6 +56,18 @@ export class DeliveryWorker {
       this.timer.unref();
     };
     poll();
+    this.renewal = setInterval(() => this.renewLeases(), Math.max(50, Math.floor(this.leaseMs / 3)));
+    this.renewal.unref();
+  }
+
+  /** Keeps the endpoints being worked on leased: a delivery may take longer than a lease (10 s timeout). */
+  private renewLeases(): void {
+    const endpointIds = [...this.inFlight.keys()];
+    if (endpointIds.length === 0) return;
+    const until = new Date(this.ctx.clock.now().getTime() + this.leaseMs);
+    this.ctx.store
+      .renewLeases(this.owner, endpointIds, until)
+      .catch((err: unknown) => this.ctx.logger.warn({ err }, 'webhook worker: lease renewal failed'));
   }
 
   /** Looks for due deliveries now. */
@@ -75,6 +92,7 @@ export class DeliveryWorker {
     this.running = false;
     if (this.timer !== undefined) clearTimeout(this.timer);
     await Promise.allSettled([...this.inFlight.values()]);
+    if (this.renewal !== undefined) clearInterval(this.renewal);
   }
 
   private async tick(): Promise<void> {

@@ -116,6 +116,8 @@ export interface WebhookStore {
     leaseUntil: Date,
   ): Promise<string[]>;
   releaseLease(endpointId: string, owner: string): Promise<void>;
+  /** Extends the leases `owner` still holds on these endpoints to `leaseUntil`. */
+  renewLeases(owner: string, endpointIds: string[], leaseUntil: Date): Promise<void>;
   /** The oldest due pending delivery of an endpoint, or null. */
   nextDueDelivery(endpointId: string, now: Date): Promise<Delivery | null>;
   recordAttempt(attempt: Attempt, delivery: DeliveryUpdate): Promise<void>;
