@@ -78,7 +78,9 @@ describe('a supervised cluster', () => {
     expect(after?.pid).not.toBe(before?.pid);
     expect(await isReady(dispatcherUrl())).toBe(true);
     expect(cluster.restarts('webhook-dispatcher')).toBe(1);
-    expect(events.find((e) => e.name === 'webhook-dispatcher' && e.kind === 'exited')?.signal).toBe('SIGKILL');
+    expect(events.find((e) => e.name === 'webhook-dispatcher' && e.kind === 'exited')?.signal).toBe(
+      'SIGKILL',
+    );
     expect(events.some((e) => e.name === 'webhook-dispatcher' && e.kind === 'restarted')).toBe(true);
     process.stdout.write(`dispatcher killed: delivery resumed ${Math.round(resumedAfterMs)} ms later\n`);
   }, 40_000);

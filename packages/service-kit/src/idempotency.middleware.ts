@@ -169,12 +169,20 @@ function answerOf(res: Response, chunk: unknown): StoredAnswer {
 }
 
 /** A database blip after the commit: keep trying for about a minute (the in-flight window). */
-function recordLater(store: IdempotencyKeyStore, logger: Logger, entry: KeyAttempt, answer: StoredAnswer): void {
+function recordLater(
+  store: IdempotencyKeyStore,
+  logger: Logger,
+  entry: KeyAttempt,
+  answer: StoredAnswer,
+): void {
   let attempt = 0;
   const tryAgain = (): void => {
     const delay = RECORD_RETRY_MS[attempt];
     if (delay === undefined) {
-      logger.error({ key: entry.key }, 'idempotency: the answer could not be recorded; a retry will be told it was lost');
+      logger.error(
+        { key: entry.key },
+        'idempotency: the answer could not be recorded; a retry will be told it was lost',
+      );
       return;
     }
     attempt += 1;

@@ -85,7 +85,11 @@ export class IdempotencyKeyStore {
       answer:
         row.response_status === null
           ? null
-          : { status: row.response_status, headers: row.response_headers ?? {}, body: row.response_body ?? '' },
+          : {
+              status: row.response_status,
+              headers: row.response_headers ?? {},
+              body: row.response_body ?? '',
+            },
     };
   }
 
@@ -112,7 +116,14 @@ export class IdempotencyKeyStore {
     const { rowCount } = await this.db.query(
       `UPDATE idempotency_keys SET response_status = $4, response_headers = $5::jsonb, response_body = $6
        WHERE platform_id = $1 AND idempotency_key = $2 AND attempt = $3`,
-      [entry.platformId, entry.key, entry.attempt, answer.status, JSON.stringify(answer.headers), answer.body],
+      [
+        entry.platformId,
+        entry.key,
+        entry.attempt,
+        answer.status,
+        JSON.stringify(answer.headers),
+        answer.body,
+      ],
       { name: 'idempotency_record_answer' },
     );
     return rowCount === 1;

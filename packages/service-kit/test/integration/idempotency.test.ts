@@ -19,7 +19,9 @@ beforeAll(async () => {
     idempotencyMigrations,
     {
       namespace: 'things',
-      migrations: [{ version: 1, name: 'things', sql: 'CREATE TABLE things (id text PRIMARY KEY, body jsonb)' }],
+      migrations: [
+        { version: 1, name: 'things', sql: 'CREATE TABLE things (id text PRIMARY KEY, body jsonb)' },
+      ],
     },
   ]);
   let next = 0;
@@ -32,7 +34,9 @@ beforeAll(async () => {
     routes: (router) => {
       router.post('/things', async (req: Request, res: Response) => {
         const id = newId();
-        await db.transaction((tx) => tx.query('INSERT INTO things (id, body) VALUES ($1, $2)', [id, req.body]));
+        await db.transaction((tx) =>
+          tx.query('INSERT INTO things (id, body) VALUES ($1, $2)', [id, req.body]),
+        );
         res.status(201).json({ data: { id } });
       });
       // A single statement outside any transaction is guarded too.
@@ -79,7 +83,12 @@ async function post(path: string, key: string, body: unknown = {}) {
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text === '' ? undefined : JSON.parse(text) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: text === '' ? undefined : JSON.parse(text),
+  };
 }
 
 async function things(): Promise<number> {

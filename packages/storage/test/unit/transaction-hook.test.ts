@@ -1,4 +1,10 @@
-import { createDatabase, runWithTransactionHook, type Database, type Queryable, type TransactionHook } from '../../src';
+import {
+  createDatabase,
+  runWithTransactionHook,
+  type Database,
+  type Queryable,
+  type TransactionHook,
+} from '../../src';
 
 let db: Database;
 let other: Database;

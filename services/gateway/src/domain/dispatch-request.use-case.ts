@@ -2,7 +2,12 @@ import { AppError, isAppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
 import { isReplayable, OPERATOR_PLATFORM_ID, type InternalClaims } from '@svc/service-kit';
 import type { Caller } from './authenticate-request.use-case';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_MS, isIdempotentCandidate, requestFingerprint } from './idempotency';
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_TTL_MS,
+  isIdempotentCandidate,
+  requestFingerprint,
+} from './idempotency';
 import type { IdempotencyBinding, IdempotencyStore } from './ports';
 import type { MatchedRoute } from './route-table';
 import type { UpstreamClient } from './upstream.client';
@@ -77,9 +82,13 @@ export async function dispatchRequest(
       // write at most once, so a gateway database blip here must not fail the request.
       .catch((): 'unknown' => 'unknown');
     if (bound === 'different') {
-      throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request', {
-        details: { reason: 'different_request' },
-      });
+      throw new AppError(
+        'IDEMPOTENCY_CONFLICT',
+        'This Idempotency-Key was already used with a different request',
+        {
+          details: { reason: 'different_request' },
+        },
+      );
     }
     binding = { key, fingerprint, bound };
   }
@@ -87,7 +96,9 @@ export async function dispatchRequest(
   // A key that this request bound, for a request that surely did not run: free it for another use.
   const unbind = async (): Promise<void> => {
     if (binding?.bound !== 'new') return;
-    await deps.idempotency.release(caller.platformId, binding.key, binding.fingerprint).catch(() => undefined);
+    await deps.idempotency
+      .release(caller.platformId, binding.key, binding.fingerprint)
+      .catch(() => undefined);
   };
 
   try {

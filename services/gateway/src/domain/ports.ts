@@ -92,7 +92,13 @@ export type IdempotencyBinding = 'new' | 'same' | 'different';
  */
 export interface IdempotencyStore {
   /** Binds the key to this request unless it is bound (and not expired); says how it stands. */
-  bind(platformId: string, key: string, fingerprint: string, now: Date, ttlMs: number): Promise<IdempotencyBinding>;
+  bind(
+    platformId: string,
+    key: string,
+    fingerprint: string,
+    now: Date,
+    ttlMs: number,
+  ): Promise<IdempotencyBinding>;
   /** Unbinds a key whose request surely did not run (the service was unreachable), so it may be reused. */
   release(platformId: string, key: string, fingerprint: string): Promise<void>;
   purge(before: Date): Promise<number>;

@@ -1,4 +1,5 @@
-import { RouteTable } from '../../src/domain/route-table';
+import { declaredOperations, IDENTITY_CHECK_TIMEOUT_MS } from '@svc/contracts';
+import { RouteTable, routesFrom } from '../../src/domain/route-table';
 import { isReplayable } from '@svc/service-kit';
 import { requestFingerprint } from '../../src/domain/idempotency';
 
@@ -70,9 +71,7 @@ describe('idempotency rules', () => {
 });
 
 describe('budgets of the declared routes', () => {
-  it('when routes come from the declared operations, then the identity check fails fast and writes get the default budget', async () => {
-    const { declaredOperations, IDENTITY_CHECK_TIMEOUT_MS } = await import('@svc/contracts');
-    const { routesFrom } = await import('../../src/domain/route-table');
+  it('when routes come from the declared operations, then the identity check fails fast and writes get the default budget', () => {
     const declared = new RouteTable(routesFrom(declaredOperations()));
     expect(declared.match('POST', '/v1/svc/identity/check')?.route.timeoutMs).toBe(IDENTITY_CHECK_TIMEOUT_MS);
     expect(declared.match('POST', '/identity/check')?.route.timeoutMs).toBe(IDENTITY_CHECK_TIMEOUT_MS);
