@@ -311,7 +311,9 @@ export const resolutionDetailsSchema = z
       .meta({ description: 'licensed: the active license that covers the avatar' }),
     avatarChange: z
       .object({
-        detected: avatarSnapshotSchema.nullable().meta({ description: 'The avatar when the violation was detected' }),
+        detected: avatarSnapshotSchema
+          .nullable()
+          .meta({ description: 'The avatar when the violation was detected' }),
         resolved: avatarSnapshotSchema.nullable().meta({ description: 'The avatar when it was resolved' }),
         removedAt: z.iso.datetime().nullable().meta({ description: 'removed: when it was taken down' }),
       })
@@ -404,7 +406,10 @@ export const boxViolationSchema = z
     contestableUntil: z.iso
       .datetime()
       .nullable()
-      .meta({ description: 'While resolved: the end of the grace period, until which the resolution can be contested' }),
+      .meta({
+        description:
+          'While resolved: the end of the grace period, until which the resolution can be contested',
+      }),
   })
   .meta({ id: 'BoxViolation' });
 
@@ -418,7 +423,9 @@ export const contestBodySchema = z.object({
     .trim()
     .min(1)
     .max(5000)
-    .meta({ description: 'Why the resolution does not hold (e.g. the avatar is still online under the name)' }),
+    .meta({
+      description: 'Why the resolution does not hold (e.g. the avatar is still online under the name)',
+    }),
   evidence: z.array(httpUrlSchema).max(20).optional().meta({ description: 'URLs of supporting material' }),
 });
 
@@ -510,7 +517,8 @@ export const appealSchema = z
   .object({
     id: z.string(),
     kind: z.enum(['appeal', 'contest']).meta({
-      description: "appeal: the hosting platform's, of a violation. contest: the box owner's, of a resolution",
+      description:
+        "appeal: the hosting platform's, of a violation. contest: the box owner's, of a resolution",
     }),
     violationId: z.string(),
     gracePeriodId: z.string(),

@@ -78,7 +78,11 @@ export class AppealRepository implements AppealStore {
     return row === undefined ? null : toAppeal(row);
   }
 
-  async latestFor(q: Queryable, violationIds: string[], kind: AppealKind = 'appeal'): Promise<Map<string, Appeal>> {
+  async latestFor(
+    q: Queryable,
+    violationIds: string[],
+    kind: AppealKind = 'appeal',
+  ): Promise<Map<string, Appeal>> {
     const found = new Map<string, Appeal>();
     if (violationIds.length === 0) return found;
     const { rows } = await q.query<AppealRow>(

@@ -112,7 +112,11 @@ export class LicenseProjectionRepository implements LicenseProjectionStore {
     return rows.length > 0;
   }
 
-  async find(q: Queryable, licenseId: string, options: { lock?: boolean } = {}): Promise<LicenseRecord | null> {
+  async find(
+    q: Queryable,
+    licenseId: string,
+    options: { lock?: boolean } = {},
+  ): Promise<LicenseRecord | null> {
     const { rows } = await q.query<{
       license_id: string;
       box_id: string;

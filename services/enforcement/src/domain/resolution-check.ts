@@ -40,7 +40,9 @@ export interface LicenseRecord {
   tier: string | null;
 }
 
-export function snapshotOf(avatar: Pick<Avatar, 'name' | 'description' | 'imageUrl' | 'commercial'>): AvatarSnapshot {
+export function snapshotOf(
+  avatar: Pick<Avatar, 'name' | 'description' | 'imageUrl' | 'commercial'>,
+): AvatarSnapshot {
   return {
     name: avatar.name,
     description: avatar.description,

@@ -68,7 +68,10 @@ async function reevaluate(
   // Detection down: 503 SERVICE_UNAVAILABLE (the platform retries); never resolved unchecked.
   const answers = await ctx.detection.evaluate([toEvaluate(avatar)], violation.boxId);
   const match = answers.get(avatar.ref) ?? null;
-  return { revision: avatar.revision, match: match !== null && match.boxId === violation.boxId ? match : null };
+  return {
+    revision: avatar.revision,
+    match: match !== null && match.boxId === violation.boxId ? match : null,
+  };
 }
 
 /** The avatar is taken down by this call: it leaves the platform's avatars and obligations. */

@@ -78,7 +78,8 @@ export function contestForm(contest: Appeal) {
 
 /** How a violation was resolved and on what evidence; null while it is not resolved by a resolution. */
 export function resolutionDetails(violation: Violation, contest: Appeal | null) {
-  if (violation.status !== 'resolved' || violation.resolvedAt === null || violation.resolvedBy === null) return null;
+  if (violation.status !== 'resolved' || violation.resolvedAt === null || violation.resolvedBy === null)
+    return null;
   const evidence = violation.resolutionEvidence ?? {};
   const { removedAt, ...resolvedAvatar } = evidence.avatar ?? { removedAt: undefined };
   return {
