@@ -403,13 +403,9 @@ export const boxViolationSchema = z
     resolution: resolutionDetailsSchema
       .nullable()
       .meta({ description: 'Once resolved by the platform, its license or an avatar change' }),
-    contestableUntil: z.iso
-      .datetime()
-      .nullable()
-      .meta({
-        description:
-          'While resolved: the end of the grace period, until which the resolution can be contested',
-      }),
+    contestableUntil: z.iso.datetime().nullable().meta({
+      description: 'While resolved: the end of the grace period, until which the resolution can be contested',
+    }),
   })
   .meta({ id: 'BoxViolation' });
 
@@ -418,14 +414,9 @@ export const listBoxViolationsQuerySchema = pageQuerySchema.extend({
 });
 
 export const contestBodySchema = z.object({
-  explanation: z
-    .string()
-    .trim()
-    .min(1)
-    .max(5000)
-    .meta({
-      description: 'Why the resolution does not hold (e.g. the avatar is still online under the name)',
-    }),
+  explanation: z.string().trim().min(1).max(5000).meta({
+    description: 'Why the resolution does not hold (e.g. the avatar is still online under the name)',
+  }),
   evidence: z.array(httpUrlSchema).max(20).optional().meta({ description: 'URLs of supporting material' }),
 });
 
