@@ -198,7 +198,7 @@ describe('enforcement through the gateway (cluster mode)', () => {
     const licensed = await boxFor(licensedName, 'LICENSE', {
       policyConfig: { licenseTypes: { personal: { price: 9.99, autoApprove: true } } },
     });
-    const strict = await boxFor(strictName, 'BLOCK_ALL', { enforcement: 'STRICT' });
+    await boxFor(strictName, 'BLOCK_ALL', { enforcement: 'STRICT' });
 
     const report = async (id: string, name: string, extra: Record<string, unknown> = {}) => {
       const res = await call(gw, platform, 'POST', '/v1/svc/avatars', {

@@ -3,7 +3,6 @@ import { errors } from '@svc/errors';
 import type { Avatar } from './avatar';
 import { judgeMatch, PARODY_THRESHOLD } from './policy-breach';
 import type { EnforcementLevel } from './timeline';
-import type { Resolution } from './violation';
 
 // A resolution is checked against the facts, never taken at its word (issue 14, contracts.md §8).
 // Pure: the use case reads the facts (the license projection, detection's answer) and these rules
@@ -141,7 +140,7 @@ function reevaluation(match: AvatarMatch | null): ResolutionEvidence['reevaluati
  * box admits a parody exception and the avatar is likely parody.
  */
 export function checkReevaluation(
-  resolution: Extract<Resolution, 'modified' | 'parody'>,
+  resolution: 'modified' | 'parody',
   avatar: Avatar,
   box: { boxId: string; policy: Policy; enforcement: EnforcementLevel },
   match: AvatarMatch | null,
