@@ -170,4 +170,160 @@ describe('enforcement through the gateway (cluster mode)', () => {
       violationId,
     );
   });
+
+  it('when a platform tries to talk its way out of violations, then every resolution is checked; the box owner sees and contests one; a lapsed license re-opens enforcement', async () => {
+    const gw = cluster.gatewayUrl;
+    const owner = await newKey('Checked owner');
+    const platform = await newKey('Reluctant platform');
+    const letters = () =>
+      uniqueSuffix()
+        .replace(/[^a-z]/gi, '')
+        .slice(0, 6) || 'Q';
+    const boxFor = async (name: string, policy: string, extra: Record<string, unknown> = {}) => {
+      const claim = await call(gw, owner, 'POST', '/v1/svc/claims', {
+        name,
+        entityType: 'INDIVIDUAL',
+        referenceImages: [{ url: 'https://img.example.com/someone.jpg' }],
+      });
+      const claimId = claim.body.data.id as string;
+      await call(gw, owner, 'POST', `/v1/svc/test-helpers/claims/${claimId}/verify`, {});
+      const box = await call(gw, owner, 'POST', '/v1/svc/boxes', { claimId, policy, ...extra });
+      expect(box.status).toBe(201);
+      const boxId = box.body.data.id as string;
+      await event('detection.box.indexed', (d) => d.boxId === boxId);
+      return { boxId, claimId };
+    };
+    const licensedName = `Perpetua Vantablack ${letters()}`;
+    const strictName = `Ignatius Quarrel ${letters()}`;
+    const licensed = await boxFor(licensedName, 'LICENSE', {
+      policyConfig: { licenseTypes: { personal: { price: 9.99, autoApprove: true } } },
+    });
+    await boxFor(strictName, 'BLOCK_ALL', { enforcement: 'STRICT' });
+
+    const report = async (id: string, name: string, extra: Record<string, unknown> = {}) => {
+      const res = await call(gw, platform, 'POST', '/v1/svc/avatars', {
+        id,
+        name,
+        creatorId: 'creator-9',
+        creatorEmail: 'creator9@example.com',
+        userCount: 300,
+        ...extra,
+      });
+      expect(res.body.data.openViolations).toHaveLength(1);
+      return res.body.data.openViolations[0] as string;
+    };
+    const violationId = await report('checked-1', licensedName);
+    const resolve = (id: string, body: Record<string, unknown>) =>
+      call(gw, platform, 'POST', `/v1/svc/violations/${id}/resolve`, body);
+
+    // The issue's table, row by row.
+    const fakeLicense = await resolve(violationId, {
+      resolution: 'licensed',
+      avatarId: 'checked-1',
+      licenseId: 'lic_doesnotexist00000000',
+    });
+    expect(fakeLicense.status).toBe(409);
+    expect(fakeLicense.body.error).toMatchObject({
+      code: 'INVALID_STATE',
+      message: expect.stringMatching(/licenses\/request/),
+    });
+    const noLicense = await resolve(violationId, { resolution: 'licensed', avatarId: 'checked-1' });
+    expect(noLicense.status).toBe(400);
+    expect(noLicense.body.error.details.fields[0].field).toBe('licenseId');
+    const unchanged = await resolve(violationId, { resolution: 'modified', avatarId: 'checked-1' });
+    expect(unchanged.status).toBe(409);
+    expect(unchanged.body.error.details.match).toMatchObject({ boxId: licensed.boxId });
+    const strictViolation = await report('checked-strict', strictName, {
+      description: 'A parody, obviously',
+    });
+    const parody = await call(gw, platform, 'POST', `/v1/svc/violations/${strictViolation}/resolve`, {
+      resolution: 'parody',
+      avatarId: 'checked-strict',
+    });
+    expect(parody.status).toBe(409);
+    expect(parody.body.error.message).toMatch(/no parody exception/);
+    const gracePeriodId = (await call(gw, platform, 'GET', `/v1/svc/violations/${violationId}`)).body.data
+      .gracePeriod.id as string;
+    expect(
+      broker.received.some(
+        (m) =>
+          m.routingKey === 'enforcement.grace_period.resolved' && m.body.data.gracePeriodId === gracePeriodId,
+      ),
+    ).toBe(false);
+
+    // removed takes the avatar down; the owner sees it without the creator's data, and contests it.
+    const removed = await call(gw, platform, 'POST', `/v1/svc/grace-periods/${gracePeriodId}/resolve`, {
+      resolution: 'removed',
+      avatarId: 'checked-1',
+    });
+    expect(removed.status).toBe(200);
+    expect((await call(gw, platform, 'GET', '/v1/svc/avatars/checked-1')).status).toBe(404);
+    const seen = await call(gw, owner, 'GET', `/v1/svc/boxes/${licensed.boxId}/violations`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.data[0]).toMatchObject({
+      id: violationId,
+      status: 'resolved',
+      avatar: { id: 'checked-1', status: 'removed' },
+      resolution: { resolution: 'removed', resolvedBy: 'platform' },
+    });
+    expect(JSON.stringify(seen.body)).not.toContain('creator9@example.com');
+    expect((await call(gw, platform, 'GET', `/v1/svc/boxes/${licensed.boxId}/violations`)).status).toBe(404);
+    const stats = await waitFor(
+      async () => {
+        const res = await call(gw, owner, 'GET', `/v1/svc/boxes/${licensed.boxId}/stats`);
+        return res.body.data?.violations.resolutions.removed === 1 ? res : undefined;
+      },
+      { what: 'the resolution in the box statistics', timeoutMs: 20_000 },
+    );
+    expect(stats.body.data.violations.resolvedBy.platform).toBe(1);
+    const contest = await call(gw, owner, 'POST', `/v1/svc/violations/${violationId}/contest`, {
+      explanation: 'Still online under the same name',
+    });
+    expect(contest.status).toBe(200);
+    const contestId = contest.body.data.contest.id as string;
+    const upheld = await call(gw, cluster.adminToken, 'POST', `/admin/appeals/${contestId}/decide`, {
+      outcome: 'upheld',
+    });
+    expect(upheld.status).toBe(200);
+    expect(upheld.body.data).toMatchObject({
+      violation: { status: 'pending' },
+      gracePeriod: { status: 'active' },
+    });
+    await event('enforcement.grace_period.resumed', (d) => d.appealId === contestId);
+
+    // A license covers it; once the license is cancelled, the avatar breaks the box again.
+    await waitFor(
+      async () => {
+        const res = await call(gw, platform, 'GET', `/licensing/terms/${licensed.claimId}`);
+        return res.status === 200 ? res : undefined;
+      },
+      { what: 'the box in licensing', timeoutMs: 15_000 },
+    );
+    const request = await call(gw, platform, 'POST', '/v1/svc/licenses/request', {
+      boxId: licensed.boxId,
+      tier: 'personal',
+      useCase: 'Chat avatar',
+      acceptGuidelines: true,
+    });
+    expect(request.body.data.status).toBe('approved');
+    const licenses = await call(gw, platform, 'GET', `/v1/svc/licenses?boxId=${licensed.boxId}`);
+    const licenseId = licenses.body.data[0].id as string;
+    await event(
+      'enforcement.violation.resolved',
+      (d) => d.violationId === violationId && d.licenseId === licenseId,
+    );
+    expect(
+      (await call(gw, platform, 'DELETE', `/v1/svc/licenses/${licenseId}`, { reason: 'Too dear' })).status,
+    ).toBe(200);
+    const reopened = await waitFor(
+      async () => {
+        const res = await call(gw, platform, 'GET', '/v1/svc/avatars/checked-1');
+        return res.body.data?.openViolations.length === 1 ? res : undefined;
+      },
+      { what: 'a new violation after the license lapsed', timeoutMs: 20_000 },
+    );
+    const fresh = reopened.body.data.openViolations[0] as string;
+    expect(fresh).not.toBe(violationId);
+    await event('enforcement.grace_period.started', (d) => d.violationId === fresh);
+  });
 });

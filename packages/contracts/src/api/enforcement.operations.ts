@@ -32,8 +32,11 @@ export const severitySchema = z.enum(['low', 'medium', 'high', 'critical']).meta
 
 export const resolutionSchema = z.enum(['licensed', 'removed', 'modified', 'parody']).meta({
   description:
-    'licensed: a license now covers the avatar. removed: the avatar was taken down. modified: it no longer ' +
-    'uses the identity. parody: it is now marked as parody.',
+    'Checked against the facts, never taken at its word (409 INVALID_STATE with what would resolve it). ' +
+    'licensed: licenseId names your active license on the box whose tier covers the avatar (a commercial avatar ' +
+    'needs commercial or enterprise). removed: the avatar is taken down by this call (re-reporting it runs ' +
+    'detection again). modified: the avatar as it is now is evaluated again and no longer breaks the policy. ' +
+    'parody: the box admits parody (not STRICT, not BLOCK_ALL) and the avatar is likely parody (≥ 0.7).',
 });
 
 export const appealReasonSchema = z
@@ -148,7 +151,12 @@ export const listGracePeriodsQuerySchema = pageQuerySchema.extend({
 export const resolveBodySchema = z.object({
   resolution: resolutionSchema,
   avatarId: avatarIdSchema.meta({ description: 'The avatar of the violation (your own avatar id)' }),
-  licenseId: z.string().min(1).max(100).optional().meta({ description: 'For resolution licensed' }),
+  licenseId: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Required for resolution licensed: your active license on the box' }),
   notes: z.string().max(2000).optional(),
 });
 
@@ -265,6 +273,65 @@ const appealSummarySchema = z.object({
   decidedAt: z.iso.datetime().optional(),
 });
 
+const avatarSnapshotSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  commercial: z.boolean(),
+});
+
+export const contestStatusSchema = z.enum(['pending', 'upheld', 'denied']).meta({
+  description:
+    'pending: under review (24-48 hours). upheld: the resolution is set aside, the violation is pending again ' +
+    'with the time it had left. denied: the resolution stands.',
+});
+
+const contestSummarySchema = z.object({
+  id: z.string().meta({ example: 'appeal_2sD8kLm9Xq4Tz1Wn8BvC3e' }),
+  status: contestStatusSchema,
+  submittedAt: z.iso.datetime(),
+  estimatedReviewTime: z.string().meta({ example: '24-48 hours' }),
+  decidedAt: z.iso.datetime().optional(),
+});
+
+/** How a violation was resolved and on what evidence (the host's detail and the box owner's list). */
+export const resolutionDetailsSchema = z
+  .object({
+    resolution: resolutionSchema,
+    resolvedAt: z.iso.datetime(),
+    resolvedBy: z.enum(['platform', 'license', 'avatar_change']).meta({
+      description:
+        "platform: the hosting platform's resolve call (checked against the facts). license: its license on the " +
+        'box became active. avatar_change: the avatar was changed or deleted and evaluated again.',
+    }),
+    notes: z.string().nullable(),
+    license: z
+      .object({ id: z.string(), tier: z.string().nullable() })
+      .nullable()
+      .meta({ description: 'licensed: the active license that covers the avatar' }),
+    avatarChange: z
+      .object({
+        detected: avatarSnapshotSchema
+          .nullable()
+          .meta({ description: 'The avatar when the violation was detected' }),
+        resolved: avatarSnapshotSchema.nullable().meta({ description: 'The avatar when it was resolved' }),
+        removedAt: z.iso.datetime().nullable().meta({ description: 'removed: when it was taken down' }),
+      })
+      .nullable(),
+    reevaluation: z
+      .object({
+        matched: z.boolean(),
+        confidence: z.number().nullable(),
+        parodyLikelihood: z.number().nullable(),
+      })
+      .nullable()
+      .meta({ description: "modified, parody: detection's answer about the avatar as it was when resolved" }),
+    contest: contestSummarySchema
+      .nullable()
+      .meta({ description: "The box owner's latest contest of this resolution" }),
+  })
+  .meta({ id: 'ResolutionDetails' });
+
 export const violationSchema = z
   .object({
     id: z.string().meta({ example: 'viol_3kT9mQx2Lw7NbV4hJd1sZp' }),
@@ -298,9 +365,66 @@ export const violationSchema = z
       .meta({ description: 'Detail only' }),
     resolution: z.string().optional().meta({ description: 'Once resolved' }),
     resolvedAt: z.iso.datetime().optional(),
+    resolutionDetails: resolutionDetailsSchema
+      .optional()
+      .meta({ description: 'Detail only, once resolved: who resolved it, on what evidence' }),
     appeal: appealSummarySchema.optional().meta({ description: 'Detail only, once appealed' }),
   })
   .meta({ id: 'Violation' });
+
+/**
+ * A violation of the box owner's box, as the owner sees it: no personal data of the hosting
+ * platform's users (no creator id, name or e-mail, no notification recipients).
+ */
+export const boxViolationSchema = z
+  .object({
+    id: z.string(),
+    boxId: z.string(),
+    identityName: z.string(),
+    platformId: z.string().meta({ description: 'The platform hosting the avatar' }),
+    status: violationStatusSchema,
+    severity: severitySchema,
+    detectedAt: z.iso.datetime(),
+    avatar: z.object({
+      id: avatarIdSchema,
+      name: z.string(),
+      description: z.string().nullable(),
+      imageUrl: z.string().nullable(),
+      userCount: z.number().int(),
+      status: z.enum(['reported', 'removed']),
+    }),
+    detection: violationDetectionSchema,
+    gracePeriod: z.object({
+      id: z.string(),
+      status: gracePeriodStatusSchema,
+      expiresAt: z.iso.datetime(),
+      daysRemaining: z.number().int().min(0),
+    }),
+    resolution: resolutionDetailsSchema
+      .nullable()
+      .meta({ description: 'Once resolved by the platform, its license or an avatar change' }),
+    contestableUntil: z.iso.datetime().nullable().meta({
+      description: 'While resolved: the end of the grace period, until which the resolution can be contested',
+    }),
+  })
+  .meta({ id: 'BoxViolation' });
+
+export const listBoxViolationsQuerySchema = pageQuerySchema.extend({
+  status: violationStatusSchema.optional(),
+});
+
+export const contestBodySchema = z.object({
+  explanation: z.string().trim().min(1).max(5000).meta({
+    description: 'Why the resolution does not hold (e.g. the avatar is still online under the name)',
+  }),
+  evidence: z.array(httpUrlSchema).max(20).optional().meta({ description: 'URLs of supporting material' }),
+});
+
+export const contestedViolationSchema = z.object({
+  id: z.string(),
+  status: violationStatusSchema,
+  contest: contestSummarySchema,
+});
 
 export const resolvedViolationSchema = z.object({
   id: z.string(),
@@ -383,6 +507,10 @@ export const resolvedGracePeriodSchema = z.object({
 export const appealSchema = z
   .object({
     id: z.string(),
+    kind: z.enum(['appeal', 'contest']).meta({
+      description:
+        "appeal: the hosting platform's, of a violation. contest: the box owner's, of a resolution",
+    }),
     violationId: z.string(),
     gracePeriodId: z.string(),
     reason: appealReasonSchema,
@@ -576,6 +704,33 @@ export const enforcementOperations = {
       ...invalidState,
     },
   }),
+  listBoxViolations: defineOperation({
+    ...violations,
+    id: 'listBoxViolations',
+    method: 'get',
+    path: '/v1/svc/boxes/:id/violations',
+    summary:
+      "Box owner: the violations of your box, newest first, with how each was resolved (without the hosting platform's personal data)",
+    request: { ...idParams, query: listBoxViolationsQuerySchema },
+    responses: {
+      200: { description: 'Violations of the box', schema: listOf(boxViolationSchema) },
+      404: { description: 'NOT_FOUND: no such box, or it is not yours' },
+    },
+  }),
+  contestResolution: defineOperation({
+    ...violations,
+    id: 'contestResolution',
+    method: 'post',
+    path: '/v1/svc/violations/:id/contest',
+    summary:
+      'Box owner: contest how a violation of your box was resolved, within its grace period; the operator reviews it as an appeal (upheld: the violation is pending again with the time it had left)',
+    request: { ...idParams, body: contestBodySchema },
+    responses: {
+      200: { description: 'Contested', schema: dataOf(contestedViolationSchema) },
+      404: { description: 'NOT_FOUND: no such violation on a box of yours' },
+      ...invalidState,
+    },
+  }),
   decideAppeal: defineOperation({
     service: 'enforcement',
     tags: ['Operator'],
@@ -583,7 +738,8 @@ export const enforcementOperations = {
     id: 'adminDecideAppeal',
     method: 'post',
     path: '/admin/appeals/:id/decide',
-    summary: "The reviewer's decision on a pending appeal",
+    summary:
+      "The reviewer's decision on a pending appeal, or on a box owner's contest of a resolution (upheld: the contest wins)",
     request: { ...idParams, body: decideAppealBodySchema },
     responses: { 200: { description: 'Decided', schema: dataOf(decidedAppealSchema) }, ...invalidState },
   }),

@@ -315,6 +315,27 @@ export const boxStatisticsSchema = z
       resolved: z.number().int(),
       pending: z.number().int(),
       appealed: z.number().int(),
+      resolutions: z
+        .object({
+          licensed: z.number().int(),
+          removed: z.number().int(),
+          modified: z.number().int(),
+          parody: z.number().int(),
+        })
+        .meta({
+          description: 'The resolved ones of the period by resolution (each checked against the facts)',
+        }),
+      resolvedBy: z
+        .object({
+          platform: z.number().int(),
+          license: z.number().int(),
+          avatarChange: z.number().int(),
+        })
+        .meta({
+          description:
+            "The resolved ones of the period by who resolved them: the platform's call, its license, a change to the avatar. " +
+            'Each one, with its evidence: GET /v1/svc/boxes/{id}/violations',
+        }),
     }),
     gracePeriods: z.object({
       active: z.number().int(),

@@ -32,6 +32,8 @@ export const violationResolved = defineEvent(
     resolution: z.enum(['licensed', 'removed', 'modified', 'parody']),
     resolvedAt: instant,
     licenseId: z.string().nullable(),
+    /** Who resolved it (issue 14); absent in events recorded before it was sent. */
+    resolvedBy: z.enum(['platform', 'license', 'avatar_change']).optional(),
   }),
 );
 export const violationAppealed = defineEvent(

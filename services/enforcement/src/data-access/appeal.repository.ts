@@ -1,10 +1,11 @@
 import type { Queryable } from '@svc/storage';
-import type { Appeal } from '../domain/appeal';
+import type { Appeal, AppealKind } from '../domain/appeal';
 import type { AppealStore } from '../domain/ports';
 import { fromJson, isoOrNull, toDate, toDateOrNull } from '@svc/storage';
 
 interface AppealRow {
   id: string;
+  kind: string;
   platform_id: string;
   violation_id: string;
   grace_period_id: string;
@@ -21,6 +22,7 @@ interface AppealRow {
 function toAppeal(row: AppealRow): Appeal {
   return {
     id: row.id,
+    kind: row.kind as Appeal['kind'],
     platformId: row.platform_id,
     violationId: row.violation_id,
     gracePeriodId: row.grace_period_id,
@@ -40,8 +42,8 @@ export class AppealRepository implements AppealStore {
   async insert(tx: Queryable, a: Appeal): Promise<void> {
     await tx.query(
       `INSERT INTO appeals (id, platform_id, violation_id, grace_period_id, reason, explanation, evidence, status,
-         submitted_at, decided_at, decided_by, notes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12)`,
+         submitted_at, decided_at, decided_by, notes, kind)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13)`,
       [
         a.id,
         a.platformId,
@@ -55,6 +57,7 @@ export class AppealRepository implements AppealStore {
         isoOrNull(a.decidedAt),
         a.decidedBy,
         a.notes,
+        a.kind,
       ],
     );
   }
@@ -75,13 +78,17 @@ export class AppealRepository implements AppealStore {
     return row === undefined ? null : toAppeal(row);
   }
 
-  async latestFor(q: Queryable, violationIds: string[]): Promise<Map<string, Appeal>> {
+  async latestFor(
+    q: Queryable,
+    violationIds: string[],
+    kind: AppealKind = 'appeal',
+  ): Promise<Map<string, Appeal>> {
     const found = new Map<string, Appeal>();
     if (violationIds.length === 0) return found;
     const { rows } = await q.query<AppealRow>(
-      `SELECT DISTINCT ON (violation_id) * FROM appeals WHERE violation_id = ANY($1)
+      `SELECT DISTINCT ON (violation_id) * FROM appeals WHERE violation_id = ANY($1) AND kind = $2
        ORDER BY violation_id, submitted_at DESC, id DESC`,
-      [violationIds],
+      [violationIds, kind],
     );
     for (const row of rows) found.set(row.violation_id, toAppeal(row));
     return found;
@@ -89,7 +96,8 @@ export class AppealRepository implements AppealStore {
 
   async withdrawPending(tx: Queryable, violationId: string, at: Date): Promise<void> {
     await tx.query(
-      `UPDATE appeals SET status = 'withdrawn', decided_at = $2 WHERE violation_id = $1 AND status = 'pending'`,
+      `UPDATE appeals SET status = 'withdrawn', decided_at = $2
+       WHERE violation_id = $1 AND status = 'pending' AND kind = 'appeal'`,
       [violationId, at.toISOString()],
     );
   }

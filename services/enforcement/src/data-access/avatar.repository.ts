@@ -173,6 +173,18 @@ export class AvatarRepository implements AvatarStore {
     return rows.map(toAvatar);
   }
 
+  async reevaluateMatching(tx: Queryable, platformId: string, boxId: string, dueAt: Date): Promise<number> {
+    // A new revision: an evaluation already under way (made while the license held) is dropped.
+    const { rows } = await tx.query(
+      `UPDATE avatars SET evaluation = 'pending', evaluation_attempts = 0, next_evaluation_at = $3,
+         evaluation_lease_until = NULL, last_evaluation_error = NULL, revision = revision + 1
+       WHERE platform_id = $1 AND match ->> 'boxId' = $2 AND deleted_at IS NULL
+       RETURNING ref`,
+      [platformId, boxId, dueAt.toISOString()],
+    );
+    return rows.length;
+  }
+
   async scanPage(q: Queryable, afterSeq: number, limit: number): Promise<{ avatar: Avatar; seq: number }[]> {
     const { rows } = await q.query<AvatarRow>(
       'SELECT * FROM avatars WHERE seq > $1 AND deleted_at IS NULL ORDER BY seq LIMIT $2',

@@ -1,5 +1,6 @@
 import type { Queryable } from '@svc/storage';
 import type { BoxStore, BoxView, LicenseFact, LicenseProjectionStore } from '../domain/ports';
+import type { LicenseRecord } from '../domain/resolution-check';
 import { fromJson, toDate, toDateOrNull } from '@svc/storage';
 
 interface BoxRow {
@@ -85,11 +86,20 @@ export class BoxRepository implements BoxStore {
 export class LicenseProjectionRepository implements LicenseProjectionStore {
   async apply(tx: Queryable, fact: LicenseFact): Promise<boolean> {
     const { rows } = await tx.query(
-      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, updated_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (license_id) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
+      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, tier, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (license_id) DO UPDATE SET status = EXCLUDED.status, tier = EXCLUDED.tier,
+         updated_at = EXCLUDED.updated_at
        WHERE licenses.updated_at <= EXCLUDED.updated_at
        RETURNING license_id`,
-      [fact.licenseId, fact.boxId, fact.licenseePlatformId, fact.status, fact.updatedAt.toISOString()],
+      [
+        fact.licenseId,
+        fact.boxId,
+        fact.licenseePlatformId,
+        fact.status,
+        fact.tier,
+        fact.updatedAt.toISOString(),
+      ],
     );
     return rows.length > 0;
   }
@@ -100,5 +110,33 @@ export class LicenseProjectionRepository implements LicenseProjectionStore {
       [platformId, boxId],
     );
     return rows.length > 0;
+  }
+
+  async find(
+    q: Queryable,
+    licenseId: string,
+    options: { lock?: boolean } = {},
+  ): Promise<LicenseRecord | null> {
+    const { rows } = await q.query<{
+      license_id: string;
+      box_id: string;
+      licensee_platform_id: string;
+      status: string;
+      tier: string | null;
+    }>(
+      `SELECT license_id, box_id, licensee_platform_id, status, tier FROM licenses WHERE license_id = $1
+       ${options.lock === true ? 'FOR UPDATE' : ''}`,
+      [licenseId],
+    );
+    const row = rows[0];
+    return row === undefined
+      ? null
+      : {
+          licenseId: row.license_id,
+          boxId: row.box_id,
+          licenseePlatformId: row.licensee_platform_id,
+          status: row.status,
+          tier: row.tier,
+        };
   }
 }

@@ -77,6 +77,14 @@ export class TimelineRepository implements TimelineStore {
     );
   }
 
+  async reschedule(tx: Queryable, gracePeriodId: string, shiftMs: number): Promise<void> {
+    await tx.query(
+      `UPDATE timeline_steps SET status = 'scheduled', due_at = due_at + make_interval(secs => $2::double precision / 1000)
+       WHERE grace_period_id = $1 AND status = 'cancelled' AND fired_at IS NULL`,
+      [gracePeriodId, shiftMs],
+    );
+  }
+
   async cancelRemaining(tx: Queryable, gracePeriodIds: string[]): Promise<void> {
     if (gracePeriodIds.length === 0) return;
     await tx.query(

@@ -1,7 +1,10 @@
 import { selectPage, type Queryable } from '@svc/storage';
 import type { Avatar } from '../domain/avatar';
 import type { ViolationFilter, ViolationStore } from '../domain/ports';
+import type { AvatarSnapshot, ResolutionEvidence } from '../domain/resolution-check';
 import type { Violation } from '../domain/violation';
+
+const jsonOrNull = (value: unknown) => (value === null ? null : JSON.stringify(value));
 import { toAvatar, type AvatarRow } from './avatar.repository';
 import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber, toNumberOrNull } from '@svc/storage';
 
@@ -30,6 +33,9 @@ interface ViolationRow {
   resolution_notes: string | null;
   license_id: string | null;
   resolved_at: unknown;
+  resolved_by: string | null;
+  resolution_evidence: unknown;
+  detected_avatar: unknown;
   enforced_at: unknown;
 }
 
@@ -61,6 +67,10 @@ export function toViolation(row: ViolationRow): Violation {
     resolutionNotes: row.resolution_notes,
     licenseId: row.license_id,
     resolvedAt: toDateOrNull(row.resolved_at),
+    resolvedBy: row.resolved_by as Violation['resolvedBy'],
+    resolutionEvidence:
+      row.resolution_evidence === null ? null : fromJson<ResolutionEvidence>(row.resolution_evidence),
+    detectedAvatar: row.detected_avatar === null ? null : fromJson<AvatarSnapshot>(row.detected_avatar),
     enforcedAt: toDateOrNull(row.enforced_at),
   };
 }
@@ -72,9 +82,9 @@ export class ViolationRepository implements ViolationStore {
       `INSERT INTO violations (id, platform_id, avatar_ref, box_id, claim_id, identity_name, box_owner_platform_id,
          policy, enforcement, policy_config, status, severity, confidence, layer, classification, matched_variations,
          image_match_score, parody_likelihood, detected_at, grace_period_id, resolution, resolution_notes, license_id,
-         resolved_at, enforced_at)
+         resolved_at, enforced_at, resolved_by, resolution_evidence, detected_avatar)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14, $15, $16::jsonb, $17, $18, $19,
-         $20, $21, $22, $23, $24, $25)`,
+         $20, $21, $22, $23, $24, $25, $26, $27::jsonb, $28::jsonb)`,
       [
         v.id,
         v.platformId,
@@ -101,6 +111,9 @@ export class ViolationRepository implements ViolationStore {
         v.licenseId,
         isoOrNull(v.resolvedAt),
         isoOrNull(v.enforcedAt),
+        v.resolvedBy,
+        jsonOrNull(v.resolutionEvidence),
+        jsonOrNull(v.detectedAvatar),
       ],
     );
   }
@@ -108,7 +121,7 @@ export class ViolationRepository implements ViolationStore {
   async update(tx: Queryable, v: Violation): Promise<void> {
     await tx.query(
       `UPDATE violations SET status = $2, resolution = $3, resolution_notes = $4, license_id = $5, resolved_at = $6,
-         enforced_at = $7 WHERE id = $1`,
+         enforced_at = $7, resolved_by = $8, resolution_evidence = $9::jsonb WHERE id = $1`,
       [
         v.id,
         v.status,
@@ -117,6 +130,8 @@ export class ViolationRepository implements ViolationStore {
         v.licenseId,
         isoOrNull(v.resolvedAt),
         isoOrNull(v.enforcedAt),
+        v.resolvedBy,
+        jsonOrNull(v.resolutionEvidence),
       ],
     );
   }
@@ -176,6 +191,24 @@ export class ViolationRepository implements ViolationStore {
         ['status', filter.status],
         ['box_id', filter.boxId],
         ['severity', filter.severity],
+      ],
+      orderBy: 'detected_at DESC, seq DESC',
+      limit: filter.limit,
+      offset: filter.offset,
+    });
+    return { items: rows.map(toViolation), total };
+  }
+
+  async listOnBox(
+    q: Queryable,
+    filter: { boxId: string; status?: string | undefined; limit: number; offset: number },
+  ): Promise<{ items: Violation[]; total: number }> {
+    const { rows, total } = await selectPage<ViolationRow>(q, {
+      select: '*',
+      from: 'violations',
+      equals: [
+        ['box_id', filter.boxId],
+        ['status', filter.status],
       ],
       orderBy: 'detected_at DESC, seq DESC',
       limit: filter.limit,

@@ -4,6 +4,7 @@ import { events } from './enforcement-events';
 import { paused, resumed } from './grace-period';
 import { platformNow } from './platform-clock';
 import type { Caller, EnforcementContext } from './ports';
+import { decideContest } from './contest-resolution.use-case';
 import { closeViolation, lockCase, type ViolationCase } from './violation-lifecycle';
 import { nextViolationStatus } from './violation';
 
@@ -21,6 +22,7 @@ export async function appealViolation(
     const gracePeriod = paused(current.gracePeriod, now);
     const appeal: Appeal = {
       id: ctx.newId('appeal'),
+      kind: 'appeal',
       platformId: caller.platformId,
       violationId,
       gracePeriodId: gracePeriod.id,
@@ -56,7 +58,8 @@ export interface Decision {
 /**
  * The reviewer decides a pending appeal (contracts.md §8): upheld → the violation is dismissed and
  * its grace period resolved; denied → the violation is pending again and the grace period active,
- * with the paused time added back to the expiry and to every step still to come.
+ * with the paused time added back to the expiry and to every step still to come. A box owner's
+ * contest of a resolution goes the same way (decideContest).
  */
 async function decide(
   ctx: EnforcementContext,
@@ -73,9 +76,11 @@ async function decide(
     const current = await lockCase(ctx, tx, found.violationId);
     const locked = await ctx.appeals.find(tx, appealId, { lock: true });
     if (locked === null) throw errors.notFound('Appeal', appealId);
-    const now = await platformNow(ctx, tx, found.platformId);
+    // The grace period runs on the hosting platform's clock (a contest is filed by the box owner).
+    const now = await platformNow(ctx, tx, current.violation.platformId);
     const appeal = decided(locked, decision.outcome, by, decision.notes ?? null, now);
     await ctx.appeals.update(tx, appeal);
+    if (appeal.kind === 'contest') return { ...(await decideContest(ctx, tx, current, appeal, now)), appeal };
     if (decision.outcome === 'upheld') {
       const closed = await closeViolation(ctx, tx, current, { kind: 'uphold', appealId }, now);
       return { ...closed, appeal };

@@ -7,8 +7,13 @@ export type AppealOutcome = 'upheld' | 'denied';
 /** The text estimate of a review (service-interface.md, Limits). */
 export const APPEAL_REVIEW_ESTIMATE = '24-48 hours';
 
+/** appeal: the hosting platform contests a violation. contest: the box owner contests a resolution. */
+export type AppealKind = 'appeal' | 'contest';
+
 export interface Appeal {
   id: string;
+  kind: AppealKind;
+  /** Who filed it: the hosting platform (appeal) or the box owner (contest). */
   platformId: string;
   violationId: string;
   gracePeriodId: string;

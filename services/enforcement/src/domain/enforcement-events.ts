@@ -78,7 +78,13 @@ export const events = {
     ),
   violationResolved: (v: Violation, avatar: AvatarRef, resolution: Resolution, at: Date): EventEnvelope =>
     violationResolved.create(
-      { ...violationData(v, avatar, at), resolution, resolvedAt: at.toISOString(), licenseId: v.licenseId },
+      {
+        ...violationData(v, avatar, at),
+        resolution,
+        resolvedAt: at.toISOString(),
+        licenseId: v.licenseId,
+        ...(v.resolvedBy === null ? {} : { resolvedBy: v.resolvedBy }),
+      },
       meta(v.platformId, at),
     ),
   violationAppealed: (v: Violation, avatar: AvatarRef, appeal: Appeal, at: Date): EventEnvelope =>

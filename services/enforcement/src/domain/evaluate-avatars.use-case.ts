@@ -5,6 +5,7 @@ import type { AvatarToEvaluate } from './detection.client';
 import { platformNow } from './platform-clock';
 import { judgeMatch, type MatchOutcome } from './policy-breach';
 import type { EnforcementContext } from './ports';
+import { snapshotOf } from './resolution-check';
 import { closeViolation, openViolation } from './violation-lifecycle';
 import type { Resolution } from './violation';
 
@@ -83,7 +84,20 @@ export async function applyEvaluation(
           ctx,
           tx,
           { violation, gracePeriod, avatar },
-          { kind: 'resolve', resolution: resolutionFor(outcome), notes: 'Re-evaluated after a change' },
+          {
+            kind: 'resolve',
+            resolution: resolutionFor(outcome),
+            resolvedBy: 'avatar_change',
+            evidence: {
+              avatar: snapshotOf(avatar),
+              reevaluation: {
+                matched: match !== null && match.boxId === open.boxId,
+                confidence: match?.boxId === open.boxId ? match.confidence : null,
+                parodyLikelihood: match?.boxId === open.boxId ? match.parodyLikelihood : null,
+              },
+            },
+            notes: 'Re-evaluated after a change',
+          },
           now,
         );
       }

@@ -28,7 +28,7 @@ export interface GracePeriod {
   day0Recipients: string[];
 }
 
-export type GracePeriodAction = 'pause' | 'resume' | 'resolve' | 'expire' | 'cancel';
+export type GracePeriodAction = 'pause' | 'resume' | 'resolve' | 'expire' | 'cancel' | 'reopen';
 
 const TRANSITIONS: Record<GracePeriodAction, { from: readonly GracePeriodStatus[]; to: GracePeriodStatus }> =
   {
@@ -37,6 +37,8 @@ const TRANSITIONS: Record<GracePeriodAction, { from: readonly GracePeriodStatus[
     resolve: { from: ['active', 'paused'], to: 'resolved' },
     expire: { from: ['active'], to: 'expired' },
     cancel: { from: ['active', 'paused'], to: 'cancelled' },
+    // The box owner's contest of its resolution was upheld.
+    reopen: { from: ['resolved'], to: 'active' },
   };
 
 export function canGracePeriod(status: GracePeriodStatus, action: GracePeriodAction): boolean {
@@ -94,6 +96,27 @@ export function ended(
     endedAt: now,
     resolution: action === 'resolve' ? resolution : gp.resolution,
     resolvedAt: action === 'resolve' ? now : gp.resolvedAt,
+  };
+}
+
+/**
+ * A resolution set aside at `now` (a contest upheld): active again with the time it had left when
+ * it was resolved, i.e. the stretch since the resolution is added to the expiry and to every step
+ * still to come.
+ */
+export function reopened(gp: GracePeriod, now: Date): { gracePeriod: GracePeriod; shiftMs: number } {
+  const status = nextGracePeriodStatus(gp, 'reopen');
+  const shiftMs = Math.max(0, now.getTime() - (gp.resolvedAt ?? now).getTime());
+  return {
+    gracePeriod: {
+      ...gp,
+      status,
+      expiresAt: new Date(gp.expiresAt.getTime() + shiftMs),
+      resolution: null,
+      resolvedAt: null,
+      endedAt: null,
+    },
+    shiftMs,
   };
 }
 

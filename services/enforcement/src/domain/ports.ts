@@ -1,10 +1,11 @@
 import type { Clock } from '@svc/clock';
 import type { EventEnvelope, Policy } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
-import type { Appeal } from './appeal';
+import type { Appeal, AppealKind } from './appeal';
 import type { Avatar, EvaluationStatus } from './avatar';
 import type { DetectionPort } from './detection.client';
 import type { GracePeriod, GracePeriodStatus } from './grace-period';
+import type { LicenseRecord } from './resolution-check';
 import type { Severity } from './severity';
 import type { EnforcementLevel, Environment, PlannedStep, StepKind } from './timeline';
 import type { Violation, ViolationStatus } from './violation';
@@ -49,6 +50,11 @@ export interface AvatarStore {
   ): Promise<{ items: Avatar[]; total: number }>;
   /** Pending evaluations that are due, leased until `leaseUntil` (skipping ones another replica holds). */
   leaseDueEvaluations(tx: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<Avatar[]>;
+  /**
+   * The platform's reported avatars whose last evaluation matched `boxId` become pending again, due
+   * at `dueAt` (the evaluation worker asks detection about them); returns how many.
+   */
+  reevaluateMatching(tx: Queryable, platformId: string, boxId: string, dueAt: Date): Promise<number>;
   /** Reported avatars of every platform after `afterSeq`, in seq order. */
   scanPage(q: Queryable, afterSeq: number, limit: number): Promise<{ avatar: Avatar; seq: number }[]>;
 }
@@ -71,6 +77,11 @@ export interface ViolationStore {
   /** Ids of the open violations of one platform on one box (a license resolves them). */
   openIdsOnBox(q: Queryable, boxId: string, platformId?: string): Promise<string[]>;
   list(q: Queryable, filter: ViolationFilter): Promise<{ items: Violation[]; total: number }>;
+  /** Every platform's violations on one box (the box owner's view), newest first. */
+  listOnBox(
+    q: Queryable,
+    filter: Page & { boxId: string; status?: ViolationStatus | undefined },
+  ): Promise<{ items: Violation[]; total: number }>;
   /** Violations with their avatars, by violation id (the scheduler's batch). */
   casesOf(
     q: Queryable,
@@ -139,6 +150,8 @@ export interface TimelineStore {
   forGracePeriods(q: Queryable, ids: string[]): Promise<Map<string, TimelineStep[]>>;
   /** Pause: scheduled steps are held. */
   hold(tx: Queryable, gracePeriodId: string): Promise<void>;
+  /** A resolution was set aside: the steps its end cancelled (never fired) are scheduled again, `shiftMs` later. */
+  reschedule(tx: Queryable, gracePeriodId: string, shiftMs: number): Promise<void>;
   /** Resume: held steps are scheduled again, `shiftMs` later. */
   release(tx: Queryable, gracePeriodId: string, shiftMs: number): Promise<void>;
   /** The grace period ended: steps still to come never fire. */
@@ -162,9 +175,9 @@ export interface AppealStore {
   insert(tx: Queryable, appeal: Appeal): Promise<void>;
   update(tx: Queryable, appeal: Appeal): Promise<void>;
   find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<Appeal | null>;
-  /** The latest appeal of each violation. */
-  latestFor(q: Queryable, violationIds: string[]): Promise<Map<string, Appeal>>;
-  /** Pending appeals of a violation are withdrawn (it was resolved meanwhile). */
+  /** The latest appeal (or, with `kind` contest, the box owner's latest contest) of each violation. */
+  latestFor(q: Queryable, violationIds: string[], kind?: AppealKind): Promise<Map<string, Appeal>>;
+  /** Pending appeals of a violation are withdrawn (it was resolved meanwhile); contests are not. */
   withdrawPending(tx: Queryable, violationId: string, at: Date): Promise<void>;
 }
 
@@ -197,6 +210,7 @@ export interface LicenseFact {
   boxId: string;
   licenseePlatformId: string;
   status: string;
+  tier: string;
   updatedAt: Date;
 }
 
@@ -204,6 +218,8 @@ export interface LicenseProjectionStore {
   /** Applies the fact unless a newer one is stored; true when applied. */
   apply(tx: Queryable, fact: LicenseFact): Promise<boolean>;
   hasActive(q: Queryable, platformId: string, boxId: string): Promise<boolean>;
+  /** One license; `lock` holds its row until the transaction ends (a lapse waits for a resolution resting on it). */
+  find(q: Queryable, licenseId: string, options?: { lock?: boolean }): Promise<LicenseRecord | null>;
 }
 
 export interface SandboxClockStore {

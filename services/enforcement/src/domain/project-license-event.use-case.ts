@@ -2,12 +2,19 @@ import { licenseEvents, type EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import { platformNow } from './platform-clock';
 import type { EnforcementContext } from './ports';
+import { tierCovers } from './resolution-check';
 import { closeViolation, lockCase } from './violation-lifecycle';
 
+/** Statuses in which a license no longer covers anything. */
+const LAPSED = ['expired', 'revoked', 'cancelled'];
+
 /**
- * licensing.license.*: which platform holds an active license on which box. When a platform's
- * license becomes active, its open violations on the box are resolved as licensed (and its
- * future avatars there no longer break LICENSE or MONETIZE).
+ * licensing.license.*: which platform holds an active license of which tier on which box. When a
+ * platform's license becomes active, its open violations on the box whose use the tier covers are
+ * resolved as licensed (and its future avatars there no longer break LICENSE or MONETIZE). When it
+ * lapses (expired, revoked, cancelled) and no other active license of the platform remains on the
+ * box, the avatars it covered are evaluated again: those that still break the policy get a new
+ * violation and grace period (contracts.md §8).
  */
 export async function projectLicenseEvent(
   ctx: EnforcementContext,
@@ -23,12 +30,21 @@ export async function projectLicenseEvent(
     boxId: d.boxId,
     licenseePlatformId: d.licenseePlatformId,
     status: d.status,
+    tier: d.tier,
     updatedAt: new Date(envelope.occurredAt),
   });
-  if (!applied || d.status !== 'active') return;
+  if (!applied) return;
+  if (LAPSED.includes(d.status)) {
+    if (await ctx.licenses.hasActive(tx, d.licenseePlatformId, d.boxId)) return;
+    await ctx.avatars.reevaluateMatching(tx, d.licenseePlatformId, d.boxId, ctx.clock.now());
+    return;
+  }
+  if (d.status !== 'active') return;
   const now = await platformNow(ctx, tx, d.licenseePlatformId);
   for (const violationId of await ctx.violations.openIdsOnBox(tx, d.boxId, d.licenseePlatformId)) {
     const current = await lockCase(ctx, tx, violationId);
+    // A personal or creator license does not cover a commercial avatar: that violation stays open.
+    if (!tierCovers(d.tier, current.avatar.commercial)) continue;
     await closeViolation(
       ctx,
       tx,
@@ -36,6 +52,8 @@ export async function projectLicenseEvent(
       {
         kind: 'resolve',
         resolution: 'licensed',
+        resolvedBy: 'license',
+        evidence: { license: { id: d.licenseId, tier: d.tier } },
         licenseId: d.licenseId,
         notes: 'An active license covers the box',
       },

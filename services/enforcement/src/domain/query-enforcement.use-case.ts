@@ -15,6 +15,8 @@ export interface CaseView {
   avatar: Avatar;
   steps: TimelineStep[];
   appeal: Appeal | null;
+  /** The box owner's latest contest of the resolution. */
+  contest: Appeal | null;
   /** The box's current configuration (pricing), else the one the violation was detected under. */
   policyConfig: Record<string, unknown>;
   now: Date;
@@ -31,7 +33,7 @@ async function views(
   gracePeriods: Map<string, GracePeriod>,
   now: Date,
 ): Promise<CaseView[]> {
-  const [avatars, steps, appeals, boxes] = await Promise.all([
+  const [avatars, steps, appeals, boxes, contests] = await Promise.all([
     ctx.avatars.findManyByRef(ctx.db, [...new Set(violations.map((v) => v.avatarRef))]),
     ctx.timeline.forGracePeriods(
       ctx.db,
@@ -42,6 +44,11 @@ async function views(
       violations.map((v) => v.id),
     ),
     ctx.boxes.findMany(ctx.db, [...new Set(violations.map((v) => v.boxId))]),
+    ctx.appeals.latestFor(
+      ctx.db,
+      violations.map((v) => v.id),
+      'contest',
+    ),
   ]);
   const result: CaseView[] = [];
   for (const violation of violations) {
@@ -54,6 +61,7 @@ async function views(
       avatar,
       steps: steps.get(gracePeriod.id) ?? [],
       appeal: appeals.get(violation.id) ?? null,
+      contest: contests.get(violation.id) ?? null,
       policyConfig: currentConfig(violation, boxes.get(violation.boxId)),
       now,
     });
@@ -129,6 +137,58 @@ export async function getGracePeriod(ctx: EnforcementContext, caller: Caller, id
   if (gracePeriod === null || gracePeriod.platformId !== caller.platformId)
     throw errors.notFound('Grace period', id);
   return getViolation(ctx, caller, gracePeriod.violationId);
+}
+
+/** A violation of the owner's box, with the owner's latest contest of its resolution. */
+export interface BoxViolationView {
+  violation: Violation;
+  gracePeriod: GracePeriod;
+  avatar: Avatar;
+  contest: Appeal | null;
+  /** The hosting platform's time (its grace period runs on it). */
+  now: Date;
+}
+
+/**
+ * The box owner's view of its box's violations (issue 14): every hosting platform's, with how each
+ * was resolved and on what evidence. 404 unless the caller owns the box (as the box projection knows it).
+ */
+export async function listBoxViolations(
+  ctx: EnforcementContext,
+  caller: Caller,
+  boxId: string,
+  filter: Page & { status?: ViolationStatus | undefined },
+): Promise<{ items: BoxViolationView[]; total: number }> {
+  const box = await ctx.boxes.find(ctx.db, boxId);
+  if (box === null || box.ownerPlatformId !== caller.platformId) throw errors.notFound('Box', boxId);
+  const { items, total } = await ctx.violations.listOnBox(ctx.db, { ...filter, boxId });
+  const ids = items.map((v) => v.id);
+  const [gracePeriods, avatars, contests] = await Promise.all([
+    ctx.gracePeriods.findMany(
+      ctx.db,
+      items.map((v) => v.gracePeriodId),
+    ),
+    ctx.avatars.findManyByRef(ctx.db, [...new Set(items.map((v) => v.avatarRef))]),
+    ctx.appeals.latestFor(ctx.db, ids, 'contest'),
+  ]);
+  const nowOf = new Map<string, Date>();
+  for (const platformId of new Set(items.map((v) => v.platformId))) {
+    nowOf.set(platformId, await platformNow(ctx, ctx.db, platformId));
+  }
+  const views: BoxViolationView[] = [];
+  for (const violation of items) {
+    const gracePeriod = gracePeriods.get(violation.gracePeriodId);
+    const avatar = avatars.get(violation.avatarRef);
+    if (gracePeriod === undefined || avatar === undefined) continue;
+    views.push({
+      violation,
+      gracePeriod,
+      avatar,
+      contest: contests.get(violation.id) ?? null,
+      now: nowOf.get(violation.platformId) ?? ctx.clock.now(),
+    });
+  }
+  return { items: views, total };
 }
 
 /** At most this many of each list in the obligations answer. */

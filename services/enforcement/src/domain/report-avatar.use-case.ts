@@ -3,6 +3,7 @@ import type { Avatar, AvatarInput } from './avatar';
 import { evaluateAvatars } from './evaluate-avatars.use-case';
 import { platformNow } from './platform-clock';
 import type { Caller, EnforcementContext } from './ports';
+import { snapshotOf } from './resolution-check';
 import { closeViolation } from './violation-lifecycle';
 
 export interface AvatarWithViolations {
@@ -144,7 +145,12 @@ export async function deleteAvatar(
         ctx,
         tx,
         { violation, gracePeriod, avatar: deleted },
-        { kind: 'resolve', resolution: 'removed' },
+        {
+          kind: 'resolve',
+          resolution: 'removed',
+          resolvedBy: 'platform',
+          evidence: { avatar: { ...snapshotOf(deleted), removedAt: now.toISOString() } },
+        },
         now,
       );
       resolvedViolations.push(open.id);

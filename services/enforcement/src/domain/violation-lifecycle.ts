@@ -6,6 +6,7 @@ import { events } from './enforcement-events';
 import { ended, type GracePeriod } from './grace-period';
 import type { EnforcementContext } from './ports';
 import { severityOf } from './severity';
+import { snapshotOf, type ResolutionEvidence, type ResolvedBy } from './resolution-check';
 import { gracePeriodLength, planTimeline } from './timeline';
 import { nextViolationStatus, type Resolution, type Violation } from './violation';
 
@@ -78,6 +79,9 @@ export async function openViolation(
     resolutionNotes: null,
     licenseId: null,
     resolvedAt: null,
+    resolvedBy: null,
+    resolutionEvidence: null,
+    detectedAvatar: snapshotOf(avatar),
     enforcedAt: null,
   };
   const gracePeriod: GracePeriod = {
@@ -113,7 +117,14 @@ export async function openViolation(
 }
 
 export type Closing =
-  | { kind: 'resolve'; resolution: Resolution; licenseId?: string | null; notes?: string | null }
+  | {
+      kind: 'resolve';
+      resolution: Resolution;
+      resolvedBy: ResolvedBy;
+      evidence: ResolutionEvidence;
+      licenseId?: string | null;
+      notes?: string | null;
+    }
   | { kind: 'uphold'; appealId: string }
   | { kind: 'cancel' };
 
@@ -139,6 +150,8 @@ export async function closeViolation(
       resolutionNotes: closing.notes ?? null,
       licenseId: closing.licenseId ?? null,
       resolvedAt: now,
+      resolvedBy: closing.resolvedBy,
+      resolutionEvidence: closing.evidence,
     };
     gracePeriod = ended(current.gracePeriod, 'resolve', now, closing.resolution);
   } else if (closing.kind === 'uphold') {

@@ -1,5 +1,6 @@
 import { errors } from '@svc/errors';
 import type { AvatarMatch, Policy } from '@svc/contracts';
+import type { AvatarSnapshot, ResolutionEvidence, ResolvedBy } from './resolution-check';
 import type { EnforcementLevel } from './timeline';
 import type { Severity } from './severity';
 
@@ -31,10 +32,15 @@ export interface Violation {
   resolutionNotes: string | null;
   licenseId: string | null;
   resolvedAt: Date | null;
+  /** Who closed it with a resolution, and on what evidence (shown to the box owner too). */
+  resolvedBy: ResolvedBy | null;
+  resolutionEvidence: ResolutionEvidence | null;
+  /** The avatar as it was when detected (null for violations recorded before it was kept). */
+  detectedAvatar: AvatarSnapshot | null;
   enforcedAt: Date | null;
 }
 
-export type ViolationAction = 'resolve' | 'appeal' | 'uphold' | 'deny' | 'enforce' | 'cancel';
+export type ViolationAction = 'resolve' | 'appeal' | 'uphold' | 'deny' | 'enforce' | 'cancel' | 'reopen';
 
 /** The state machine (service-interface.md, States and transitions): from which states, to which. */
 const TRANSITIONS: Record<ViolationAction, { from: readonly ViolationStatus[]; to: ViolationStatus }> = {
@@ -44,6 +50,8 @@ const TRANSITIONS: Record<ViolationAction, { from: readonly ViolationStatus[]; t
   deny: { from: ['appealed'], to: 'pending' },
   enforce: { from: ['pending'], to: 'enforced' },
   cancel: { from: ['pending', 'appealed'], to: 'dismissed' },
+  // The box owner's contest of a resolution was upheld: the platform has to comply after all.
+  reopen: { from: ['resolved'], to: 'pending' },
 };
 
 /** True while the violation still asks something of the platform. */
@@ -81,6 +89,7 @@ function verb(action: ViolationAction): string {
     deny: 'reopened',
     enforce: 'enforced',
     cancel: 'cancelled',
+    reopen: 'reopened',
   };
   return verbs[action];
 }

@@ -106,9 +106,14 @@ describe('GET /v1/svc/violations/:id', () => {
 });
 
 describe('POST /v1/svc/violations/:id/resolve', () => {
-  it('when resolved, then resolved with its grace period, and violation.resolved and grace_period.resolved are published', async () => {
-    const box = await h.box('Nikola Tesla', 'LICENSE');
+  it('when resolved with an active license of the platform on the box, then resolved with its grace period, and violation.resolved and grace_period.resolved are published', async () => {
+    // TEAM: a license from the box owner does not keep the avatar from breaking the policy, but it
+    // is the owner's consent, so the platform resolves the violation with it.
+    const box = await h.box('Nikola Tesla', 'TEAM', {
+      policyConfig: { authorizedAccounts: ['someone-else'] },
+    });
     const client = h.platform();
+    await h.license(client, box, 'active', 'lic_abcdefghijklmnop1234');
     const { violationId, avatarId, gracePeriodId } = await h.violation(client, box);
     h.clock.advance(3_600_000);
     const res = await client.call('POST', `/v1/svc/violations/${violationId}/resolve`, {

@@ -5,6 +5,7 @@ import {
   ended,
   nextGracePeriodStatus,
   paused,
+  reopened,
   resumed,
   type GracePeriod,
 } from '../../src/domain/grace-period';
@@ -66,6 +67,19 @@ describe('the violation state machine', () => {
 });
 
 describe('the grace period state machine', () => {
+  it('when a resolution is set aside (contest upheld), then active again with the time it had left', () => {
+    const resolved = ended(gracePeriod(), 'resolve', at(10), 'removed');
+    const { gracePeriod: back, shiftMs } = reopened(resolved, at(14));
+    expect(shiftMs).toBe(4 * DAY);
+    expect(back).toMatchObject({ status: 'active', expiresAt: at(34), resolution: null, resolvedAt: null });
+    expect(daysRemaining(back, at(14))).toBe(20);
+    for (const status of ['active', 'paused', 'expired', 'cancelled'] as const) {
+      expect(canGracePeriod(status, 'reopen')).toBe(false);
+    }
+    expect(canViolation('resolved', 'reopen')).toBe(true);
+    expect(canViolation('dismissed', 'reopen')).toBe(false);
+  });
+
   it('when paused and resumed, then the paused stretch is added back to the expiry', () => {
     const p = paused(gracePeriod(), at(10));
     expect(p).toMatchObject({ status: 'paused', pausedAt: at(10) });
@@ -125,6 +139,7 @@ describe('the grace period state machine', () => {
 describe('appeal decisions', () => {
   const appeal: Appeal = {
     id: 'appeal_1',
+    kind: 'appeal',
     platformId: 'plat_1',
     violationId: 'viol_1',
     gracePeriodId: 'gp_1',

@@ -9,7 +9,7 @@ import {
   type ViolationFact,
 } from '../domain/box-stats';
 import type { BoxStatsStore } from '../domain/ports';
-import { toNumber } from '@svc/storage';
+import { fromJson, toNumber } from '@svc/storage';
 
 // A fact replaces the recorded one only when it is at least as recent (instant, then rank).
 const NEWER = (table: string) =>
@@ -26,13 +26,24 @@ function statusUpsert(table: string, key: string, extraColumns: string[] = []): 
       event_at = GREATEST(EXCLUDED.event_at, ${table}.event_at)`;
 }
 
+/** One count of a `json_object_agg` (absent key: 0). */
+function counted(aggregate: unknown, key: string): number {
+  const counts =
+    aggregate === null || aggregate === undefined ? {} : fromJson<Record<string, unknown>>(aggregate);
+  return toNumber(counts[key] ?? 0);
+}
+
 /** The box statistics read model. */
 export class BoxStatsRepository implements BoxStatsStore {
   async recordViolation(tx: Queryable, fact: ViolationFact): Promise<void> {
     await tx.query(
-      `${statusUpsert('stats_violations', 'violation_id', ['detected_at', 'resolved_at'])},
+      `${statusUpsert('stats_violations', 'violation_id', ['detected_at', 'resolved_at', 'resolution', 'resolved_by'])},
         detected_at = COALESCE(stats_violations.detected_at, EXCLUDED.detected_at),
-        resolved_at = COALESCE(stats_violations.resolved_at, EXCLUDED.resolved_at)`,
+        resolved_at = COALESCE(stats_violations.resolved_at, EXCLUDED.resolved_at),
+        resolution = CASE WHEN EXCLUDED.resolution IS NOT NULL AND ${NEWER('stats_violations')}
+          THEN EXCLUDED.resolution ELSE stats_violations.resolution END,
+        resolved_by = CASE WHEN EXCLUDED.resolution IS NOT NULL AND ${NEWER('stats_violations')}
+          THEN EXCLUDED.resolved_by ELSE stats_violations.resolved_by END`,
       [
         fact.id,
         fact.boxId,
@@ -41,6 +52,8 @@ export class BoxStatsRepository implements BoxStatsStore {
         fact.rank,
         fact.detectedAt?.toISOString() ?? null,
         fact.resolvedAt?.toISOString() ?? null,
+        fact.resolution,
+        fact.resolvedBy,
       ],
     );
   }
@@ -146,6 +159,12 @@ export class BoxStatsRepository implements BoxStatsStore {
          (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'resolved' AND resolved_at >= $2 AND resolved_at < $3) AS v_resolved,
          (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'pending') AS v_pending,
          (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'appealed') AS v_appealed,
+         (SELECT json_object_agg(k, n) FROM (SELECT resolution AS k, count(*) AS n FROM stats_violations
+            WHERE box_id = $1 AND status = 'resolved' AND resolved_at >= $2 AND resolved_at < $3
+            GROUP BY resolution) r) AS v_resolutions,
+         (SELECT json_object_agg(k, n) FROM (SELECT resolved_by AS k, count(*) AS n FROM stats_violations
+            WHERE box_id = $1 AND status = 'resolved' AND resolved_at >= $2 AND resolved_at < $3
+              AND resolved_by IS NOT NULL GROUP BY resolved_by) b) AS v_resolved_by,
          (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status IN ('active', 'paused')) AS g_active,
          (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status = 'expired') AS g_expired,
          (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status = 'resolved') AS g_resolved,
@@ -178,6 +197,17 @@ export class BoxStatsRepository implements BoxStatsStore {
         resolved: n('v_resolved'),
         pending: n('v_pending'),
         appealed: n('v_appealed'),
+        resolutions: {
+          licensed: counted(c.v_resolutions, 'licensed'),
+          removed: counted(c.v_resolutions, 'removed'),
+          modified: counted(c.v_resolutions, 'modified'),
+          parody: counted(c.v_resolutions, 'parody'),
+        },
+        resolvedBy: {
+          platform: counted(c.v_resolved_by, 'platform'),
+          license: counted(c.v_resolved_by, 'license'),
+          avatarChange: counted(c.v_resolved_by, 'avatar_change'),
+        },
       },
       gracePeriods: { active: n('g_active'), expired: n('g_expired'), resolved: n('g_resolved') },
       licenses: {

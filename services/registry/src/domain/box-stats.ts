@@ -28,7 +28,14 @@ export const EMPTY_SUMMARY: BoxStatsSummary = {
 export interface BoxStatistics {
   boxId: string;
   period: string;
-  violations: { detected: number; resolved: number; pending: number; appealed: number };
+  violations: {
+    detected: number;
+    resolved: number;
+    pending: number;
+    appealed: number;
+    resolutions: { licensed: number; removed: number; modified: number; parody: number };
+    resolvedBy: { platform: number; license: number; avatarChange: number };
+  };
   gracePeriods: { active: number; expired: number; resolved: number };
   licenses: { total: number; active: number; pending: number; expired: number };
   revenueCents: {
@@ -71,6 +78,9 @@ export interface StatusFact {
 export interface ViolationFact extends StatusFact {
   detectedAt: Date | null;
   resolvedAt: Date | null;
+  /** On a resolution: licensed, removed, modified or parody, and who resolved it. */
+  resolution: string | null;
+  resolvedBy: string | null;
 }
 
 export interface LicenseFact extends StatusFact {

@@ -41,7 +41,14 @@ export async function recordViolationEvent(
 ): Promise<void> {
   const event = definitionOf(received, violationEvents).parse(received);
   const state = VIOLATION_STATE[event.type] ?? { status: 'pending', rank: 0 };
-  const data = event.data as { violationId: string; boxId: string; detectedAt?: string; resolvedAt?: string };
+  const data = event.data as {
+    violationId: string;
+    boxId: string;
+    detectedAt?: string;
+    resolvedAt?: string;
+    resolution?: string;
+    resolvedBy?: string;
+  };
   await stats.recordViolation(tx, {
     id: data.violationId,
     boxId: data.boxId,
@@ -50,6 +57,8 @@ export async function recordViolationEvent(
     rank: state.rank,
     detectedAt: data.detectedAt === undefined ? null : new Date(data.detectedAt),
     resolvedAt: data.resolvedAt === undefined ? null : new Date(data.resolvedAt),
+    resolution: data.resolution ?? null,
+    resolvedBy: data.resolvedBy ?? null,
   });
 }
 

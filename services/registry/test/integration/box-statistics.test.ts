@@ -120,7 +120,8 @@ beforeAll(async () => {
       violation('viol_1', {
         resolution: 'licensed',
         resolvedAt: '2026-11-12T00:00:00.000Z',
-        licenseId: null,
+        licenseId: 'lic_1',
+        resolvedBy: 'license',
       }),
       at('2026-11-12T00:00:00.000Z'),
     ),
@@ -247,7 +248,15 @@ describe('GET /v1/svc/boxes/:id/stats (read model of other services’ events)',
       boxId: box.id,
       period: '2026-11',
       // detected and resolved: within the period; pending and appealed: open now (viol_5 is from October).
-      violations: { detected: 4, resolved: 2, pending: 2, appealed: 1 },
+      // By resolution and by who resolved it (viol_2's event predates resolvedBy).
+      violations: {
+        detected: 4,
+        resolved: 2,
+        pending: 2,
+        appealed: 1,
+        resolutions: { licensed: 1, removed: 1, modified: 0, parody: 0 },
+        resolvedBy: { platform: 0, license: 1, avatarChange: 0 },
+      },
       gracePeriods: { active: 1, expired: 1, resolved: 1 },
       licenses: { total: 3, active: 2, pending: 1, expired: 1 },
       revenue: {

@@ -118,7 +118,14 @@ describe('box presenters', () => {
     const out = boxStatistics({
       boxId: 'box_1',
       period: '2026-11',
-      violations: { detected: 1, resolved: 0, pending: 1, appealed: 0 },
+      violations: {
+        detected: 1,
+        resolved: 0,
+        pending: 1,
+        appealed: 0,
+        resolutions: { licensed: 0, removed: 0, modified: 0, parody: 0 },
+        resolvedBy: { platform: 0, license: 0, avatarChange: 0 },
+      },
       gracePeriods: { active: 1, expired: 0, resolved: 0 },
       licenses: { total: 0, active: 0, pending: 0, expired: 0 },
       revenueCents: { monthly: 30, lifetime: 30, byType: { subscriptions: 10, messages: 20, tips: 0 } },

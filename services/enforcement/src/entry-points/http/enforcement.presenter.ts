@@ -2,7 +2,8 @@ import { APPEAL_REVIEW_ESTIMATE, type Appeal } from '../../domain/appeal';
 import type { Avatar } from '../../domain/avatar';
 import { daysRemaining, type GracePeriod } from '../../domain/grace-period';
 import { notificationsOf, type NotificationState } from '../../domain/notifications';
-import type { CaseView } from '../../domain/query-enforcement.use-case';
+import type { BoxViolationView, CaseView } from '../../domain/query-enforcement.use-case';
+import type { Violation } from '../../domain/violation';
 import { resolutionOptions } from '../../domain/resolution-options';
 import type { ViolationCase } from '../../domain/violation-lifecycle';
 
@@ -65,9 +66,41 @@ export function appealForm(appeal: Appeal) {
   };
 }
 
+export function contestForm(contest: Appeal) {
+  return {
+    id: contest.id,
+    status: contest.status,
+    submittedAt: iso(contest.submittedAt),
+    estimatedReviewTime: APPEAL_REVIEW_ESTIMATE,
+    ...(contest.decidedAt === null ? {} : { decidedAt: iso(contest.decidedAt) }),
+  };
+}
+
+/** How a violation was resolved and on what evidence; null while it is not resolved by a resolution. */
+export function resolutionDetails(violation: Violation, contest: Appeal | null) {
+  if (violation.status !== 'resolved' || violation.resolvedAt === null || violation.resolvedBy === null)
+    return null;
+  const evidence = violation.resolutionEvidence ?? {};
+  const { removedAt, ...resolvedAvatar } = evidence.avatar ?? { removedAt: undefined };
+  return {
+    resolution: violation.resolution,
+    resolvedAt: iso(violation.resolvedAt),
+    resolvedBy: violation.resolvedBy,
+    notes: violation.resolutionNotes,
+    license: evidence.license ?? null,
+    avatarChange:
+      evidence.avatar === undefined
+        ? null
+        : { detected: violation.detectedAvatar, resolved: resolvedAvatar, removedAt: removedAt ?? null },
+    reevaluation: evidence.reevaluation ?? null,
+    contest: contest === null ? null : contestForm(contest),
+  };
+}
+
 export function appealDetail(appeal: Appeal) {
   return {
     id: appeal.id,
+    kind: appeal.kind,
     violationId: appeal.violationId,
     gracePeriodId: appeal.gracePeriodId,
     reason: appeal.reason,
@@ -135,6 +168,44 @@ export function violationDetail(view: CaseView) {
     },
     resolutionOptions: resolutionOptions(violation, avatar.id, view.policyConfig),
     ...(view.appeal === null ? {} : { appeal: appealForm(view.appeal) }),
+    ...optional('resolutionDetails', resolutionDetails(violation, view.contest)),
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | null): Partial<Record<K, V>> {
+  return (value === null ? {} : { [key]: value }) as Partial<Record<K, V>>;
+}
+
+/** The box owner's form: no personal data of the hosting platform's users. */
+export function boxViolationItem(view: BoxViolationView) {
+  const { violation, gracePeriod, avatar } = view;
+  const resolved = violation.status === 'resolved';
+  return {
+    id: violation.id,
+    boxId: violation.boxId,
+    identityName: violation.identityName,
+    platformId: violation.platformId,
+    status: violation.status,
+    severity: violation.severity,
+    detectedAt: iso(violation.detectedAt),
+    avatar: {
+      id: avatar.id,
+      name: avatar.name,
+      description: avatar.description,
+      imageUrl: avatar.imageUrl,
+      userCount: avatar.userCount,
+      status: avatar.deletedAt === null ? ('reported' as const) : ('removed' as const),
+    },
+    detection: violation.detection,
+    gracePeriod: {
+      id: gracePeriod.id,
+      status: gracePeriod.status,
+      expiresAt: iso(gracePeriod.expiresAt),
+      daysRemaining: daysRemaining(gracePeriod, view.now),
+    },
+    resolution: resolutionDetails(violation, view.contest),
+    contestableUntil:
+      resolved && view.now.getTime() < gracePeriod.expiresAt.getTime() ? iso(gracePeriod.expiresAt) : null,
   };
 }
 

@@ -1,20 +1,32 @@
 import type { Router } from 'express';
 import {
   appealBodySchema,
+  contestBodySchema,
   enforcementOperations as ops,
   idParamSchema,
+  listBoxViolationsQuerySchema,
   listViolationsQuerySchema,
   resolveBodySchema,
 } from '@svc/contracts';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { appealViolation } from '../../domain/appeal-violation.use-case';
 import type { EnforcementContext } from '../../domain/ports';
-import { getViolation, listViolations } from '../../domain/query-enforcement.use-case';
+import { contestResolution } from '../../domain/contest-resolution.use-case';
+import { getViolation, listBoxViolations, listViolations } from '../../domain/query-enforcement.use-case';
 import { resolveViolation } from '../../domain/resolve-violation.use-case';
 import { callerOf } from './caller';
-import { appealForm, violationDetail, violationListItem } from './enforcement.presenter';
+import {
+  appealForm,
+  boxViolationItem,
+  contestForm,
+  violationDetail,
+  violationListItem,
+} from './enforcement.presenter';
 
-/** `/v1/svc/violations` (service-interface.md, Endpoints: Violations). */
+/**
+ * `/v1/svc/violations` (service-interface.md, Endpoints: Violations), and the box owner's side of
+ * them: its box's violations and contesting a resolution (issue 14).
+ */
 export function violationRoutes(router: Router, ctx: EnforcementContext): void {
   router.get(ops.listViolations.path, async (req, res) => {
     const query = parseQuery(listViolationsQuerySchema, req);
@@ -43,6 +55,23 @@ export function violationRoutes(router: Router, ctx: EnforcementContext): void {
         gracePeriod: { id: gracePeriod.id, status: gracePeriod.status },
       },
     });
+  });
+
+  router.get(ops.listBoxViolations.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const query = parseQuery(listBoxViolationsQuerySchema, req);
+    const { items, total } = await listBoxViolations(ctx, callerOf(req), id, query);
+    res.json({
+      data: items.map(boxViolationItem),
+      meta: { total, limit: query.limit, offset: query.offset },
+    });
+  });
+
+  router.post(ops.contestResolution.path, async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const body = parseBody(contestBodySchema, req);
+    const { violation, contest } = await contestResolution(ctx, callerOf(req), id, body);
+    res.json({ data: { id: violation.id, status: violation.status, contest: contestForm(contest) } });
   });
 
   router.post(ops.appealViolation.path, async (req, res) => {

@@ -40,8 +40,12 @@ export function enforcementSubscriptions(
   };
   return [
     consumer(BOX_QUEUE, ['registry.box.*'], (tx, envelope) => projectRegistryEvent(ctx, tx, envelope)),
-    consumer(LICENSE_QUEUE, ['licensing.license.*'], (tx, envelope) =>
-      projectLicenseEvent(ctx, tx, envelope),
+    consumer(
+      LICENSE_QUEUE,
+      ['licensing.license.*'],
+      (tx, envelope) => projectLicenseEvent(ctx, tx, envelope),
+      // A lapsed license leaves avatars to evaluate again.
+      () => ctx.workWaiting(),
     ),
     consumer(
       BOX_INDEXED_QUEUE,
