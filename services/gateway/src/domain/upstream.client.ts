@@ -73,6 +73,13 @@ export class UpstreamClient {
     return token;
   }
 
+  /** The services this gateway can reach (those with a URL), itself excluded. */
+  deployedServices(): ServiceName[] {
+    return (Object.keys(this.options.serviceUrls) as ServiceName[]).filter(
+      (service) => service !== 'gateway' && this.options.serviceUrls[service] !== undefined,
+    );
+  }
+
   /** Forwards one request; a service that is down or not deployed answers 503 SERVICE_UNAVAILABLE. */
   async forward(
     service: ServiceName,
