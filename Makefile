@@ -8,7 +8,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e lint typecheck format format-check \
-	depcheck check bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement clean
+	depcheck check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ dev: build ## Start the embedded default on PORT (default 8080): every service, 
 
 up: build ## Cluster mode: one process per service on local PostgreSQL and RabbitMQ (DATABASE_URL / AMQP_URL)
 	node scripts/cluster-up.mjs
+
+replay-dead-letters: ## Show every service's dead letters, then replay them once (GATEWAY_URL, ADMIN_TOKEN; SERVICE, QUEUE, DRY_RUN=1)
+	node scripts/replay-dead-letters.mjs
 
 lint: install ## ESLint over the workspace
 	$(PNPM) run lint

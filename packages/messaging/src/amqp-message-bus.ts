@@ -6,10 +6,19 @@ import {
   type ConsumeMessage,
   type Message,
 } from 'amqplib';
+import { systemClock, type Clock } from '@svc/clock';
 import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts';
+import { isTransientFailure } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import type { DeadLetter, MessageBus, Subscription } from './message-bus';
-import { abortableSleep, describeError, retryDelayMs, type RetryBackoff } from './retry-backoff';
+import type { ConsumerStats, DeadLetter, DeadLetterSummary, MessageBus, Subscription } from './message-bus';
+import {
+  abortableSleep,
+  ConsumerCounters,
+  describeError,
+  retryDelayMs,
+  TRANSIENT_RETRY_BACKOFF,
+  type RetryBackoff,
+} from './retry-backoff';
 
 export interface AmqpMessageBusOptions {
   /** `amqp://user:password@host:5672/vhost`. */
@@ -25,6 +34,16 @@ export interface AmqpMessageBusOptions {
   reconnectBackoff?: RetryBackoff;
   /** Delay before a failed message is redelivered (default 100 ms doubling up to 2 s). */
   retryBackoff?: RetryBackoff;
+  /** Delay between retries while a dependency is unavailable (default 100 ms doubling up to 1 s). */
+  transientBackoff?: RetryBackoff;
+  /**
+   * How long a consumer holds a message it cannot handle for want of a dependency before moving
+   * it to the back of its queue (default 60 s): well under RabbitMQ's consumer timeout (30 min),
+   * which would close the channel and count a delivery.
+   */
+  transientHoldMs?: number;
+  /** Stamps dead letters (default the system clock). */
+  clock?: Clock;
   /** AMQP heartbeat unless the URL sets one (default 10 s): a silent broker is noticed in ~20 s. */
   heartbeatSeconds?: number;
 }
@@ -50,6 +69,8 @@ interface ConsumerState {
   prefetch: number;
   channel?: ConfirmChannel;
   consumerTag?: string;
+  /** Consecutive transient failures of this consumer's handlers: the pace of retries in an outage. */
+  outageStreak: number;
 }
 
 interface Connected {
@@ -59,8 +80,26 @@ interface Connected {
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 const DEFAULT_PREFETCH = 16;
+const DEFAULT_TRANSIENT_HOLD_MS = 60_000;
 const HEADER_REASON = 'x-svc-reason';
 const HEADER_ATTEMPTS = 'x-svc-attempts';
+const HEADER_DEAD_AT = 'x-svc-dead-lettered-at';
+const HEADER_ROUTING_KEY = 'x-svc-routing-key';
+// A message moved to the back of its queue carries what its earlier copies went through.
+const HEADER_PRIOR_DELIVERIES = 'x-svc-prior-deliveries';
+const HEADER_PRIOR_FAILURES = 'x-svc-prior-failures';
+const HEADER_REPLAYS = 'x-svc-replays';
+// Headers the broker sets on a delivery or a dead letter; a copy we publish starts without them.
+const BROKER_HEADERS = [
+  'x-delivery-count',
+  'x-death',
+  'x-first-death-reason',
+  'x-first-death-queue',
+  'x-first-death-exchange',
+  'x-last-death-reason',
+  'x-last-death-queue',
+  'x-last-death-exchange',
+];
 
 class PublishRefusedError extends Error {
   override readonly name = 'PublishRefusedError';
@@ -72,10 +111,13 @@ class PublishRefusedError extends Error {
  * Topology: one durable topic exchange; per consumer a durable quorum queue named after the
  * subscription, bound to its patterns, dead-lettering into `${queue}.dlq` through the direct
  * exchange `${exchange}.dlx`. Publishing waits for the broker's confirm. Consuming acks only
- * after the handler resolved; a failure is held for a short backoff then requeued (the quorum
- * queue counts deliveries in `x-delivery-count`); the last failure, or a poison message, is
+ * after the handler resolved; a failure is held for a short backoff then requeued as a fresh copy
+ * that carries its counts in headers; the last failure, or a poison message, is
  * published to the dead-letter queue with its reason and confirmed before the original is acked.
  * The queue's `x-delivery-limit` backs this up when a consumer dies again and again mid-handler.
+ * A transient failure (a dependency unavailable) is not a failed attempt: the consumer holds the
+ * message and retries it in place at a capped pace, moving it to the back of the queue (a fresh
+ * copy, acked original) after `transientHoldMs`, so an outage of hours dead-letters nothing.
  * The connection is re-opened with backoff when it drops, re-declaring topology and consumers.
  */
 export class AmqpMessageBus implements MessageBus {
@@ -85,6 +127,8 @@ export class AmqpMessageBus implements MessageBus {
   private readonly consumers: ConsumerState[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly closing = new AbortController();
+  private readonly counters = new ConsumerCounters();
+  private readonly clock: Clock;
   private connected: Connected | undefined;
   private connecting: Promise<void> | undefined;
   private waiters: Array<() => void> = [];
@@ -94,6 +138,7 @@ export class AmqpMessageBus implements MessageBus {
     this.exchange = options.exchange ?? 'svc.events';
     this.deadLetterExchange = `${this.exchange}.dlx`;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 10_000;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** Creates a bus and waits for its first connection (fails after `publishTimeoutMs`). */
@@ -144,6 +189,7 @@ export class AmqpMessageBus implements MessageBus {
       subscription,
       maxAttempts: subscription.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       prefetch: subscription.prefetch ?? DEFAULT_PREFETCH,
+      outageStreak: 0,
     };
     if (!Number.isInteger(state.maxAttempts) || state.maxAttempts < 1) {
       throw new RangeError('maxAttempts must be a positive integer');
@@ -207,6 +253,70 @@ export class AmqpMessageBus implements MessageBus {
     return letters;
   }
 
+  async deadLetterCount(queue: string): Promise<number> {
+    return this.withChannel(async (channel) => (await channel.checkQueue(`${queue}.dlq`)).messageCount);
+  }
+
+  /** Reads without taking: the messages go back to the dead-letter queue when the channel closes. */
+  async listDeadLetters(queue: string, limit = 100): Promise<DeadLetterSummary[]> {
+    return this.withChannel(async (channel) => {
+      const letters: DeadLetterSummary[] = [];
+      while (letters.length < limit) {
+        const message = await channel.get(`${queue}.dlq`, { noAck: false });
+        if (message === false) break;
+        const letter = this.toDeadLetter(queue, message);
+        const deadAt = message.properties.headers?.[HEADER_DEAD_AT];
+        letters.push({
+          queue,
+          eventId: letter.envelope?.id ?? null,
+          type: letter.envelope?.type ?? null,
+          attempts: letter.attempts,
+          reason: letter.reason,
+          deadLetteredAt: typeof deadAt === 'string' ? deadAt : null,
+        });
+      }
+      return letters;
+    });
+  }
+
+  async replayDeadLetters(queue: string, limit = 100): Promise<number> {
+    const { model } = await this.waitForConnection(performance.now() + this.publishTimeoutMs);
+    const channel = await model.createConfirmChannel();
+    channel.on('error', () => undefined);
+    let replayed = 0;
+    try {
+      while (replayed < limit) {
+        const message = await channel.get(`${queue}.dlq`, { noAck: false });
+        if (message === false) break;
+        const headers = withoutBrokerHeaders(message.properties.headers);
+        for (const name of [HEADER_REASON, HEADER_ATTEMPTS, HEADER_DEAD_AT]) delete headers[name];
+        delete headers[HEADER_PRIOR_DELIVERIES];
+        delete headers[HEADER_PRIOR_FAILURES];
+        headers[HEADER_REPLAYS] = (headerNumber(headers[HEADER_REPLAYS]) ?? 0) + 1;
+        // Straight into the consumer's queue (default exchange): the other consumers of the event
+        // handled it already and must not see it again.
+        await publishConfirmed(channel, '', queue, message.content, {
+          persistent: true,
+          contentType: message.properties.contentType ?? 'application/json',
+          messageId: message.properties.messageId,
+          type: message.properties.type,
+          headers,
+        });
+        // Only now: an unconfirmed copy leaves the dead letter where it was.
+        channel.ack(message);
+        replayed += 1;
+      }
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+    if (replayed > 0) this.options.logger.info({ queue, replayed }, 'dead letters replayed');
+    return replayed;
+  }
+
+  consumerStats(queue: string): ConsumerStats {
+    return this.counters.snapshot(queue);
+  }
+
   /** Stops consuming, waits for the handlers in flight, then closes the connection. */
   close(): Promise<void> {
     this.closed ??= this.shutdown();
@@ -226,6 +336,18 @@ export class AmqpMessageBus implements MessageBus {
     await this.connecting?.catch(() => undefined);
     if (current !== undefined) await current.model.close().catch(() => undefined);
     this.wakeWaiters();
+  }
+
+  /** Runs `work` on a short-lived channel of the current connection (a failed check closes it). */
+  private async withChannel<T>(work: (channel: Channel) => Promise<T>): Promise<T> {
+    const { model } = await this.waitForConnection(performance.now() + this.publishTimeoutMs);
+    const channel = await model.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      return await work(channel);
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
   }
 
   // ---- connection ----------------------------------------------------------------------------
@@ -465,28 +587,96 @@ export class AmqpMessageBus implements MessageBus {
     message: ConsumeMessage,
   ): Promise<void> {
     const { queue, handler } = state.subscription;
-    const attempt = deliveryCount(message) + 1;
+    const headers = message.properties.headers ?? {};
+    // Failed attempts so far: those of earlier copies plus the broker's count of returns of this one.
+    const failuresBefore = (headerNumber(headers[HEADER_PRIOR_FAILURES]) ?? 0) + deliveryCount(message);
+    let attempt = (headerNumber(headers[HEADER_PRIOR_DELIVERIES]) ?? 0) + deliveryCount(message) + 1;
     let envelope: EventEnvelope;
     try {
       envelope = eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8'))) as EventEnvelope;
     } catch (err) {
-      await this.deadLetter(channel, queue, message, attempt, `poison: ${describeError(err)}`);
+      await this.deadLetter(channel, queue, message, failuresBefore + 1, `poison: ${describeError(err)}`);
       return;
     }
-    try {
-      await handler(envelope, { attempt, redelivered: message.fields.redelivered || attempt > 1 });
-    } catch (err) {
-      const reason = describeError(err);
-      if (attempt >= state.maxAttempts) {
-        await this.deadLetter(channel, queue, message, attempt, reason);
+    const counters = this.counters.of(queue);
+    const holdUntil = performance.now() + (this.options.transientHoldMs ?? DEFAULT_TRANSIENT_HOLD_MS);
+    for (;;) {
+      try {
+        await handler(envelope, { attempt, redelivered: message.fields.redelivered || attempt > 1 });
+      } catch (err) {
+        const reason = describeError(err);
+        if (isTransientFailure(err)) {
+          // A dependency is down: not the message's fault. Hold it and try again at a capped pace.
+          state.outageStreak += 1;
+          counters.transientRetries += 1;
+          const log = state.outageStreak === 1 ? this.options.logger.warn : this.options.logger.debug;
+          log.call(
+            this.options.logger,
+            { queue, eventId: envelope.id, attempt, reason },
+            'handler failed transiently, will retry without counting the attempt',
+          );
+          const delay = retryDelayMs(state.outageStreak, {
+            ...TRANSIENT_RETRY_BACKOFF,
+            ...this.options.transientBackoff,
+          });
+          await abortableSleep(delay, this.closing.signal);
+          if (this.closed !== undefined || performance.now() >= holdUntil) {
+            await this.moveToBack(channel, queue, message, attempt, failuresBefore);
+            return;
+          }
+          attempt += 1;
+          continue;
+        }
+        const failures = failuresBefore + 1;
+        if (failures >= state.maxAttempts) {
+          await this.deadLetter(channel, queue, message, failures, reason);
+          return;
+        }
+        counters.failedRetries += 1;
+        this.options.logger.warn(
+          { queue, eventId: envelope.id, attempt, failures, reason },
+          'handler failed, will retry',
+        );
+        await abortableSleep(retryDelayMs(failures, this.options.retryBackoff), this.closing.signal);
+        await this.moveToBack(channel, queue, message, attempt, failures);
         return;
       }
-      this.options.logger.warn(
-        { queue, eventId: envelope.id, attempt, reason },
-        'handler failed, will retry',
-      );
-      await abortableSleep(retryDelayMs(attempt, this.options.retryBackoff), this.closing.signal);
-      settle(() => channel.nack(message, false, true));
+      if (state.outageStreak > 0) {
+        this.options.logger.info({ queue }, 'handler succeeded again after transient failures');
+        state.outageStreak = 0;
+      }
+      settle(() => channel.ack(message));
+      return;
+    }
+  }
+
+  /**
+   * Publishes a fresh copy of a message to be retried to the back of its queue, carrying its
+   * counts (deliveries so far, failures that count), then acks the original: the broker's own
+   * delivery count, and so `x-delivery-limit`, only ever sees consumers that died mid-handler. If
+   * the copy is not confirmed the original stays unacked and comes back by itself.
+   */
+  private async moveToBack(
+    channel: ConfirmChannel,
+    queue: string,
+    message: ConsumeMessage,
+    deliveries: number,
+    failures: number,
+  ): Promise<void> {
+    const headers = withoutBrokerHeaders(message.properties.headers);
+    headers[HEADER_PRIOR_DELIVERIES] = deliveries;
+    headers[HEADER_PRIOR_FAILURES] = failures;
+    headers[HEADER_ROUTING_KEY] ??= message.fields.routingKey;
+    try {
+      await publishConfirmed(channel, '', queue, message.content, {
+        persistent: true,
+        contentType: message.properties.contentType ?? 'application/json',
+        messageId: message.properties.messageId,
+        type: message.properties.type,
+        headers,
+      });
+    } catch (err) {
+      this.options.logger.warn({ queue, err: describeError(err) }, 'could not requeue a held message');
       return;
     }
     settle(() => channel.ack(message));
@@ -502,28 +692,22 @@ export class AmqpMessageBus implements MessageBus {
   ): Promise<void> {
     this.options.logger.error(
       { queue, messageId: message.properties.messageId, attempts, reason },
-      'dead-lettering',
+      'message dead-lettered',
     );
-    await new Promise<void>((resolve, reject) => {
-      channel.publish(
-        this.deadLetterExchange,
-        queue,
-        message.content,
-        {
-          persistent: true,
-          contentType: message.properties.contentType ?? 'application/json',
-          messageId: message.properties.messageId,
-          type: message.properties.type,
-          headers: {
-            ...message.properties.headers,
-            [HEADER_REASON]: reason,
-            [HEADER_ATTEMPTS]: attempts,
-            'x-svc-routing-key': message.fields.routingKey,
-          },
-        },
-        (err: unknown) => (err === null || err === undefined ? resolve() : reject(new Error(String(err)))),
-      );
+    await publishConfirmed(channel, this.deadLetterExchange, queue, message.content, {
+      persistent: true,
+      contentType: message.properties.contentType ?? 'application/json',
+      messageId: message.properties.messageId,
+      type: message.properties.type,
+      headers: {
+        ...withoutBrokerHeaders(message.properties.headers),
+        [HEADER_REASON]: reason,
+        [HEADER_ATTEMPTS]: attempts,
+        [HEADER_DEAD_AT]: this.clock.now().toISOString(),
+        [HEADER_ROUTING_KEY]: message.properties.headers?.[HEADER_ROUTING_KEY] ?? message.fields.routingKey,
+      },
     });
+    this.counters.of(queue).deadLettered += 1;
     // Only now: if the copy was not confirmed the original stays unacked and comes back.
     settle(() => channel.ack(message));
   }
@@ -545,8 +729,8 @@ export class AmqpMessageBus implements MessageBus {
         ? headers[HEADER_REASON]
         : String(headers['x-first-death-reason'] ?? 'unknown');
     const routingKey =
-      typeof headers['x-svc-routing-key'] === 'string'
-        ? headers['x-svc-routing-key']
+      typeof headers[HEADER_ROUTING_KEY] === 'string'
+        ? headers[HEADER_ROUTING_KEY]
         : message.fields.routingKey;
     return { queue, envelope, body, attempts, reason, routingKey };
   }
@@ -561,6 +745,33 @@ function headerNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return Number(value);
   return undefined;
+}
+
+/** The headers of `headers` without those the broker sets (a copy). */
+function withoutBrokerHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...headers };
+  for (const name of BROKER_HEADERS) delete copy[name];
+  return copy;
+}
+
+/** Publishes on a confirm channel and resolves once the broker confirmed it. */
+function publishConfirmed(
+  channel: ConfirmChannel,
+  exchange: string,
+  routingKey: string,
+  content: Buffer,
+  options: Parameters<ConfirmChannel['publish']>[3],
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    try {
+      channel.publish(exchange, routingKey, content, options, (err: unknown) =>
+        err === null || err === undefined ? resolve() : reject(new Error(String(err))),
+      );
+    } catch (err) {
+      // The channel closed under us: amqplib throws at once.
+      reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  });
 }
 
 /** Acks or nacks; on a channel that has closed meanwhile the broker redelivers, which is safe. */

@@ -1,14 +1,34 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { systemClock, type Clock } from '@svc/clock';
 import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts';
+import { isTransientFailure } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import type { DeadLetter, MessageBus, MessageHandler, Subscription } from './message-bus';
-import { abortableSleep, describeError, retryDelayMs, type RetryBackoff } from './retry-backoff';
+import type {
+  ConsumerStats,
+  DeadLetter,
+  DeadLetterSummary,
+  MessageBus,
+  MessageHandler,
+  Subscription,
+} from './message-bus';
+import {
+  abortableSleep,
+  ConsumerCounters,
+  describeError,
+  retryDelayMs,
+  TRANSIENT_RETRY_BACKOFF,
+  type RetryBackoff,
+} from './retry-backoff';
 import { topicMatches } from './topic-matcher';
 
 export interface InProcessMessageBusOptions {
   logger?: Logger;
   /** Delay before a failed message is redelivered (default 100 ms doubling up to 2 s). */
   retryBackoff?: RetryBackoff;
+  /** Delay between retries while a dependency is unavailable (default 100 ms doubling up to 1 s). */
+  transientBackoff?: RetryBackoff;
+  /** Stamps dead letters (default the system clock). */
+  clock?: Clock;
 }
 
 /** A queue declared without a consumer: it binds and keeps messages until one subscribes. */
@@ -22,6 +42,8 @@ interface PendingMessage {
   /** The envelope as published, serialised: every delivery parses its own copy, as off the wire. */
   body: string;
   deliveries: number;
+  /** Non-transient failures so far: these count toward `maxAttempts`. */
+  failures: number;
   resolve(): void;
   reject(err: Error): void;
 }
@@ -40,7 +62,14 @@ interface QueueState {
   /** Round-robin cursor over the consumers, as RabbitMQ spreads a queue over competing consumers. */
   nextConsumer: number;
   ready: PendingMessage[];
-  deadLetters: DeadLetter[];
+  deadLetters: KeptDeadLetter[];
+  /** Consecutive transient failures of this queue's handlers: the pace of retries in an outage. */
+  outageStreak: number;
+}
+
+interface KeptDeadLetter extends DeadLetter {
+  body: string;
+  deadLetteredAt: string;
 }
 
 const DEFAULT_MAX_ATTEMPTS = 5;
@@ -49,7 +78,8 @@ const DEFAULT_PREFETCH = 16;
 /**
  * The broker of the embedded mode, with RabbitMQ's delivery semantics in one process: topic
  * routing, one queue per subscription name (competing consumers on the same name), at-least-once
- * delivery, bounded redelivery then a dead-letter list, per-consumer prefetch.
+ * delivery, retries without limit while a dependency is unavailable, bounded redelivery of other
+ * failures then a dead-letter list that can be replayed, per-consumer prefetch.
  *
  * Differences that matter:
  * - `publish` resolves only once every queue the message was routed to has settled it (acked or
@@ -67,6 +97,7 @@ export class InProcessMessageBus implements MessageBus {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly handlerContext = new AsyncLocalStorage<string>();
   private readonly closing = new AbortController();
+  private readonly counters = new ConsumerCounters();
   private closed = false;
 
   constructor(private readonly options: InProcessMessageBusOptions = {}) {}
@@ -84,7 +115,7 @@ export class InProcessMessageBus implements MessageBus {
     const settled = targets.map(
       (queue) =>
         new Promise<void>((resolve, reject) => {
-          queue.ready.push({ body, deliveries: 0, resolve, reject });
+          queue.ready.push({ body, deliveries: 0, failures: 0, resolve, reject });
         }),
     );
     for (const queue of targets) this.dispatch(queue);
@@ -133,12 +164,53 @@ export class InProcessMessageBus implements MessageBus {
 
   /** The messages dead-lettered from `queue` so far (a copy; they stay in the list). */
   deadLetters(queue: string): DeadLetter[] {
-    return [...(this.queues.get(queue)?.deadLetters ?? [])];
+    return (this.queues.get(queue)?.deadLetters ?? []).map(publicDeadLetter);
   }
 
   /** Takes up to `max` dead letters of `queue` out of its list, oldest first. */
   async readDeadLetters(queue: string, max = 100): Promise<DeadLetter[]> {
-    return this.queues.get(queue)?.deadLetters.splice(0, max) ?? [];
+    return (this.queues.get(queue)?.deadLetters.splice(0, max) ?? []).map(publicDeadLetter);
+  }
+
+  async deadLetterCount(queue: string): Promise<number> {
+    return this.queues.get(queue)?.deadLetters.length ?? 0;
+  }
+
+  async listDeadLetters(queue: string, limit = 100): Promise<DeadLetterSummary[]> {
+    return (this.queues.get(queue)?.deadLetters.slice(0, limit) ?? []).map((letter) => ({
+      queue,
+      eventId: typeof letter.envelope?.id === 'string' ? letter.envelope.id : null,
+      type: typeof letter.envelope?.type === 'string' ? letter.envelope.type : null,
+      attempts: letter.attempts,
+      reason: letter.reason,
+      deadLetteredAt: letter.deadLetteredAt,
+    }));
+  }
+
+  async replayDeadLetters(queue: string, limit = 100): Promise<number> {
+    if (this.closed) throw new Error('The in-process message bus is closed');
+    const state = this.queues.get(queue);
+    if (state === undefined) return 0;
+    const letters = state.deadLetters.splice(0, limit);
+    // Nobody waits for these: the publish that brought them in settled when they were dead-lettered.
+    for (const letter of letters) {
+      state.ready.push({
+        body: letter.body,
+        deliveries: 0,
+        failures: 0,
+        resolve: () => undefined,
+        reject: () => undefined,
+      });
+    }
+    if (letters.length > 0) {
+      this.options.logger?.info({ queue, replayed: letters.length }, 'dead letters replayed');
+      this.dispatch(state);
+    }
+    return letters.length;
+  }
+
+  consumerStats(queue: string): ConsumerStats {
+    return this.counters.snapshot(queue);
   }
 
   private declare(declaration: QueueDeclaration): QueueState {
@@ -155,6 +227,7 @@ export class InProcessMessageBus implements MessageBus {
         nextConsumer: 0,
         ready: [],
         deadLetters: [],
+        outageStreak: 0,
       };
       this.queues.set(declaration.queue, queue);
     } else if (declaration.maxAttempts !== undefined && queue.maxAttempts !== maxAttempts) {
@@ -203,25 +276,50 @@ export class InProcessMessageBus implements MessageBus {
     const parsed = eventEnvelopeSchema.safeParse(raw);
     if (!parsed.success) {
       // Poison: no retry can make it valid.
-      this.deadLetter(queue, message, raw, attempt, `poison: ${describeError(parsed.error)}`);
+      this.deadLetter(queue, message, raw, message.failures + 1, `poison: ${describeError(parsed.error)}`);
       return;
     }
+    const counters = this.counters.of(queue.name);
     try {
       await this.handlerContext.run(queue.name, () =>
         consumer.handler(parsed.data as EventEnvelope, { attempt, redelivered: attempt > 1 }),
       );
+      if (queue.outageStreak > 0) {
+        this.options.logger?.info({ queue: queue.name }, 'handler succeeded again after transient failures');
+        queue.outageStreak = 0;
+      }
       message.resolve();
     } catch (err) {
       const reason = describeError(err);
-      if (attempt >= queue.maxAttempts) {
-        this.deadLetter(queue, message, raw, attempt, reason);
-        return;
+      let delay: number;
+      if (isTransientFailure(err)) {
+        // A dependency is down: keep the message for as long as it lasts, at a capped pace.
+        queue.outageStreak += 1;
+        counters.transientRetries += 1;
+        const log = queue.outageStreak === 1 ? this.options.logger?.warn : this.options.logger?.debug;
+        log?.call(
+          this.options.logger,
+          { queue: queue.name, eventId: parsed.data.id, attempt, reason },
+          'handler failed transiently, will retry without counting the attempt',
+        );
+        delay = retryDelayMs(queue.outageStreak, {
+          ...TRANSIENT_RETRY_BACKOFF,
+          ...this.options.transientBackoff,
+        });
+      } else {
+        message.failures += 1;
+        if (message.failures >= queue.maxAttempts) {
+          this.deadLetter(queue, message, raw, message.failures, reason);
+          return;
+        }
+        counters.failedRetries += 1;
+        this.options.logger?.warn(
+          { queue: queue.name, eventId: parsed.data.id, attempt, failures: message.failures, reason },
+          'handler failed',
+        );
+        delay = retryDelayMs(message.failures, this.options.retryBackoff);
       }
-      this.options.logger?.warn(
-        { queue: queue.name, eventId: parsed.data.id, attempt, reason },
-        'handler failed',
-      );
-      await abortableSleep(retryDelayMs(attempt, this.options.retryBackoff), this.closing.signal);
+      await abortableSleep(delay, this.closing.signal);
       if (this.closed) {
         message.reject(new Error('The in-process message bus closed before the message was handled'));
         return;
@@ -238,8 +336,21 @@ export class InProcessMessageBus implements MessageBus {
     attempts: number,
     reason: string,
   ): void {
-    queue.deadLetters.push({ queue: queue.name, envelope: raw as EventEnvelope, attempts, reason });
-    this.options.logger?.error({ queue: queue.name, attempts, reason }, 'message dead-lettered');
+    queue.deadLetters.push({
+      queue: queue.name,
+      envelope: raw as EventEnvelope,
+      attempts,
+      reason,
+      body: message.body,
+      deadLetteredAt: (this.options.clock ?? systemClock).now().toISOString(),
+    });
+    this.counters.of(queue.name).deadLettered += 1;
+    const eventId = (raw as { id?: unknown } | null)?.id;
+    this.options.logger?.error({ queue: queue.name, eventId, attempts, reason }, 'message dead-lettered');
     message.resolve();
   }
+}
+
+function publicDeadLetter(letter: KeptDeadLetter): DeadLetter {
+  return { queue: letter.queue, envelope: letter.envelope, attempts: letter.attempts, reason: letter.reason };
 }

@@ -6,5 +6,6 @@ export * from './amqp-message-bus';
 export * from './migrations';
 export * from './outbox';
 export * from './outbox-metrics';
+export * from './consumer-metrics';
 export * from './outbox-relay';
 export * from './processed-messages';

@@ -1,3 +1,5 @@
+import type { ConsumerStats } from './message-bus';
+
 /** How long to hold a failed message before it is redelivered. */
 export interface RetryBackoff {
   /** Delay after the first failure; doubled after each further one (default 100 ms). */
@@ -5,6 +7,13 @@ export interface RetryBackoff {
   /** Ceiling of the delay (default 2000 ms). */
   maxMs?: number;
 }
+
+/**
+ * The pace of retries while a dependency is unavailable: soon after a blip, then once a second
+ * for as long as the outage lasts, so a consumer resumes within about a second of the dependency
+ * returning without spinning meanwhile.
+ */
+export const TRANSIENT_RETRY_BACKOFF: Required<RetryBackoff> = { initialMs: 100, maxMs: 1000 };
 
 /** The delay before redelivering a message whose `attempt`-th delivery failed. */
 export function retryDelayMs(attempt: number, backoff: RetryBackoff = {}): number {
@@ -32,4 +41,24 @@ export function describeError(err: unknown): string {
   const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   // Dead-letter reasons travel in AMQP headers, whose table is limited to 64 KiB.
   return text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
+}
+
+/** Per-queue counters of a bus's consumers (see `ConsumerStats`). */
+export class ConsumerCounters {
+  private readonly byQueue = new Map<string, ConsumerStats>();
+
+  /** The live counters of `queue` (created at zero). */
+  of(queue: string): ConsumerStats {
+    let stats = this.byQueue.get(queue);
+    if (stats === undefined) {
+      stats = { transientRetries: 0, failedRetries: 0, deadLettered: 0 };
+      this.byQueue.set(queue, stats);
+    }
+    return stats;
+  }
+
+  /** A copy of the counters of `queue`. */
+  snapshot(queue: string): ConsumerStats {
+    return { ...this.of(queue) };
+  }
 }

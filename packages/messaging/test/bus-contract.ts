@@ -1,7 +1,8 @@
 import type { EventEnvelope } from '@svc/contracts';
-import type { DeliveryInfo, MessageBus } from '@svc/messaging';
+import { idempotentHandler, messagingMigrations, type DeliveryInfo, type MessageBus } from '@svc/messaging';
+import { createDatabase, runMigrations } from '@svc/storage';
 import { sleep, waitFor } from '@svc/test-kit';
-import { anEvent, gate } from './event-builder';
+import { anEvent, databaseDown, gate } from './event-builder';
 
 /** What the contract needs from one bus implementation, fresh for each test. */
 export interface BusFixture {
@@ -14,6 +15,8 @@ export interface BusFixture {
   readDeadLetters(
     queue: string,
   ): Promise<Array<{ envelope?: EventEnvelope; attempts: number; reason: string }>>;
+  /** What the bus logged (JSON lines as objects). */
+  logged: Array<Record<string, unknown>>;
   dispose(): Promise<void>;
 }
 
@@ -334,5 +337,193 @@ export function busContract(options: BusContractOptions): void {
 
     expect(finished).toBe(true);
     await publishing;
+  });
+
+  describe('transient failures and dead letters', () => {
+    it('when a handler fails transiently 25 times (database down) and then succeeds, then it is applied once and nothing is dead-lettered', async () => {
+      const queue = fixture.queueName('outage');
+      let failuresLeft = 25;
+      let applied = 0;
+      await fixture.bus.subscribe({
+        queue,
+        patterns: ['reg.box.created'],
+        maxAttempts: 3,
+        handler: async () => {
+          if (failuresLeft > 0) {
+            failuresLeft -= 1;
+            throw databaseDown();
+          }
+          applied += 1;
+        },
+      });
+      const publishing = fixture.bus.publish(anEvent('reg.box.created'));
+      if (options.publishResolves === 'confirmed') await publishing;
+
+      await waitFor(() => applied >= 1, { timeoutMs: timeoutMs * 2, what: 'the event to be applied' });
+      await publishing;
+      await sleep(300);
+
+      expect(applied).toBe(1);
+      expect(failuresLeft).toBe(0);
+      expect(await fixture.bus.deadLetterCount(queue)).toBe(0);
+      expect(fixture.bus.consumerStats(queue)).toMatchObject({ transientRetries: 25, deadLettered: 0 });
+    });
+
+    it('when transient failures come between real ones, then only the real ones count toward the limit', async () => {
+      const queue = fixture.queueName('mixed');
+      const script = ['bug', 'down', 'down', 'down', 'bug', 'down', 'down', 'ok'];
+      const seen: number[] = [];
+      await fixture.bus.subscribe({
+        queue,
+        patterns: ['reg.box.created'],
+        maxAttempts: 3,
+        handler: async (_envelope, delivery) => {
+          seen.push(delivery.attempt);
+          const step = script.shift();
+          if (step === 'bug') throw new Error('not yet');
+          if (step === 'down') throw databaseDown();
+        },
+      });
+
+      void fixture.bus.publish(anEvent('reg.box.created')).catch(() => undefined);
+
+      await waitFor(() => script.length === 0, { timeoutMs, what: 'the whole script' });
+      await sleep(300);
+      expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(await fixture.bus.deadLetterCount(queue)).toBe(0);
+    });
+
+    it('when one queue cannot reach its database, then another queue bound to the same events keeps flowing', async () => {
+      const stuck = fixture.queueName('stuck');
+      const flowing = fixture.queueName('flowing');
+      let down = true;
+      let stuckApplied = 0;
+      const flowed: string[] = [];
+      await fixture.bus.subscribe({
+        queue: stuck,
+        patterns: ['reg.box.created'],
+        handler: async () => {
+          if (down) throw databaseDown();
+          stuckApplied += 1;
+        },
+      });
+      await fixture.bus.subscribe({
+        queue: flowing,
+        patterns: ['reg.box.created'],
+        handler: async (envelope) => void flowed.push(envelope.id),
+      });
+      const events = Array.from({ length: 5 }, () => anEvent('reg.box.created'));
+
+      const publishing = Promise.all(events.map((event) => fixture.bus.publish(event)));
+      if (options.publishResolves === 'confirmed') await publishing;
+
+      await waitFor(() => flowed.length === 5, { timeoutMs, what: 'the healthy queue to take every event' });
+      expect(stuckApplied).toBe(0);
+      down = false;
+      await waitFor(() => stuckApplied === 5, { timeoutMs, what: 'the stuck queue to recover' });
+      await publishing;
+      expect(await fixture.bus.deadLetterCount(stuck)).toBe(0);
+    });
+
+    it('when a message fails for a non-transient reason, then it is dead-lettered after bounded attempts, counted, listed with its reason and logged', async () => {
+      const queue = fixture.queueName('poisoned');
+      let calls = 0;
+      await fixture.bus.subscribe({
+        queue,
+        patterns: ['reg.box.created'],
+        maxAttempts: 3,
+        handler: async () => {
+          calls += 1;
+          throw new TypeError("Cannot read properties of undefined (reading 'tier')");
+        },
+      });
+      const event = anEvent('reg.box.created');
+
+      await fixture.bus.publish(event);
+
+      await waitFor(async () => (await fixture.bus.deadLetterCount(queue)) === 1, {
+        timeoutMs,
+        what: 'one dead letter',
+      });
+      await sleep(200);
+      expect(calls).toBe(3);
+      const listed = await fixture.bus.listDeadLetters(queue);
+      expect(listed).toEqual([
+        {
+          queue,
+          eventId: event.id,
+          type: 'reg.box.created',
+          attempts: 3,
+          reason: expect.stringContaining("reading 'tier'") as unknown as string,
+          deadLetteredAt: expect.any(String) as unknown as string,
+        },
+      ]);
+      // Listing leaves them in place.
+      expect(await fixture.bus.deadLetterCount(queue)).toBe(1);
+      expect(fixture.bus.consumerStats(queue)).toMatchObject({ failedRetries: 2, deadLettered: 1 });
+      const line = fixture.logged.find((l) => l.msg === 'message dead-lettered');
+      expect(line).toMatchObject({ queue, attempts: 3 });
+      expect(String(line?.reason)).toContain("reading 'tier'");
+    });
+
+    it('when dead letters are replayed after the fix, then each is applied once, only by its own queue, and a duplicate stays a no-op', async () => {
+      const db = await createDatabase({ url: 'pglite://memory' });
+      try {
+        await runMigrations(db, [messagingMigrations]);
+        await db.exec('CREATE TABLE applied (event_id text NOT NULL)');
+        const queue = fixture.queueName('replayed');
+        const other = fixture.queueName('bystander');
+        let fixed = false;
+        const bystander: string[] = [];
+        await fixture.bus.subscribe({
+          queue,
+          patterns: ['reg.box.created'],
+          maxAttempts: 2,
+          handler: idempotentHandler({
+            db,
+            consumer: queue,
+            handle: async (tx, envelope) => {
+              await tx.query('INSERT INTO applied (event_id) VALUES ($1)', [envelope.id]);
+              if (!fixed) throw new RangeError('tier GOLD is unknown to this version');
+            },
+          }),
+        });
+        await fixture.bus.subscribe({
+          queue: other,
+          patterns: ['reg.box.created'],
+          handler: async (envelope) => void bystander.push(envelope.id),
+        });
+        const events = [anEvent('reg.box.created'), anEvent('reg.box.created')];
+        for (const event of events) await fixture.bus.publish(event);
+        await waitFor(async () => (await fixture.bus.deadLetterCount(queue)) === 2, {
+          timeoutMs,
+          what: 'two dead letters',
+        });
+        await waitFor(() => bystander.length === 2, { timeoutMs, what: 'the bystander' });
+
+        fixed = true;
+        const replayed = await fixture.bus.replayDeadLetters(queue);
+
+        expect(replayed).toBe(2);
+        const count = async () =>
+          (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM applied')).rows[0]?.n;
+        await waitFor(async () => (await count()) === 2, { timeoutMs, what: 'both applied' });
+        expect(bystander.length).toBe(2);
+        expect(await fixture.bus.replayDeadLetters(queue)).toBe(0);
+        // The same event once more (a relay that published twice): the inbox absorbs it.
+        const duplicate = events[0];
+        if (duplicate !== undefined) await fixture.bus.publish(duplicate);
+        await sleep(300);
+        const { rows } = await db.query<{ event_id: string }>(
+          'SELECT event_id FROM applied ORDER BY event_id',
+        );
+        expect(rows.map((r) => r.event_id)).toEqual(events.map((e) => e.id).sort());
+        expect(await fixture.bus.deadLetterCount(queue)).toBe(0);
+        expect(bystander.length).toBe(3);
+      } finally {
+        await fixture.bus.close();
+        await db.close();
+      }
+    }, 30_000);
   });
 }

@@ -20,3 +20,21 @@ export function gate(): { promise: Promise<void>; open(): void } {
   });
   return { promise, open };
 }
+
+/** A logger that keeps what it is told, as `{msg, ...fields}` objects, for assertions on log lines. */
+export function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = createLogger(
+    'messaging-test',
+    { level: 'debug' },
+    {
+      write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
+    },
+  );
+  return { logger, lines };
+}
+
+/** What node-postgres throws while the database refuses connections. */
+export function databaseDown(): Error {
+  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+}

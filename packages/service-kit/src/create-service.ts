@@ -53,7 +53,7 @@ const IDLE_SWEEP_MS = 50;
 export function createService(options: CreateServiceOptions): Service {
   const { logger } = options;
   const jsonLimit = options.jsonLimit ?? DEFAULT_JSON_LIMIT;
-  const registry = options.registry ?? defaultRegistry();
+  const registry = options.registry ?? createServiceRegistry();
   let notReady = false;
   let stopping = false;
   let server: Server | undefined;
@@ -146,7 +146,8 @@ function drain(server: Server, timeoutMs: number, logger: Logger, name: string):
   });
 }
 
-function defaultRegistry(): Registry {
+/** A service's own metrics registry with the default process metrics (what `/metrics` serves). */
+export function createServiceRegistry(): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   return registry;

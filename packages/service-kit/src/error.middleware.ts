@@ -1,8 +1,11 @@
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
-import { AppError, isAppError, validationErrorFrom } from '@svc/errors';
+import { AppError, isAppError, unavailableFrom, validationErrorFrom } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { requestIdOf } from './request-context.middleware';
+
+// The database usually comes back within a second or two (a restart, a failover).
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 /** Answers 404 NOT_FOUND for any request no route took. */
 export function notFound(): RequestHandler {
@@ -11,7 +14,11 @@ export function notFound(): RequestHandler {
   };
 }
 
-/** The one place an error becomes a response: AppError as is, body-parser and zod failures as VALIDATION_ERROR, anything else 500 INTERNAL without a stack. */
+/**
+ * The one place an error becomes a response: AppError as is, body-parser and zod failures as
+ * VALIDATION_ERROR, a dependency that is down (database connection lost or refused, timeouts) as
+ * 503 SERVICE_UNAVAILABLE with Retry-After, anything else 500 INTERNAL without a stack.
+ */
 export function errorHandler(logger: Logger, jsonLimit: string): ErrorRequestHandler {
   const tooLargeMessage = `Request body is larger than the ${describeLimit(jsonLimit)} limit`;
 
@@ -37,12 +44,19 @@ export function errorHandler(logger: Logger, jsonLimit: string): ErrorRequestHan
     } else {
       logger.debug({ code: appError.code, method: req.method, url: req.originalUrl }, appError.message);
     }
-    res.status(appError.status).set(appError.headers).json(appError.toBody());
+    // A 503 always says when to come back (contracts.md §2), whoever raised it.
+    const headers =
+      appError.status === 503 && !hasHeader(appError.headers, 'retry-after')
+        ? { ...appError.headers, 'Retry-After': String(DEFAULT_RETRY_AFTER_SECONDS) }
+        : appError.headers;
+    res.status(appError.status).set(headers).json(appError.toBody());
   };
 }
 
 /** The AppError an error stands for, or undefined when it is unexpected. */
 function toAppError(err: unknown, tooLargeMessage: string): AppError | undefined {
+  const unavailable = unavailableFrom(err, DEFAULT_RETRY_AFTER_SECONDS);
+  if (unavailable !== undefined) return unavailable;
   if (isAppError(err)) return err;
   if (err instanceof ZodError) return validationErrorFrom(err, 'body');
   if (isBodyParserError(err)) {
@@ -83,4 +97,8 @@ function describeLimit(limit: string): string {
   if (match === null) return limit;
   const [, amount, unit] = match;
   return unit?.toLowerCase() === 'b' ? `${amount} bytes` : `${amount} ${unit?.toUpperCase()}`;
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }

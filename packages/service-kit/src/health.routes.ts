@@ -4,12 +4,18 @@ import type { Registry } from 'prom-client';
 export interface ReadinessCheck {
   name: string;
   check: () => Promise<void>;
+  /**
+   * Reported in the body but never makes the service unready: a dependency whose absence the
+   * service rides out (the broker, while the outbox buffers), so that its outage does not take
+   * every replica out of the load balancer.
+   */
+  informational?: boolean;
 }
 
 // A probe must answer well within the orchestrator's own probe timeout, even when a dependency hangs.
 const CHECK_TIMEOUT_MS = 1000;
 
-/** Mounts `/healthz` (alive), `/readyz` (every readiness check within 1 s, and not stopping) and `/metrics`. */
+/** Mounts `/healthz` (alive), `/readyz` (every readiness check that is not informational passes within 1 s, and not stopping) and `/metrics`. */
 export function mountHealthRoutes(
   app: Express,
   options: { readiness: ReadinessCheck[]; registry: Registry; isNotReady: () => boolean },
@@ -28,8 +34,9 @@ export function mountHealthRoutes(
     let ready = true;
     for (const [index, outcome] of outcomes.entries()) {
       const name = options.readiness[index]?.name ?? String(index);
-      checks[name] = outcome ?? 'ok';
-      if (outcome !== undefined) ready = false;
+      const informational = options.readiness[index]?.informational === true;
+      checks[name] = outcome === undefined ? 'ok' : informational ? `degraded: ${outcome}` : outcome;
+      if (outcome !== undefined && !informational) ready = false;
     }
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });

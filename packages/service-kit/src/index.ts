@@ -6,7 +6,12 @@ export {
   OPERATOR_PLATFORM_ID,
   type InternalClaims,
 } from './internal-token';
-export { createService, type CreateServiceOptions, type Service } from './create-service';
+export {
+  createService,
+  createServiceRegistry,
+  type CreateServiceOptions,
+  type Service,
+} from './create-service';
 export type { ReadinessCheck } from './health.routes';
 export { authOf, requestIdOf, REQUEST_ID_HEADER } from './request-context.middleware';
 export { parseBody, parseQuery, parseParams } from './parse-request';

@@ -1,3 +1,4 @@
 export * from './start-domain-service';
 export * from './embedded-service';
 export * from './periodic-job';
+export * from './dead-letter.routes';

@@ -6,10 +6,12 @@ import {
   AmqpMessageBus,
   messagingMigrations,
   OutboxRelay,
+  watchConsumers,
   type MessageBus,
   type Subscription,
 } from '@svc/messaging';
-import { createService, idempotencyMigrations } from '@svc/service-kit';
+import { createService, createServiceRegistry, idempotencyMigrations } from '@svc/service-kit';
+import { deadLetterRoutes } from './dead-letter.routes';
 import {
   createDatabase,
   loadMigrationsFromDir,
@@ -37,7 +39,7 @@ export interface StartOverrides {
   logger?: Logger;
   /** The clock of the domain; internal tokens are still checked against real time. */
   clock?: Clock;
-  /** Shared metrics registry (several services in one process). */
+  /** Shared metrics registry (several services in one process). Default: the service's own. */
   registry?: Registry;
 }
 
@@ -47,6 +49,8 @@ export interface DomainWiring {
   bus: MessageBus;
   clock: Clock;
   logger: Logger;
+  /** The registry `/metrics` serves: HTTP clients and jobs record into it. */
+  registry: Registry;
   /** Publishes committed outbox rows soon rather than at the next poll. */
   kickRelay(): void;
 }
@@ -71,6 +75,8 @@ export interface RunningDomainService {
   db: Database;
   bus: MessageBus;
   relay: OutboxRelay;
+  /** What `/metrics` serves. */
+  registry: Registry;
   stop(): Promise<void>;
 }
 
@@ -87,6 +93,9 @@ export function domainMigrations(name: string, fromDir: string): MigrationSource
  * Starts a domain service the one way every service starts: database -> migrations -> bus ->
  * consumers -> outbox relay -> background jobs -> HTTP. Consumers subscribe before the relay
  * starts, so an in-process bus never drops an event for want of a queue. stop() runs the reverse.
+ * Every service gets the same operations side: outbox, consumer and dead-letter metrics on its
+ * own `/metrics`, the internal dead-letter endpoints, and a `/readyz` that follows the database
+ * (a broker outage alone is reported but does not make it unready: the outbox buffers).
  */
 export async function startDomainService(options: {
   name: string;
@@ -99,6 +108,7 @@ export async function startDomainService(options: {
   const overrides = options.overrides ?? {};
   const logger = overrides.logger ?? createLogger(name);
   const clock = overrides.clock ?? systemClock;
+  const registry = overrides.registry ?? createServiceRegistry();
   const db =
     overrides.db ??
     (await createDatabase({
@@ -126,10 +136,13 @@ export async function startDomainService(options: {
       logger,
       clock,
       name,
-      ...(overrides.registry === undefined ? {} : { registry: overrides.registry }),
+      registry,
     });
-    const parts = await options.wire({ db, bus, clock, logger, kickRelay: () => relay.kick() });
-    for (const subscription of parts.subscriptions ?? []) await bus.subscribe(subscription);
+    const parts = await options.wire({ db, bus, clock, logger, registry, kickRelay: () => relay.kick() });
+    const subscriptions = parts.subscriptions ?? [];
+    for (const subscription of subscriptions) await bus.subscribe(subscription);
+    const queues = [...new Set(subscriptions.map((subscription) => subscription.queue))];
+    watchConsumers(registry, bus, queues);
     relay.start();
     const background = parts.background ?? [];
     for (const part of background) part.start();
@@ -139,18 +152,23 @@ export async function startDomainService(options: {
       name,
       logger,
       internalJwtSecret: config.INTERNAL_JWT_SECRET,
-      ...(overrides.registry === undefined ? {} : { registry: overrides.registry }),
+      registry,
       idempotency: { db },
       readiness: [
         { name: 'db', check: () => db.ping() },
         {
           name: 'bus',
+          // Writes still commit with their events in the outbox while the broker is away.
+          informational: true,
           check: async () => {
             if (!readyBus.isReady()) throw new Error('message bus not connected');
           },
         },
       ],
-      routes: (router) => parts.routes(router),
+      routes: (router) => {
+        deadLetterRoutes(router, { bus: readyBus, queues, logger });
+        parts.routes(router);
+      },
     });
     const { port, url } = await service.listen(config.PORT, config.HOST);
     return {
@@ -159,6 +177,7 @@ export async function startDomainService(options: {
       db,
       bus,
       relay,
+      registry,
       stop: async () => {
         await service.stop();
         for (const part of [...background].reverse()) await part.stop();

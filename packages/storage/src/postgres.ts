@@ -8,7 +8,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 export interface PostgresOptions {
   url: string;
   maxConnections?: number;
-  /** Called with errors of idle clients, which would otherwise crash the process. */
+  /** Called with connection errors of idle and checked-out clients (logged, never thrown). */
   onError?: (err: Error) => void;
   applicationName?: string;
   /** Settings of every session of this pool, e.g. `{ synchronous_commit: 'off' }`. */
@@ -40,6 +40,7 @@ export class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
   private readonly root: PgQueryable;
+  private readonly onError: ((err: Error) => void) | undefined;
 
   constructor(options: PostgresOptions) {
     this.pool = new pg.Pool({
@@ -55,6 +56,9 @@ export class PostgresDatabase implements Database {
           }),
       connectionTimeoutMillis: 5000,
     });
+    this.onError = options.onError;
+    // An idle client's connection dying is reported here, never thrown: the pool drops the client
+    // and opens a new one on the next query.
     this.pool.on('error', (err) => options.onError?.(err));
     this.root = new PgQueryable(this.pool);
   }
@@ -77,6 +81,16 @@ export class PostgresDatabase implements Database {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // pg-pool listens for errors of idle clients only: a checked-out client whose connection
+    // dies (a PostgreSQL restart, pg_terminate_backend) emits 'error' with no listener, which
+    // kills the process. The query in flight fails on its own; this keeps the process alive and
+    // makes sure the broken client is destroyed rather than handed out again.
+    let broken: Error | undefined;
+    const onError = (err: Error): void => {
+      broken = err;
+      this.onError?.(err);
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const tx = new PgQueryable(client);
@@ -85,10 +99,11 @@ export class PostgresDatabase implements Database {
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (broken === undefined) await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
-      client.release();
+      client.removeListener('error', onError);
+      client.release(broken);
     }
   }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { newId } from '@svc/ids';
 import { appendToOutbox } from '@svc/messaging';
+import { createServiceRegistry } from '@svc/service-kit';
 import {
   domainMigrations,
   startDomainService,
@@ -58,6 +59,8 @@ export async function startEnforcement(
   overrides: EnforcementOverrides = {},
 ): Promise<RunningEnforcement> {
   let context: EnforcementContext | undefined;
+  // Created here so that the detection client's breaker shows on enforcement's own /metrics.
+  const registry = overrides.registry ?? createServiceRegistry();
   const detection =
     overrides.detection ??
     new HttpDetectionClient({
@@ -65,13 +68,13 @@ export async function startEnforcement(
       internalJwtSecret: config.INTERNAL_JWT_SECRET,
       environment: config.SVC_ENVIRONMENT,
       timeoutMs: config.DETECTION_TIMEOUT_MS,
-      ...(overrides.registry === undefined ? {} : { registry: overrides.registry }),
+      registry,
       ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
     });
   const running = await startDomainService({
     name: 'enforcement',
     config,
-    overrides,
+    overrides: { ...overrides, registry },
     migrations: enforcementMigrations(),
     wire: ({ db, clock, logger, kickRelay }) => {
       // Called only after wiring, once `jobs` exists.

@@ -1,7 +1,14 @@
 import { systemClock, type Clock } from '@svc/clock';
 import { closeGuardedAgents, guardedFetch } from '@svc/fetch-guard';
 import { createLogger, type Logger } from '@svc/logger';
-import { AmqpMessageBus, messagingMigrations, OutboxRelay, type MessageBus } from '@svc/messaging';
+import {
+  AmqpMessageBus,
+  messagingMigrations,
+  OutboxRelay,
+  watchConsumers,
+  type MessageBus,
+} from '@svc/messaging';
+import { deadLetterRoutes } from '@svc/service-runtime';
 import {
   counterOn,
   createService,
@@ -24,7 +31,10 @@ import { DeliveryWorker, type DeliveryWorkerOptions } from './domain/delivery-wo
 import type { FetchFn, WebhookContext } from './domain/ports';
 import { defaultRetryPolicy, type RetryPolicy } from './domain/retry-schedule';
 import { webhookRoutes } from './entry-points/http/webhooks.routes';
-import { subscribePlatformEvents } from './entry-points/messaging/platform-events.consumer';
+import {
+  PLATFORM_EVENTS_QUEUE,
+  subscribePlatformEvents,
+} from './entry-points/messaging/platform-events.consumer';
 
 export interface StartOverrides {
   db?: Database;
@@ -108,12 +118,17 @@ export async function startWebhookDispatcher(
       { name: 'database', check: () => db.ping() },
       {
         name: 'broker',
+        // Not a reason to leave the load balancer: endpoints and deliveries work without it.
+        informational: true,
         check: async () => {
           if (!bus.isReady()) throw new Error('broker not connected');
         },
       },
     ],
-    routes: (router) => webhookRoutes(router, context),
+    routes: (router) => {
+      deadLetterRoutes(router, { bus, queues: [PLATFORM_EVENTS_QUEUE], logger });
+      webhookRoutes(router, context);
+    },
   });
 
   const attempts = counterOn(service.registry, {
@@ -165,6 +180,7 @@ export async function startWebhookDispatcher(
   late.worker = worker;
   late.relay = relay;
   await subscribePlatformEvents(bus, db, context);
+  watchConsumers(service.registry, bus, [PLATFORM_EVENTS_QUEUE]);
   relay.start();
   worker.start();
   const { port, url } = await service.listen(config.PORT, config.HOST);

@@ -3,7 +3,7 @@ import { infrastructure, uniqueSuffix, waitFor } from '@svc/test-kit';
 import { AmqpAdmin } from '../amqp-admin';
 import { holdBrokerShared } from '../broker-lock';
 import { busContract } from '../bus-contract';
-import { anEvent, testLogger } from '../event-builder';
+import { anEvent, capturingLogger, testLogger } from '../event-builder';
 
 const suffix = uniqueSuffix();
 const exchange = `test.messaging.${suffix}`;
@@ -45,14 +45,19 @@ describe('AmqpMessageBus, the bus contract', () => {
   busContract({
     publishResolves: 'confirmed',
     create: async () => {
+      const { logger, lines } = capturingLogger();
       const bus = await AmqpMessageBus.connect({
         url: amqpUrl,
         exchange,
-        logger: testLogger(),
+        logger,
         retryBackoff: { initialMs: 10, maxMs: 50 },
+        transientBackoff: { initialMs: 5, maxMs: 20 },
+        // Short, so that a long outage's move to the back of the queue happens in these tests.
+        transientHoldMs: 100,
       });
       return {
         bus,
+        logged: lines,
         queueName,
         declareQueue: (queue, patterns, maxAttempts) => bus.declareQueue({ queue, patterns, maxAttempts }),
         readDeadLetters: (queue) => bus.readDeadLetters(queue),

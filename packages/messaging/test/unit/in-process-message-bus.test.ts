@@ -1,17 +1,23 @@
 import { InProcessMessageBus, type DeliveryInfo } from '@svc/messaging';
 import { sleep, waitFor } from '@svc/test-kit';
 import { busContract } from '../bus-contract';
-import { anEvent, gate, testLogger } from '../event-builder';
+import { anEvent, capturingLogger, databaseDown, gate, testLogger } from '../event-builder';
 
 describe('InProcessMessageBus, the bus contract', () => {
   busContract({
     publishResolves: 'handled',
     timeoutMs: 2000,
     create: async () => {
-      const bus = new InProcessMessageBus({ logger: testLogger(), retryBackoff: { initialMs: 1, maxMs: 5 } });
+      const { logger, lines } = capturingLogger();
+      const bus = new InProcessMessageBus({
+        logger,
+        retryBackoff: { initialMs: 1, maxMs: 5 },
+        transientBackoff: { initialMs: 1, maxMs: 5 },
+      });
       let n = 0;
       return {
         bus,
+        logged: lines,
         queueName: (label) => `test.${label}.${(n += 1)}`,
         declareQueue: (queue, patterns, maxAttempts) => bus.declareQueue({ queue, patterns, maxAttempts }),
         readDeadLetters: (queue) => bus.readDeadLetters(queue),
@@ -153,5 +159,38 @@ describe('InProcessMessageBus', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     await expect(publishing).rejects.toThrow(/closed/);
     expect(deliveries).toHaveLength(1);
+  });
+});
+
+describe('InProcessMessageBus during an outage (default pace)', () => {
+  it('when the database is down for 2.5 s, then the message is retried about once a second (no spin), never dead-lettered, and applied within a second of recovery', async () => {
+    const paced = new InProcessMessageBus({ logger: testLogger() });
+    let down = true;
+    let calls = 0;
+    let appliedAt: number | undefined;
+    await paced.subscribe({
+      queue: 'q.outage',
+      patterns: ['reg.#'],
+      maxAttempts: 2,
+      handler: async () => {
+        calls += 1;
+        if (down) throw databaseDown();
+        appliedAt = performance.now();
+      },
+    });
+    const publishing = paced.publish(anEvent('reg.box.created'));
+
+    await sleep(2500);
+    const callsDuringOutage = calls;
+    down = false;
+    const recoveredAt = performance.now();
+    await publishing;
+
+    // 100, 200, 400, 800 ms then 1 s apart: about 6 tries in 2.5 s, not thousands.
+    expect(callsDuringOutage).toBeGreaterThanOrEqual(4);
+    expect(callsDuringOutage).toBeLessThanOrEqual(8);
+    expect((appliedAt ?? Infinity) - recoveredAt).toBeLessThan(1100);
+    expect(paced.deadLetters('q.outage')).toEqual([]);
+    await paced.close();
   });
 });

@@ -14,6 +14,17 @@ import { createDatabase, runMigrations, type Database } from '@svc/storage';
 import { waitFor } from '@svc/test-kit';
 import { anEvent, testLogger } from '../event-builder';
 
+/** The dead-letter side of a fake bus that consumes nothing. */
+const noDeadLetters: Pick<
+  MessageBus,
+  'consumerStats' | 'deadLetterCount' | 'listDeadLetters' | 'replayDeadLetters'
+> = {
+  consumerStats: () => ({ transientRetries: 0, failedRetries: 0, deadLettered: 0 }),
+  deadLetterCount: async () => 0,
+  listDeadLetters: async () => [],
+  replayDeadLetters: async () => 0,
+};
+
 // The embedded mode: PGlite and the in-process bus, one service consuming its own events from
 // the same single-connection database (the case that would deadlock if the relay held a
 // transaction while the bus waits for the consumer).
@@ -176,6 +187,7 @@ describe('outbox and relay on PGlite with the in-process bus', () => {
       subscribe: async () => undefined,
       isReady: () => !down,
       close: async () => undefined,
+      ...noDeadLetters,
     };
     const failing = relay({ bus: flaky });
 
@@ -204,6 +216,7 @@ describe('outbox and relay on PGlite with the in-process bus', () => {
       subscribe: async () => undefined,
       isReady: () => false,
       close: async () => undefined,
+      ...noDeadLetters,
     };
     const failing = relay({ bus: dead, breaker: { volumeThreshold: 2, resetTimeoutMs: 60_000 } });
 

@@ -61,6 +61,29 @@ describe('createService: health, readiness and metrics', () => {
     });
   });
 
+  it('when only an informational check fails (the broker, while the outbox buffers), then /readyz stays 200 and reports it degraded', async () => {
+    const { app } = service({
+      readiness: [
+        { name: 'database', check: async () => undefined },
+        {
+          name: 'broker',
+          informational: true,
+          check: async () => {
+            throw new Error('message bus not connected');
+          },
+        },
+      ],
+    });
+
+    const res = await request(app).get('/readyz');
+
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', broker: 'degraded: message bus not connected' },
+    });
+  });
+
   it('when a readiness check hangs, then /readyz answers 503 after about a second, not later', async () => {
     const { app } = service({
       readiness: [{ name: 'database', check: () => new Promise<void>(() => undefined) }],

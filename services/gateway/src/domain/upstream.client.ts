@@ -91,6 +91,13 @@ export class UpstreamClient {
     return token;
   }
 
+  /** The services this gateway can reach (those with a URL), itself excluded. */
+  deployedServices(): ServiceName[] {
+    return (Object.keys(this.options.serviceUrls) as ServiceName[]).filter(
+      (service) => service !== 'gateway' && this.options.serviceUrls[service] !== undefined,
+    );
+  }
+
   /**
    * Forwards one request; a service that is down, hanging past the budget or not deployed, or an
    * open circuit, is a 503 SERVICE_UNAVAILABLE with Retry-After.

@@ -1,10 +1,18 @@
 import type { Request, Router } from 'express';
 import { AppError } from '@svc/errors';
-import { createPlatformBodySchema, idParamSchema, issueKeyBodySchema, pageQuerySchema } from '@svc/contracts';
+import {
+  createPlatformBodySchema,
+  deadLetterQuerySchema,
+  idParamSchema,
+  issueKeyBodySchema,
+  pageQuerySchema,
+  replayDeadLettersBodySchema,
+} from '@svc/contracts';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { bearerToken, sameSecret } from '../../domain/api-key';
 import type { GatewayContext } from '../../domain/gateway-context';
 import { createPlatform } from '../../domain/create-platform.use-case';
+import { listDeadLetters, replayDeadLetters } from '../../domain/dead-letters.use-case';
 import { dispatchOperatorRequest } from '../../domain/dispatch-request.use-case';
 import { currentRequestId } from '@svc/logger';
 import { issueApiKey, revokeApiKey, rotateApiKey } from '../../domain/issue-api-key.use-case';
@@ -24,7 +32,7 @@ function requireOperator(ctx: GatewayContext, req: Request): void {
   }
 }
 
-/** The operator API: platforms and keys (contracts.md §3). */
+/** The operator API: platforms and keys (contracts.md §3), dead letters of every service. */
 export function adminRoutes(router: Router, ctx: GatewayContext): void {
   router.use('/admin', (req, _res, next) => {
     requireOperator(ctx, req);
@@ -67,6 +75,16 @@ export function adminRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/admin/keys/:id/revoke', async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     res.json({ data: await revokeApiKey(ctx, id) });
+  });
+
+  router.get('/admin/dead-letters', async (req, res) => {
+    const query = parseQuery(deadLetterQuerySchema, req);
+    res.json(await listDeadLetters(ctx, { ...query, requestId: currentRequestId() ?? '' }));
+  });
+
+  router.post('/admin/dead-letters/replay', async (req, res) => {
+    const body = parseBody(replayDeadLettersBodySchema, req);
+    res.json(await replayDeadLetters(ctx, { ...body, requestId: currentRequestId() ?? '' }));
   });
 
   // Every other operator operation (verify a claim, decide an appeal…) belongs to a service.
