@@ -10,6 +10,7 @@ export { createService, type CreateServiceOptions, type Service } from './create
 export type { ReadinessCheck } from './health.routes';
 export { authOf, requestIdOf, REQUEST_ID_HEADER } from './request-context.middleware';
 export { parseBody, parseQuery, parseParams } from './parse-request';
+export { jsonBody, checkJsonDepth, MAX_JSON_DEPTH } from './json-body.middleware';
 export { runUntilSignalled, stopInOrder, type Stoppable, type ShutdownOptions } from './graceful-shutdown';
 export {
   createHttpClient,
