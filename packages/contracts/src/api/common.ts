@@ -16,6 +16,7 @@ export const errorBodySchema = z
  * JSONB column refuses its escape; a text column would turn it into U+FFFD). The pattern means the
  * same with or without the `u` flag, so a client's validator reads it the way the services do.
  */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what the pattern is about
 export const STORABLE_TEXT = /^(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
 export const STORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
 

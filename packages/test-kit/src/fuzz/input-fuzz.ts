@@ -316,8 +316,14 @@ export async function fuzzEveryOperation(options: InputFuzzOptions): Promise<Inp
       let text = '';
       try {
         ({ status, text } = await send(gatewayUrl, request, tokens));
-      } catch (err) {
-        text = String(err);
+      } catch {
+        // A kept-alive socket the server closed after an early answer (413, 415) fails the next
+        // request on it: send once more on a fresh one; a server that cannot answer fails again.
+        try {
+          ({ status, text } = await send(gatewayUrl, request, tokens));
+        } catch (err) {
+          text = `${String(err)} ${String((err as { cause?: unknown }).cause ?? '')}`;
+        }
       }
       sent++;
       byStatus[status] = (byStatus[status] ?? 0) + 1;

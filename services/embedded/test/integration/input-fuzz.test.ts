@@ -21,7 +21,7 @@ describe('embedded default: no input a client can send produces a 5xx', () => {
       LOG_LEVEL: 'silent',
     });
     running = await startEmbedded(config, createLogger('embedded', { level: 'silent' }));
-  }, 240_000);
+  }, 300_000);
 
   afterAll(async () => {
     await running?.stop();
