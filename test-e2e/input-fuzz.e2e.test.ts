@@ -20,6 +20,7 @@ describe('cluster: no input a client can send produces a 5xx', () => {
       adminToken: cluster.adminToken,
       runsPerOperation: Number(process.env.FUZZ_RUNS ?? 30),
       timeBudgetMs: 150_000,
+      ...(process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.env.FUZZ_SEED) }),
     });
     console.log(report.summary);
     if (report.failures.length > 0) console.log(JSON.stringify(report.failures.slice(0, 40), null, 2));

@@ -34,6 +34,7 @@ describe('embedded default: no input a client can send produces a 5xx', () => {
       adminToken: running.adminToken,
       runsPerOperation: Number(process.env.FUZZ_RUNS ?? 40),
       timeBudgetMs: 180_000,
+      ...(process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.env.FUZZ_SEED) }),
     });
     console.log(report.summary);
     if (report.failures.length > 0) console.log(JSON.stringify(report.failures.slice(0, 40), null, 2));
