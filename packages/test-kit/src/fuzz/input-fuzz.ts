@@ -24,6 +24,7 @@ export interface InputFuzzOptions {
   timeBudgetMs?: number;
   /** fast-check seed (default: random, printed in the report so a run can be replayed). */
   seed?: number;
+  /** Requests in flight at once (default 1). */
   concurrency?: number;
 }
 
@@ -339,7 +340,8 @@ export async function fuzzEveryOperation(options: InputFuzzOptions): Promise<Inp
       }
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, () => worker()));
+  // One at a time by default: the same seed then replays the same states, so a failure reproduces.
+  await Promise.all(Array.from({ length: options.concurrency ?? 1 }, () => worker()));
 
   const after = await readVictim(gatewayUrl, victim);
   const victimChanges = after
