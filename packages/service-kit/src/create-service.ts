@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import express from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { systemClock, type Clock } from '@svc/clock';
@@ -10,6 +11,7 @@ import { mountHealthRoutes, type ReadinessCheck } from './health.routes';
 import { httpMetrics } from './http-metrics.middleware';
 import { idempotency } from './idempotency.middleware';
 import { internalAuth } from './internal-auth.middleware';
+import { jsonBody } from './json-body.middleware';
 import { requestContext } from './request-context.middleware';
 
 export interface CreateServiceOptions {
@@ -68,7 +70,7 @@ export function createService(options: CreateServiceOptions): Service {
   app.use(httpMetrics(registry));
   mountHealthRoutes(app, { readiness: options.readiness ?? [], registry, isNotReady: () => notReady });
 
-  app.use(express.json({ limit: jsonLimit }));
+  app.use(jsonBody(jsonLimit));
   if (options.requireInternalAuth ?? true) {
     app.use(internalAuth(options.internalJwtSecret, options.clock ?? systemClock));
     if (options.idempotency !== undefined) {
@@ -94,6 +96,7 @@ export function createService(options: CreateServiceOptions): Service {
   const listen = (port: number, host?: string): Promise<{ port: number; url: string }> => {
     if (server !== undefined) return Promise.reject(new Error(`${options.name} is already listening`));
     const srv = createServer(app);
+    srv.on('clientError', answerClientError);
     server = srv;
     return new Promise((resolve, reject) => {
       srv.once('error', reject);
@@ -117,6 +120,29 @@ export function createService(options: CreateServiceOptions): Service {
   };
 
   return { app, registry, listen, stop, markNotReady };
+}
+
+/**
+ * A request node's HTTP parser refuses (a NUL in a header, a bad request line, headers over the
+ * limit) still gets the error envelope, where node's default answer is a bare 400.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    error: {
+      code: 'VALIDATION_ERROR',
+      message: tooLarge ? 'Request headers are too large' : 'Malformed HTTP request',
+    },
+  });
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Stops accepting, lets in-flight requests finish until the deadline, then closes whatever is left. */

@@ -59,12 +59,33 @@ function toAppError(err: unknown, tooLargeMessage: string): AppError | undefined
   if (unavailable !== undefined) return unavailable;
   if (isAppError(err)) return err;
   if (err instanceof ZodError) return validationErrorFrom(err, 'body');
+  // express could not percent-decode a path parameter ("Failed to decode param").
+  if (err instanceof URIError) {
+    return new AppError('VALIDATION_ERROR', 'Invalid path: malformed percent-encoding', {
+      cause: err,
+      details: { fields: [{ field: 'path', message: 'malformed percent-encoding' }] },
+    });
+  }
   if (isBodyParserError(err)) {
     if (err.type === 'entity.too.large') {
       return new AppError('VALIDATION_ERROR', tooLargeMessage, { status: 413, cause: err });
     }
     if (err.type === 'entity.parse.failed') {
       return new AppError('VALIDATION_ERROR', 'Malformed JSON body', { cause: err });
+    }
+    // Compressed or non-UTF-8 bodies: the media type is not one the service reads.
+    if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
+      return new AppError('VALIDATION_ERROR', err.message, {
+        status: 415,
+        cause: err,
+        details: { fields: [{ field: '(body)', message: err.message }] },
+      });
+    }
+    if (err.type === 'entity.too.deep') {
+      return new AppError('VALIDATION_ERROR', err.message, {
+        cause: err,
+        details: { fields: [{ field: '(body)', message: err.message }] },
+      });
     }
     // Unsupported charset or encoding, a body cut short: the client's fault, described by body-parser
     // in terms safe to show (it marks them `expose`).

@@ -15,6 +15,7 @@ export {
 export type { ReadinessCheck } from './health.routes';
 export { authOf, requestIdOf, REQUEST_ID_HEADER } from './request-context.middleware';
 export { parseBody, parseQuery, parseParams } from './parse-request';
+export { jsonBody, checkJsonDepth, MAX_JSON_DEPTH } from './json-body.middleware';
 export { runUntilSignalled, stopInOrder, type Stoppable, type ShutdownOptions } from './graceful-shutdown';
 export {
   createHttpClient,

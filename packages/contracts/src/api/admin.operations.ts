@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, idParamSchema, listOf, pageQuerySchema } from './common';
+import { dataOf, idParamSchema, listOf, pageQuerySchema, storable } from './common';
 import { defineOperation } from './operation';
 
 export const planSchema = z.enum(['sandbox', 'basic', 'standard', 'enterprise']);
@@ -15,7 +15,7 @@ const domainSchema = z
   );
 
 export const createPlatformBodySchema = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: storable(z.string().trim().min(1).max(200)),
   plan: planSchema,
   domain: domainSchema.optional(),
   limits: z

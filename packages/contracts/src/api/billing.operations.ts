@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParamSchema } from './common';
+import { idParamSchema, idSchema, storable } from './common';
 import { defineOperation } from './operation';
 
 // Billing's public operations: usage reports (service-interface.md, Endpoints: Licenses) and the
@@ -23,13 +23,13 @@ export const moneyAmountSchema = z
 
 /** Named counters (subscribers, messages, tips, adImpressions; others allowed). */
 export const usageMetricsSchema = z
-  .record(z.string().min(1).max(64), z.number().min(0).max(1e15))
+  .record(storable(z.string().min(1).max(64)), z.number().min(0).max(1e15))
   .refine((metrics) => Object.keys(metrics).length <= 50, { message: 'at most 50 metrics' })
   .meta({ example: { subscribers: 1200, messages: 45000, tips: 80, adImpressions: 0 } });
 
 /** Amounts by revenue type (subscriptions, messages, tips, ads; others allowed, summed as `other`). */
 export const usageRevenueSchema = z
-  .record(z.string().min(1).max(64), moneyAmountSchema)
+  .record(storable(z.string().min(1).max(64)), moneyAmountSchema)
   .refine((revenue) => Object.keys(revenue).length <= 50, { message: 'at most 50 revenue types' })
   .meta({ example: { subscriptions: 4200, messages: 1300.5, tips: 250, ads: 0 } });
 
@@ -57,11 +57,11 @@ export const usageReportResultSchema = z
   .meta({ id: 'UsageReportResult' });
 
 export const revenueReportBodySchema = z.object({
-  license_id: z.string().min(1).max(100),
+  license_id: idSchema,
   period: usagePeriodSchema,
   metrics: z.object({
-    interactions: z.number().int().min(0),
-    unique_users: z.number().int().min(0),
+    interactions: z.number().int().min(0).max(1e15),
+    unique_users: z.number().int().min(0).max(1e15),
     revenue_generated: moneyAmountSchema,
   }),
 });

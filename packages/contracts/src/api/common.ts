@@ -11,10 +11,37 @@ export const errorBodySchema = z
   })
   .meta({ id: 'Error' });
 
-/** `limit` 1..100 (default 20) and `offset` ≥ 0 (contracts.md §7). */
+/**
+ * Text PostgreSQL can store: no NUL (a text column refuses it) and no unpaired UTF-16 surrogate (a
+ * JSONB column refuses its escape; a text column would turn it into U+FFFD). The pattern means the
+ * same with or without the `u` flag, so a client's validator reads it the way the services do.
+ */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what the pattern is about
+export const STORABLE_TEXT = /^(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+export const STORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
+
+/** `schema` that also refuses text PostgreSQL cannot store (VALIDATION_ERROR naming the field). */
+export function storable(schema: z.ZodString): z.ZodString {
+  return schema.regex(STORABLE_TEXT, STORABLE_TEXT_MESSAGE);
+}
+
+/** The largest value of a PostgreSQL `integer` column: counts that land in one are capped here. */
+export const MAX_INT32 = 2_147_483_647;
+
+/**
+ * An identifier in a path, query or body: 1 to 100 visible ASCII characters. Every id the system
+ * issues (`claim_…`, `box_…`) fits; anything else cannot name a resource.
+ */
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[\x21-\x7E]+$/, 'expected an id: 1 to 100 visible ASCII characters');
+
+/** `limit` 1..100 (default 20) and `offset` 0..2^31-1 (contracts.md §7). */
 export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).max(MAX_INT32).default(0),
 });
 
 export const listMetaSchema = z.object({
@@ -33,4 +60,4 @@ export function listOf<T extends z.ZodType>(schema: T) {
   return z.object({ data: z.array(schema), meta: listMetaSchema });
 }
 
-export const idParamSchema = z.object({ id: z.string().min(1).max(100) });
+export const idParamSchema = z.object({ id: idSchema });

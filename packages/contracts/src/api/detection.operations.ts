@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idSchema, storable } from './common';
+import { MAX_NAME_LENGTH } from './names';
 import { defineOperation, IDENTITY_BATCH_TIMEOUT_MS, IDENTITY_CHECK_TIMEOUT_MS } from './operation';
 import {
   enforcementSchema,
@@ -17,6 +19,9 @@ export const MAX_BATCH_IDENTITIES = 100;
 // Names and image URLs are checked by detection's own rules so that the errors carry the
 // interface's codes: INVALID_NAME (400) and INVALID_IMAGE_URL (422), never VALIDATION_ERROR.
 const checkedNameSchema = z.string().meta({
+  // Stated for clients; enforced by readName with INVALID_NAME rather than by zod.
+  minLength: 1,
+  maxLength: MAX_NAME_LENGTH,
   description:
     '1 to 200 characters, at least one letter or digit, no control characters (INVALID_NAME otherwise)',
   example: 'Taylor Swift',
@@ -82,7 +87,9 @@ export const matchedIdentitySchema = z.object({
 export const identityCheckBodySchema = z.object({
   name: checkedNameSchema,
   imageUrl: imageUrlInputSchema,
-  description: z.string().max(5000).optional().meta({ description: 'Improves detection (parody, context)' }),
+  description: storable(z.string().max(5000))
+    .optional()
+    .meta({ description: 'Improves detection (parody, context)' }),
   context: z
     .string()
     .max(5000)
@@ -113,7 +120,7 @@ export const identityBatchBodySchema = z.object({
       z.object({
         name: checkedNameSchema,
         imageUrl: imageUrlInputSchema,
-        id: z.string().max(200).optional().meta({ description: 'Your own id, echoed back' }),
+        id: storable(z.string().max(200)).optional().meta({ description: 'Your own id, echoed back' }),
       }),
     )
     .min(1)
@@ -193,7 +200,7 @@ export const secondFamilyBatchBodySchema = z.object({
         name: checkedNameSchema,
         image_url: imageUrlInputSchema.optional(),
         use_type: z.enum(['avatar', 'voice', 'video']).default('avatar'),
-        id: z.string().max(200).optional(),
+        id: storable(z.string().max(200)).optional(),
       }),
     )
     .min(1)
@@ -298,7 +305,7 @@ export const detectionOperations = {
     method: 'get',
     path: '/identity/status/:id',
     summary: 'The current boxing status of a known (verified) identity, by claim id or box id',
-    request: { params: z.object({ id: z.string().min(1).max(100) }) },
+    request: { params: z.object({ id: idSchema }) },
     responses: {
       200: { description: 'The status', schema: identityStatusSchema },
       404: { description: 'NOT_FOUND: no verified identity with this id' },
@@ -317,10 +324,10 @@ export const avatarEvaluationRequestSchema = z.object({
     .array(
       z.object({
         /** The caller's reference, echoed back (e.g. the avatar's row id). */
-        ref: z.string().min(1).max(200),
-        name: z.string().min(1).max(200),
-        description: z.string().max(5000).optional(),
-        imageUrl: z.string().max(2048).optional(),
+        ref: storable(z.string().min(1).max(200)),
+        name: storable(z.string().min(1).max(200)),
+        description: storable(z.string().max(5000)).optional(),
+        imageUrl: storable(z.string().max(2048)).optional(),
       }),
     )
     .min(1)

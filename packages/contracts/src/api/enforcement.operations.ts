@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, idParamSchema, listOf, pageQuerySchema } from './common';
+import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from './common';
 import { detectionClassificationSchema, detectionLayerSchema } from './detection.operations';
 import { defineOperation } from './operation';
 import { policySchema } from './registry.operations';
@@ -75,29 +75,25 @@ export const avatarIdSchema = z
   .regex(/^[A-Za-z0-9._:-]{1,200}$/, 'expected 1 to 200 letters, digits or ._:-')
   .meta({ description: "The platform's own avatar id", example: 'avatar-42' });
 
-const httpUrlSchema = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const protocol = new URL(value).protocol;
-      return protocol === 'http:' || protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'expected an http(s) URL');
+const httpUrlSchema = storable(z.string().max(2048)).refine((value) => {
+  try {
+    const protocol = new URL(value).protocol;
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'expected an http(s) URL');
 
 const avatarFields = {
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(5000).optional().meta({ description: 'Improves detection (parody, context)' }),
+  name: storable(z.string().trim().min(1).max(200)),
+  description: storable(z.string().max(5000))
+    .optional()
+    .meta({ description: 'Improves detection (parody, context)' }),
   imageUrl: httpUrlSchema.optional(),
-  creatorId: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .meta({ description: "The avatar creator's account on the platform" }),
-  creatorName: z.string().trim().min(1).max(200).optional(),
+  creatorId: storable(z.string().trim().min(1).max(200)).meta({
+    description: "The avatar creator's account on the platform",
+  }),
+  creatorName: storable(z.string().trim().min(1).max(200)).optional(),
   creatorEmail: z
     .email()
     .max(320)
@@ -115,10 +111,10 @@ export const reportAvatarBodySchema = z.object({ id: avatarIdSchema, ...avatarFi
 export const updateAvatarBodySchema = z
   .object({
     name: avatarFields.name.optional(),
-    description: z.string().max(5000).nullable().optional(),
+    description: storable(z.string().max(5000)).nullable().optional(),
     imageUrl: httpUrlSchema.nullable().optional(),
     creatorId: avatarFields.creatorId.optional(),
-    creatorName: z.string().trim().min(1).max(200).nullable().optional(),
+    creatorName: storable(z.string().trim().min(1).max(200)).nullable().optional(),
     creatorEmail: z.email().max(320).nullable().optional(),
     userCount: avatarFields.userCount.optional(),
     commercial: z.boolean().optional(),
@@ -131,18 +127,18 @@ export const avatarIdParamSchema = z.object({ id: avatarIdSchema });
 
 export const listAvatarsQuerySchema = pageQuerySchema.extend({
   evaluation: avatarEvaluationStatusSchema.optional(),
-  creatorId: z.string().min(1).max(200).optional(),
+  creatorId: storable(z.string().min(1).max(200)).optional(),
 });
 
 export const listViolationsQuerySchema = pageQuerySchema.extend({
   status: violationStatusSchema.optional(),
-  boxId: z.string().min(1).max(100).optional(),
+  boxId: idSchema.optional(),
   severity: severitySchema.optional(),
 });
 
 export const listGracePeriodsQuerySchema = pageQuerySchema.extend({
   status: gracePeriodStatusSchema.optional(),
-  boxId: z.string().min(1).max(100).optional(),
+  boxId: idSchema.optional(),
   expiringWithin: z.coerce.number().int().min(0).max(3650).optional().meta({
     description: 'Grace periods that expire within this many days (sandbox days: 1/30 of 24 hours)',
   }),
@@ -151,18 +147,15 @@ export const listGracePeriodsQuerySchema = pageQuerySchema.extend({
 export const resolveBodySchema = z.object({
   resolution: resolutionSchema,
   avatarId: avatarIdSchema.meta({ description: 'The avatar of the violation (your own avatar id)' }),
-  licenseId: z
-    .string()
-    .min(1)
-    .max(100)
+  licenseId: idSchema
     .optional()
     .meta({ description: 'Required for resolution licensed: your active license on the box' }),
-  notes: z.string().max(2000).optional(),
+  notes: storable(z.string().max(2000)).optional(),
 });
 
 export const appealBodySchema = z.object({
   reason: appealReasonSchema,
-  explanation: z.string().trim().min(1).max(5000),
+  explanation: storable(z.string().trim().min(1).max(5000)),
   evidence: z.array(httpUrlSchema).max(20).optional().meta({ description: 'URLs of supporting material' }),
 });
 
@@ -172,7 +165,7 @@ export const decideAppealBodySchema = z.object({
       'upheld: the violation is dismissed and its grace period resolved. denied: the violation is pending ' +
       'again and its grace period active, with the paused time added back.',
   }),
-  notes: z.string().max(2000).optional(),
+  notes: storable(z.string().max(2000)).optional(),
 });
 
 /** At most ten years at once. */

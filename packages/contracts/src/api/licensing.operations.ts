@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, idParamSchema, listOf, pageQuerySchema } from './common';
+import { MAX_INT32, dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from './common';
 import { defineOperation } from './operation';
 
 // Licensing's public operations (service-interface.md, Endpoints: Licenses; contracts.md §8,
@@ -12,19 +12,19 @@ export const licenseRequestStatusSchema = z.enum(['pending', 'approved', 'denied
 const termMonthsSchema = z.number().int().min(1).max(36);
 
 export const requestLicenseBodySchema = z.object({
-  boxId: z.string().min(1).max(100),
+  boxId: idSchema,
   tier: licenseTierSchema,
-  useCase: z.string().trim().min(1).max(2000),
-  estimatedUsers: z.number().int().min(0).optional(),
+  useCase: storable(z.string().trim().min(1).max(2000)),
+  estimatedUsers: z.number().int().min(0).max(MAX_INT32).optional(),
   acceptGuidelines: z.literal(true, { error: 'acceptGuidelines must be true' }),
-  message: z.string().max(2000).optional().meta({ description: 'To the identity owner' }),
+  message: storable(z.string().max(2000)).optional().meta({ description: 'To the identity owner' }),
   term: termMonthsSchema.optional().meta({ description: 'Months the license runs once approved; default 1' }),
   autoRenew: z.boolean().optional().meta({ description: 'Renew for another term at expiry; default true' }),
 });
 
 export const listLicensesQuerySchema = pageQuerySchema.extend({
   status: licenseStatusSchema.optional(),
-  boxId: z.string().min(1).max(100).optional(),
+  boxId: idSchema.optional(),
   tier: licenseTierSchema.optional(),
 });
 
@@ -40,16 +40,20 @@ export const renewLicenseBodySchema = z.object({
 });
 
 export const cancelLicenseBodySchema = z.object({
-  reason: z.string().trim().min(1).max(1000).optional(),
+  reason: storable(z.string().trim().min(1).max(1000)).optional(),
   effectiveDate: z.enum(['immediate', 'end_of_billing_period']).optional().meta({
     description: 'Default immediate; end_of_billing_period keeps it active until the end of the month',
   }),
 });
 
-export const revokeLicenseBodySchema = z.object({ reason: z.string().trim().min(1).max(1000).optional() });
-export const denyLicenseRequestBodySchema = z.object({ reason: z.string().trim().min(1).max(1000) });
+export const revokeLicenseBodySchema = z.object({
+  reason: storable(z.string().trim().min(1).max(1000)).optional(),
+});
+export const denyLicenseRequestBodySchema = z.object({
+  reason: storable(z.string().trim().min(1).max(1000)),
+});
 
-export const identityIdParamSchema = z.object({ identity_id: z.string().min(1).max(100) });
+export const identityIdParamSchema = z.object({ identity_id: idSchema });
 
 export const secondFamilyRequestBodySchema = z.object({
   identity_id: z
@@ -58,8 +62,8 @@ export const secondFamilyRequestBodySchema = z.object({
     .max(100)
     .meta({ description: 'A box id or the claim id of a boxed identity' }),
   use_type: z.enum(['avatar', 'voice', 'video']),
-  platform_description: z.string().trim().min(1).max(2000),
-  expected_usage: z.string().trim().min(1).max(2000),
+  platform_description: storable(z.string().trim().min(1).max(2000)),
+  expected_usage: storable(z.string().trim().min(1).max(2000)),
 });
 
 const pricingSchema = z.object({

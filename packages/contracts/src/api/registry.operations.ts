@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, idParamSchema, listOf, pageQuerySchema } from './common';
+import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from './common';
+import { MAX_NAME_LENGTH } from './names';
 import { defineOperation } from './operation';
 
 // The registry's public operations: claims and boxes (service-interface.md, Endpoints). The
@@ -15,9 +16,7 @@ const isHttpUrl = (value: string): boolean => {
 };
 
 /** An absolute http(s) URL. */
-export const httpUrlSchema = z
-  .string()
-  .max(2048)
+export const httpUrlSchema = storable(z.string().max(2048))
   .refine(isHttpUrl, 'expected an http(s) URL')
   .meta({ format: 'uri', example: 'https://cdn.example.com/ref/1.jpg' });
 
@@ -30,6 +29,9 @@ export const enforcementSchema = z.enum(['STRICT', 'MODERATE', 'RELAXED']);
 // Names are checked by the registry's name rules (INVALID_NAME), not here: a 201-character
 // name is INVALID_NAME, never VALIDATION_ERROR.
 const nameInputSchema = z.string().meta({
+  // Stated for clients; enforced by readName with INVALID_NAME rather than by zod.
+  minLength: 1,
+  maxLength: MAX_NAME_LENGTH,
   description:
     '1 to 200 characters, at least one letter or digit, no control characters (INVALID_NAME otherwise)',
   example: 'Ada Lovelace',
@@ -80,11 +82,14 @@ export const listClaimsQuerySchema = pageQuerySchema.extend({
 
 export const verifyClaimBodySchema = z.object({
   tier: z.enum(['SILVER', 'GOLD']),
-  method: z.string().trim().min(1).max(100).optional(),
-  documents: z.array(z.string().trim().min(1).max(200)).max(20).optional(),
+  method: storable(z.string().trim().min(1).max(100)).optional(),
+  documents: z
+    .array(storable(z.string().trim().min(1).max(200)))
+    .max(20)
+    .optional(),
 });
 
-export const rejectClaimBodySchema = z.object({ reason: z.string().trim().min(1).max(1000) });
+export const rejectClaimBodySchema = z.object({ reason: storable(z.string().trim().min(1).max(1000)) });
 
 export const testHelperVerifyClaimBodySchema = z.object({
   tier: z.enum(['SILVER', 'GOLD']).optional().meta({ description: 'Default SILVER' }),
@@ -183,8 +188,14 @@ export const policyConfigSchemas = {
     .meta({ id: 'LicenseConfig' }),
   TEAM: z
     .strictObject({
-      authorizedAccounts: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
-      platformWhitelist: z.array(z.string().trim().toLowerCase().min(1).max(253)).max(1000).optional(),
+      authorizedAccounts: z
+        .array(storable(z.string().trim().min(1).max(200)))
+        .max(1000)
+        .optional(),
+      platformWhitelist: z
+        .array(storable(z.string().trim().toLowerCase().min(1).max(253)))
+        .max(1000)
+        .optional(),
     })
     .meta({ id: 'TeamConfig' }),
   BLOCK_COMMERCIAL: z
@@ -219,7 +230,7 @@ function checkPolicyConfig(
 
 export const createBoxBodySchema = z
   .object({
-    claimId: z.string().min(1).max(100),
+    claimId: idSchema,
     policy: policySchema,
     enforcement: enforcementSchema.optional().meta({ description: 'Default MODERATE' }),
     policyConfig: policyConfigInputSchema.optional(),
@@ -241,7 +252,7 @@ export const updateBoxBodySchema = z
 
 export const listBoxesQuerySchema = pageQuerySchema.extend({
   policy: policySchema.optional(),
-  claimId: z.string().min(1).max(100).optional(),
+  claimId: idSchema.optional(),
 });
 
 const listStatsSchema = z.object({

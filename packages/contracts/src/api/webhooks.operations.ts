@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { dataOf, errorBodySchema, idParamSchema, listOf, pageQuerySchema } from './common';
+import {
+  dataOf,
+  errorBodySchema,
+  idParamSchema,
+  idSchema,
+  listOf,
+  pageQuerySchema,
+  storable,
+} from './common';
 import { defineOperation } from './operation';
 
 // The webhook dispatcher's public operations (contracts.md §10). The same schemas validate
@@ -44,13 +52,13 @@ const eventsSchema = z
   .max(WEBHOOK_EVENT_TYPES.length + 1)
   .meta({ description: "Event names to receive; ['*'] (the default) receives all" });
 
-const urlSchema = z.string().max(2048).meta({
+const urlSchema = storable(z.string().max(2048)).meta({
   format: 'uri',
   description: 'https (production); http allowed in sandbox. Must pass the outbound-fetch guard.',
   example: 'https://hooks.avatars.example/svc',
 });
 
-const descriptionSchema = z.string().max(500);
+const descriptionSchema = storable(z.string().max(500));
 
 export const createWebhookBodySchema = z.object({
   url: urlSchema,
@@ -130,11 +138,11 @@ export const listDeliveriesQuerySchema = pageQuerySchema.extend({
   status: z.enum(['pending', 'succeeded', 'failed']).optional(),
 });
 export const deliveryParamsSchema = z.object({
-  id: z.string().min(1).max(100),
-  deliveryId: z.string().min(1).max(100),
+  id: idSchema,
+  deliveryId: idSchema,
 });
 export const testWebhookBodySchema = z.object({
-  endpointId: z.string().min(1).max(100),
+  endpointId: idSchema,
   type: webhookEventTypeSchema.optional().meta({ description: 'Default grace_period.started' }),
 });
 

@@ -82,14 +82,22 @@ describe('parseBody, parseQuery, parseParams', () => {
     expect(fieldsOf(res.body)).toEqual(['referenceImages']);
   });
 
-  it('when there is no JSON body at all, then 400 VALIDATION_ERROR rather than a crash', async () => {
+  it('when there is no body at all, then 400 VALIDATION_ERROR rather than a crash', async () => {
+    const res = await request(app).post('/claims').set('Authorization', bearer());
+
+    expect(res.status).toBe(400);
+    expect((res.body as ErrorBody).error.code).toBe('VALIDATION_ERROR');
+    expect(fieldsOf(res.body)).toEqual(['(body)']);
+  });
+
+  it('when the body is not JSON, then 415 VALIDATION_ERROR naming (body)', async () => {
     const res = await request(app)
       .post('/claims')
       .set('Authorization', bearer())
       .set('Content-Type', 'text/plain')
       .send('hello');
 
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(415);
     expect((res.body as ErrorBody).error.code).toBe('VALIDATION_ERROR');
     expect(fieldsOf(res.body)).toEqual(['(body)']);
   });

@@ -59,10 +59,11 @@ export async function dispatchRequest(
   input: DispatchInput,
 ): Promise<DispatchResult> {
   const { matched, caller } = input;
-  // Operator routes are reached only through /admin with the operator token.
-  if (matched === null || matched.route.auth === 'operator') {
+  // Operator routes are reached only through /admin; the gateway's own routes never get here.
+  if (matched === null || matched.route.auth === 'operator' || matched.route.service === 'gateway') {
     throw new AppError('NOT_FOUND', `No route ${input.method} ${input.url.split('?')[0] ?? ''}`);
   }
+  if (matched.problem !== undefined) throw matched.problem;
   if (matched.route.sandboxOnly === true && caller.environment !== 'sandbox') {
     throw new AppError('FORBIDDEN', 'Test helpers are available to sandbox keys only');
   }
@@ -143,9 +144,10 @@ export async function dispatchOperatorRequest(
   },
 ): Promise<DispatchResult> {
   const { matched } = input;
-  if (matched === null || matched.route.auth !== 'operator') {
+  if (matched === null || matched.route.auth !== 'operator' || matched.route.service === 'gateway') {
     throw new AppError('NOT_FOUND', `No route ${input.method} ${input.url.split('?')[0] ?? ''}`);
   }
+  if (matched.problem !== undefined) throw matched.problem;
   return deps.upstreams.forward(matched.route.service, operatorClaims(deps.environment), {
     method: input.method,
     path: matched.upstreamPath + input.search,

@@ -1,4 +1,6 @@
-import type { Operation, RateBucket, ServiceName } from '@svc/contracts';
+import { z } from 'zod';
+import { idSchema, type Operation, type RateBucket, type ServiceName } from '@svc/contracts';
+import { AppError, validationErrorFrom } from '@svc/errors';
 
 /** A public route the gateway forwards to the service that owns it. */
 export interface Route {
@@ -13,6 +15,8 @@ export interface Route {
   auth?: 'key' | 'operator';
   /** The budget for the owning service's answer; default: the gateway's UPSTREAM_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** The operation's path parameters; default: every parameter is an id. */
+  params?: z.ZodType;
 }
 
 export interface MatchedRoute {
@@ -20,12 +24,18 @@ export interface MatchedRoute {
   params: Record<string, string>;
   /** The path to call on the owning service. */
   upstreamPath: string;
+  /**
+   * Why the path parameters are refused (bad percent-encoding, NUL, over-long…): a VALIDATION_ERROR
+   * naming each, thrown once the caller is authenticated. The route's service never sees them.
+   */
+  problem?: AppError;
 }
 
 interface Compiled {
   route: Route;
   pattern: RegExp;
   names: string[];
+  params: z.ZodType;
 }
 
 function compile(route: Route): Compiled {
@@ -40,24 +50,69 @@ function compile(route: Route): Compiled {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return { route, pattern: new RegExp(`^${source}/?$`), names };
+  const params = route.params ?? z.object(Object.fromEntries(names.map((name) => [name, idSchema])));
+  return { route, pattern: new RegExp(`^${source}/?$`), names, params };
 }
 
-/** The routes of the declared operations that another service owns. */
-export function routesFrom(operations: readonly Operation[]): Route[] {
-  return operations
-    .filter((op) => op.service !== 'gateway')
-    .map((op) => ({
-      id: op.id,
-      method: op.method.toUpperCase(),
-      path: op.path,
-      service: op.service,
-      ...(op.upstreamPath === undefined ? {} : { upstreamPath: op.upstreamPath }),
-      ...(op.bucket === undefined ? {} : { bucket: op.bucket }),
-      ...(op.sandboxOnly === undefined ? {} : { sandboxOnly: op.sandboxOnly }),
-      ...(op.auth === undefined ? {} : { auth: op.auth }),
-      ...(op.timeoutMs === undefined ? {} : { timeoutMs: op.timeoutMs }),
+/** `value` percent-decoded, or undefined when it is not valid percent-encoded UTF-8. */
+function decode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The decoded parameters, or the VALIDATION_ERROR that refuses them. */
+function readParams(
+  entry: Compiled,
+  found: RegExpExecArray,
+): { params: Record<string, string>; problem?: AppError } {
+  const params: Record<string, string> = {};
+  const undecodable: string[] = [];
+  entry.names.forEach((name, index) => {
+    const raw = found[index + 1] ?? '';
+    const decoded = decode(raw);
+    if (decoded === undefined) undecodable.push(name);
+    params[name] = decoded ?? raw;
+  });
+  if (undecodable.length > 0) {
+    const fields = undecodable.map((name) => ({
+      field: `path.${name}`,
+      message: 'malformed percent-encoding',
     }));
+    return {
+      params,
+      problem: new AppError(
+        'VALIDATION_ERROR',
+        `Invalid path: ${fields[0]?.field}: malformed percent-encoding`,
+        {
+          details: { fields },
+        },
+      ),
+    };
+  }
+  const result = entry.params.safeParse(params);
+  return result.success ? { params } : { params, problem: validationErrorFrom(result.error, 'path') };
+}
+
+/**
+ * The routes of the declared operations. The gateway's own (operator API, the OpenAPI document)
+ * are served before dispatch; they are here so that their path parameters are checked too.
+ */
+export function routesFrom(operations: readonly Operation[]): Route[] {
+  return operations.map((op) => ({
+    id: op.id,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    service: op.service,
+    ...(op.upstreamPath === undefined ? {} : { upstreamPath: op.upstreamPath }),
+    ...(op.bucket === undefined ? {} : { bucket: op.bucket }),
+    ...(op.sandboxOnly === undefined ? {} : { sandboxOnly: op.sandboxOnly }),
+    ...(op.auth === undefined ? {} : { auth: op.auth }),
+    ...(op.timeoutMs === undefined ? {} : { timeoutMs: op.timeoutMs }),
+    ...(op.request?.params === undefined ? {} : { params: op.request.params }),
+  }));
 }
 
 /**
@@ -79,10 +134,8 @@ export class RouteTable {
       if (entry.route.method !== method) continue;
       const found = entry.pattern.exec(path);
       if (found === null) continue;
-      const params: Record<string, string> = {};
-      entry.names.forEach((name, index) => {
-        params[name] = decodeURIComponent(found[index + 1] ?? '');
-      });
+      const { params, problem } = readParams(entry, found);
+      if (problem !== undefined) return { route: entry.route, params, upstreamPath: path, problem };
       const upstreamPath =
         entry.route.upstreamPath === undefined
           ? path

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { declaredOperations, IDENTITY_CHECK_TIMEOUT_MS } from '@svc/contracts';
 import { RouteTable, routesFrom } from '../../src/domain/route-table';
 import { isReplayable } from '@svc/service-kit';
@@ -44,6 +45,41 @@ describe('route table', () => {
     expect(table.match('GET', '/identity/status/claim_9')?.upstreamPath).toBe(
       '/internal/identity-status/claim_9',
     );
+  });
+
+  it.each([
+    ['bad percent-encoding', '/v1/svc/licenses/%E0%A4%A', 'malformed percent-encoding'],
+    ['a stray percent sign', '/v1/svc/licenses/%zz', 'malformed percent-encoding'],
+    ['a NUL', '/v1/svc/licenses/lic_%00', 'expected an id'],
+    ['a lone surrogate', '/v1/svc/licenses/%ED%A0%80', 'malformed percent-encoding'],
+    ['a space', '/v1/svc/licenses/lic%201', 'expected an id'],
+    ['over 100 characters', `/v1/svc/licenses/${'a'.repeat(101)}`, 'Too big'],
+  ])(
+    'when a path parameter has %s, then the match carries a VALIDATION_ERROR naming path.id',
+    (_l, path, text) => {
+      const matched = table.match('GET', path);
+
+      expect(matched?.route.id).toBe('getLicense');
+      expect(matched?.problem?.code).toBe('VALIDATION_ERROR');
+      expect(matched?.problem?.details).toEqual({
+        fields: [{ field: 'path.id', message: expect.stringContaining(text) as unknown }],
+      });
+    },
+  );
+
+  it('when a route declares its parameters, then its own schema decides', () => {
+    const strict = new RouteTable([
+      {
+        id: 'avatar',
+        method: 'GET',
+        path: '/v1/svc/avatars/:id',
+        service: 'enforcement',
+        params: z.object({ id: z.string().regex(/^[a-z]+$/) }),
+      },
+    ]);
+
+    expect(strict.match('GET', '/v1/svc/avatars/abc')?.problem).toBeUndefined();
+    expect(strict.match('GET', '/v1/svc/avatars/ABC')?.problem?.code).toBe('VALIDATION_ERROR');
   });
 
   it('when a route has a bucket, then the match carries it', () => {

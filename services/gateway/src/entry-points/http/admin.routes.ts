@@ -36,6 +36,10 @@ function requireOperator(ctx: GatewayContext, req: Request): void {
 export function adminRoutes(router: Router, ctx: GatewayContext): void {
   router.use('/admin', (req, _res, next) => {
     requireOperator(ctx, req);
+    // Path parameters are checked by the route table before express decodes them for a handler.
+    const path = req.originalUrl.split('?')[0] ?? '';
+    const problem = ctx.routes.match(req.method, path)?.problem;
+    if (problem !== undefined) throw problem;
     next();
   });
 
