@@ -91,8 +91,8 @@ export const deadLetterQueueSchema = z
   .meta({ id: 'DeadLetterQueue' });
 
 export const deadLetterQuerySchema = z.object({
-  service: z.string().min(1).max(100).optional().meta({ description: 'Only this service' }),
-  queue: z.string().min(1).max(200).optional().meta({ description: 'Only this consumer queue' }),
+  service: storable(z.string().min(1).max(100)).optional().meta({ description: 'Only this service' }),
+  queue: storable(z.string().min(1).max(200)).optional().meta({ description: 'Only this consumer queue' }),
   limit: z.coerce
     .number()
     .int()
@@ -103,8 +103,8 @@ export const deadLetterQuerySchema = z.object({
 });
 
 export const replayDeadLettersBodySchema = z.object({
-  service: z.string().min(1).max(100).optional().meta({ description: 'Only this service' }),
-  queue: z.string().min(1).max(200).optional().meta({ description: 'Only this consumer queue' }),
+  service: storable(z.string().min(1).max(100)).optional().meta({ description: 'Only this service' }),
+  queue: storable(z.string().min(1).max(200)).optional().meta({ description: 'Only this consumer queue' }),
   limit: z
     .number()
     .int()

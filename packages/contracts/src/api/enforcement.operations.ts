@@ -407,7 +407,7 @@ export const listBoxViolationsQuerySchema = pageQuerySchema.extend({
 });
 
 export const contestBodySchema = z.object({
-  explanation: z.string().trim().min(1).max(5000).meta({
+  explanation: storable(z.string().trim().min(1).max(5000)).meta({
     description: 'Why the resolution does not hold (e.g. the avatar is still online under the name)',
   }),
   evidence: z.array(httpUrlSchema).max(20).optional().meta({ description: 'URLs of supporting material' }),
