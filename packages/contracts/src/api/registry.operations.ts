@@ -175,6 +175,8 @@ export const policyConfigSchemas = {
           personal: pricedTierSchema.optional(),
           creator: pricedTierSchema.optional(),
           commercial: pricedTierSchema.optional(),
+          /** Offered when listed; the owner prices it at approval (never approved automatically). */
+          enterprise: z.strictObject({}).optional(),
         })
         .optional(),
       contentGuidelines: httpUrlSchema.optional(),
