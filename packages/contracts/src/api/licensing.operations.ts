@@ -223,12 +223,9 @@ export const revokedLicenseSchema = z.object({
 export const licensingTermsSchema = z
   .object({
     auto_approve: z.boolean(),
-    pricing: z
-      .object({ per_interaction: z.number(), monthly_license: z.number() })
-      .nullable()
-      .meta({
-        description: 'null when the identity cannot be licensed (or the owner prices it at approval)',
-      }),
+    pricing: z.object({ per_interaction: z.number(), monthly_license: z.number() }).nullable().meta({
+      description: 'null when the identity cannot be licensed (or the owner prices it at approval)',
+    }),
     licensable: z.boolean(),
     allowed_uses: z.array(z.string()),
     blocked_uses: z.array(z.string()),
