@@ -19,7 +19,7 @@ afterAll(() => h.stop());
 async function feeNotices(licenseId: string): Promise<[string, number, number][]> {
   return (await h.outbox())
     .filter((e) => e.type === paymentDue.type && e.data.licenseId === licenseId && e.data.kind === 'fee')
-    .map((e) => [e.data.period, e.data.version, e.data.amountCents]);
+    .map((e) => [String(e.data.period), Number(e.data.version), Number(e.data.amountCents)]);
 }
 
 async function feeLedger(licenseId: string): Promise<[string, string, string][]> {
