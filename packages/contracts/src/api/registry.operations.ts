@@ -330,9 +330,16 @@ export const boxStatisticsSchema = z
       expired: z.number().int(),
     }),
     revenue: z.object({
-      monthly: z.number(),
+      monthly: z
+        .number()
+        .meta({ description: 'Revenue the licensees reported plus the license fees billed' }),
       lifetime: z.number(),
-      byType: z.object({ subscriptions: z.number(), messages: z.number(), tips: z.number() }),
+      byType: z.object({
+        subscriptions: z.number(),
+        messages: z.number(),
+        tips: z.number(),
+        fees: z.number().meta({ description: 'License fees billed for the period (part of `monthly`)' }),
+      }),
     }),
     platforms: z.object({
       licensed: z.number().int(),
