@@ -103,3 +103,43 @@ export async function pictureServer(): Promise<{ url: string; close(): Promise<v
     },
   };
 }
+
+/** A new platform on the standard plan and its key (the operator API), with its id. */
+export async function newPlatform(
+  cluster: { gatewayUrl: string; adminToken: string },
+  name: string,
+): Promise<{ id: string; key: string }> {
+  const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
+    name: `${name} ${uniqueSuffix()}`,
+    plan: 'standard',
+  });
+  const id = platform.body.data.id as string;
+  const key = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', `/admin/platforms/${id}/keys`, {});
+  return { id, key: key.body.data.key as string };
+}
+
+/** Webhook bodies received by a local endpoint (private fetches allowed in the test). */
+export async function webhookReceiver(): Promise<{
+  url: string;
+  bodies: Record<string, any>[];
+  close(): Promise<void>;
+}> {
+  const bodies: Record<string, any>[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, any>);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    bodies,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
