@@ -126,23 +126,58 @@ describe('billing through the gateway (cluster mode)', () => {
     const stolen = await call(gw, intruder.key, 'POST', path, { period: current, metrics: {}, revenue: {} });
     expect(stolen.status).toBe(404);
 
+    // The license costs 29.00 a month from the first of the previous month: two whole months of
+    // fees (issue #15, docs/adr/0012-licence-fees.md) beside the 18.05 of royalties.
     const balance = await call(gw, licensee.key, 'GET', '/revenue/balance');
     expect(balance.status).toBe(200);
-    expect(balance.body).toMatchObject({ currency: 'USD', balance: 18.05, receivable: 0 });
-    const payouts = balance.body.pending_payouts as { amount: number; recipient: string }[];
-    expect(payouts).toHaveLength(2);
-    expect(payouts.reduce((sum, p) => sum + Math.round(p.amount * 100), 0)).toBe(1805);
+    expect(balance.body).toMatchObject({
+      currency: 'USD',
+      balance: 76.05,
+      receivable: 0,
+      fee_basis: 'prorated_calendar_month',
+      breakdown: { fees: { balance: 58, receivable: 0 }, royalties: { balance: 18.05, receivable: 0 } },
+    });
+    const payouts = balance.body.pending_payouts as {
+      kind: string;
+      period: string;
+      amount: number;
+      recipient: string;
+    }[];
+    expect(payouts.map((p) => [p.kind, p.period, p.amount]).sort()).toEqual(
+      [
+        ['fee', previous, 29],
+        ['fee', current, 29],
+        ['royalty', previous, 15.05],
+        ['royalty', current, 3],
+      ].sort(),
+    );
     expect(payouts.every((p) => p.recipient === owner.id)).toBe(true);
     const ownerBalance = await call(gw, owner.key, 'GET', '/revenue/balance');
-    expect(ownerBalance.body).toMatchObject({ balance: 0, receivable: 18.05 });
+    expect(ownerBalance.body).toMatchObject({ balance: 0, receivable: 76.05 });
 
-    // Each accepted report version went out through the outbox: 3 usage.reported, 3 payment.due.
-    await waitFor(
-      () =>
-        broker.received.filter(
-          (m) => m.routingKey === 'billing.payment.due' && m.body.data.licenseId === licenseId,
-        ).length === 3 || undefined,
-      { what: 'three payment.due events', timeoutMs: 10_000 },
+    // Each accepted report version went out through the outbox: 3 usage.reported, 3 royalty
+    // payment.due; and one fee payment.due per billed month.
+    const notices = (kind: string) =>
+      broker.received.filter(
+        (m) =>
+          m.routingKey === 'billing.payment.due' &&
+          m.body.data.licenseId === licenseId &&
+          m.body.data.kind === kind,
+      );
+    await waitFor(() => (notices('royalty').length === 3 && notices('fee').length === 2) || undefined, {
+      what: 'three royalty and two fee payment.due events',
+      timeoutMs: 10_000,
+    });
+    expect(notices('royalty').map((m) => m.body.data.amountCents)).toEqual([500, 1505, 300]);
+    expect(
+      notices('fee')
+        .map((m) => [m.body.data.period, m.body.data.amountCents])
+        .sort(),
+    ).toEqual(
+      [
+        [previous, 2900],
+        [current, 2900],
+      ].sort(),
     );
     const versions = broker.received
       .filter((m) => m.routingKey === 'billing.usage.reported' && m.body.data.licenseId === licenseId)

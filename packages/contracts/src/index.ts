@@ -13,6 +13,7 @@ export * from './api/webhooks.operations';
 export * from './events/webhook.events';
 export * from './api/licensing.operations';
 export * from './api/billing.operations';
+export * from './api/licence-fees';
 export * from './api/detection.operations';
 export * from './events/detection.events';
 export * from './api/names';

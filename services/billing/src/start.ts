@@ -1,23 +1,34 @@
 import path from 'node:path';
 import { newId } from '@svc/ids';
+import type { Queryable } from '@svc/storage';
 import { appendToOutbox } from '@svc/messaging';
 import {
   domainMigrations,
+  periodicJob,
+  type PeriodicJob,
   startDomainService,
   type RunningDomainService,
   type StartOverrides,
 } from '@svc/service-runtime';
 import type { BillingConfig } from './config';
+import { FeeChargeRepository } from './data-access/fee-charge.repository';
 import { LedgerRepository } from './data-access/ledger.repository';
 import { LicenseRepository } from './data-access/license.repository';
+import { SandboxClockRepository } from './data-access/sandbox-clock.repository';
 import { UsageReportRepository } from './data-access/usage-report.repository';
+import { accrueDueFees, accrueLicenseFees } from './domain/accrue-license-fees.use-case';
 import type { BillingContext } from './domain/ports';
 import { revenueRoutes } from './entry-points/http/revenue.routes';
 import { usageRoutes } from './entry-points/http/usage.routes';
+import { clockAdvancedSubscription } from './entry-points/messaging/clock-advanced.consumer';
 import { licenseProjectionSubscription } from './entry-points/messaging/license-projection.consumer';
 
 export type { StartOverrides } from '@svc/service-runtime';
-export type RunningBilling = RunningDomainService;
+
+export interface RunningBilling extends RunningDomainService {
+  /** One pass of the fee job now (tests move a ManualClock, then call this); the number of fee changes. */
+  accrueFees(): Promise<number>;
+}
 
 /** Billing's migrations (after the outbox and inbox tables of @svc/messaging). */
 export function billingMigrations() {
@@ -25,26 +36,55 @@ export function billingMigrations() {
 }
 
 /** Wires billing's stores, license projection and routes into the common start sequence. */
-export function startBilling(config: BillingConfig, overrides: StartOverrides = {}): Promise<RunningBilling> {
-  return startDomainService({
+export async function startBilling(
+  config: BillingConfig,
+  overrides: StartOverrides = {},
+): Promise<RunningBilling> {
+  let feeJob: PeriodicJob<number> | undefined;
+  const running = await startDomainService({
     name: 'billing',
     config,
     overrides,
     migrations: billingMigrations(),
-    wire: ({ db, clock, kickRelay }) => {
+    wire: ({ db, clock, logger, kickRelay }) => {
       const licenses = new LicenseRepository();
       const ctx: BillingContext = {
         db,
         licenses,
         reports: new UsageReportRepository(),
         ledger: new LedgerRepository(),
+        fees: new FeeChargeRepository(),
+        clocks: new SandboxClockRepository(),
         clock,
         outbox: appendToOutbox,
         eventsCommitted: kickRelay,
         newId,
       };
+      const job = periodicJob({
+        name: 'license-fees',
+        intervalMs: config.FEE_ACCRUAL_INTERVAL_MS,
+        logger,
+        run: () => accrueDueFees(ctx),
+      });
+      feeJob = job;
+      const afterApply = async (tx: Queryable, licenseId: string) => {
+        const license = await licenses.find(tx, licenseId, { lock: true });
+        if (license !== null) await accrueLicenseFees(ctx, tx, license);
+      };
+      const projection = licenseProjectionSubscription({ db, licenses, clock, afterApply });
       return {
-        subscriptions: [licenseProjectionSubscription({ db, licenses, clock })],
+        subscriptions: [
+          // Fee notices the projection's transaction committed go out at once.
+          {
+            ...projection,
+            handler: async (...delivery) => {
+              await projection.handler(...delivery);
+              kickRelay();
+            },
+          },
+          clockAdvancedSubscription({ ...ctx, db }),
+        ],
+        background: [job],
         routes: (router) => {
           usageRoutes(router, ctx);
           revenueRoutes(router, ctx);
@@ -52,4 +92,7 @@ export function startBilling(config: BillingConfig, overrides: StartOverrides = 
       };
     },
   });
+  const job = feeJob;
+  if (job === undefined) throw new Error('unreachable: the fee job is made while wiring');
+  return { ...running, accrueFees: () => job.runOnce() };
 }

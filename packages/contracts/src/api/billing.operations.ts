@@ -23,7 +23,10 @@ export const moneyAmountSchema = z
 
 /** Named counters (subscribers, messages, tips, adImpressions; others allowed). */
 export const usageMetricsSchema = z
-  .record(storable(z.string().min(1).max(64)), z.number().min(0).max(1e15))
+  .record(
+    storable(z.string().min(1).max(64)),
+    z.number().int('counters are whole numbers').min(0).max(1e15),
+  )
   .refine((metrics) => Object.keys(metrics).length <= 50, { message: 'at most 50 metrics' })
   .meta({ example: { subscribers: 1200, messages: 45000, tips: 80, adImpressions: 0 } });
 
@@ -77,6 +80,7 @@ export const revenueReportResultSchema = z.object({
 });
 
 export const pendingPayoutSchema = z.object({
+  kind: z.enum(['fee', 'royalty']),
   license_id: z.string(),
   period: z.string(),
   amount: z.number(),
@@ -86,8 +90,17 @@ export const pendingPayoutSchema = z.object({
 
 export const revenueBalanceSchema = z.object({
   currency: z.string(),
-  balance: z.number().meta({ description: 'Royalties the caller owes and has not paid' }),
-  receivable: z.number().meta({ description: 'Royalties owed to the caller as a box owner' }),
+  balance: z.number().meta({ description: 'License fees and royalties the caller owes and has not paid' }),
+  receivable: z
+    .number()
+    .meta({ description: 'License fees and royalties owed to the caller as a box owner' }),
+  fee_basis: z.literal('prorated_calendar_month').meta({
+    description: 'Fees per calendar month, prorated to the days active (docs/adr/0012-licence-fees.md)',
+  }),
+  breakdown: z.object({
+    fees: z.object({ balance: z.number(), receivable: z.number() }),
+    royalties: z.object({ balance: z.number(), receivable: z.number() }),
+  }),
   pending_payouts: z.array(pendingPayoutSchema),
 });
 

@@ -66,8 +66,25 @@ export const secondFamilyRequestBodySchema = z.object({
   expected_usage: storable(z.string().trim().min(1).max(2000)),
 });
 
+/** A money amount with at most 2 decimals (cents). */
+const feeAmountSchema = z
+  .number()
+  .min(0)
+  .max(1_000_000_000)
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, { message: 'at most 2 decimals (cents)' });
+
+/** The box owner's approval: `monthlyFee` prices a tier the owner prices at approval (enterprise). */
+export const approveLicenseRequestBodySchema = z.object({
+  monthlyFee: feeAmountSchema
+    .optional()
+    .meta({ description: 'Required for a tier without a list price (enterprise); refused otherwise' }),
+});
+
 const pricingSchema = z.object({
-  monthlyFee: z.number(),
+  monthlyFee: z
+    .number()
+    .nullable()
+    .meta({ description: "From the owner's price list; null until the owner prices it at approval" }),
   royaltyRate: z.number(),
   currency: z.string(),
 });
@@ -158,6 +175,15 @@ export const licenseSchema = licenseListItemSchema
       revenue: z.number(),
       royaltyDue: z.number(),
     }),
+    fees: z
+      .object({
+        basis: z.literal('prorated_calendar_month'),
+        currentPeriod: z.string(),
+        currentPeriodFee: z
+          .number()
+          .meta({ description: 'monthlyFee × the share of the month the license is active, half-up' }),
+      })
+      .meta({ description: 'How the monthly fee is billed (docs/adr/0012-licence-fees.md)' }),
   })
   .meta({ id: 'License' });
 
@@ -166,6 +192,21 @@ export const renewedLicenseSchema = z.object({
   status: licenseStatusSchema,
   previousExpiry: z.iso.datetime(),
   newExpiry: z.iso.datetime(),
+  tier: licenseTierSchema,
+  monthlyFee: z.number().meta({ description: 'The current list price, applied from the renewal' }),
+  currency: z.string(),
+  pendingUpgrade: z
+    .object({
+      requestId: z.string(),
+      tier: licenseTierSchema,
+      status: z.literal('pending'),
+      pricing: pricingSchema,
+    })
+    .optional()
+    .meta({
+      description:
+        "An upgrade to a tier that needs the owner's review: the license is unchanged until approved",
+    }),
 });
 
 export const cancelledLicenseSchema = z.object({
@@ -186,7 +227,10 @@ export const revokedLicenseSchema = z.object({
 export const licensingTermsSchema = z
   .object({
     auto_approve: z.boolean(),
-    pricing: z.object({ per_interaction: z.number(), monthly_license: z.number() }),
+    pricing: z.object({ per_interaction: z.number(), monthly_license: z.number() }).nullable().meta({
+      description: 'null when the identity cannot be licensed (or the owner prices it at approval)',
+    }),
+    licensable: z.boolean(),
     allowed_uses: z.array(z.string()),
     blocked_uses: z.array(z.string()),
     content_guidelines: z.string(),
@@ -223,7 +267,10 @@ export const licensingOperations = {
     responses: {
       201: { description: 'Submitted (or approved at once)', schema: dataOf(createdLicenseRequestSchema) },
       404: { description: 'No such box' },
-      409: { description: 'The box is BLOCK_ALL: not licensable' },
+      409: {
+        description:
+          'Not licensable (BLOCK_ALL, TEAM, BLOCK_COMMERCIAL, own box), a tier the box does not offer (details.offeredTiers), or an active license of this tier (details.licenseId)',
+      },
     },
   }),
   getLicenseRequest: defineOperation({
@@ -297,7 +344,7 @@ export const licensingOperations = {
     method: 'post',
     path: '/v1/svc/license-requests/:id/approve',
     summary: 'The box owner approves a pending request: the license becomes active',
-    request: idParams,
+    request: { ...idParams, body: approveLicenseRequestBodySchema.optional() },
     responses: {
       200: { description: 'The approved request', schema: dataOf(licenseRequestSchema) },
       409: { description: 'Already decided' },
@@ -324,7 +371,7 @@ export const licensingOperations = {
     method: 'post',
     path: '/v1/svc/test-helpers/license-requests/:id/approve',
     summary: "Approve one of the caller's own pending requests (sandbox keys only)",
-    request: idParams,
+    request: { ...idParams, body: approveLicenseRequestBodySchema.optional() },
     responses: { 200: { description: 'The approved request', schema: dataOf(licenseRequestSchema) } },
   }),
   testHelperDenyLicenseRequest: defineOperation({

@@ -180,6 +180,8 @@ export const policyConfigSchemas = {
           personal: pricedTierSchema.optional(),
           creator: pricedTierSchema.optional(),
           commercial: pricedTierSchema.optional(),
+          /** Offered when listed; the owner prices it at approval (never approved automatically). */
+          enterprise: z.strictObject({}).optional(),
         })
         .optional(),
       contentGuidelines: httpUrlSchema.optional(),
@@ -360,9 +362,16 @@ export const boxStatisticsSchema = z
       expired: z.number().int(),
     }),
     revenue: z.object({
-      monthly: z.number(),
+      monthly: z
+        .number()
+        .meta({ description: 'Revenue the licensees reported plus the license fees billed' }),
       lifetime: z.number(),
-      byType: z.object({ subscriptions: z.number(), messages: z.number(), tips: z.number() }),
+      byType: z.object({
+        subscriptions: z.number(),
+        messages: z.number(),
+        tips: z.number(),
+        fees: z.number().meta({ description: 'License fees billed for the period (part of `monthly`)' }),
+      }),
     }),
     platforms: z.object({
       licensed: z.number().int(),

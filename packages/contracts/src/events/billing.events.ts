@@ -42,12 +42,19 @@ export const usageReported = defineEvent(
   }),
 );
 
-/** A royalty payment is needed: the licensee owes the box owner. */
+/**
+ * A payment is needed: the licensee owes the box owner a license's fee or a royalty for a period.
+ * `amountCents` is the period's whole current amount of that kind (0 included, after a correction);
+ * a higher `version` replaces an earlier notice of the same license, period and kind.
+ */
 export const paymentDue = defineEvent(
   'billing.payment.due',
   1,
   z.object({
     paymentId: z.string(),
+    /** fee: the license's monthly fee for the period; royalty: the share of the reported revenue. */
+    kind: z.enum(['fee', 'royalty']).default('royalty'),
+    version: z.number().int().min(1).default(1),
     licenseId: z.string(),
     boxId: z.string(),
     period,

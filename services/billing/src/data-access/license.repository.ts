@@ -10,6 +10,7 @@ interface LicenseRow {
   box_owner_platform_id: string;
   royalty_rate: string;
   currency: string;
+  monthly_fee_cents: unknown;
   status: LicenseProjection['status'];
   valid_from: Date | string;
   expires_at: Date | string;
@@ -26,6 +27,7 @@ function licenseOf(row: LicenseRow): LicenseProjection {
     boxOwnerPlatformId: row.box_owner_platform_id,
     royaltyRate: row.royalty_rate,
     currency: row.currency,
+    monthlyFeeCents: Number(row.monthly_fee_cents ?? 0),
     status: row.status,
     validFrom: new Date(row.valid_from),
     expiresAt: new Date(row.expires_at),
@@ -48,14 +50,15 @@ export class LicenseRepository implements LicenseStore {
   async save(tx: Queryable, l: LicenseProjection): Promise<void> {
     await tx.query(
       `INSERT INTO licenses (id, box_id, licensee_platform_id, licensee_platform_name, box_owner_platform_id,
-         royalty_rate, currency, status, valid_from, expires_at, ended_at, last_event_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         royalty_rate, currency, status, valid_from, expires_at, ended_at, last_event_at, monthly_fee_cents)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (id) DO UPDATE SET
          box_id = EXCLUDED.box_id, licensee_platform_id = EXCLUDED.licensee_platform_id,
          licensee_platform_name = EXCLUDED.licensee_platform_name,
          box_owner_platform_id = EXCLUDED.box_owner_platform_id, royalty_rate = EXCLUDED.royalty_rate,
          currency = EXCLUDED.currency, status = EXCLUDED.status, valid_from = EXCLUDED.valid_from,
-         expires_at = EXCLUDED.expires_at, ended_at = EXCLUDED.ended_at, last_event_at = EXCLUDED.last_event_at
+         expires_at = EXCLUDED.expires_at, ended_at = EXCLUDED.ended_at, last_event_at = EXCLUDED.last_event_at,
+         monthly_fee_cents = EXCLUDED.monthly_fee_cents
        WHERE licenses.last_event_at <= EXCLUDED.last_event_at`,
       [
         l.id,
@@ -70,7 +73,17 @@ export class LicenseRepository implements LicenseStore {
         l.expiresAt.toISOString(),
         l.endedAt?.toISOString() ?? null,
         l.lastEventAt.toISOString(),
+        l.monthlyFeeCents,
       ],
     );
+  }
+
+  async activeIds(q: Queryable, licenseePlatformId?: string): Promise<string[]> {
+    const { rows } = await q.query<{ id: string }>(
+      `SELECT id FROM licenses WHERE status = 'active' AND ($1::text IS NULL OR licensee_platform_id = $1)
+       ORDER BY id`,
+      [licenseePlatformId ?? null],
+    );
+    return rows.map((row) => row.id);
   }
 }

@@ -59,6 +59,7 @@ export async function applyLicenseEvent(
     boxOwnerPlatformId: data.boxOwnerPlatformId,
     royaltyRate: String(data.royaltyRate),
     currency: data.currency,
+    monthlyFeeCents: data.monthlyFeeCents,
     status,
     validFrom: new Date(data.validFrom),
     expiresAt: new Date(data.expiresAt),

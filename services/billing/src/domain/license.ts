@@ -8,6 +8,8 @@ export interface LicenseProjection {
   /** The exact decimal form of the rate, e.g. '0.15'. */
   royaltyRate: string;
   currency: string;
+  /** The monthly fee in integer cents (0: the license earns through royalties only). */
+  monthlyFeeCents: number;
   status: 'pending' | 'active' | 'expired' | 'revoked' | 'cancelled';
   validFrom: Date;
   expiresAt: Date;

@@ -9,6 +9,30 @@ export interface LicenseStore {
   find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<LicenseProjection | null>;
   /** Inserts or replaces the license, unless the stored one comes from a later event. */
   save(tx: Queryable, license: LicenseProjection): Promise<void>;
+  /** Ids of active licenses (of one licensee, if given). */
+  activeIds(q: Queryable, licenseePlatformId?: string): Promise<string[]>;
+}
+
+/** The current fee of one license and period. */
+export interface FeeCharge {
+  licenseId: string;
+  period: string;
+  version: number;
+  amountCents: bigint;
+  /** The monthly fee the period was first billed at. */
+  monthlyFeeCents: bigint;
+  updatedAt: Date;
+}
+
+export interface FeeChargeStore {
+  ofLicense(q: Queryable, licenseId: string): Promise<FeeCharge[]>;
+  save(tx: Queryable, charge: FeeCharge): Promise<void>;
+}
+
+/** Each platform's sandbox clock offset (enforcement.clock.advanced). */
+export interface SandboxClockStore {
+  offsetOf(q: Queryable, platformId: string): Promise<number>;
+  advance(tx: Queryable, platformId: string, byMs: number, at: Date): Promise<number>;
 }
 
 export interface UsageReportStore {
@@ -22,7 +46,9 @@ export interface UsageReportStore {
 export interface LedgerEntry {
   id: string;
   kind: 'accrual' | 'adjustment';
-  reportId: string;
+  /** A royalty (from a usage report) or a license's fee for a billing period. */
+  charge: 'royalty' | 'fee';
+  reportId: string | null;
   licenseId: string;
   period: string;
   payerPlatformId: string;
@@ -37,9 +63,12 @@ export interface CurrencyTotals {
   currency: string;
   payableCents: bigint;
   receivableCents: bigint;
+  payableFeesCents: bigint;
+  receivableFeesCents: bigint;
 }
 
 export interface PendingPayout {
+  charge: 'royalty' | 'fee';
   licenseId: string;
   period: string;
   amountCents: bigint;
@@ -73,6 +102,9 @@ export interface BillingContext {
   licenses: LicenseStore;
   reports: UsageReportStore;
   ledger: LedgerStore;
+  fees: FeeChargeStore;
+  clocks: SandboxClockStore;
+  /** The service's clock; a platform's time adds its sandbox offset (platformNow). */
   clock: Clock;
   /** Records events in the outbox, in the caller's transaction. */
   outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;

@@ -2,6 +2,7 @@ import { errors } from '@svc/errors';
 import { paymentDue, usageReported } from '@svc/contracts';
 import { royaltyCents } from './money';
 import { assertReportable, dueDateOf } from './period';
+import { platformNow } from './platform-clock';
 import type { BillingContext, Caller, LedgerEntry } from './ports';
 import { revenueByType, revenueCentsOf, totalOf, usersOf, type UsageReport } from './usage-report';
 
@@ -35,7 +36,8 @@ export async function reportUsage(
     if (license === null || license.licenseePlatformId !== caller.platformId) {
       throw errors.notFound('License', input.licenseId);
     }
-    const now = ctx.clock.now();
+    // The licensee's clock: its sandbox time moves with advance-time, as in every service.
+    const now = await platformNow(ctx, tx, caller.platformId);
     assertReportable(input.period, license, now);
 
     const previous = await ctx.reports.current(tx, license.id, input.period);
@@ -59,6 +61,7 @@ export async function reportUsage(
     const entry: LedgerEntry = {
       id: ctx.newId('led'),
       kind: previous === null ? 'accrual' : 'adjustment',
+      charge: 'royalty',
       reportId: report.id,
       licenseId: license.id,
       period: report.period,
@@ -97,13 +100,16 @@ export async function reportUsage(
         meta,
       ),
     );
-    // The amount now due for the period (this version's royalty; it replaces an earlier notice).
-    if (report.royaltyDueCents > 0n) {
+    // The royalty now due for the period, every version (0 included): it replaces the earlier
+    // notice, so the last notice is always true.
+    {
       await ctx.outbox(
         tx,
         paymentDue.create(
           {
             paymentId: entry.id,
+            kind: 'royalty',
+            version: report.version,
             licenseId: license.id,
             boxId: license.boxId,
             period: report.period,

@@ -109,7 +109,7 @@ describe('POST /v1/svc/licenses/:id/usage', () => {
     ]);
   });
 
-  it('when a correction lowers the revenue to zero, then the adjustment is negative and no payment is due for it', async () => {
+  it('when a correction lowers the revenue to zero, then the adjustment is negative and the last payment.due says 0', async () => {
     const license = await h.activeLicense(licensee, owner);
     const path = `/v1/svc/licenses/${license.licenseId}/usage`;
     await licensee.call('POST', path, body());
@@ -124,7 +124,24 @@ describe('POST /v1/svc/licenses/:id/usage', () => {
     const dues = (await h.outbox()).filter(
       (e) => e.type === paymentDue.type && e.data.licenseId === license.licenseId,
     );
-    expect(dues).toHaveLength(1);
+    // Every version announces the period's current royalty, so the last notice is always true.
+    expect(dues.map((e) => [e.data.version, e.data.kind, e.data.amountCents])).toEqual([
+      [1, 'royalty', expect.any(Number)],
+      [2, 'royalty', 0],
+    ]);
+  });
+
+  it('when a counter is fractional (metrics.subscribers 1.5), then 400: counters are whole numbers', async () => {
+    const license = await h.activeLicense(licensee, owner);
+    const res = await licensee.call('POST', `/v1/svc/licenses/${license.licenseId}/usage`, {
+      period: '2026-10',
+      metrics: { subscribers: 1.5 },
+      revenue: { tips: 1 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(
+      'metrics.subscribers',
+    );
   });
 
   it('when the body is malformed, then 400 VALIDATION_ERROR names each bad field', async () => {

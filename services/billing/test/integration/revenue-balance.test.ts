@@ -28,8 +28,11 @@ describe('GET /revenue/balance', () => {
       currency: 'USD',
       balance: 30.01,
       receivable: 0,
+      fee_basis: 'prorated_calendar_month',
+      breakdown: { fees: { balance: 0, receivable: 0 }, royalties: { balance: 30.01, receivable: 0 } },
       pending_payouts: [
         {
+          kind: 'royalty',
           license_id: expect.any(String),
           period: '2026-10',
           amount: expect.any(Number),
@@ -37,6 +40,7 @@ describe('GET /revenue/balance', () => {
           recipient: expect.any(String),
         },
         {
+          kind: 'royalty',
           license_id: expect.any(String),
           period: '2026-10',
           amount: expect.any(Number),
@@ -44,6 +48,7 @@ describe('GET /revenue/balance', () => {
           recipient: expect.any(String),
         },
         {
+          kind: 'royalty',
           license_id: a.licenseId,
           period: '2026-11',
           amount: 15,
@@ -73,7 +78,14 @@ describe('GET /revenue/balance', () => {
 
   it('when a platform has no ledger entries, then its balance is zero in USD', async () => {
     const reply = await h.platform().call('GET', '/revenue/balance');
-    expect(reply.body).toEqual({ currency: 'USD', balance: 0, receivable: 0, pending_payouts: [] });
+    expect(reply.body).toEqual({
+      currency: 'USD',
+      balance: 0,
+      receivable: 0,
+      fee_basis: 'prorated_calendar_month',
+      breakdown: { fees: { balance: 0, receivable: 0 }, royalties: { balance: 0, receivable: 0 } },
+      pending_payouts: [],
+    });
   });
 
   it('when a platform reads its balance, then another platform’s royalties never show', async () => {

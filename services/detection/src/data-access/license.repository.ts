@@ -3,14 +3,14 @@ import type { LicenseStore } from '../domain/ports';
 
 /** The licenses detection keeps from licensing.license.* (one row per license, latest state). */
 export class LicenseRepository implements LicenseStore {
-  async holdsActiveLicense(db: Queryable, platformId: string, boxId: string, now: Date): Promise<boolean> {
-    const result = await db.query(
-      `SELECT 1 FROM licenses
-       WHERE licensee_platform_id = $1 AND box_id = $2 AND status = 'active' AND expires_at > $3 LIMIT 1`,
+  async activeLicenseTiers(db: Queryable, platformId: string, boxId: string, now: Date): Promise<string[]> {
+    const result = await db.query<{ tier: string }>(
+      `SELECT DISTINCT tier FROM licenses
+       WHERE licensee_platform_id = $1 AND box_id = $2 AND status = 'active' AND expires_at > $3`,
       [platformId, boxId, now.toISOString()],
-      { name: 'detection_holds_active_license' },
+      { name: 'detection_active_license_tiers' },
     );
-    return result.rows.length > 0;
+    return result.rows.map((row) => row.tier);
   }
 
   async upsert(
@@ -19,15 +19,17 @@ export class LicenseRepository implements LicenseStore {
       licenseId: string;
       boxId: string;
       licenseePlatformId: string;
+      tier: string;
       status: string;
       expiresAt: Date;
       updatedAt: Date;
     },
   ): Promise<void> {
     await tx.query(
-      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, expires_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, expires_at, updated_at, tier)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (license_id) DO UPDATE SET status = EXCLUDED.status, expires_at = EXCLUDED.expires_at,
+         tier = EXCLUDED.tier,
          updated_at = EXCLUDED.updated_at
        WHERE licenses.updated_at <= EXCLUDED.updated_at`,
       [
@@ -37,6 +39,7 @@ export class LicenseRepository implements LicenseStore {
         license.status,
         license.expiresAt.toISOString(),
         license.updatedAt.toISOString(),
+        license.tier,
       ],
     );
   }

@@ -1,3 +1,4 @@
+import { commercialIntent, licensesCover } from '@svc/commercial-intent';
 import type { IndexedIdentity } from './identity';
 import { PARODY_THRESHOLD } from './parody';
 
@@ -11,30 +12,22 @@ export interface ActionInputs {
   parodyLikelihood: number;
   /** The calling platform's domain (TEAM's platformWhitelist). */
   platformDomain?: string | undefined;
-  /** The calling platform holds an active license on the box (LICENSE). */
-  holdsActiveLicense: boolean;
+  /** The tiers of the calling platform's active licenses on the box (LICENSE). */
+  activeLicenseTiers: readonly string[];
 }
 
-const NON_COMMERCIAL = /\bnon[- ]?commercial\b|\bnot (for )?commercial\b|\bno commercial\b/;
-const COMMERCIAL =
-  /\b(commercial(ly)?|advertis(e|ing|ement|ements)|ads?|sponsor(ed|ship)?|brand (deal|partnership)|marketing|promotion(al)?|endorsement|monetis(e|ed|ing)|monetiz(e|ed|ing)|for sale|for profit|paid (content|promotion))\b/;
-
-/** The uses BLOCK_COMMERCIAL's `allowedUses` may name, and the words that state each. */
-const USE_WORDS: Readonly<Record<string, RegExp>> = {
-  personal: /\b(personal|private|non[- ]?commercial|for myself|hobby|fan)\b/,
-  educational:
-    /\b(educat(ion|ional|e)|teaching|classroom|school|university|research|academic|lecture|training)\b/,
-  parody: /\b(parod(y|ies)|satir(e|ical)|spoof|comedy|comedic)\b/,
-};
-
-/** The use a context states: commercial wins over anything else it says. */
-export function statedUse(context: string | undefined): { commercial: boolean; uses: string[] } {
-  const text = (context ?? '').toLowerCase();
-  const commercial = COMMERCIAL.test(text.replace(NON_COMMERCIAL, ' '));
-  const uses = Object.entries(USE_WORDS)
-    .filter(([, words]) => words.test(text))
-    .map(([use]) => use);
-  return { commercial, uses };
+/** The use a context states, read by the one commercial-intent reader (@svc/commercial-intent). */
+export function statedUse(context: string | undefined): {
+  commercial: boolean;
+  unclear: boolean;
+  uses: string[];
+} {
+  const reading = commercialIntent.read(context);
+  return {
+    commercial: reading.intent === 'commercial',
+    unclear: reading.intent === 'unclear',
+    uses: reading.uses,
+  };
 }
 
 function stringsOf(value: unknown): string[] {
@@ -66,15 +59,20 @@ export function decideAction(identity: IndexedIdentity | null, inputs: ActionInp
     case 'BLOCK_ALL':
       return 'BLOCK';
     case 'BLOCK_COMMERCIAL': {
+      // A stated sale, price, paid plan or ad is commercial whatever else the context says; a
+      // hedged one ("might add sponsors later") is asked about; an allowed use is allowed.
       const use = statedUse(inputs.context);
       if (use.commercial) return 'BLOCK';
       const allowed = stringsOf(box.policyConfig.allowedUses);
-      return use.uses.some((u) => allowed.includes(u)) ? 'ALLOW' : 'VERIFY_COMMERCIAL';
+      return !use.unclear && use.uses.some((u) => allowed.includes(u)) ? 'ALLOW' : 'VERIFY_COMMERCIAL';
     }
     case 'MONETIZE':
       return 'TRACK_REVENUE';
     case 'LICENSE':
-      return inputs.holdsActiveLicense ? 'ALLOW' : 'REQUIRE_LICENSE';
+      // A license allows only the use its tier covers: commercial use needs a commercial-capable tier.
+      return licensesCover(inputs.activeLicenseTiers, statedUse(inputs.context).commercial)
+        ? 'ALLOW'
+        : 'REQUIRE_LICENSE';
     case 'TEAM':
       return domainIsWhitelisted(inputs.platformDomain, stringsOf(box.policyConfig.platformWhitelist))
         ? 'ALLOW'

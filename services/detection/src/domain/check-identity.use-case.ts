@@ -130,15 +130,15 @@ async function withAction(
 ): Promise<CheckOutcome> {
   const parody = parodyLikelihood(input.description, input.context);
   const box = detection.identity?.box;
-  const holdsActiveLicense =
+  const activeLicenseTiers =
     box?.policy === 'LICENSE'
-      ? await ctx.licenses.holdsActiveLicense(ctx.db, caller.platformId, box.boxId, ctx.clock.now())
-      : false;
+      ? await ctx.licenses.activeLicenseTiers(ctx.db, caller.platformId, box.boxId, ctx.clock.now())
+      : [];
   const action = decideAction(detection.identity, {
     context: input.context,
     parodyLikelihood: parody,
     platformDomain: caller.platformDomain,
-    holdsActiveLicense,
+    activeLicenseTiers,
   });
   return { ...detection, parodyLikelihood: parody, action };
 }

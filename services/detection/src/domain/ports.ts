@@ -18,13 +18,15 @@ export interface ImageSource {
 
 /** Licensing's licenses, as far as detection needs them. */
 export interface LicenseStore {
-  holdsActiveLicense(db: Queryable, platformId: string, boxId: string, now: Date): Promise<boolean>;
+  /** The tiers of the platform's active licenses on the box. */
+  activeLicenseTiers(db: Queryable, platformId: string, boxId: string, now: Date): Promise<string[]>;
   upsert(
     tx: Queryable,
     license: {
       licenseId: string;
       boxId: string;
       licenseePlatformId: string;
+      tier: string;
       status: string;
       expiresAt: Date;
       updatedAt: Date;

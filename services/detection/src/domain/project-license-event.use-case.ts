@@ -15,6 +15,7 @@ export async function projectLicenseEvent(
     licenseId: data.licenseId,
     boxId: data.boxId,
     licenseePlatformId: data.licenseePlatformId,
+    tier: data.tier,
     status: data.status,
     expiresAt: new Date(data.expiresAt),
     updatedAt: new Date(occurredAt),

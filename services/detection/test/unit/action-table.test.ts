@@ -28,7 +28,7 @@ function identity(
   };
 }
 
-const plain: ActionInputs = { parodyLikelihood: 0, holdsActiveLicense: false };
+const plain: ActionInputs = { parodyLikelihood: 0, activeLicenseTiers: [] };
 
 describe('the action for a checked identity (contracts.md §13)', () => {
   it('when nothing matched or the claim has no box, then the action is ALLOW', () => {
@@ -59,13 +59,42 @@ describe('the action for a checked identity (contracts.md §13)', () => {
     expect(decideAction(box, { ...plain, context: 'a chat companion' })).toBe('VERIFY_COMMERCIAL');
   });
 
+  it.each([
+    'not for personal use; we sell it',
+    'educational course sold for $99',
+    'personal shopper app with paid plans',
+  ])(
+    'when BLOCK_COMMERCIAL and the context %j names an allowed use but states a sale, price or paid plan, then BLOCK',
+    (context) => {
+      const box = identity('BLOCK_COMMERCIAL', { allowedUses: ['personal', 'educational'] });
+      expect(decideAction(box, { ...plain, context })).toBe('BLOCK');
+    },
+  );
+
+  it('when BLOCK_COMMERCIAL and commercial use is only hedged, then the user is asked', () => {
+    const box = identity('BLOCK_COMMERCIAL', { allowedUses: ['personal'] });
+    expect(decideAction(box, { ...plain, context: 'personal project, might add sponsors later' })).toBe(
+      'VERIFY_COMMERCIAL',
+    );
+  });
+
   it('when BLOCK_COMMERCIAL and the stated use is not among allowedUses, then the user is asked', () => {
     const box = identity('BLOCK_COMMERCIAL', { allowedUses: ['educational'] });
     expect(decideAction(box, { ...plain, context: 'personal use only' })).toBe('VERIFY_COMMERCIAL');
   });
 
   it('when LICENSE and the calling platform holds an active license, then ALLOW', () => {
-    expect(decideAction(identity('LICENSE'), { ...plain, holdsActiveLicense: true })).toBe('ALLOW');
+    expect(decideAction(identity('LICENSE'), { ...plain, activeLicenseTiers: ['personal'] })).toBe('ALLOW');
+    // Issue #15: a personal license does not cover a context that states commercial use.
+    const selling = {
+      ...plain,
+      context: 'we sell subscriptions to the avatar',
+      activeLicenseTiers: ['personal'],
+    };
+    expect(decideAction(identity('LICENSE'), selling)).toBe('REQUIRE_LICENSE');
+    expect(decideAction(identity('LICENSE'), { ...selling, activeLicenseTiers: ['commercial'] })).toBe(
+      'ALLOW',
+    );
   });
 
   it("when TEAM and the caller's domain is whitelisted (or a subdomain of one), then ALLOW; another domain, BLOCK", () => {
@@ -90,7 +119,7 @@ describe('statedUse and domainIsWhitelisted', () => {
   it('when a context says non-commercial, then it is not commercial', () => {
     expect(statedUse('strictly non-commercial fan art').commercial).toBe(false);
     expect(statedUse('sponsored content').commercial).toBe(true);
-    expect(statedUse(undefined)).toEqual({ commercial: false, uses: [] });
+    expect(statedUse(undefined)).toEqual({ commercial: false, unclear: true, uses: [] });
   });
 
   it('when a whitelist entry is empty or another domain merely ends the same way, then it does not match', () => {

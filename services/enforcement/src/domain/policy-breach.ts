@@ -1,3 +1,4 @@
+import { commercialIntent, licensesCover } from '@svc/commercial-intent';
 import type { AvatarMatch } from '@svc/contracts';
 
 // Does an avatar break the policy of the box it matches (contracts.md §8, §13)? Pure.
@@ -10,6 +11,8 @@ export const PARODY_THRESHOLD = 0.7;
 export interface AvatarFacts {
   creatorId: string;
   commercial: boolean;
+  /** The avatar's description: commercial use it states counts as `commercial: true`. */
+  description?: string | null | undefined;
   /** The hosting platform's domain (from the internal token), for TEAM's platformWhitelist. */
   platformDomain: string | null;
 }
@@ -18,11 +21,31 @@ function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** The outcome of a match: `violation` when the avatar breaks the box's policy. */
+/** Whether an avatar is in commercial use: flagged `commercial`, or its description states it (one reader for all services). */
+export function isCommercialAvatar(avatar: Pick<AvatarFacts, 'commercial' | 'description'>): boolean {
+  return avatar.commercial || commercialIntent.read(avatar.description).intent === 'commercial';
+}
+
+/**
+ * The platform's active licenses on the box: their tiers, or (from a caller that does not know
+ * the tiers yet) only whether one exists, which then counts as covering any use.
+ */
+export type ActiveLicenses = boolean | { tiers: readonly string[] };
+
+function covered(licenses: ActiveLicenses, commercialUse: boolean): boolean {
+  if (typeof licenses === 'boolean') return licenses;
+  return licensesCover(licenses.tiers, commercialUse);
+}
+
+/**
+ * The outcome of a match: `violation` when the avatar breaks the box's policy. On LICENSE and
+ * MONETIZE boxes a license must cover the avatar's use: a commercial avatar (flag or description)
+ * needs a commercial-capable tier, a personal license does not cover it.
+ */
 export function judgeMatch(
   match: Pick<AvatarMatch, 'policy' | 'enforcement' | 'policyConfig' | 'parodyLikelihood'>,
   avatar: AvatarFacts,
-  hasActiveLicense: boolean,
+  licenses: ActiveLicenses,
 ): MatchOutcome {
   if (match.policy === 'OPEN') return 'monitored';
   if (
@@ -37,7 +60,7 @@ export function judgeMatch(
       return 'violation';
     case 'LICENSE':
     case 'MONETIZE':
-      return hasActiveLicense ? 'licensed' : 'violation';
+      return covered(licenses, isCommercialAvatar(avatar)) ? 'licensed' : 'violation';
     case 'TEAM': {
       const accounts = stringList(match.policyConfig.authorizedAccounts);
       const domains = stringList(match.policyConfig.platformWhitelist).map((d) => d.toLowerCase());
@@ -47,6 +70,6 @@ export function judgeMatch(
       return 'violation';
     }
     case 'BLOCK_COMMERCIAL':
-      return avatar.commercial ? 'violation' : 'allowed';
+      return isCommercialAvatar(avatar) ? 'violation' : 'allowed';
   }
 }

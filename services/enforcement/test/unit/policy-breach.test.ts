@@ -69,3 +69,20 @@ describe('judgeMatch (contracts.md §8)', () => {
     ).toBe('violation');
   });
 });
+
+describe('judgeMatch: commercial use and the license tier (issue #15)', () => {
+  it('when a commercial avatar holds only a personal license on a LICENSE box, then a violation; a commercial tier covers it', () => {
+    const commercial = { ...avatar, commercial: true };
+    expect(judgeMatch(match('LICENSE'), commercial, { tiers: ['personal'] })).toBe('violation');
+    expect(judgeMatch(match('LICENSE'), commercial, { tiers: ['personal', 'commercial'] })).toBe('licensed');
+    expect(judgeMatch(match('LICENSE'), avatar, { tiers: ['personal'] })).toBe('licensed');
+  });
+
+  it('when the description states commercial use, then it counts as commercial: not covered by personal, a violation on BLOCK_COMMERCIAL', () => {
+    const selling = { ...avatar, description: 'Companion with paid plans, $9.99/month' };
+    expect(judgeMatch(match('LICENSE'), selling, { tiers: ['personal'] })).toBe('violation');
+    expect(judgeMatch(match('BLOCK_COMMERCIAL'), selling, false)).toBe('violation');
+    const free = { ...avatar, description: 'Non-commercial fan tribute, free of charge' };
+    expect(judgeMatch(match('BLOCK_COMMERCIAL'), free, false)).toBe('allowed');
+  });
+});

@@ -27,6 +27,7 @@ interface RequestRow {
   decided_at: unknown;
   reason: string | null;
   license_id: string | null;
+  upgrade_of_license_id: string | null;
 }
 
 function toRequest(row: RequestRow): LicenseRequest {
@@ -44,7 +45,7 @@ function toRequest(row: RequestRow): LicenseRequest {
     message: row.message,
     termMonths: toNumber(row.term_months),
     autoRenew: row.auto_renew,
-    monthlyFeeCents: toNumber(row.monthly_fee_cents),
+    monthlyFeeCents: toNumberOrNull(row.monthly_fee_cents),
     royaltyRate: toNumber(row.royalty_rate),
     currency: row.currency,
     terms: fromJson<LicenseTerms>(row.terms),
@@ -53,6 +54,7 @@ function toRequest(row: RequestRow): LicenseRequest {
     decidedAt: toDateOrNull(row.decided_at),
     reason: row.reason,
     licenseId: row.license_id,
+    upgradeOfLicenseId: row.upgrade_of_license_id ?? null,
   };
 }
 
@@ -62,8 +64,8 @@ export class LicenseRequestRepository implements LicenseRequestStore {
     await tx.query(
       `INSERT INTO license_requests (id, box_id, claim_id, identity_name, box_owner_platform_id, licensee_platform_id,
          licensee_platform_name, tier, use_case, estimated_users, message, term_months, auto_renew, monthly_fee_cents,
-         royalty_rate, currency, terms, status, submitted_at, decided_at, reason, license_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18, $19, $20, $21, $22)`,
+         royalty_rate, currency, terms, status, submitted_at, decided_at, reason, license_id, upgrade_of_license_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18, $19, $20, $21, $22, $23)`,
       [
         r.id,
         r.boxId,
@@ -87,14 +89,16 @@ export class LicenseRequestRepository implements LicenseRequestStore {
         isoOrNull(r.decidedAt),
         r.reason,
         r.licenseId,
+        r.upgradeOfLicenseId,
       ],
     );
   }
 
   async update(tx: Queryable, r: LicenseRequest): Promise<void> {
     await tx.query(
-      'UPDATE license_requests SET status = $2, decided_at = $3, reason = $4, license_id = $5 WHERE id = $1',
-      [r.id, r.status, isoOrNull(r.decidedAt), r.reason, r.licenseId],
+      `UPDATE license_requests SET status = $2, decided_at = $3, reason = $4, license_id = $5,
+         monthly_fee_cents = $6 WHERE id = $1`,
+      [r.id, r.status, isoOrNull(r.decidedAt), r.reason, r.licenseId, r.monthlyFeeCents],
     );
   }
 

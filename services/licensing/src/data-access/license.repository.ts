@@ -145,6 +145,21 @@ export class LicenseRepository implements LicenseStore {
     return { items: rows.map(toLicense), total };
   }
 
+  async findActiveHolding(
+    q: Queryable,
+    licenseePlatformId: string,
+    boxId: string,
+    tier: Tier,
+  ): Promise<License | null> {
+    const { rows } = await q.query<LicenseRow>(
+      `SELECT * FROM licenses WHERE licensee_platform_id = $1 AND box_id = $2 AND tier = $3 AND status = 'active'
+       ORDER BY created_at, seq LIMIT 1`,
+      [licenseePlatformId, boxId, tier],
+    );
+    const row = rows[0];
+    return row === undefined ? null : toLicense(row);
+  }
+
   async lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]> {
     const { rows } = await tx.query<LicenseRow>(
       `SELECT * FROM licenses

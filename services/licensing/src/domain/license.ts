@@ -34,7 +34,8 @@ export interface LicenseRequest {
   message: string | null;
   termMonths: number;
   autoRenew: boolean;
-  monthlyFeeCents: number;
+  /** From the owner's price list; null until the owner prices it at approval (enterprise). */
+  monthlyFeeCents: number | null;
   royaltyRate: number;
   currency: string;
   terms: LicenseTerms;
@@ -43,6 +44,8 @@ export interface LicenseRequest {
   decidedAt: Date | null;
   reason: string | null;
   licenseId: string | null;
+  /** A renewal's upgrade of this license to a tier that needs the owner's review. */
+  upgradeOfLicenseId: string | null;
 }
 
 export interface License {
@@ -132,7 +135,8 @@ export function licenseFromRequest(request: LicenseRequest, id: string, now: Dat
     licenseePlatformName: request.licenseePlatformName,
     tier: request.tier,
     status: 'active',
-    monthlyFeeCents: request.monthlyFeeCents,
+    // grantLicense prices an owner-priced request before it gets here.
+    monthlyFeeCents: request.monthlyFeeCents ?? 0,
     royaltyRate: request.royaltyRate,
     currency: request.currency,
     terms: request.terms,

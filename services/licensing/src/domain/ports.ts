@@ -41,6 +41,13 @@ export interface LicenseStore {
       tier?: Tier | undefined;
     },
   ): Promise<{ items: License[]; total: number }>;
+  /** The licensee's active license on the box in that tier, if any. */
+  findActiveHolding(
+    q: Queryable,
+    licenseePlatformId: string,
+    boxId: string,
+    tier: Tier,
+  ): Promise<License | null>;
   /** Active licenses whose expiry or scheduled cancellation is due (of one licensee, if given), locked (skipping locked ones). */
   lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]>;
 }

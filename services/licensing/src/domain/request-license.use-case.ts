@@ -10,7 +10,7 @@ import {
 } from './license';
 import { licenseActivatedEvent, requestApprovedEvent, requestCreatedEvent } from './licensing-events';
 import type { Caller, LicensingContext } from './ports';
-import { isLicensable, priceOf, termsOf } from './pricing';
+import { priceOf, termsOf } from './pricing';
 
 export interface RequestLicenseInput {
   boxId: string;
@@ -41,10 +41,11 @@ export async function requestLicense(
   const result = await ctx.db.transaction(async (tx) => {
     const box = await ctx.boxes.find(tx, input.boxId);
     if (box === null || box.deletedAt !== null) throw errors.notFound('Box', input.boxId);
-    if (!isLicensable(box)) {
-      throw errors.invalidState('this identity is not licensable', { boxId: box.boxId, policy: box.policy });
+    if (box.ownerPlatformId === caller.platformId) {
+      throw errors.invalidState('A box owner does not license its own box', { boxId: box.boxId });
     }
     const pricing = priceOf(box, input.tier);
+    await assertNotHeld(ctx, tx, caller.platformId, box.boxId, input.tier);
     const now = ctx.clock.now();
     const request: LicenseRequest = {
       id: ctx.newId('req'),
@@ -69,6 +70,7 @@ export async function requestLicense(
       decidedAt: null,
       reason: null,
       licenseId: null,
+      upgradeOfLicenseId: null,
     };
     await ctx.requests.insert(tx, request);
     await ctx.outbox(tx, requestCreatedEvent(request, now));
@@ -79,6 +81,23 @@ export async function requestLicense(
   return result;
 }
 
+/** One active license per licensee, box and tier: asking again names the one it holds (409). */
+export async function assertNotHeld(
+  ctx: LicensingContext,
+  tx: Queryable,
+  licenseePlatformId: string,
+  boxId: string,
+  tier: Tier,
+): Promise<void> {
+  const held = await ctx.licenses.findActiveHolding(tx, licenseePlatformId, boxId, tier);
+  if (held !== null) {
+    throw errors.invalidState(`An active ${tier} license on this box exists: ${held.id}`, {
+      licenseId: held.id,
+      tier,
+    });
+  }
+}
+
 /** Approves a pending request: the license is active from `now` (request.approved, license.activated). */
 export async function grantLicense(
   ctx: LicensingContext,
@@ -87,6 +106,7 @@ export async function grantLicense(
   automatic: boolean,
   now: Date,
 ): Promise<{ request: LicenseRequest; license: License }> {
+  if (pending.monthlyFeeCents === null) throw new Error(`request ${pending.id} has no price to grant`);
   const license = licenseFromRequest(pending, ctx.newId('lic'), now);
   const request: LicenseRequest = { ...pending, status: 'approved', decidedAt: now, licenseId: license.id };
   await ctx.licenses.insert(tx, license);

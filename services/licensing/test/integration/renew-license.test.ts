@@ -19,6 +19,9 @@ describe('POST /v1/svc/licenses/:id/renew', () => {
       status: 'active',
       previousExpiry: '2026-12-22T10:00:00.000Z',
       newExpiry: '2027-06-22T10:00:00.000Z',
+      tier: 'personal',
+      monthlyFee: 9.99,
+      currency: 'USD',
     });
     const event = await h.waitForEvent('licensing.license.renewed', (e) => e.data.licenseId === license.id);
     expect(event.data).toMatchObject({
@@ -27,12 +30,34 @@ describe('POST /v1/svc/licenses/:id/renew', () => {
     });
   });
 
-  it('when renewed with a tier upgrade, then the license is re-priced from the box', async () => {
+  it('when renewed with an upgrade to a reviewed tier, then the owner reviews it and approval re-prices the license', async () => {
     const client = h.platform();
-    const { license } = await h.activeLicense(client);
-    await client.call('POST', `/v1/svc/licenses/${license.id}/renew`, { term: 1, tier: 'commercial' });
+    const { box, license } = await h.activeLicense(client);
+    const res = await client.call('POST', `/v1/svc/licenses/${license.id}/renew`, {
+      term: 1,
+      tier: 'commercial',
+    });
+    expect(res.status).toBe(202);
+    expect(res.body.data).toMatchObject({
+      tier: 'personal',
+      monthlyFee: 9.99,
+      newExpiry: license.expiresAt,
+      pendingUpgrade: { tier: 'commercial', status: 'pending', pricing: { monthlyFee: 199 } },
+    });
+    const before = await client.call('GET', `/v1/svc/licenses/${license.id}`);
+    expect(before.body.data).toMatchObject({ tier: 'personal', monthlyFee: 9.99 });
+    const approved = await box.owner.call(
+      'POST',
+      `/v1/svc/license-requests/${res.body.data.pendingUpgrade.requestId}/approve`,
+    );
+    expect(approved.status).toBe(200);
+    expect(approved.body.data.license).toMatchObject({ id: license.id, tier: 'commercial', monthlyFee: 199 });
     const detail = await client.call('GET', `/v1/svc/licenses/${license.id}`);
-    expect(detail.body.data).toMatchObject({ tier: 'commercial', monthlyFee: 199 });
+    expect(detail.body.data).toMatchObject({
+      tier: 'commercial',
+      monthlyFee: 199,
+      expiresAt: '2027-01-22T10:00:00.000Z',
+    });
   });
 
   it('when the body is invalid, then 400 naming the field', async () => {

@@ -14,6 +14,7 @@ describe('GET /licensing/terms/:identity_id', () => {
     const expected = {
       auto_approve: false,
       pricing: { per_interaction: 0, monthly_license: 49.99 },
+      licensable: true,
       allowed_uses: ['avatar', 'voice', 'video'],
       blocked_uses: ['nsfw'],
       content_guidelines: 'https://ada.example.com/guidelines',

@@ -1,4 +1,22 @@
-import { isLicensable, priceOf, secondFamilyTermsOf, termsOf, toCents } from '../../src/domain/pricing';
+import { AppError } from '@svc/errors';
+import {
+  isLicensable,
+  offeredTiers,
+  priceOf,
+  secondFamilyTermsOf,
+  termsOf,
+  toCents,
+} from '../../src/domain/pricing';
+
+function refusal(fn: () => unknown): { code: string; details: unknown } {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof AppError) return { code: error.code, details: error.details };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
 
 const licenseBox = (policyConfig: Record<string, unknown>) => ({
   policy: 'LICENSE' as const,
@@ -23,12 +41,23 @@ describe('priceOf', () => {
     expect(priceOf(box, 'personal')).toMatchObject({ monthlyFeeCents: 999, autoApprove: true });
   });
 
-  it('when the tier is not configured (enterprise, or no licenseTypes), then it costs 0 and waits for review', () => {
-    expect(priceOf(licenseBox({}), 'enterprise')).toMatchObject({ monthlyFeeCents: 0, autoApprove: false });
-    expect(priceOf(licenseBox({ licenseTypes: { creator: {} } }), 'creator')).toMatchObject({
-      monthlyFeeCents: 0,
-      autoApprove: false,
+  it('when the tier is not on the price list, then it is refused with the offered tiers, never priced 0', () => {
+    const box = licenseBox({ licenseTypes: { personal: { price: 9 }, creator: { price: 49 } } });
+    expect(refusal(() => priceOf(box, 'enterprise'))).toEqual({
+      code: 'INVALID_STATE',
+      details: { tier: 'enterprise', offeredTiers: ['personal', 'creator'] },
     });
+    expect(refusal(() => priceOf(licenseBox({}), 'creator')).details).toEqual({
+      tier: 'creator',
+      offeredTiers: [],
+    });
+  });
+
+  it('when enterprise or a tier without a price is listed, then the owner prices it at approval (no autoApprove)', () => {
+    const box = licenseBox({ licenseTypes: { enterprise: {}, creator: { autoApprove: true } } });
+    expect(offeredTiers(box)).toEqual(['creator', 'enterprise']);
+    expect(priceOf(box, 'enterprise')).toMatchObject({ monthlyFeeCents: null, autoApprove: false });
+    expect(priceOf(box, 'creator')).toMatchObject({ monthlyFeeCents: null, autoApprove: false });
   });
 
   it('when the box is MONETIZE, then no fee, its royaltyRate and approved at once', () => {
@@ -42,17 +71,23 @@ describe('priceOf', () => {
     });
   });
 
-  it('when the box is OPEN, then approved at once; TEAM and BLOCK_COMMERCIAL wait for the owner', () => {
+  it('when the box is OPEN, then approved at once; TEAM, BLOCK_COMMERCIAL and BLOCK_ALL grant no license', () => {
     expect(priceOf({ policy: 'OPEN', policyConfig: {}, royaltyRate: 0 }, 'creator').autoApprove).toBe(true);
-    expect(priceOf({ policy: 'TEAM', policyConfig: {}, royaltyRate: 0 }, 'creator').autoApprove).toBe(false);
-    expect(
-      priceOf({ policy: 'BLOCK_COMMERCIAL', policyConfig: {}, royaltyRate: 0 }, 'personal').autoApprove,
-    ).toBe(false);
+    expect(refusal(() => priceOf({ policy: 'TEAM', policyConfig: {}, royaltyRate: 0 }, 'creator'))).toEqual({
+      code: 'INVALID_STATE',
+      details: { policy: 'TEAM', offeredTiers: [] },
+    });
+    for (const policy of ['BLOCK_COMMERCIAL', 'BLOCK_ALL'] as const) {
+      expect(refusal(() => priceOf({ policy, policyConfig: {}, royaltyRate: 0 }, 'personal')).code).toBe(
+        'INVALID_STATE',
+      );
+    }
   });
 
   it('when a currency is configured, then it is used; otherwise USD', () => {
-    expect(priceOf(licenseBox({ currency: 'EUR' }), 'creator').currency).toBe('EUR');
-    expect(priceOf(licenseBox({ currency: 'euro' }), 'creator').currency).toBe('USD');
+    const types = { licenseTypes: { creator: { price: 1 } } };
+    expect(priceOf(licenseBox({ ...types, currency: 'EUR' }), 'creator').currency).toBe('EUR');
+    expect(priceOf(licenseBox({ ...types, currency: 'euro' }), 'creator').currency).toBe('USD');
   });
 
   it('when prices have binary-unfriendly decimals, then cents are rounded exactly', () => {
@@ -64,6 +99,7 @@ describe('priceOf', () => {
 describe('isLicensable and termsOf', () => {
   it('when the policy is BLOCK_ALL, then the identity is not licensable', () => {
     expect(isLicensable({ policy: 'BLOCK_ALL' })).toBe(false);
+    expect(isLicensable({ policy: 'TEAM' })).toBe(false);
     expect(isLicensable({ policy: 'LICENSE' })).toBe(true);
   });
 
@@ -94,6 +130,7 @@ describe('secondFamilyTermsOf', () => {
     expect(terms).toEqual({
       auto_approve: true,
       pricing: { per_interaction: 0, monthly_license: 49.99 },
+      licensable: true,
       allowed_uses: ['avatar', 'voice', 'video'],
       blocked_uses: ['nsfw'],
       content_guidelines: 'https://g.example',
@@ -113,6 +150,8 @@ describe('secondFamilyTermsOf', () => {
   it('when BLOCK_ALL, then nothing is allowed and nothing is auto-approved', () => {
     const terms = secondFamilyTermsOf({ policy: 'BLOCK_ALL', policyConfig: {}, royaltyRate: 0 });
     expect(terms.auto_approve).toBe(false);
+    expect(terms.licensable).toBe(false);
+    expect(terms.pricing).toBeNull();
     expect(terms.allowed_uses).toEqual([]);
     expect(terms.blocked_uses).toEqual(['avatar', 'voice', 'video', 'commercial']);
   });
@@ -123,7 +162,15 @@ describe('secondFamilyTermsOf', () => {
       policyConfig: { allowedUses: ['personal', 'parody'] },
       royaltyRate: 0,
     });
+    expect(terms).toMatchObject({ licensable: false, auto_approve: false, pricing: null });
     expect(terms.allowed_uses).toEqual(['personal', 'parody']);
     expect(terms.blocked_uses).toEqual(['commercial', 'nsfw']);
+  });
+
+  it('when a LICENSE box does not list the creator tier, then the terms say it cannot be licensed, with no price', () => {
+    const terms = secondFamilyTermsOf(
+      licenseBox({ licenseTypes: { personal: { price: 9, autoApprove: true } } }),
+    );
+    expect(terms).toMatchObject({ licensable: false, auto_approve: false, pricing: null });
   });
 });

@@ -3,6 +3,7 @@ import {
   periodBounds,
   type BoxStatistics,
   type BoxStatsSummary,
+  type FeeFact,
   type LicenseFact,
   type StatusFact,
   type UsageFact,
@@ -120,6 +121,19 @@ export class BoxStatsRepository implements BoxStatsStore {
     );
   }
 
+  async recordFee(tx: Queryable, fact: FeeFact): Promise<void> {
+    // Billing's notices carry the period's whole current fee; a higher version replaces it, so a
+    // redelivered or late older notice changes nothing.
+    await tx.query(
+      `INSERT INTO stats_fees (license_id, period, version, box_id, licensee_platform_id, amount_cents)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (license_id, period) DO UPDATE SET
+         version = EXCLUDED.version, amount_cents = EXCLUDED.amount_cents
+       WHERE EXCLUDED.version > stats_fees.version`,
+      [fact.licenseId, fact.period, fact.version, fact.boxId, fact.licenseePlatformId, fact.amountCents],
+    );
+  }
+
   async summaries(q: Queryable, boxIds: string[], period: string): Promise<Map<string, BoxStatsSummary>> {
     const out = new Map<string, BoxStatsSummary>();
     if (boxIds.length === 0) return out;
@@ -131,8 +145,10 @@ export class BoxStatsRepository implements BoxStatsStore {
          (SELECT count(DISTINCT l.licensee_platform_id) FROM stats_licenses l WHERE l.box_id = ids.box_id AND l.status = 'active') AS licensed_platforms,
          (SELECT count(*) FROM stats_licenses l WHERE l.box_id = ids.box_id) AS total_licenses,
          (SELECT count(*) FROM stats_licenses l WHERE l.box_id = ids.box_id AND l.status = 'active') AS active_licenses,
-         (SELECT COALESCE(sum(u.total_cents), 0) FROM stats_usage u WHERE u.box_id = ids.box_id AND u.period = $2) AS monthly_cents,
-         (SELECT COALESCE(sum(u.total_cents), 0) FROM stats_usage u WHERE u.box_id = ids.box_id) AS lifetime_cents
+         (SELECT COALESCE(sum(u.total_cents), 0) FROM stats_usage u WHERE u.box_id = ids.box_id AND u.period = $2)
+           + (SELECT COALESCE(sum(f.amount_cents), 0) FROM stats_fees f WHERE f.box_id = ids.box_id AND f.period = $2) AS monthly_cents,
+         (SELECT COALESCE(sum(u.total_cents), 0) FROM stats_usage u WHERE u.box_id = ids.box_id)
+           + (SELECT COALESCE(sum(f.amount_cents), 0) FROM stats_fees f WHERE f.box_id = ids.box_id) AS lifetime_cents
        FROM unnest($1::text[]) AS ids(box_id)`,
       [boxIds, period],
     );
@@ -174,17 +190,29 @@ export class BoxStatsRepository implements BoxStatsStore {
            + (SELECT count(*) FROM stats_license_requests WHERE box_id = $1 AND status = 'pending') AS l_pending,
          (SELECT count(*) FROM stats_licenses WHERE box_id = $1 AND status = 'expired') AS l_expired,
          (SELECT count(DISTINCT licensee_platform_id) FROM stats_licenses WHERE box_id = $1 AND status = 'active') AS p_licensed,
-         (SELECT COALESCE(sum(total_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_monthly,
-         (SELECT COALESCE(sum(total_cents), 0) FROM stats_usage WHERE box_id = $1) AS r_lifetime,
+         (SELECT COALESCE(sum(total_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4)
+           + (SELECT COALESCE(sum(amount_cents), 0) FROM stats_fees WHERE box_id = $1 AND period = $4) AS r_monthly,
+         (SELECT COALESCE(sum(total_cents), 0) FROM stats_usage WHERE box_id = $1)
+           + (SELECT COALESCE(sum(amount_cents), 0) FROM stats_fees WHERE box_id = $1) AS r_lifetime,
+         (SELECT COALESCE(sum(amount_cents), 0) FROM stats_fees WHERE box_id = $1 AND period = $4) AS r_fees,
          (SELECT COALESCE(sum(subscriptions_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_subscriptions,
          (SELECT COALESCE(sum(messages_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_messages,
          (SELECT COALESCE(sum(tips_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_tips`,
       [boxId, start.toISOString(), end.toISOString(), period],
     );
+    // A platform's revenue is what it reported plus the license fees it was billed for the period
+    // (its name from its usage reports, else from its license).
     const top = await q.query<{ name: string; revenue_cents: unknown; users: unknown }>(
-      `SELECT max(licensee_platform_name) AS name, sum(total_cents) AS revenue_cents, sum(users) AS users
-       FROM stats_usage WHERE box_id = $1 AND period = $2
-       GROUP BY licensee_platform_id ORDER BY sum(total_cents) DESC, max(licensee_platform_name) LIMIT 5`,
+      `SELECT COALESCE(max(name), licensee_platform_id) AS name, sum(cents) AS revenue_cents, sum(users) AS users
+       FROM (
+         SELECT licensee_platform_id, licensee_platform_name AS name, total_cents AS cents, users
+         FROM stats_usage WHERE box_id = $1 AND period = $2
+         UNION ALL
+         SELECT f.licensee_platform_id, l.licensee_platform_name, f.amount_cents, 0
+         FROM stats_fees f LEFT JOIN stats_licenses l ON l.license_id = f.license_id
+         WHERE f.box_id = $1 AND f.period = $2 AND f.amount_cents > 0
+       ) AS revenue
+       GROUP BY licensee_platform_id ORDER BY sum(cents) DESC, COALESCE(max(name), licensee_platform_id) LIMIT 5`,
       [boxId, period],
     );
     const c = counts.rows[0] ?? {};
@@ -219,7 +247,12 @@ export class BoxStatsRepository implements BoxStatsStore {
       revenueCents: {
         monthly: n('r_monthly'),
         lifetime: n('r_lifetime'),
-        byType: { subscriptions: n('r_subscriptions'), messages: n('r_messages'), tips: n('r_tips') },
+        byType: {
+          subscriptions: n('r_subscriptions'),
+          messages: n('r_messages'),
+          tips: n('r_tips'),
+          fees: n('r_fees'),
+        },
       },
       platforms: {
         licensed: n('p_licensed'),

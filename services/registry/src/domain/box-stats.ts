@@ -41,7 +41,8 @@ export interface BoxStatistics {
   revenueCents: {
     monthly: number;
     lifetime: number;
-    byType: { subscriptions: number; messages: number; tips: number };
+    /** `fees`: license fees billed for the period (billing.payment.due, kind fee). */
+    byType: { subscriptions: number; messages: number; tips: number; fees: number };
   };
   platforms: { licensed: number; topPlatforms: { name: string; revenueCents: number; users: number }[] };
 }
@@ -100,6 +101,16 @@ export interface UsageFact {
   messagesCents: number;
   tipsCents: number;
   totalCents: number;
+}
+
+/** A license's fee for one period, as billing's latest notice says (highest version wins). */
+export interface FeeFact {
+  licenseId: string;
+  period: string;
+  version: number;
+  boxId: string;
+  licenseePlatformId: string;
+  amountCents: number;
 }
 
 /** Tie-break rank of a status: a final one wins over an open one at the same instant. */

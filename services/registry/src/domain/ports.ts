@@ -5,6 +5,7 @@ import type { Box } from './box';
 import type {
   BoxStatistics,
   BoxStatsSummary,
+  FeeFact,
   LicenseFact,
   StatusFact,
   UsageFact,
@@ -60,6 +61,8 @@ export interface BoxStatsStore {
   recordLicense(tx: Queryable, fact: LicenseFact): Promise<void>;
   recordLicenseRequest(tx: Queryable, fact: StatusFact): Promise<void>;
   recordUsage(tx: Queryable, fact: UsageFact): Promise<void>;
+  /** A license's fee for a period; an older version than the recorded one changes nothing. */
+  recordFee(tx: Queryable, fact: FeeFact): Promise<void>;
 }
 
 /** Runs work in one transaction. */

@@ -262,7 +262,7 @@ describe('GET /v1/svc/boxes/:id/stats (read model of other services’ events)',
       revenue: {
         monthly: 59.43,
         lifetime: 159.44,
-        byType: { subscriptions: 53.32, messages: 5.01, tips: 1.1 },
+        byType: { subscriptions: 53.32, messages: 5.01, tips: 1.1, fees: 0 },
       },
       platforms: {
         licensed: 2,

@@ -44,7 +44,8 @@ describe('policyConfig per policy', () => {
     ['MONETIZE', { minimumPayout: -1 }, 'policyConfig.minimumPayout'],
     ['MONETIZE', { revenueTypes: ['crypto'] }, 'policyConfig.revenueTypes.0'],
     ['MONETIZE', { contentGuidelines: 'ftp://x' }, 'policyConfig.contentGuidelines'],
-    ['LICENSE', { licenseTypes: { enterprise: { price: 1 } } }, 'policyConfig.licenseTypes'],
+    // Enterprise may be offered (`enterprise: {}`), but the owner prices it at approval: no list price.
+    ['LICENSE', { licenseTypes: { enterprise: { price: 1 } } }, 'policyConfig.licenseTypes.enterprise'],
     ['LICENSE', { licenseTypes: { personal: { price: -5 } } }, 'policyConfig.licenseTypes.personal.price'],
     ['LICENSE', { royaltyRate: 0.1 }, 'policyConfig'],
     ['TEAM', { authorizedAccounts: 'everyone' }, 'policyConfig.authorizedAccounts'],

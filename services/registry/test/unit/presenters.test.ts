@@ -128,13 +128,17 @@ describe('box presenters', () => {
       },
       gracePeriods: { active: 1, expired: 0, resolved: 0 },
       licenses: { total: 0, active: 0, pending: 0, expired: 0 },
-      revenueCents: { monthly: 30, lifetime: 30, byType: { subscriptions: 10, messages: 20, tips: 0 } },
+      revenueCents: {
+        monthly: 35,
+        lifetime: 35,
+        byType: { subscriptions: 10, messages: 20, tips: 0, fees: 5 },
+      },
       platforms: { licensed: 0, topPlatforms: [{ name: 'A', revenueCents: 30, users: 2 }] },
     });
     expect(out.revenue).toEqual({
-      monthly: 0.3,
-      lifetime: 0.3,
-      byType: { subscriptions: 0.1, messages: 0.2, tips: 0 },
+      monthly: 0.35,
+      lifetime: 0.35,
+      byType: { subscriptions: 0.1, messages: 0.2, tips: 0, fees: 0.05 },
     });
     expect(out.platforms.topPlatforms).toEqual([{ name: 'A', revenue: 0.3, users: 2 }]);
     expect(fromCents(1)).toBe(0.01);

@@ -187,6 +187,7 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
       return one('payment.due', {
         // Events carry integer cents; the public amount is a decimal in the currency's units.
         amount: d.amountCents / 100,
+        kind: d.kind,
         currency: d.currency,
         recipient: d.recipient,
         payment_id: d.paymentId,

@@ -1,3 +1,4 @@
+import { FEE_BASIS } from '@svc/contracts';
 import { amountOf } from '../../domain/money';
 import type { Balance } from '../../domain/query-balance.use-case';
 import type { UsageReport } from '../../domain/usage-report';
@@ -36,7 +37,20 @@ export function revenueBalance(balance: Balance) {
     currency: balance.currency,
     balance: amountOf(balance.payableCents),
     receivable: amountOf(balance.receivableCents),
+    // What the balance is made of: license fees (billed per FEE_BASIS) and royalties.
+    fee_basis: FEE_BASIS,
+    breakdown: {
+      fees: {
+        balance: amountOf(balance.payableFeesCents),
+        receivable: amountOf(balance.receivableFeesCents),
+      },
+      royalties: {
+        balance: amountOf(balance.payableCents - balance.payableFeesCents),
+        receivable: amountOf(balance.receivableCents - balance.receivableFeesCents),
+      },
+    },
     pending_payouts: balance.pendingPayouts.map((payout) => ({
+      kind: payout.charge,
       license_id: payout.licenseId,
       period: payout.period,
       amount: amountOf(payout.amountCents),

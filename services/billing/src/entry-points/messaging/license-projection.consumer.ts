@@ -1,6 +1,6 @@
 import type { Clock } from '@svc/clock';
 import { idempotentHandler, type Subscription } from '@svc/messaging';
-import type { Database } from '@svc/storage';
+import type { Database, Queryable } from '@svc/storage';
 import { applyLicenseEvent, LICENSE_EVENT_TYPES } from '../../domain/apply-license-event.use-case';
 import type { LicenseStore } from '../../domain/ports';
 
@@ -11,6 +11,8 @@ export function licenseProjectionSubscription(deps: {
   db: Database;
   licenses: LicenseStore;
   clock: Clock;
+  /** Runs after the event is applied, in its transaction (billing brings the license's fees up to date). */
+  afterApply?: (tx: Queryable, licenseId: string) => Promise<void>;
 }): Subscription {
   return {
     queue: LICENSE_PROJECTION_QUEUE,
@@ -19,7 +21,12 @@ export function licenseProjectionSubscription(deps: {
       db: deps.db,
       consumer: LICENSE_PROJECTION_QUEUE,
       clock: deps.clock,
-      handle: (tx, envelope) => applyLicenseEvent(deps.licenses, tx, envelope),
+      handle: async (tx, envelope) => {
+        await applyLicenseEvent(deps.licenses, tx, envelope);
+        const licenseId = (envelope.data as { licenseId?: unknown }).licenseId;
+        if (deps.afterApply !== undefined && typeof licenseId === 'string')
+          await deps.afterApply(tx, licenseId);
+      },
     }),
   };
 }

@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import {
+  approveLicenseRequestBodySchema,
   denyLicenseRequestBodySchema,
   idParamSchema,
   licensingOperations as ops,
@@ -7,6 +8,7 @@ import {
 } from '@svc/contracts';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import type { LicensingContext } from '../../domain/ports';
+import { toCents } from '../../domain/pricing';
 import { listBoxLicenseRequests } from '../../domain/query-licenses.use-case';
 import {
   approveLicenseRequest,
@@ -27,7 +29,11 @@ export function licenseReviewRoutes(router: Router, ctx: LicensingContext): void
 
   const approve = (reviewer: Reviewer) => async (req: Request, res: Response) => {
     const { id } = parseParams(idParamSchema, req);
-    const { request, license } = await approveLicenseRequest(ctx, callerOf(req), id, reviewer);
+    if (req.body === undefined) req.body = {};
+    const { monthlyFee } = parseBody(approveLicenseRequestBodySchema, req);
+    const { request, license } = await approveLicenseRequest(ctx, callerOf(req), id, reviewer, {
+      monthlyFeeCents: monthlyFee === undefined ? undefined : toCents(monthlyFee),
+    });
     res.json({ data: requestForm(request, license) });
   };
   const deny = (reviewer: Reviewer) => async (req: Request, res: Response) => {

@@ -1,4 +1,6 @@
+import { FEE_BASIS, feeCentsOfPeriod } from '@svc/contracts';
 import type { License, LicenseRequest } from '../../domain/license';
+import type { RenewedLicense } from '../../domain/renew-license.use-case';
 import { ESTIMATED_REVIEW_TIME } from '../../domain/license';
 import type { UsageFigures } from '../../domain/ports';
 import { fromCents } from '../../domain/pricing';
@@ -14,7 +16,7 @@ export function createdRequestForm(request: LicenseRequest) {
     submittedAt: request.submittedAt.toISOString(),
     estimatedReviewTime: ESTIMATED_REVIEW_TIME,
     pricing: {
-      monthlyFee: fromCents(request.monthlyFeeCents),
+      monthlyFee: request.monthlyFeeCents === null ? null : fromCents(request.monthlyFeeCents),
       royaltyRate: request.royaltyRate,
       currency: request.currency,
     },
@@ -61,7 +63,7 @@ export function boxRequestForm(request: LicenseRequest) {
     licenseePlatformName: request.licenseePlatformName,
     submittedAt: request.submittedAt.toISOString(),
     pricing: {
-      monthlyFee: fromCents(request.monthlyFeeCents),
+      monthlyFee: request.monthlyFeeCents === null ? null : fromCents(request.monthlyFeeCents),
       royaltyRate: request.royaltyRate,
       currency: request.currency,
     },
@@ -86,7 +88,21 @@ export function licenseListItem(license: License) {
   };
 }
 
+/** Until when the license is (or was) active, as far as its fee goes. */
+function activeUntil(license: License): Date {
+  if (license.endedAt !== null) return license.endedAt;
+  return license.cancelAt !== null && license.cancelAt < license.expiresAt
+    ? license.cancelAt
+    : license.expiresAt;
+}
+
 export function licenseDetail(license: License, period: string, usage: UsageFigures) {
+  const periodFee = feeCentsOfPeriod(
+    license.monthlyFeeCents,
+    license.validFrom,
+    activeUntil(license),
+    period,
+  );
   return {
     ...licenseListItem(license),
     currency: license.currency,
@@ -98,6 +114,35 @@ export function licenseDetail(license: License, period: string, usage: UsageFigu
       revenue: fromCents(usage.revenueCents),
       royaltyDue: fromCents(usage.royaltyDueCents),
     },
+    fees: { basis: FEE_BASIS, currentPeriod: period, currentPeriodFee: fromCents(Number(periodFee)) },
+  };
+}
+
+/** The renewal's answer: the new expiry and the current list price, or the upgrade waiting for review. */
+export function renewedForm({ license, previousExpiry, pendingUpgrade }: RenewedLicense) {
+  return {
+    id: license.id,
+    status: license.status,
+    previousExpiry: previousExpiry.toISOString(),
+    newExpiry: license.expiresAt.toISOString(),
+    tier: license.tier,
+    monthlyFee: fromCents(license.monthlyFeeCents),
+    currency: license.currency,
+    ...(pendingUpgrade === null
+      ? {}
+      : {
+          pendingUpgrade: {
+            requestId: pendingUpgrade.id,
+            tier: pendingUpgrade.tier,
+            status: 'pending' as const,
+            pricing: {
+              monthlyFee:
+                pendingUpgrade.monthlyFeeCents === null ? null : fromCents(pendingUpgrade.monthlyFeeCents),
+              royaltyRate: pendingUpgrade.royaltyRate,
+              currency: pendingUpgrade.currency,
+            },
+          },
+        }),
   };
 }
 

@@ -16,7 +16,13 @@ import { renewLicense } from '../../domain/renew-license.use-case';
 import { requestLicense } from '../../domain/request-license.use-case';
 import { revokeLicense } from '../../domain/revoke-license.use-case';
 import { callerOf } from './caller';
-import { createdRequestForm, licenseDetail, licenseListItem, requestForm } from './license.presenter';
+import {
+  createdRequestForm,
+  licenseDetail,
+  licenseListItem,
+  renewedForm,
+  requestForm,
+} from './license.presenter';
 
 /** `/v1/svc/licenses` (service-interface.md, Endpoints: Licenses; `/usage` is billing's). */
 export function licenseRoutes(router: Router, ctx: LicensingContext): void {
@@ -48,15 +54,9 @@ export function licenseRoutes(router: Router, ctx: LicensingContext): void {
   router.post(ops.renewLicense.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(renewLicenseBodySchema, req);
-    const { license, previousExpiry } = await renewLicense(ctx, callerOf(req), id, body);
-    res.json({
-      data: {
-        id: license.id,
-        status: license.status,
-        previousExpiry: previousExpiry.toISOString(),
-        newExpiry: license.expiresAt.toISOString(),
-      },
-    });
+    const renewed = await renewLicense(ctx, callerOf(req), id, body);
+    // An upgrade waiting for the owner's review is accepted (202), not done.
+    res.status(renewed.pendingUpgrade === null ? 200 : 202).json({ data: renewedForm(renewed) });
   });
 
   router.delete(ops.cancelLicense.path, async (req, res) => {

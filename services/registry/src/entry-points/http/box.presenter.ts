@@ -60,6 +60,7 @@ export function boxStatistics(stats: BoxStatistics) {
         subscriptions: fromCents(stats.revenueCents.byType.subscriptions),
         messages: fromCents(stats.revenueCents.byType.messages),
         tips: fromCents(stats.revenueCents.byType.tips),
+        fees: fromCents(stats.revenueCents.byType.fees),
       },
     },
     platforms: {

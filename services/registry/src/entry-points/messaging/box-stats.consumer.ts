@@ -9,6 +9,7 @@ import {
   recordUsageEvent,
   recordViolationEvent,
 } from '../../domain/record-box-activity.use-case';
+import { recordLicenseFeeEvent } from '../../domain/record-license-fee.use-case';
 
 export interface BoxStatsConsumerDeps {
   db: Database;
@@ -36,6 +37,8 @@ const CONSUMERS: { queue: string; patterns: string[]; record: Recorder }[] = [
     record: recordLicensingEvent,
   },
   { queue: 'registry.box-stats.usage', patterns: ['billing.usage.reported'], record: recordUsageEvent },
+  // License fees are box revenue too (billing.payment.due of kind fee).
+  { queue: 'registry.box-stats.fees', patterns: ['billing.payment.due'], record: recordLicenseFeeEvent },
 ];
 
 /** The subscriptions that feed the box statistics read model. */
