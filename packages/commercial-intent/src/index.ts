@@ -90,14 +90,17 @@ export function readCommercialIntent(text: string | null | undefined): IntentRea
 export const commercialIntent: CommercialIntentReader = { read: readCommercialIntent };
 
 /**
- * The license tiers that cover commercial use. `personal` covers non-commercial use only;
- * `creator` (a creator monetising their own content), `commercial` and `enterprise` cover both.
+ * The license tiers that cover commercial use (contracts.md §8: "a commercial avatar needs a
+ * commercial or enterprise tier"). `personal` and `creator` cover non-commercial use only.
  */
-export const COMMERCIAL_TIERS: readonly string[] = ['creator', 'commercial', 'enterprise'];
+export const COMMERCIAL_TIERS: readonly string[] = ['commercial', 'enterprise'];
 
-/** Whether a license of `tier` covers a use (commercial or not). */
-export function tierCovers(tier: string, commercialUse: boolean): boolean {
-  return !commercialUse || COMMERCIAL_TIERS.includes(tier);
+/**
+ * Whether a license of `tier` covers a use (commercial or not). A tier that is not known (null,
+ * e.g. a license projected before tiers were carried) covers non-commercial use only.
+ */
+export function tierCovers(tier: string | null, commercialUse: boolean): boolean {
+  return !commercialUse || (tier !== null && COMMERCIAL_TIERS.includes(tier));
 }
 
 /** Whether any of the active licenses' tiers covers the use: the one coverage rule of every service. */

@@ -78,10 +78,13 @@ describe('readCommercialIntent on the labelled set', () => {
 });
 
 describe('tier coverage', () => {
-  it('when the use is commercial, then personal does not cover it and creator, commercial, enterprise do', () => {
+  it('when the use is commercial, then personal and creator do not cover it, commercial and enterprise do, an unknown tier does not', () => {
     expect(tierCovers('personal', true)).toBe(false);
     expect(tierCovers('personal', false)).toBe(true);
-    expect(['creator', 'commercial', 'enterprise'].every((tier) => tierCovers(tier, true))).toBe(true);
+    expect(tierCovers('creator', true)).toBe(false);
+    expect(['commercial', 'enterprise'].every((tier) => tierCovers(tier, true))).toBe(true);
+    expect(tierCovers(null, true)).toBe(false);
+    expect(tierCovers(null, false)).toBe(true);
     expect(licensesCover(['personal'], true)).toBe(false);
     expect(licensesCover(['personal', 'commercial'], true)).toBe(true);
     expect(licensesCover([], false)).toBe(false);

@@ -104,12 +104,14 @@ export class LicenseProjectionRepository implements LicenseProjectionStore {
     return rows.length > 0;
   }
 
-  async hasActive(q: Queryable, platformId: string, boxId: string): Promise<boolean> {
-    const { rows } = await q.query(
-      `SELECT 1 FROM licenses WHERE licensee_platform_id = $1 AND box_id = $2 AND status = 'active' LIMIT 1`,
+  async activeTiers(q: Queryable, platformId: string, boxId: string): Promise<string[]> {
+    // A license projected before tiers were carried has no tier: '' covers non-commercial use only.
+    const { rows } = await q.query<{ tier: string }>(
+      `SELECT COALESCE(tier, '') AS tier FROM licenses
+        WHERE licensee_platform_id = $1 AND box_id = $2 AND status = 'active'`,
       [platformId, boxId],
     );
-    return rows.length > 0;
+    return rows.map((row) => row.tier);
   }
 
   async find(

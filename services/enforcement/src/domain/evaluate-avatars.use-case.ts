@@ -53,7 +53,9 @@ export async function applyEvaluation(
     const outcome =
       match === null
         ? null
-        : judgeMatch(match, avatar, await ctx.licenses.hasActive(tx, avatar.platformId, match.boxId));
+        : judgeMatch(match, avatar, {
+            tiers: await ctx.licenses.activeTiers(tx, avatar.platformId, match.boxId),
+          });
     const now = await platformNow(ctx, tx, avatar.platformId);
     let violationsCreated = 0;
     if (scanBoxId === undefined) {

@@ -26,15 +26,9 @@ export function isCommercialAvatar(avatar: Pick<AvatarFacts, 'commercial' | 'des
   return avatar.commercial || commercialIntent.read(avatar.description).intent === 'commercial';
 }
 
-/**
- * The platform's active licenses on the box: their tiers, or (from a caller that does not know
- * the tiers yet) only whether one exists, which then counts as covering any use.
- */
-export type ActiveLicenses = boolean | { tiers: readonly string[] };
-
-function covered(licenses: ActiveLicenses, commercialUse: boolean): boolean {
-  if (typeof licenses === 'boolean') return licenses;
-  return licensesCover(licenses.tiers, commercialUse);
+/** The tiers of the platform's active licenses on the box. */
+export interface ActiveLicenses {
+  tiers: readonly string[];
 }
 
 /**
@@ -60,7 +54,7 @@ export function judgeMatch(
       return 'violation';
     case 'LICENSE':
     case 'MONETIZE':
-      return covered(licenses, isCommercialAvatar(avatar)) ? 'licensed' : 'violation';
+      return licensesCover(licenses.tiers, isCommercialAvatar(avatar)) ? 'licensed' : 'violation';
     case 'TEAM': {
       const accounts = stringList(match.policyConfig.authorizedAccounts);
       const domains = stringList(match.policyConfig.platformWhitelist).map((d) => d.toLowerCase());

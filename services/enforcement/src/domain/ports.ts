@@ -217,7 +217,8 @@ export interface LicenseFact {
 export interface LicenseProjectionStore {
   /** Applies the fact unless a newer one is stored; true when applied. */
   apply(tx: Queryable, fact: LicenseFact): Promise<boolean>;
-  hasActive(q: Queryable, platformId: string, boxId: string): Promise<boolean>;
+  /** The tiers of the platform's active licenses on the box (none: an empty list). */
+  activeTiers(q: Queryable, platformId: string, boxId: string): Promise<string[]>;
   /** One license; `lock` holds its row until the transaction ends (a lapse waits for a resolution resting on it). */
   find(q: Queryable, licenseId: string, options?: { lock?: boolean }): Promise<LicenseRecord | null>;
 }

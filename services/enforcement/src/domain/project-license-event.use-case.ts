@@ -2,7 +2,8 @@ import { licenseEvents, type EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import { platformNow } from './platform-clock';
 import type { EnforcementContext } from './ports';
-import { tierCovers } from './resolution-check';
+import { tierCovers } from '@svc/commercial-intent';
+import { isCommercialAvatar } from './policy-breach';
 import { closeViolation, lockCase } from './violation-lifecycle';
 
 /** Statuses in which a license no longer covers anything. */
@@ -12,9 +13,9 @@ const LAPSED = ['expired', 'revoked', 'cancelled'];
  * licensing.license.*: which platform holds an active license of which tier on which box. When a
  * platform's license becomes active, its open violations on the box whose use the tier covers are
  * resolved as licensed (and its future avatars there no longer break LICENSE or MONETIZE). When it
- * lapses (expired, revoked, cancelled) and no other active license of the platform remains on the
- * box, the avatars it covered are evaluated again: those that still break the policy get a new
- * violation and grace period (contracts.md §8).
+ * lapses (expired, revoked, cancelled), the platform's avatars matched to the box are evaluated
+ * again against the licenses that remain: those that still break the policy get a new violation
+ * and grace period (contracts.md §8).
  */
 export async function projectLicenseEvent(
   ctx: EnforcementContext,
@@ -35,7 +36,8 @@ export async function projectLicenseEvent(
   });
   if (!applied) return;
   if (LAPSED.includes(d.status)) {
-    if (await ctx.licenses.hasActive(tx, d.licenseePlatformId, d.boxId)) return;
+    // Evaluated again against the licenses that remain: a remaining tier that covers an avatar's
+    // use keeps it licensed, the others get a new violation.
     await ctx.avatars.reevaluateMatching(tx, d.licenseePlatformId, d.boxId, ctx.clock.now());
     return;
   }
@@ -44,7 +46,7 @@ export async function projectLicenseEvent(
   for (const violationId of await ctx.violations.openIdsOnBox(tx, d.boxId, d.licenseePlatformId)) {
     const current = await lockCase(ctx, tx, violationId);
     // A personal or creator license does not cover a commercial avatar: that violation stays open.
-    if (!tierCovers(d.tier, current.avatar.commercial)) continue;
+    if (!tierCovers(d.tier, isCommercialAvatar(current.avatar))) continue;
     await closeViolation(
       ctx,
       tx,

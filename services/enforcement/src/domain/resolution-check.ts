@@ -1,3 +1,4 @@
+import { COMMERCIAL_TIERS, tierCovers } from '@svc/commercial-intent';
 import type { AvatarMatch, Policy } from '@svc/contracts';
 import { errors } from '@svc/errors';
 import type { Avatar } from './avatar';
@@ -48,14 +49,6 @@ export function snapshotOf(
     imageUrl: avatar.imageUrl,
     commercial: avatar.commercial,
   };
-}
-
-/** Tiers that cover commercial use; any tier covers personal use (an unknown tier covers no commercial use). */
-const COMMERCIAL_TIERS = ['commercial', 'enterprise'];
-
-export function tierCovers(tier: string | null, commercial: boolean): boolean {
-  if (!commercial) return true;
-  return tier !== null && COMMERCIAL_TIERS.includes(tier);
 }
 
 /** A box admits a parody exception unless it is STRICT or BLOCK_ALL (contracts.md §8, §13). */
@@ -135,8 +128,8 @@ function reevaluation(match: AvatarMatch | null): ResolutionEvidence['reevaluati
 
 /**
  * `modified` and `parody`, given detection's answer about the avatar as it is now on the
- * violation's box (`match`, null when it no longer matches it) and whether the platform holds an
- * active license there. `modified`: the avatar no longer breaks the box's policy. `parody`: the
+ * violation's box (`match`, null when it no longer matches it) and the tiers of the platform's
+ * active licenses there. `modified`: the avatar no longer breaks the box's policy. `parody`: the
  * box admits a parody exception and the avatar is likely parody.
  */
 export function checkReevaluation(
@@ -144,12 +137,12 @@ export function checkReevaluation(
   avatar: Avatar,
   box: { boxId: string; policy: Policy; enforcement: EnforcementLevel },
   match: AvatarMatch | null,
-  hasActiveLicense: boolean,
+  activeLicenseTiers: readonly string[],
 ): ResolutionEvidence {
   const evidence: ResolutionEvidence = { avatar: snapshotOf(avatar), reevaluation: reevaluation(match) };
   const changeIt = `change its name, description or image (PATCH /v1/svc/avatars/${avatar.id}) so that it no longer uses the identity, or remove it`;
   if (resolution === 'modified') {
-    if (match !== null && judgeMatch(match, avatar, hasActiveLicense) === 'violation') {
+    if (match !== null && judgeMatch(match, avatar, { tiers: activeLicenseTiers }) === 'violation') {
       throw errors.invalidState(
         `Avatar ${avatar.id} as it is now still matches box ${box.boxId} (${match.identityName}): ${changeIt}`,
         { resolution, match: matchDetails(match) },

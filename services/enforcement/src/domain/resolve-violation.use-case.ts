@@ -158,7 +158,7 @@ export async function resolveViolation(
         avatar,
         { boxId: violation.boxId, policy: box.policy, enforcement: box.enforcement },
         match,
-        await ctx.licenses.hasActive(tx, caller.platformId, violation.boxId),
+        await ctx.licenses.activeTiers(tx, caller.platformId, violation.boxId),
       );
     }
     return closeViolation(

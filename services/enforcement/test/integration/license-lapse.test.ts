@@ -74,10 +74,16 @@ describe('a license that lapses', () => {
     });
 
     await h.license(client, box, 'cancelled', licenseId);
-    expect((await client.call('GET', `/v1/svc/avatars/${first.avatarId}`)).body.data).toMatchObject({
-      evaluation: 'completed',
-      openViolations: [],
-    });
+    // Evaluated again against the license that remains: still covered, no new violation.
+    const stillCovered = await waitFor(
+      async () => {
+        await h.running.retryEvaluations();
+        const res = await client.call('GET', `/v1/svc/avatars/${first.avatarId}`);
+        return res.body.data.evaluation === 'completed' ? res : undefined;
+      },
+      { what: `the evaluation of ${first.avatarId}`, timeoutMs: 5000 },
+    );
+    expect(stillCovered.body.data.openViolations).toEqual([]);
     await h.license(client, box, 'cancelled', spare);
     const avatar = await evaluatedAgain(first.avatarId);
     expect(avatar.body.data.openViolations[0]).not.toBe(first.violationId);
@@ -102,5 +108,21 @@ describe('a license that becomes active', () => {
       status: 'resolved',
       resolutionDetails: { resolvedBy: 'license', license: { id: licenseId, tier: 'enterprise' } },
     });
+  });
+
+  it('when the platform holds only a personal license, then a commercial avatar (flagged, or selling in its description) is a violation and a personal one is licensed', async () => {
+    const box = await h.box('Rita Levi-Montalcini', 'LICENSE');
+    const client = h.platform();
+    await h.license(client, box, 'active', undefined, 'personal');
+    const flagged = await h.violation(client, box, { commercial: true });
+    expect(flagged.violationId).toMatch(/^viol_/);
+    const selling = await h.violation(client, box, {
+      description: 'Premium companion: subscribe for $9.99 a month',
+    });
+    expect(selling.violationId).toMatch(/^viol_/);
+    const personal = await h.avatar(client, `avatar-${Date.now()}`, `${box.identityName} bot`, {
+      description: 'A fan-made study companion, free for everyone',
+    });
+    expect(personal).toMatchObject({ evaluation: 'completed', openViolations: [] });
   });
 });

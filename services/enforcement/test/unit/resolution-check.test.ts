@@ -1,3 +1,4 @@
+import { tierCovers } from '@svc/commercial-intent';
 import type { AvatarMatch } from '@svc/contracts';
 import { AppError } from '@svc/errors';
 import type { Avatar } from '../../src/domain/avatar';
@@ -6,7 +7,6 @@ import {
   checkLicense,
   checkReevaluation,
   requireLicenseId,
-  tierCovers,
   type LicenseRecord,
 } from '../../src/domain/resolution-check';
 
@@ -133,20 +133,20 @@ describe('checkReevaluation', () => {
   const box = { boxId: 'box_1', policy: 'LICENSE' as const, enforcement: 'MODERATE' as const };
 
   it('when modified and the avatar as it is now still breaks the policy, then 409 with the match; no match, or a license now, resolves it', () => {
-    const err = refusal(() => checkReevaluation('modified', avatar(), box, match(), false));
+    const err = refusal(() => checkReevaluation('modified', avatar(), box, match(), []));
     expect(err.code).toBe('INVALID_STATE');
     expect(err.details).toMatchObject({ match: { boxId: 'box_1', confidence: 0.97 } });
-    expect(checkReevaluation('modified', avatar({ name: 'Robot' }), box, null, false)).toEqual({
+    expect(checkReevaluation('modified', avatar({ name: 'Robot' }), box, null, [])).toEqual({
       avatar: { name: 'Robot', description: null, imageUrl: null, commercial: false },
       reevaluation: { matched: false, confidence: null, parodyLikelihood: null },
     });
-    expect(checkReevaluation('modified', avatar(), box, match(), true).reevaluation).toMatchObject({
+    expect(checkReevaluation('modified', avatar(), box, match(), ['commercial']).reevaluation).toMatchObject({
       matched: true,
     });
   });
 
   it('when parody, then only a box that admits parody and an avatar at or above 0.7 parody likelihood', () => {
-    expect(refusal(() => checkReevaluation('parody', avatar(), box, match(), false)).message).toMatch(
+    expect(refusal(() => checkReevaluation('parody', avatar(), box, match(), [])).message).toMatch(
       /not likely parody/,
     );
     expect(
@@ -156,15 +156,15 @@ describe('checkReevaluation', () => {
           avatar(),
           { ...box, enforcement: 'STRICT' },
           match({ parodyLikelihood: 0.9 }),
-          false,
+          [],
         ),
       ).message,
     ).toMatch(/admits no parody exception/);
-    expect(refusal(() => checkReevaluation('parody', avatar(), box, null, false)).message).toMatch(
+    expect(refusal(() => checkReevaluation('parody', avatar(), box, null, [])).message).toMatch(
       /resolve it as modified/,
     );
     expect(
-      checkReevaluation('parody', avatar(), box, match({ parodyLikelihood: 0.7 }), false).reevaluation,
+      checkReevaluation('parody', avatar(), box, match({ parodyLikelihood: 0.7 }), []).reevaluation,
     ).toEqual({ matched: true, confidence: 0.97, parodyLikelihood: 0.7 });
   });
 });
