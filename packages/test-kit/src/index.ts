@@ -6,3 +6,6 @@ export * from './http';
 export * from './broker';
 export * from './service-harness';
 export * from './embedded-under-test';
+export * from './local-commands';
+export * from './private-postgres';
+export * from './private-rabbitmq';
