@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import {
+  onAbnormalExit,
   startCluster,
   startPrivatePostgres,
   startPrivateRabbitMQ,
@@ -97,6 +98,10 @@ export async function startFaultCluster(rootDir: string, env: Record<string, str
   }
   const running = cluster;
   for (const name of running.processes.keys()) watch(name);
+  // Interrupted before teardown: the service processes must not outlive the suite.
+  const forget = onAbnormalExit(() => {
+    for (const { child } of running.processes.values()) if (child.pid !== undefined) child.kill('SIGKILL');
+  });
 
   const childOf = (name: string): ChildProcess => {
     const child = running.processes.get(name)?.child;
@@ -154,6 +159,7 @@ export async function startFaultCluster(rootDir: string, env: Record<string, str
     },
     databaseOf: (service) => databaseName(databasePrefix, service),
     teardown: async () => {
+      forget();
       for (const name of running.processes.keys()) {
         const child = running.processes.get(name)?.child;
         if (child === undefined) continue;

@@ -42,9 +42,10 @@ export function formatTable(rows: FaultRow[]): string {
 }
 
 /** Keeps one file's rows for the combined table. */
-export function saveRows(file: string, rows: FaultRow[]): void {
+export function saveRows(file: string, title: string, rows: FaultRow[]): void {
   mkdirSync(REPORT_DIR, { recursive: true });
   writeFileSync(path.join(REPORT_DIR, `${file}.json`), JSON.stringify(rows, null, 2));
+  writeFileSync(path.join(REPORT_DIR, `${file}.md`), `${title}\n\n${formatTable(rows)}\n\n`);
 }
 
 /** Every saved row, in file name order. */

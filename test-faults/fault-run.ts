@@ -3,7 +3,7 @@ import type { WorkloadClient } from './client';
 import type { Death } from './fault-cluster';
 import type { FaultRow } from './fault-report';
 import { deliveryPipeline, duplicateRows, undeliveredWebhooks, type InsideContext } from './inside-checks';
-import { checkChains, type Finding } from './outside-checks';
+import { checkChains, duplicateClaims, type Finding } from './outside-checks';
 import type { WebhookReceiver } from './webhook-receiver';
 import type { Workload } from './workload';
 
@@ -35,7 +35,7 @@ export interface FaultSpec {
   /** Load before the fault (default 4 s) and after it ends (default 3 s). */
   warmupMs?: number;
   afterMs?: number;
-  /** How long the system may take to settle after the fault (default 90 s). */
+  /** How long the system may take to settle once the load stopped (default 45 s). */
   settleMs?: number;
 }
 
@@ -45,13 +45,15 @@ export interface FaultOutcome {
   problems: string[];
 }
 
-async function findings(bench: Bench, label: string, since: Date): Promise<Finding[]> {
+async function findings(bench: Bench, label: string, since: Date, deadline: number): Promise<Finding[]> {
   const chains = bench.workload.of(label);
-  const found = await checkChains(bench.checker, bench.receiver, chains);
+  const found = await checkChains(bench.checker, bench.receiver, chains, deadline);
   if (bench.inside !== undefined) {
     found.push(...(await duplicateRows(bench.inside, chains)));
     found.push(...(await undeliveredWebhooks(bench.inside, since)));
     found.push(...(await deliveryPipeline(bench.inside, since)).findings);
+  } else {
+    found.push(...(await duplicateClaims(bench.checker, chains)));
   }
   return found.filter((f) => !bench.reported.has(f.what));
 }
@@ -78,6 +80,9 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     await sleep(spec.warmupMs ?? 4000);
     await spec.inject();
     faultEnd = performance.now();
+    // Whatever died during the fault is restarted at once, as a supervisor would (the death is
+    // still reported): the rest of the run then shows what the survivors lost.
+    await bench.reviveDead().catch(() => undefined);
     const probeDeadline = faultEnd + 60_000;
     while (performance.now() < probeDeadline) {
       if (await spec.probe().catch(() => false)) {
@@ -92,12 +97,15 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     await workload.stop();
   }
 
-  // Settling: the checks are asked again until they all pass or the budget is spent.
-  const settleDeadline = performance.now() + (spec.settleMs ?? 90_000);
+  // Settling: the checks are asked again until they all pass or the budget is spent; each
+  // round is bounded too (a dead route must not hold the suite).
+  await bench.reviveDead().catch(() => undefined);
+  const settleDeadline = performance.now() + (spec.settleMs ?? 45_000);
   let settled: number | null = null;
   let last: Finding[] = [];
   for (;;) {
-    last = await findings(bench, spec.label, since).catch((err: unknown) => [
+    const roundDeadline = Math.max(settleDeadline, performance.now() + 20_000);
+    last = await findings(bench, spec.label, since, roundDeadline).catch((err: unknown) => [
       { kind: 'lost' as const, what: `the checks failed: ${(err as Error).message}` },
     ]);
     if (last.length === 0) {
@@ -131,7 +139,7 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     problems.push(
       `died: ${d.name} (code ${d.code}, signal ${d.signal}); last output:\n    ${d.output.slice(-8).join('\n    ')}`,
     );
-  await bench.reviveDead();
+  await bench.reviveDead().catch(() => undefined);
 
   const lettersAfter = await deadLetters(bench).catch(() => new Map<string, number>());
   for (const [queue, depth] of lettersAfter) {

@@ -110,18 +110,24 @@ export async function checkChain(
   return found;
 }
 
-/** Every chain's outside checks, a few at a time (the machine is small). */
+/** Every chain's outside checks, a few at a time (the machine is small), until `deadline`. */
 export async function checkChains(
   client: WorkloadClient,
   receiver: WebhookReceiver,
   chains: Chain[],
+  deadline: number,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const queue = [...chains];
   await Promise.all(
     Array.from({ length: 4 }, async () => {
-      for (let chain = queue.shift(); chain !== undefined; chain = queue.shift())
+      for (let chain = queue.shift(); chain !== undefined; chain = queue.shift()) {
+        if (performance.now() > deadline) {
+          findings.push({ kind: 'lost', what: `chain ${chain.no} (${chain.name}): not checked in time` });
+          continue;
+        }
         findings.push(...(await checkChain(client, receiver, chain)));
+      }
     }),
   );
   for (const hook of receiver.repeatedAfterSuccess())
@@ -130,4 +136,25 @@ export async function checkChains(
       what: `webhook ${hook.webhookId} (${hook.body?.type ?? hook.body?.event}) delivered again after a 200`,
     });
   return findings;
+}
+
+/**
+ * Claims of the chains' names that exist more than once, read page by page through the owners'
+ * lists (for a deployment whose databases the suite cannot query, the embedded default).
+ */
+export async function duplicateClaims(client: WorkloadClient, chains: Chain[]): Promise<Finding[]> {
+  const found: Finding[] = [];
+  const names = new Set(chains.filter((c) => c.claimId !== undefined).map((c) => c.name));
+  const owners = new Map(chains.map((c) => [c.cast.owner.id, c.cast.owner.key]));
+  for (const key of owners.values()) {
+    const counts = new Map<string, number>();
+    for (let offset = 0; offset < 10_000; offset += 100) {
+      const page = await client.read(key, `/v1/svc/claims?limit=100&offset=${offset}`);
+      const items = (page.body?.data ?? []) as { name: string }[];
+      for (const item of items) if (names.has(item.name)) counts.set(item.name, (counts.get(item.name) ?? 0) + 1);
+      if (page.status !== 200 || items.length < 100) break;
+    }
+    for (const [name, n] of counts) if (n > 1) found.push({ kind: 'doubled', what: `${n} claims named ${name}` });
+  }
+  return found;
 }

@@ -9,3 +9,4 @@ export * from './embedded-under-test';
 export * from './local-commands';
 export * from './private-postgres';
 export * from './private-rabbitmq';
+export * from './last-resort';

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { onAbnormalExit } from './last-resort';
 import {
   processAlive,
   runCommand,
@@ -65,18 +66,6 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-// Instances still running when the test process exits (a crash, an interrupted run): stopped
-// synchronously on exit so that no server outlives its test.
-const running = new Set<() => void>();
-let exitHookInstalled = false;
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const stop of running) stop();
-  });
-}
-
 /**
  * Starts a private PostgreSQL server. As root, the server runs as an unprivileged user (initdb and
  * postgres refuse root) in a temporary directory that user owns.
@@ -137,6 +126,7 @@ export async function startPrivatePostgres(
   };
 
   let tornDown = false;
+  let forget: () => void = () => undefined;
   const stopNow = () => {
     // Synchronous last resort (process exit): immediate shutdown, then the postmaster by pid.
     const current = pid();
@@ -152,7 +142,7 @@ export async function startPrivatePostgres(
   const teardown = async (): Promise<void> => {
     if (tornDown) return;
     tornDown = true;
-    running.delete(stopNow);
+    forget();
     const current = pid();
     if (current !== undefined) {
       await pgCtl(['-m', 'immediate', '-w', '-t', '30', 'stop'], 40_000).catch(() => undefined);
@@ -170,8 +160,7 @@ export async function startPrivatePostgres(
       ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'],
       { timeoutMs: 120_000, cwd: root, ...(runAs === undefined ? {} : { runAs }) },
     );
-    installExitHook();
-    running.add(stopNow);
+    forget = onAbnormalExit(stopNow);
     await start();
   } catch (err) {
     const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : '';

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { onAbnormalExit } from './last-resort';
 import { processAlive, runCommand, stablePort, waitGone } from './local-commands';
 
 /** A queue as `rabbitmqctl list_queues` shows it. */
@@ -43,16 +44,6 @@ export function rabbitmqBinDir(): string {
   for (const dir of candidates)
     if (dir !== undefined && existsSync(path.join(dir, 'rabbitmq-server'))) return dir;
   throw new Error('rabbitmq-server not found: set RABBITMQ_BIN to the directory of rabbitmq-server');
-}
-
-const running = new Set<() => void>();
-let exitHookInstalled = false;
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const stop of running) stop();
-  });
 }
 
 /**
@@ -102,6 +93,7 @@ export async function startPrivateRabbitMQ(): Promise<PrivateRabbitMQ> {
   };
 
   let tornDown = false;
+  let forget: () => void = () => undefined;
   const stopNow = () => {
     const pid = nodePid();
     if (pid !== undefined) {
@@ -121,7 +113,7 @@ export async function startPrivateRabbitMQ(): Promise<PrivateRabbitMQ> {
   const teardown = async (): Promise<void> => {
     if (tornDown) return;
     tornDown = true;
-    running.delete(stopNow);
+    forget();
     const pid = nodePid();
     await ctl(['stop'], 40_000).catch(() => undefined);
     if (pid !== undefined && !(await waitGone(pid, 15_000))) {
@@ -136,8 +128,7 @@ export async function startPrivateRabbitMQ(): Promise<PrivateRabbitMQ> {
   };
 
   try {
-    installExitHook();
-    running.add(stopNow);
+    forget = onAbnormalExit(stopNow);
     await runCommand(path.join(bin, 'rabbitmq-server'), ['-detached'], { env, timeoutMs: 30_000, cwd: root });
     await ctl(['wait', pidFile, '--timeout', '120'], 130_000);
   } catch (err) {
