@@ -64,7 +64,8 @@ async function startEmbedded(): Promise<void> {
   while (!/Admin token:\s+\S+/.test(embedded.output)) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`the embedded default exited: ${embedded.output}`);
-    if (performance.now() > deadline) throw new Error(`the embedded default was not ready: ${embedded.output}`);
+    if (performance.now() > deadline)
+      throw new Error(`the embedded default was not ready: ${embedded.output}`);
     await sleep(100);
   }
   adminToken = /Admin token:\s+(\S+)/.exec(embedded.output)?.[1] ?? '';
@@ -111,30 +112,34 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the embedded default under a fault', () => {
-  it('when it is killed with -9 mid-write and restarted on the same data, then nothing acknowledged is lost or doubled', async () => {
-    const { row, problems } = await runUnderFault(bench, {
-      label: 'embedded kill -9 mid-write',
-      warmupMs: 6000,
-      inject: async () => {
-        await stopEmbedded('SIGKILL');
-        await sleep(1000);
-        await startEmbedded();
-      },
-      probe: async () => {
-        const key = workload.casts[0]?.owner.key ?? '';
-        const response = await fetch(`http://127.0.0.1:${port}/v1/svc/claims?limit=1`, {
-          headers: { authorization: `Bearer ${key}` },
-          signal: AbortSignal.timeout(2000),
-        });
-        await response.arrayBuffer();
-        return response.status === 200;
-      },
-      afterMs: 6000,
-    });
-    rows.push(row);
-    saveRows('2-embedded', 'The embedded default under a fault:', rows);
-    process.stdout.write(`\n[faults] ${formatTable([row]).split('\n')[2]}\n`);
-    for (const problem of problems) process.stdout.write(`[faults]   ${problem}\n`);
-    expect(problems).toEqual([]);
-  }, 6 * 60_000);
+  it(
+    'when it is killed with -9 mid-write and restarted on the same data, then nothing acknowledged is lost or doubled',
+    async () => {
+      const { row, problems } = await runUnderFault(bench, {
+        label: 'embedded kill -9 mid-write',
+        warmupMs: 6000,
+        inject: async () => {
+          await stopEmbedded('SIGKILL');
+          await sleep(1000);
+          await startEmbedded();
+        },
+        probe: async () => {
+          const key = workload.casts[0]?.owner.key ?? '';
+          const response = await fetch(`http://127.0.0.1:${port}/v1/svc/claims?limit=1`, {
+            headers: { authorization: `Bearer ${key}` },
+            signal: AbortSignal.timeout(2000),
+          });
+          await response.arrayBuffer();
+          return response.status === 200;
+        },
+        afterMs: 6000,
+      });
+      rows.push(row);
+      saveRows('2-embedded', 'The embedded default under a fault:', rows);
+      process.stdout.write(`\n[faults] ${formatTable([row]).split('\n')[2]}\n`);
+      for (const problem of problems) process.stdout.write(`[faults]   ${problem}\n`);
+      expect(problems).toEqual([]);
+    },
+    6 * 60_000,
+  );
 });

@@ -17,7 +17,7 @@ export interface FaultRow {
   deaths: number;
   /** Seconds from the end of the fault until the API served the affected route again. */
   apiBackAfterS: number | null;
-  /** Seconds from the end of the fault until every check passed (null: never, within the budget). */
+  /** Seconds from the end of the fault until nothing was missing any more (null: not within the budget). */
   settledAfterS: number | null;
   passed: boolean;
 }

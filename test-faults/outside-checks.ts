@@ -151,10 +151,12 @@ export async function duplicateClaims(client: WorkloadClient, chains: Chain[]): 
     for (let offset = 0; offset < 10_000; offset += 100) {
       const page = await client.read(key, `/v1/svc/claims?limit=100&offset=${offset}`);
       const items = (page.body?.data ?? []) as { name: string }[];
-      for (const item of items) if (names.has(item.name)) counts.set(item.name, (counts.get(item.name) ?? 0) + 1);
+      for (const item of items)
+        if (names.has(item.name)) counts.set(item.name, (counts.get(item.name) ?? 0) + 1);
       if (page.status !== 200 || items.length < 100) break;
     }
-    for (const [name, n] of counts) if (n > 1) found.push({ kind: 'doubled', what: `${n} claims named ${name}` });
+    for (const [name, n] of counts)
+      if (n > 1) found.push({ kind: 'doubled', what: `${n} claims named ${name}` });
   }
   return found;
 }
