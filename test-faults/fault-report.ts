@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** One row of the closing table: what one fault did to the workload. */
@@ -58,4 +58,11 @@ export function savedRows(): FaultRow[] {
   } catch {
     return [];
   }
+}
+
+/** Every problem of a fault, one per line, in coverage/faults/problems.log (the summary shows groups). */
+export function saveProblems(fault: string, problems: string[]): void {
+  mkdirSync(REPORT_DIR, { recursive: true });
+  const lines = problems.length === 0 ? ['(none)'] : problems;
+  appendFileSync(path.join(REPORT_DIR, 'problems.log'), `## ${fault}\n${lines.join('\n')}\n\n`);
 }

@@ -43,6 +43,26 @@ export interface FaultOutcome {
   row: FaultRow;
   /** Everything wrong, one line each ([] when the fault was survived). */
   problems: string[];
+  /** The problems grouped by kind: a count, the kind and one example each. */
+  summary: string[];
+}
+
+/** Groups problems that differ only by chain and ids: `12x lost: ... (e.g. chain 7 ...)`. */
+export function summarize(problems: string[]): string[] {
+  const groups = new Map<string, { count: number; example: string }>();
+  for (const problem of problems) {
+    const key = problem
+      .replace(/chain \d+ (\([^)]*\): )?/g, '')
+      .replace(/\b[a-z]+_[0-9A-Za-z]{10,}\b/g, '<id>')
+      .replace(/faults-avatar-\d+/g, '<avatar>')
+      .replace(/^(doubled: )\d+ /, '$1');
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { count: 1, example: problem });
+    else group.count++;
+  }
+  return [...groups].map(([key, g]) =>
+    g.count === 1 ? g.example : `${g.count}x ${key} (e.g. ${g.example})`,
+  );
 }
 
 async function findings(bench: Bench, label: string, since: Date, deadline: number): Promise<Finding[]> {
@@ -161,5 +181,5 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     settledAfterS: settled,
     passed: problems.length === 0,
   };
-  return { row, problems };
+  return { row, problems, summary: summarize(problems) };
 }

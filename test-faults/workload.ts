@@ -79,6 +79,9 @@ export function randomName(): string {
   return `${word()} ${word()}`;
 }
 
+/** At most one chain per runner every this long. */
+const CHAIN_INTERVAL_MS = 1500;
+
 function currentPeriod(): string {
   const now = new Date();
   return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
@@ -140,7 +143,13 @@ export class Workload {
     this.running = true;
     this.client.window = window;
     this.loops = this.casts.map(async (cast) => {
-      while (this.running) await this.runChain(cast, window);
+      while (this.running) {
+        const started = performance.now();
+        await this.runChain(cast, window);
+        // A steady rate: a chain refused at once must not turn the runner into a flood.
+        const rest = CHAIN_INTERVAL_MS - (performance.now() - started);
+        if (rest > 0 && this.running) await new Promise((resolve) => setTimeout(resolve, rest));
+      }
     });
   }
 
