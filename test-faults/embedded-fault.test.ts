@@ -49,7 +49,8 @@ async function startEmbedded(): Promise<void> {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  child.once('exit', (code, signal) => {
+  // 'close', not 'exit': by then its last output (the crash) has been read.
+  child.once('close', (code, signal) => {
     if (!intended.has(child))
       deaths.push({
         name: 'embedded',

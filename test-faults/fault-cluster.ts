@@ -74,7 +74,8 @@ export async function startFaultCluster(rootDir: string, env: Record<string, str
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': by then its last output (the crash) has been read.
+    child.once('close', (code, signal) => {
       if (intended.has(child)) return;
       deaths.push({ name, code, signal, at: performance.now(), output: [...lines] });
     });
