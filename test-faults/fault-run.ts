@@ -35,7 +35,7 @@ export interface FaultSpec {
   /** Load before the fault (default 4 s) and after it ends (default 3 s). */
   warmupMs?: number;
   afterMs?: number;
-  /** How long the system may take to settle once the load stopped (default 45 s). */
+  /** How long the system may take to settle once the load stopped (default 30 s). */
   settleMs?: number;
 }
 
@@ -120,7 +120,7 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
   // Settling: the checks are asked again until they all pass or the budget is spent; each
   // round is bounded too (a dead route must not hold the suite).
   await bench.reviveDead().catch(() => undefined);
-  const settleDeadline = performance.now() + (spec.settleMs ?? 45_000);
+  const settleDeadline = performance.now() + (spec.settleMs ?? 30_000);
   let settled: number | null = null;
   let last: Finding[] = [];
   for (;;) {
