@@ -7,7 +7,7 @@ PORT ?= 8080
 export PORT
 
 .DEFAULT_GOAL := help
-.PHONY: help install build dev up test test-unit test-integration test-e2e lint typecheck format format-check \
+.PHONY: help install build dev up test test-unit test-integration test-e2e test-faults lint typecheck format format-check \
 	depcheck check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement clean
 
 help: ## List the targets
@@ -57,10 +57,22 @@ test-integration: install ## Integration tests on PostgreSQL and RabbitMQ
 test-e2e: build ## End-to-end tests: the processes through the gateway
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects e2e
 
-test: check build ## The whole suite: static checks, build, unit, integration and e2e tests
-	@mkdir -p coverage
-	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --json --outputFile=coverage/jest-results.json; \
-	status=$$?; node scripts/test-summary.mjs coverage/jest-results.json; exit $$status
+# The fault suite runs alone and in band after the others: its timings are what it measures.
+test-faults: build ## Fault suite (issue #12): the cluster on its own PostgreSQL and RabbitMQ under injected faults (about 12 min)
+	@rm -rf coverage/faults
+	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --selectProjects faults --runInBand; \
+	status=$$?; cat coverage/faults/*.md 2>/dev/null; exit $$status
+
+test: check build ## The whole suite: static checks, build, unit, integration, e2e and fault tests
+	@mkdir -p coverage && rm -rf coverage/faults
+	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --selectProjects unit integration e2e \
+		--json --outputFile=coverage/jest-results.json; \
+	status=$$?; \
+	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --selectProjects faults --runInBand \
+		--json --outputFile=coverage/jest-faults.json; \
+	faults=$$?; cat coverage/faults/*.md 2>/dev/null; \
+	node scripts/test-summary.mjs coverage/jest-results.json coverage/jest-faults.json; \
+	[ $$status -eq 0 ] && [ $$faults -eq 0 ]
 
 bench-gateway: build ## Gateway overhead vs direct vs bare express (autocannon); BENCH_CONNECTIONS, BENCH_DURATION
 	$(PNPM) exec tsc -b bench && node bench/dist/gateway/run.js

@@ -32,7 +32,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/test/**', 'test-e2e/**', 'bench/**', 'packages/clock/src/**'],
+    files: ['**/test/**', 'test-e2e/**', 'test-faults/**', 'bench/**', 'packages/clock/src/**'],
     rules: {
       'no-restricted-syntax': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',

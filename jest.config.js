@@ -1,5 +1,6 @@
 // One jest run for the whole workspace, split into projects so a developer can run a slice:
-// unit (no I/O), integration (real PostgreSQL and RabbitMQ), e2e (processes through the gateway).
+// unit (no I/O), integration (real PostgreSQL and RabbitMQ), e2e (processes through the gateway),
+// faults (the cluster under injected faults; run alone, in band: make test-faults).
 const transform = {
   '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
 };
@@ -29,6 +30,12 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test-e2e/**/*.test.ts'],
+    },
+    {
+      ...common,
+      // The fault suite (make test-faults): its own PostgreSQL and RabbitMQ, minutes per file.
+      displayName: 'faults',
+      testMatch: ['<rootDir>/test-faults/**/*.test.ts'],
     },
   ],
   testTimeout: 30000,

@@ -26,6 +26,8 @@ export interface ClusterOptions {
   databasePrefix?: string;
   /** Fixed ports from SERVICE_PORTS (make up) or free ones (tests). */
   fixedPorts?: boolean;
+  /** Ports chosen by the caller, by process name (gateway included); the others as above. */
+  ports?: Record<string, number>;
   /** Extra environment for every process. */
   env?: Record<string, string>;
   adminToken?: string;
@@ -209,7 +211,9 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const serviceUrls: Record<string, string> = {};
   const ports = new Map<string, number>();
   for (const name of services) {
-    const port = options.fixedPorts === true ? (SERVICE_PORTS[name] ?? (await freePort())) : await freePort();
+    const port =
+      options.ports?.[name] ??
+      (options.fixedPorts === true ? (SERVICE_PORTS[name] ?? (await freePort())) : await freePort());
     ports.set(name, port);
     serviceUrls[`${name.replace(/-/g, '_').toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
   }
@@ -226,7 +230,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     });
   }
   const gatewayPort =
-    options.fixedPorts === true ? Number(process.env.PORT ?? SERVICE_PORTS.gateway) : await freePort();
+    options.ports?.gateway ??
+    (options.fixedPorts === true ? Number(process.env.PORT ?? SERVICE_PORTS.gateway) : await freePort());
   settings.set('gateway', {
     port: gatewayPort,
     env: {

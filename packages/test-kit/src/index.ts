@@ -7,3 +7,7 @@ export * from './broker';
 export * from './service-harness';
 export * from './embedded-under-test';
 export * from './fuzz/input-fuzz';
+export * from './local-commands';
+export * from './private-postgres';
+export * from './private-rabbitmq';
+export * from './last-resort';

@@ -1,0 +1,175 @@
+import type { ChildProcess } from 'node:child_process';
+import pg from 'pg';
+import {
+  onAbnormalExit,
+  startCluster,
+  startPrivatePostgres,
+  startPrivateRabbitMQ,
+  stablePort,
+  type PrivatePostgres,
+  type PrivateRabbitMQ,
+  type RunningCluster,
+} from '@svc/test-kit';
+import { databaseName, SERVICES } from './inside-checks';
+
+// The cluster mode on infrastructure of the suite's own: a PostgreSQL server and a RabbitMQ
+// node started for the suite on other ports, so faults can be injected into them without
+// touching the machine's. Every process is watched: an exit the suite did not cause is a death.
+
+/** A process that exited without the suite killing or stopping it. */
+export interface Death {
+  name: string;
+  code: number | null;
+  signal: string | null;
+  at: number;
+  /** Its last lines of output. */
+  output: string[];
+}
+
+export interface FaultCluster {
+  postgres: PrivatePostgres;
+  broker: PrivateRabbitMQ;
+  cluster: RunningCluster;
+  databasePrefix: string;
+  deaths: Death[];
+  /** kill -9 by pid (an intended death). */
+  kill(name: string): void;
+  /** Starts a process again (same port and settings) and waits until it is ready. */
+  restart(name: string): Promise<void>;
+  /** SIGSTOP / SIGCONT by pid. */
+  pause(name: string): void;
+  resume(name: string): void;
+  /** Restarts every process that is not running; returns their names. */
+  reviveDead(): Promise<string[]>;
+  /** Runs SQL on the suite's server (the `postgres` database unless named). */
+  admin(sql: string, database?: string): Promise<pg.QueryResult>;
+  /** The database of a service. */
+  databaseOf(service: string): string;
+  teardown(): Promise<void>;
+}
+
+const OUTPUT_LINES = 40;
+
+export async function startFaultCluster(rootDir: string, env: Record<string, string>): Promise<FaultCluster> {
+  const [postgres, broker] = await Promise.all([startPrivatePostgres(), startPrivateRabbitMQ()]);
+  const deaths: Death[] = [];
+  const intended = new WeakSet<ChildProcess>();
+  const watched = new WeakSet<ChildProcess>();
+  const output = new Map<string, string[]>();
+  const databasePrefix = 'faults_';
+  let cluster: RunningCluster | undefined;
+
+  const watch = (name: string) => {
+    const child = cluster?.processes.get(name)?.child;
+    if (child === undefined || watched.has(child)) return;
+    watched.add(child);
+    const lines: string[] = [];
+    output.set(name, lines);
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line === '') continue;
+        lines.push(line.slice(0, 600));
+        if (lines.length > OUTPUT_LINES) lines.shift();
+      }
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    // 'close', not 'exit': by then its last output (the crash) has been read.
+    child.once('close', (code, signal) => {
+      if (intended.has(child)) return;
+      deaths.push({ name, code, signal, at: performance.now(), output: [...lines] });
+    });
+  };
+
+  try {
+    const ports: Record<string, number> = {};
+    for (const name of SERVICES) ports[name] = await stablePort();
+    cluster = await startCluster({
+      rootDir,
+      postgresUrl: postgres.url,
+      amqpUrl: broker.url,
+      databasePrefix,
+      ports,
+      output: 'silent',
+      env,
+    });
+  } catch (err) {
+    await Promise.all([postgres.teardown(), broker.teardown()]);
+    throw err;
+  }
+  const running = cluster;
+  for (const name of running.processes.keys()) watch(name);
+  // Interrupted before teardown: the service processes must not outlive the suite.
+  const forget = onAbnormalExit(() => {
+    for (const { child } of running.processes.values()) if (child.pid !== undefined) child.kill('SIGKILL');
+  });
+
+  const childOf = (name: string): ChildProcess => {
+    const child = running.processes.get(name)?.child;
+    if (child === undefined) throw new Error(`no process ${name}`);
+    return child;
+  };
+  const pidOf = (name: string): number => {
+    const pid = childOf(name).pid;
+    if (pid === undefined) throw new Error(`${name} has no pid`);
+    return pid;
+  };
+  const isRunning = (name: string) => {
+    const child = running.processes.get(name)?.child;
+    return child !== undefined && child.exitCode === null && child.signalCode === null;
+  };
+
+  return {
+    postgres,
+    broker,
+    cluster: running,
+    databasePrefix,
+    deaths,
+    kill: (name) => {
+      const child = childOf(name);
+      intended.add(child);
+      process.kill(pidOf(name), 'SIGKILL');
+    },
+    restart: async (name) => {
+      const child = childOf(name);
+      if (child.exitCode === null && child.signalCode === null)
+        await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      await running.startProcess(name);
+      watch(name);
+    },
+    pause: (name) => process.kill(pidOf(name), 'SIGSTOP'),
+    resume: (name) => process.kill(pidOf(name), 'SIGCONT'),
+    reviveDead: async () => {
+      const dead = [...running.processes.keys()].filter((name) => !isRunning(name));
+      for (const name of dead) {
+        await running.startProcess(name);
+        watch(name);
+      }
+      return dead;
+    },
+    admin: async (sql, database) => {
+      const url = new URL(postgres.url);
+      if (database !== undefined) url.pathname = `/${database}`;
+      const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+      await client.connect();
+      try {
+        return await client.query(sql);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    databaseOf: (service) => databaseName(databasePrefix, service),
+    teardown: async () => {
+      forget();
+      for (const name of running.processes.keys()) {
+        const child = running.processes.get(name)?.child;
+        if (child === undefined) continue;
+        intended.add(child);
+        // A paused process cannot stop: let it run first.
+        if (isRunning(name)) process.kill(pidOf(name), 'SIGCONT');
+      }
+      await running.stop().catch(() => undefined);
+      await Promise.all([postgres.teardown(), broker.teardown()]);
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import { sleep } from '@svc/test-kit';
+import type { WorkloadClient } from './client';
+import type { Death } from './fault-cluster';
+import type { FaultRow } from './fault-report';
+import { deliveryPipeline, duplicateRows, undeliveredWebhooks, type InsideContext } from './inside-checks';
+import { checkChains, duplicateClaims, type Finding } from './outside-checks';
+import type { WebhookReceiver } from './webhook-receiver';
+import type { Workload } from './workload';
+
+// One fault under the workload: load before, the fault, load after; then wait for the system to
+// settle and say, from outside and inside, what was acknowledged, lost or doubled, whether any
+// 500 was answered or any process died, and how long recovery took.
+
+/** What a fault run needs from its deployment. */
+export interface Bench {
+  workload: Workload;
+  /** The client of the checks (shorter deadlines than the workload's). */
+  checker: WorkloadClient;
+  receiver: WebhookReceiver;
+  /** The databases and broker, when the suite owns them (cluster mode). */
+  inside?: InsideContext;
+  deaths: Death[];
+  /** Restarts whatever died, so the next fault starts from a whole deployment. */
+  reviveDead(): Promise<string[]>;
+  /** Findings already reported by an earlier fault (a global check sees them again). */
+  reported: Set<string>;
+}
+
+export interface FaultSpec {
+  label: string;
+  /** Runs the fault and resolves once it is over (the dependency is back). */
+  inject(): Promise<void>;
+  /** True once the route the fault hit answers again. */
+  probe(): Promise<boolean>;
+  /** Load before the fault (default 4 s) and after it ends (default 3 s). */
+  warmupMs?: number;
+  afterMs?: number;
+  /** How long the system may take to settle once the load stopped (default 30 s). */
+  settleMs?: number;
+}
+
+export interface FaultOutcome {
+  row: FaultRow;
+  /** Everything wrong, one line each ([] when the fault was survived). */
+  problems: string[];
+  /** The problems grouped by kind: a count, the kind and one example each. */
+  summary: string[];
+}
+
+/** Groups problems that differ only by chain and ids: `12x lost: ... (e.g. chain 7 ...)`. */
+export function summarize(problems: string[]): string[] {
+  const groups = new Map<string, { count: number; example: string }>();
+  for (const problem of problems) {
+    const key = problem
+      .replace(/chain \d+ (\([^)]*\): )?/g, '')
+      .replace(/\b[a-z]+_[0-9A-Za-z]{10,}\b/g, '<id>')
+      .replace(/faults-avatar-\d+/g, '<avatar>')
+      .replace(/^(doubled: )\d+ /, '$1');
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { count: 1, example: problem });
+    else group.count++;
+  }
+  return [...groups].map(([key, g]) =>
+    g.count === 1 ? g.example : `${g.count}x ${key} (e.g. ${g.example})`,
+  );
+}
+
+async function findings(bench: Bench, label: string, since: Date, deadline: number): Promise<Finding[]> {
+  const chains = bench.workload.of(label);
+  const found = await checkChains(bench.checker, bench.receiver, chains, deadline);
+  if (bench.inside !== undefined) {
+    found.push(...(await duplicateRows(bench.inside, chains)));
+    found.push(...(await undeliveredWebhooks(bench.inside, since)));
+    found.push(...(await deliveryPipeline(bench.inside, since)).findings);
+  } else {
+    found.push(...(await duplicateClaims(bench.checker, chains)));
+  }
+  return found.filter((f) => !bench.reported.has(f.what));
+}
+
+async function deadLetters(bench: Bench): Promise<Map<string, number>> {
+  if (bench.inside === undefined) return new Map();
+  const depths = new Map<string, number>();
+  for (const q of await bench.inside.broker.queues())
+    if (q.name.endsWith('.dlq')) depths.set(q.name, q.messages);
+  return depths;
+}
+
+/** Runs one fault under the workload and reports on it. */
+export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<FaultOutcome> {
+  const since = new Date();
+  const deathsBefore = bench.deaths.length;
+  const lettersBefore = await deadLetters(bench);
+  const { workload, checker } = bench;
+  checker.window = spec.label;
+  workload.start(spec.label);
+  let faultEnd = 0;
+  let apiBack: number | null = null;
+  try {
+    await sleep(spec.warmupMs ?? 4000);
+    await spec.inject();
+    faultEnd = performance.now();
+    // Whatever died during the fault is restarted at once, as a supervisor would (the death is
+    // still reported): the rest of the run then shows what the survivors lost.
+    await bench.reviveDead().catch(() => undefined);
+    const probeDeadline = faultEnd + 60_000;
+    while (performance.now() < probeDeadline) {
+      if (await spec.probe().catch(() => false)) {
+        apiBack = (performance.now() - faultEnd) / 1000;
+        break;
+      }
+      await sleep(100);
+    }
+    const after = (spec.afterMs ?? 3000) - (performance.now() - faultEnd);
+    if (after > 0) await sleep(after);
+  } finally {
+    await workload.stop();
+  }
+
+  // Settling: the checks are asked again until they all pass or the budget is spent; each
+  // round is bounded too (a dead route must not hold the suite).
+  await bench.reviveDead().catch(() => undefined);
+  const settleDeadline = performance.now() + (spec.settleMs ?? 30_000);
+  let settled: number | null = null;
+  let last: Finding[] = [];
+  for (;;) {
+    const roundDeadline = Math.max(settleDeadline, performance.now() + 20_000);
+    last = await findings(bench, spec.label, since, roundDeadline).catch((err: unknown) => [
+      { kind: 'lost' as const, what: `the checks failed: ${(err as Error).message}` },
+    ]);
+    // Settled: nothing missing any more (a doubled row or webhook cannot un-happen).
+    if (last.every((f) => f.kind === 'doubled')) {
+      settled = (performance.now() - faultEnd) / 1000;
+      break;
+    }
+    if (performance.now() > settleDeadline) break;
+    await sleep(2000);
+  }
+
+  const problems: string[] = last.map((f) => `${f.kind}: ${f.what}`);
+  for (const f of last) bench.reported.add(f.what);
+
+  const records = [...workload.client.records, ...checker.records].filter((r) => r.window === spec.label);
+  const writes = workload.client.records.filter(
+    (r) => r.window === spec.label && r.idempotencyKey !== undefined,
+  );
+  const internal = records.filter((r) => r.statuses.includes(500));
+  const byRoute = new Map<string, number>();
+  for (const r of internal) {
+    const route = `${r.method} ${r.path.replace(/(claim|box|lic|req|viol|gp|av|we)_[0-9A-Za-z]+/g, '$1_…')}`;
+    byRoute.set(route, (byRoute.get(route) ?? 0) + r.statuses.filter((s) => s === 500).length);
+  }
+  for (const [route, n] of byRoute) problems.push(`500: ${n} answers to ${route}`);
+
+  const refused = workload.of(spec.label).filter((c) => c.stopped !== undefined);
+  for (const c of refused) problems.push(`refused: chain ${c.no} stopped at ${c.stopped}`);
+
+  const died = bench.deaths.slice(deathsBefore);
+  for (const d of died)
+    problems.push(
+      `died: ${d.name} (code ${d.code}, signal ${d.signal}); last output:\n    ${d.output.slice(-8).join('\n    ')}`,
+    );
+  await bench.reviveDead().catch(() => undefined);
+
+  const lettersAfter = await deadLetters(bench).catch(() => new Map<string, number>());
+  for (const [queue, depth] of lettersAfter) {
+    const added = depth - (lettersBefore.get(queue) ?? 0);
+    if (added > 0) problems.push(`dead-lettered: ${added} messages in ${queue}`);
+  }
+
+  const row: FaultRow = {
+    fault: spec.label,
+    writes: writes.length,
+    acknowledged: writes.filter((r) => r.acknowledged).length,
+    refused: refused.length,
+    internalErrors: internal.reduce((n, r) => n + r.statuses.filter((s) => s === 500).length, 0),
+    lost: last.filter((f) => f.kind === 'lost').length,
+    doubled: last.filter((f) => f.kind === 'doubled').length,
+    deaths: died.length,
+    apiBackAfterS: apiBack,
+    settledAfterS: settled,
+    passed: problems.length === 0,
+  };
+  return { row, problems, summary: summarize(problems) };
+}
