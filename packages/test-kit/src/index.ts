@@ -6,3 +6,4 @@ export * from './http';
 export * from './broker';
 export * from './service-harness';
 export * from './embedded-under-test';
+export * from './delivery-orders';

@@ -22,14 +22,15 @@ export class LicenseRepository implements LicenseStore {
       status: string;
       expiresAt: Date;
       updatedAt: Date;
+      version: number;
     },
   ): Promise<void> {
     await tx.query(
-      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, expires_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, expires_at, updated_at, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (license_id) DO UPDATE SET status = EXCLUDED.status, expires_at = EXCLUDED.expires_at,
-         updated_at = EXCLUDED.updated_at
-       WHERE licenses.updated_at <= EXCLUDED.updated_at`,
+         updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
+       WHERE (licenses.version, licenses.updated_at) <= (EXCLUDED.version, EXCLUDED.updated_at)`,
       [
         license.licenseId,
         license.boxId,
@@ -37,6 +38,7 @@ export class LicenseRepository implements LicenseStore {
         license.status,
         license.expiresAt.toISOString(),
         license.updatedAt.toISOString(),
+        license.version,
       ],
     );
   }
