@@ -38,3 +38,16 @@ export async function appendToOutbox(tx: Queryable, ...received: EventEnvelope[]
     params,
   );
 }
+
+/**
+ * The version of the latest event written about an entity (0 when none was): what an owner sends
+ * with a read-through answer (ADR 0010). Read it before the entity's state, so the state is at
+ * least as new as the version.
+ */
+export async function currentEntityVersion(q: Queryable, entityId: string): Promise<number> {
+  const { rows } = await q.query<{ version: string | number }>(
+    'SELECT version FROM entity_versions WHERE entity_id = $1',
+    [entityId],
+  );
+  return rows[0] === undefined ? 0 : Number(rows[0].version);
+}

@@ -21,3 +21,10 @@ export {
   type JsonResponse,
 } from './http-client';
 export { counterOn, histogramOn, gaugeOn } from './metric-registration';
+export {
+  createServiceClient,
+  isServiceCaller,
+  serviceClaims,
+  type ServiceClient,
+  type ServiceClientOptions,
+} from './service-client';

@@ -7,3 +7,4 @@ export * from './broker';
 export * from './service-harness';
 export * from './embedded-under-test';
 export * from './delivery-orders';
+export * from './fake-snapshot-owner';
