@@ -8,6 +8,10 @@ export const billingConfigSchema = baseEnvSchema.extend({
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/billing'),
   /** RabbitMQ; required unless a bus is handed in (embedded mode). */
   AMQP_URL: env.url(['amqp', 'amqps']).optional(),
+  /** Licensing, asked about a license the projection has not heard of yet (read-through). */
+  LICENSING_URL: env.url(['http', 'https']).default('http://127.0.0.1:8083'),
+  /** Short: a usage report waits for it. */
+  LICENSING_TIMEOUT_MS: env.int(2000),
 });
 
 export type BillingConfig = z.output<typeof billingConfigSchema>;

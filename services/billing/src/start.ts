@@ -11,6 +11,7 @@ import type { BillingConfig } from './config';
 import { LedgerRepository } from './data-access/ledger.repository';
 import { LicenseRepository } from './data-access/license.repository';
 import { UsageReportRepository } from './data-access/usage-report.repository';
+import { HttpLicensingClient, type LicensingPort } from './domain/licensing.client';
 import type { BillingContext } from './domain/ports';
 import { revenueRoutes } from './entry-points/http/revenue.routes';
 import { usageRoutes } from './entry-points/http/usage.routes';
@@ -19,13 +20,31 @@ import { licenseProjectionSubscription } from './entry-points/messaging/license-
 export type { StartOverrides } from '@svc/service-runtime';
 export type RunningBilling = RunningDomainService;
 
+export interface BillingOverrides extends StartOverrides {
+  /** Licensing asked on a license projection miss; default: licensing over HTTP at LICENSING_URL. */
+  licensingClient?: LicensingPort;
+}
+
 /** Billing's migrations (after the outbox and inbox tables of @svc/messaging). */
 export function billingMigrations() {
   return domainMigrations('billing', path.resolve(__dirname));
 }
 
 /** Wires billing's stores, license projection and routes into the common start sequence. */
-export function startBilling(config: BillingConfig, overrides: StartOverrides = {}): Promise<RunningBilling> {
+export function startBilling(
+  config: BillingConfig,
+  overrides: BillingOverrides = {},
+): Promise<RunningBilling> {
+  const licensing =
+    overrides.licensingClient ??
+    new HttpLicensingClient({
+      baseUrl: config.LICENSING_URL,
+      internalJwtSecret: config.INTERNAL_JWT_SECRET,
+      environment: config.SVC_ENVIRONMENT,
+      timeoutMs: config.LICENSING_TIMEOUT_MS,
+      ...(overrides.registry === undefined ? {} : { registry: overrides.registry }),
+      ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
+    });
   return startDomainService({
     name: 'billing',
     config,
@@ -36,6 +55,7 @@ export function startBilling(config: BillingConfig, overrides: StartOverrides = 
       const ctx: BillingContext = {
         db,
         licenses,
+        licensing,
         reports: new UsageReportRepository(),
         ledger: new LedgerRepository(),
         clock,
@@ -45,6 +65,7 @@ export function startBilling(config: BillingConfig, overrides: StartOverrides = 
       };
       return {
         subscriptions: [licenseProjectionSubscription({ db, licenses, clock })],
+        background: [{ name: 'licensing-client', start: () => undefined, stop: () => licensing.close() }],
         routes: (router) => {
           usageRoutes(router, ctx);
           revenueRoutes(router, ctx);

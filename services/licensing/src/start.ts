@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { newId } from '@svc/ids';
-import { appendToOutbox } from '@svc/messaging';
+import { appendToOutbox, currentEntityVersion } from '@svc/messaging';
 import {
   domainMigrations,
   periodicJob,
@@ -19,6 +19,7 @@ import type { LicensingContext } from './domain/ports';
 import { HttpRegistryClient, type RegistryPort } from './domain/registry.client';
 import { licenseReviewRoutes } from './entry-points/http/license-review.routes';
 import { licenseRoutes } from './entry-points/http/licenses.routes';
+import { internalSnapshotRoutes } from './entry-points/http/internal-snapshots.routes';
 import { secondFamilyRoutes } from './entry-points/http/second-family.routes';
 import { licensingSubscriptions } from './entry-points/messaging/box-projection.consumer';
 import { clockAdvancedSubscription } from './entry-points/messaging/clock-advanced.consumer';
@@ -74,6 +75,7 @@ export async function startLicensing(
         clock,
         outbox: appendToOutbox,
         eventsCommitted: kickRelay,
+        entityVersion: currentEntityVersion,
         newId,
       };
       const job = periodicJob({
@@ -93,6 +95,7 @@ export async function startLicensing(
           licenseRoutes(router, ctx);
           licenseReviewRoutes(router, ctx);
           secondFamilyRoutes(router, ctx);
+          internalSnapshotRoutes(router, ctx);
         },
       };
     },

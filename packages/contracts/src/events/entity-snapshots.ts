@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { licenseActivated } from './licensing.events';
+import { instant } from './shared.schemas';
 import { boxCreated } from './registry.events';
 
 // Read-through on a projection miss (ADR 0010): a service that has not yet heard of an entity
@@ -18,9 +19,14 @@ export const INTERNAL_BOX_PATH = '/internal/boxes/:id';
 export const boxSnapshotSchema = snapshotOf(boxCreated.data);
 export type BoxSnapshot = z.output<typeof boxSnapshotSchema>['data'];
 
-/** Licensing: a license as `licensing.license.*` describes it; 404 when there is no such license. */
+/**
+ * Licensing: a license as `licensing.license.*` describes it, with when it stopped being active
+ * (null while it is); 404 when there is no such license.
+ */
 export const INTERNAL_LICENSE_PATH = '/internal/licenses/:id';
-export const licenseSnapshotSchema = snapshotOf(licenseActivated.data);
+export const licenseSnapshotSchema = snapshotOf(
+  licenseActivated.data.extend({ endedAt: instant.nullable() }),
+);
 export type LicenseSnapshot = z.output<typeof licenseSnapshotSchema>['data'];
 
 /** The concrete path of an internal snapshot route for one id. */

@@ -94,5 +94,7 @@ export interface LicensingContext {
   outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;
   /** Tells the relay that committed events are waiting. */
   eventsCommitted(): void;
+  /** The version of the latest event about an entity (ADR 0010), 0 when none. */
+  entityVersion(q: Queryable, entityId: string): Promise<number>;
   newId(prefix: 'lic' | 'req'): string;
 }
