@@ -8,3 +8,4 @@ export * from './service-harness';
 export * from './embedded-under-test';
 export * from './delivery-orders';
 export * from './fake-snapshot-owner';
+export * from './event-histories';
