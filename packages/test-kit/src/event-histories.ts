@@ -8,6 +8,7 @@ import {
   licenseExpired,
   licenseRenewed,
   licenseRevoked,
+  usageReported,
   violationEvents,
   type EventEnvelope,
 } from '@svc/contracts';
@@ -225,5 +226,40 @@ export function violationHistories(boxId: string): fc.Arbitrary<EventEnvelope[]>
       }
     }
     return stampVersions(events);
+  });
+}
+
+/**
+ * A period's usage report and its corrections (billing.usage.reported, versions 1..n in the
+ * data: billing numbers them per license and period), on one box.
+ */
+export function usageHistories(boxId: string): fc.Arbitrary<EventEnvelope[]> {
+  return fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 4 }).map((totals) => {
+    const licensee = newId('plat');
+    const licenseId = newId('lic');
+    return totals.map((totalCents, i) =>
+      usageReported.create(
+        {
+          reportId: newId('usage'),
+          licenseId,
+          boxId,
+          licenseePlatformId: licensee,
+          licenseePlatformName: 'Licensee',
+          boxOwnerPlatformId: newId('plat'),
+          period: '2026-11',
+          version: i + 1,
+          metrics: { messages: totalCents },
+          users: i + 1,
+          revenueCents: { subscriptions: totalCents, messages: 0, tips: 0, ads: 0, other: 0 },
+          totalRevenueCents: totalCents,
+          royaltyRate: 0.1,
+          royaltyDueCents: Math.round(totalCents / 10),
+          currency: 'USD',
+          dueDate: '2026-12-15T00:00:00.000Z',
+          reportedAt: AT.toISOString(),
+        },
+        { occurredAt: AT, platformId: licensee },
+      ),
+    );
   });
 }

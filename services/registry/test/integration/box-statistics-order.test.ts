@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@svc/contracts';
-import { assertOrderIndependent, licenseHistories, violationHistories } from '@svc/test-kit';
+import { assertOrderIndependent, licenseHistories, usageHistories, violationHistories } from '@svc/test-kit';
 import fc from 'fast-check';
 import { startRegistryHarness, type RegistryHarness } from '../fixtures/registry-harness';
 
@@ -33,17 +33,23 @@ const factsOf = async (boxId: string) => {
          (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'pending') AS pending,
          (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'appealed') AS appealed,
          (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status IN ('active', 'paused')) AS active,
-         (SELECT count(*) FROM stats_licenses WHERE box_id = $1 AND status = 'active') AS licensed`,
+         (SELECT count(*) FROM stats_licenses WHERE box_id = $1 AND status = 'active') AS licensed,
+         (SELECT COALESCE(sum(total_cents), 0) FROM stats_usage WHERE box_id = $1) AS revenue_cents`,
       [boxId],
     ),
   };
 };
 
 describe('box statistics under any order of delivery', () => {
-  it('when violations, grace periods and licenses of a box arrive shuffled and twice, then the statistics equal in-order delivery', async () => {
+  it('when violations, grace periods, licenses and usage reports of a box arrive shuffled and twice, then the statistics equal in-order delivery', async () => {
     await assertOrderIndependent({
       history: fc
-        .tuple(violationHistories(BOX), violationHistories(BOX), licenseHistories({ boxId: BOX }))
+        .tuple(
+          violationHistories(BOX),
+          violationHistories(BOX),
+          licenseHistories({ boxId: BOX }),
+          usageHistories(BOX),
+        )
         .map((parts) => parts.flat()),
       deliver: (envelope: EventEnvelope) => h.publish(envelope),
       state: async (history) => {
