@@ -25,7 +25,10 @@ async function startEmbedded(dataDir: string, port: number): Promise<Embedded> {
   const deadline = performance.now() + 60_000;
   while (!/Admin token:\s+\S+/.test(output)) {
     if (child.exitCode !== null) throw new Error(`embedded exited: ${output}`);
-    if (performance.now() > deadline) throw new Error(`embedded not ready: ${output}`);
+    if (performance.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`embedded not ready: ${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const key = /Sandbox key:\s+(\S+)/.exec(output)?.[1] ?? '';
@@ -77,4 +80,50 @@ describe('embedded default', () => {
       await stop(second);
     }
   }, 120_000);
+
+  it('when a licence is requested the moment its box is created, and usage reported the moment the licence is active, then both succeed (read-through in one process)', async () => {
+    const port = await freePort();
+    const ownDir = mkdtempSync(path.join(tmpdir(), 'svc-embedded-rt-'));
+    const embedded = await startEmbedded(ownDir, port).catch((err: unknown) => {
+      rmSync(ownDir, { recursive: true, force: true });
+      throw err;
+    });
+    try {
+      const { url, key } = embedded;
+      const claim = await call(url, key, 'POST', '/v1/svc/claims', {
+        name: 'Hedy Lamarr',
+        entityType: 'INDIVIDUAL',
+        referenceImages: [{ url: 'https://img.example.com/hedy.jpg' }],
+      });
+      expect(claim.status).toBe(201);
+      const claimId = claim.body.data.id as string;
+      expect((await call(url, key, 'POST', `/v1/svc/test-helpers/claims/${claimId}/verify`, {})).status).toBe(
+        200,
+      );
+      const box = await call(url, key, 'POST', '/v1/svc/boxes', {
+        claimId,
+        policy: 'LICENSE',
+        policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
+      });
+      expect(box.status).toBe(201);
+      const request = await call(url, key, 'POST', '/v1/svc/licenses/request', {
+        boxId: box.body.data.id,
+        tier: 'personal',
+        useCase: 'Fan chat avatar',
+        acceptGuidelines: true,
+      });
+      expect(request.status).toBe(201);
+      const detail = await call(url, key, 'GET', `/v1/svc/licenses/request/${request.body.data.id}`);
+      const licenseId = detail.body.data.license.id as string;
+      const usage = await call(url, key, 'POST', `/v1/svc/licenses/${licenseId}/usage`, {
+        period: new Date().toISOString().slice(0, 7),
+        metrics: { subscribers: 10 },
+        revenue: { subscriptions: 100 },
+      });
+      expect(usage.status).toBe(201);
+    } finally {
+      await stop(embedded);
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -22,6 +22,40 @@ async function newKey(name: string): Promise<string> {
 }
 
 describe('licensing through the gateway (cluster mode)', () => {
+  it('when a licence is requested the moment a box is created, then it succeeds without waiting for the projection (read-through)', async () => {
+    const gw = cluster.gatewayUrl;
+    const owner = await newKey('Fresh box owner');
+    const licensee = await newKey('Fast avatar platform');
+    const claim = await call(gw, owner, 'POST', '/v1/svc/claims', {
+      name: 'Emmy Noether',
+      entityType: 'INDIVIDUAL',
+      referenceImages: [{ url: 'https://img.example.com/emmy.jpg' }],
+    });
+    expect(claim.status).toBe(201);
+    const claimId = claim.body.data.id as string;
+    await call(gw, owner, 'POST', `/v1/svc/test-helpers/claims/${claimId}/verify`, {});
+    const box = await call(gw, owner, 'POST', '/v1/svc/boxes', {
+      claimId,
+      policy: 'LICENSE',
+      policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
+    });
+    const request = await call(gw, licensee, 'POST', '/v1/svc/licenses/request', {
+      boxId: box.body.data.id,
+      tier: 'personal',
+      useCase: 'Fan chat avatar',
+      acceptGuidelines: true,
+    });
+    expect(request.status).toBe(201);
+    expect(request.body.data).toMatchObject({ status: 'approved', pricing: { monthlyFee: 5 } });
+    const unknown = await call(gw, licensee, 'POST', '/v1/svc/licenses/request', {
+      boxId: 'box_doesNotExist000000000',
+      tier: 'personal',
+      useCase: 'Fan chat avatar',
+      acceptGuidelines: true,
+    });
+    expect(unknown.status).toBe(404);
+  });
+
   it('when a second platform requests licenses on a boxed identity and the owner approves, then both are active licenses', async () => {
     const gw = cluster.gatewayUrl;
     const owner = await newKey('Identity owner');

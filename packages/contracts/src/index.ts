@@ -18,3 +18,4 @@ export * from './api/detection.operations';
 export * from './events/detection.events';
 export * from './api/names';
 export * from './api/enforcement.operations';
+export * from './events/entity-snapshots';

@@ -34,5 +34,18 @@ CREATE TABLE processed_messages (
 );
 `,
     },
+    {
+      // Numbered 10 (not 2) so it never collides with other additions to this namespace.
+      version: 10,
+      name: 'entity_versions',
+      sql: `
+-- The last version given to each entity's events (ADR 0010): bumped in the transaction that
+-- changes the entity and writes its outbox row, so consumers can order the entity's events.
+CREATE TABLE entity_versions (
+  entity_id text PRIMARY KEY,
+  version bigint NOT NULL
+);
+`,
+    },
   ],
 };

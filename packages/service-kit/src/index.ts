@@ -38,3 +38,10 @@ export {
   type IdempotencyOptions,
 } from './idempotency.middleware';
 export { idempotencyMigrations, IdempotencyKeyStore, type StoredAnswer } from './idempotency.store';
+export {
+  createServiceClient,
+  isServiceCaller,
+  serviceClaims,
+  type ServiceClient,
+  type ServiceClientOptions,
+} from './service-client';

@@ -11,3 +11,6 @@ export * from './local-commands';
 export * from './private-postgres';
 export * from './private-rabbitmq';
 export * from './last-resort';
+export * from './delivery-orders';
+export * from './fake-snapshot-owner';
+export * from './event-histories';

@@ -10,6 +10,10 @@ export const billingConfigSchema = baseEnvSchema.extend({
   AMQP_URL: env.url(['amqp', 'amqps']).optional(),
   /** How often license fees are brought up to date (new billing periods); 0 turns the job off. */
   FEE_ACCRUAL_INTERVAL_MS: env.int(60_000),
+  /** Licensing, asked about a license the projection has not heard of yet (read-through). */
+  LICENSING_URL: env.url(['http', 'https']).default('http://127.0.0.1:8083'),
+  /** Short: a usage report waits for it. */
+  LICENSING_TIMEOUT_MS: env.int(2000),
 });
 
 export type BillingConfig = z.output<typeof billingConfigSchema>;

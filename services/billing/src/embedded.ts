@@ -4,14 +4,20 @@ import { embeddedEnv, embeddedService } from '@svc/service-runtime';
 import { billingConfigSchema } from './config';
 import { startBilling } from './start';
 
-/** Billing inside the embedded default: PGlite under DATA_DIR, the in-process bus, a loopback port. */
+/** Billing inside the embedded default: PGlite under DATA_DIR, the in-process bus, a loopback port, licensing at its loopback URL. */
 export const billingEmbedded = embeddedService({
   name: 'billing',
   urlVariable: 'BILLING_URL',
   start: (deps, db) =>
-    startBilling(loadConfig(billingConfigSchema, embeddedEnv(deps)), {
-      db,
-      bus: deps.bus,
-      logger: createLogger('billing'),
-    }),
+    startBilling(
+      loadConfig(billingConfigSchema, {
+        ...embeddedEnv(deps),
+        LICENSING_URL: deps.serviceUrls.LICENSING_URL,
+      }),
+      {
+        db,
+        bus: deps.bus,
+        logger: createLogger('billing'),
+      },
+    ),
 });

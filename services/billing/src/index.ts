@@ -1,3 +1,9 @@
-export { startBilling, billingMigrations, type RunningBilling, type StartOverrides } from './start';
+export {
+  startBilling,
+  billingMigrations,
+  type BillingOverrides,
+  type RunningBilling,
+  type StartOverrides,
+} from './start';
 export { billingConfigSchema, type BillingConfig } from './config';
 export { billingEmbedded } from './embedded';

@@ -17,6 +17,7 @@ import { LicenseRepository } from './data-access/license.repository';
 import { SandboxClockRepository } from './data-access/sandbox-clock.repository';
 import { UsageReportRepository } from './data-access/usage-report.repository';
 import { accrueDueFees, accrueLicenseFees } from './domain/accrue-license-fees.use-case';
+import { HttpLicensingClient, type LicensingPort } from './domain/licensing.client';
 import type { BillingContext } from './domain/ports';
 import { revenueRoutes } from './entry-points/http/revenue.routes';
 import { usageRoutes } from './entry-points/http/usage.routes';
@@ -30,6 +31,11 @@ export interface RunningBilling extends RunningDomainService {
   accrueFees(): Promise<number>;
 }
 
+export interface BillingOverrides extends StartOverrides {
+  /** Licensing asked on a license projection miss; default: licensing over HTTP at LICENSING_URL. */
+  licensingClient?: LicensingPort;
+}
+
 /** Billing's migrations (after the outbox and inbox tables of @svc/messaging). */
 export function billingMigrations() {
   return domainMigrations('billing', path.resolve(__dirname));
@@ -38,8 +44,18 @@ export function billingMigrations() {
 /** Wires billing's stores, license projection and routes into the common start sequence. */
 export async function startBilling(
   config: BillingConfig,
-  overrides: StartOverrides = {},
+  overrides: BillingOverrides = {},
 ): Promise<RunningBilling> {
+  const licensing =
+    overrides.licensingClient ??
+    new HttpLicensingClient({
+      baseUrl: config.LICENSING_URL,
+      internalJwtSecret: config.INTERNAL_JWT_SECRET,
+      environment: config.SVC_ENVIRONMENT,
+      timeoutMs: config.LICENSING_TIMEOUT_MS,
+      ...(overrides.registry === undefined ? {} : { registry: overrides.registry }),
+      ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
+    });
   let feeJob: PeriodicJob<number> | undefined;
   const running = await startDomainService({
     name: 'billing',
@@ -51,6 +67,7 @@ export async function startBilling(
       const ctx: BillingContext = {
         db,
         licenses,
+        licensing,
         reports: new UsageReportRepository(),
         ledger: new LedgerRepository(),
         fees: new FeeChargeRepository(),
@@ -84,7 +101,7 @@ export async function startBilling(
           },
           clockAdvancedSubscription({ ...ctx, db }),
         ],
-        background: [job],
+        background: [job, { name: 'licensing-client', start: () => undefined, stop: () => licensing.close() }],
         routes: (router) => {
           usageRoutes(router, ctx);
           revenueRoutes(router, ctx);

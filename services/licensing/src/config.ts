@@ -8,6 +8,10 @@ export const licensingConfigSchema = baseEnvSchema.extend({
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/licensing'),
   /** RabbitMQ; required unless a bus is handed in (embedded mode). */
   AMQP_URL: env.url(['amqp', 'amqps']).optional(),
+  /** The registry, asked about a box the projection has not heard of yet (read-through). */
+  REGISTRY_URL: env.url(['http', 'https']).default('http://127.0.0.1:8081'),
+  /** Short: a licence request waits for it. */
+  REGISTRY_TIMEOUT_MS: env.int(2000),
   /** How often the expiry job looks for due licenses; 0 turns it off. */
   LICENSE_EXPIRY_INTERVAL_MS: env.int(60_000),
 });

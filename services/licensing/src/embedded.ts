@@ -4,7 +4,7 @@ import { embeddedEnv, embeddedService } from '@svc/service-runtime';
 import { licensingConfigSchema } from './config';
 import { startLicensing } from './start';
 
-/** Licensing inside the embedded default: PGlite under DATA_DIR, the in-process bus, a loopback port. */
+/** Licensing inside the embedded default: PGlite under DATA_DIR, the in-process bus, a loopback port, the registry at its loopback URL. */
 export const licensingEmbedded = embeddedService({
   name: 'licensing',
   urlVariable: 'LICENSING_URL',
@@ -12,6 +12,7 @@ export const licensingEmbedded = embeddedService({
     startLicensing(
       loadConfig(licensingConfigSchema, {
         ...embeddedEnv(deps),
+        REGISTRY_URL: deps.serviceUrls.REGISTRY_URL,
         LICENSE_EXPIRY_INTERVAL_MS: process.env.LICENSE_EXPIRY_INTERVAL_MS,
       }),
       { db, bus: deps.bus, logger: createLogger('licensing') },

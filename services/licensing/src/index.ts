@@ -1,3 +1,9 @@
-export { startLicensing, licensingMigrations, type RunningLicensing, type StartOverrides } from './start';
+export {
+  startLicensing,
+  licensingMigrations,
+  type LicensingOverrides,
+  type RunningLicensing,
+  type StartOverrides,
+} from './start';
 export { licensingConfigSchema, type LicensingConfig } from './config';
 export { licensingEmbedded } from './embedded';

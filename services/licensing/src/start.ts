@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { newId } from '@svc/ids';
-import { appendToOutbox } from '@svc/messaging';
+import { appendToOutbox, currentEntityVersion } from '@svc/messaging';
 import {
   domainMigrations,
   periodicJob,
@@ -16,13 +16,20 @@ import { LicenseRepository } from './data-access/license.repository';
 import { UsageRepository } from './data-access/usage.repository';
 import { expireDueLicenses, type ExpiryRun } from './domain/expire-due-licenses.use-case';
 import type { LicensingContext } from './domain/ports';
+import { HttpRegistryClient, type RegistryPort } from './domain/registry.client';
 import { licenseReviewRoutes } from './entry-points/http/license-review.routes';
 import { licenseRoutes } from './entry-points/http/licenses.routes';
+import { internalSnapshotRoutes } from './entry-points/http/internal-snapshots.routes';
 import { secondFamilyRoutes } from './entry-points/http/second-family.routes';
 import { licensingSubscriptions } from './entry-points/messaging/box-projection.consumer';
 import { clockAdvancedSubscription } from './entry-points/messaging/clock-advanced.consumer';
 
 export type { StartOverrides } from '@svc/service-runtime';
+
+export interface LicensingOverrides extends StartOverrides {
+  /** The registry asked on a box projection miss; default: the registry over HTTP at REGISTRY_URL. */
+  registryClient?: RegistryPort;
+}
 
 export interface RunningLicensing extends RunningDomainService {
   /** One pass of the expiry job now (tests move a ManualClock, then call this). */
@@ -37,9 +44,19 @@ export function licensingMigrations() {
 /** Wires licensing's stores, consumers, expiry job and routes into the common start sequence. */
 export async function startLicensing(
   config: LicensingConfig,
-  overrides: StartOverrides = {},
+  overrides: LicensingOverrides = {},
 ): Promise<RunningLicensing> {
   let expiry: PeriodicJob<ExpiryRun> | undefined;
+  const registry =
+    overrides.registryClient ??
+    new HttpRegistryClient({
+      baseUrl: config.REGISTRY_URL,
+      internalJwtSecret: config.INTERNAL_JWT_SECRET,
+      environment: config.SVC_ENVIRONMENT,
+      timeoutMs: config.REGISTRY_TIMEOUT_MS,
+      ...(overrides.registry === undefined ? {} : { registry: overrides.registry }),
+      ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
+    });
   const running = await startDomainService({
     name: 'licensing',
     config,
@@ -51,12 +68,14 @@ export async function startLicensing(
       const ctx: LicensingContext = {
         db,
         boxes,
+        registry,
         requests: new LicenseRequestRepository(),
         licenses: new LicenseRepository(),
         usage,
         clock,
         outbox: appendToOutbox,
         eventsCommitted: kickRelay,
+        entityVersion: currentEntityVersion,
         newId,
       };
       const job = periodicJob({
@@ -71,11 +90,12 @@ export async function startLicensing(
           ...licensingSubscriptions({ db, boxes, usage, clock }),
           clockAdvancedSubscription(ctx),
         ],
-        background: [job],
+        background: [job, { name: 'registry-client', start: () => undefined, stop: () => registry.close() }],
         routes: (router) => {
           licenseRoutes(router, ctx);
           licenseReviewRoutes(router, ctx);
           secondFamilyRoutes(router, ctx);
+          internalSnapshotRoutes(router, ctx);
         },
       };
     },

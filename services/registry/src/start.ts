@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { newId } from '@svc/ids';
-import { appendToOutbox } from '@svc/messaging';
+import { appendToOutbox, currentEntityVersion } from '@svc/messaging';
 import {
   domainMigrations,
   startDomainService,
@@ -15,6 +15,7 @@ import type { RegistryContext } from './domain/ports';
 import { boxRoutes } from './entry-points/http/boxes.routes';
 import { claimVerificationRoutes } from './entry-points/http/claim-verification.routes';
 import { claimRoutes } from './entry-points/http/claims.routes';
+import { internalSnapshotRoutes } from './entry-points/http/internal-snapshots.routes';
 import { boxStatsSubscriptions } from './entry-points/messaging/box-stats.consumer';
 
 export type { StartOverrides } from '@svc/service-runtime';
@@ -45,6 +46,7 @@ export function startRegistry(
         clock,
         outbox: appendToOutbox,
         eventsCommitted: kickRelay,
+        entityVersion: currentEntityVersion,
         verificationBaseUrl: config.VERIFICATION_BASE_URL,
         newId,
       };
@@ -54,6 +56,7 @@ export function startRegistry(
           claimRoutes(router, ctx);
           claimVerificationRoutes(router, ctx);
           boxRoutes(router, ctx);
+          internalSnapshotRoutes(router, ctx);
         },
       };
     },

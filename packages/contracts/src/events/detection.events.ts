@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { defineEvent } from './envelope';
 import { enforcementLevel, instant, policy } from './shared.schemas';
 
+/** The entity each event versions (ADR 0010). */
+const byBox = { entity: 'boxId' };
+
 // Detection's facts. The envelope's platformId is the platform that owns the box.
 
 /**
@@ -23,6 +26,7 @@ export const boxIndexed = defineEvent(
     referenceImagesIndexed: z.number().int().min(0),
     indexedAt: instant,
   }),
+  byBox,
 );
 
 export const detectionEvents = [boxIndexed] as const;

@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { defineEvent } from './envelope';
 import { instant, policy, severity } from './shared.schemas';
 
+/** The entity each event versions (ADR 0010). */
+const byGracePeriod = { entity: 'gracePeriodId' };
+const byPlatform = { entity: 'platformId' };
+const byViolation = { entity: 'violationId' };
+
 // Enforcement's facts. The envelope's platformId is the platform hosting the avatar (the one
 // that must comply); registry's box statistics and the webhook dispatcher consume them.
 
@@ -24,6 +29,7 @@ export const violationCreated = defineEvent(
   'enforcement.violation.created',
   1,
   violationData.extend({ detectedAt: instant, confidence: z.number().min(0).max(1) }),
+  byViolation,
 );
 export const violationResolved = defineEvent(
   'enforcement.violation.resolved',
@@ -35,6 +41,7 @@ export const violationResolved = defineEvent(
     /** Who resolved it (issue 14); absent in events recorded before it was sent. */
     resolvedBy: z.enum(['platform', 'license', 'avatar_change']).optional(),
   }),
+  byViolation,
 );
 export const violationAppealed = defineEvent(
   'enforcement.violation.appealed',
@@ -43,21 +50,24 @@ export const violationAppealed = defineEvent(
     appealId: z.string(),
     reason: z.enum(['parody', 'false_positive', 'common_name', 'authorized', 'other']),
   }),
+  byViolation,
 );
 /** An appeal was upheld: a false positive. */
 export const violationDismissed = defineEvent(
   'enforcement.violation.dismissed',
   1,
   violationData.extend({ appealId: z.string() }),
+  byViolation,
 );
 /** An appeal was denied: the violation is pending again. */
 export const violationReopened = defineEvent(
   'enforcement.violation.reopened',
   1,
   violationData.extend({ appealId: z.string() }),
+  byViolation,
 );
 /** The grace period ran out: the avatar is to be deactivated. */
-export const violationEnforced = defineEvent('enforcement.violation.enforced', 1, violationData);
+export const violationEnforced = defineEvent('enforcement.violation.enforced', 1, violationData, byViolation);
 
 const gracePeriodData = z.object({
   gracePeriodId: z.string(),
@@ -74,23 +84,36 @@ const gracePeriodData = z.object({
   avatarIds: z.array(z.string()),
 });
 
-export const gracePeriodStarted = defineEvent('enforcement.grace_period.started', 1, gracePeriodData);
+export const gracePeriodStarted = defineEvent(
+  'enforcement.grace_period.started',
+  1,
+  gracePeriodData,
+  byGracePeriod,
+);
 export const gracePeriodReminder = defineEvent(
   'enforcement.grace_period.reminder',
   1,
   gracePeriodData.extend({ reminderDay: z.union([z.literal(7), z.literal(21), z.literal(28)]) }),
+  byGracePeriod,
 );
 /** Two days (two thirtieths of the period) remain. */
-export const gracePeriodEnding = defineEvent('enforcement.grace_period.ending', 1, gracePeriodData);
+export const gracePeriodEnding = defineEvent(
+  'enforcement.grace_period.ending',
+  1,
+  gracePeriodData,
+  byGracePeriod,
+);
 export const gracePeriodPaused = defineEvent(
   'enforcement.grace_period.paused',
   1,
   gracePeriodData.extend({ appealId: z.string() }),
+  byGracePeriod,
 );
 export const gracePeriodResumed = defineEvent(
   'enforcement.grace_period.resumed',
   1,
   gracePeriodData.extend({ appealId: z.string() }),
+  byGracePeriod,
 );
 export const gracePeriodResolved = defineEvent(
   'enforcement.grace_period.resolved',
@@ -99,10 +122,21 @@ export const gracePeriodResolved = defineEvent(
     resolution: z.enum(['licensed', 'removed', 'modified', 'parody', 'dismissed']),
     remainingAvatars: z.number().int().min(0),
   }),
+  byGracePeriod,
 );
-export const gracePeriodExpired = defineEvent('enforcement.grace_period.expired', 1, gracePeriodData);
+export const gracePeriodExpired = defineEvent(
+  'enforcement.grace_period.expired',
+  1,
+  gracePeriodData,
+  byGracePeriod,
+);
 /** The box was removed. */
-export const gracePeriodCancelled = defineEvent('enforcement.grace_period.cancelled', 1, gracePeriodData);
+export const gracePeriodCancelled = defineEvent(
+  'enforcement.grace_period.cancelled',
+  1,
+  gracePeriodData,
+  byGracePeriod,
+);
 
 /** Every grace-period event type, for consumers that bind to `enforcement.grace_period.*`. */
 export const gracePeriodEvents = [
@@ -138,6 +172,7 @@ export const clockAdvanced = defineEvent(
     now: instant,
     advancedBySeconds: z.number().int().min(1),
   }),
+  byPlatform,
 );
 
 /** A new box's initial scan of every platform's avatars is complete (the box's `initialScan`). */

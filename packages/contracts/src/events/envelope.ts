@@ -13,6 +13,12 @@ export const eventEnvelopeSchema = z.object({
   platformId: z.string().optional(),
   /** The request that caused it, for tracing. */
   requestId: z.string().optional(),
+  /**
+   * The entity (aggregate) the fact is about and its version: the owner draws the version from a
+   * per-entity counter in the transaction that changes the entity and writes the outbox row, so a
+   * higher version is a later state (ADR 0010). Absent on events from before versions existed.
+   */
+  entity: z.object({ id: z.string(), version: z.number().int().positive() }).optional(),
   data: z.record(z.string(), z.unknown()),
 });
 
@@ -32,6 +38,8 @@ export interface EventDefinition<S extends z.ZodType<Record<string, unknown>>> {
   readonly type: string;
   readonly version: number;
   readonly data: S;
+  /** The field of `data` naming the entity the event versions (ADR 0010), if it versions one. */
+  readonly entityKey: string | undefined;
   /** Builds a valid envelope (the data is checked here, at the source). */
   create(data: z.input<S>, meta: EventMeta): EventEnvelope<z.output<S>>;
   /** Validates a received envelope of this type; throws a ZodError when it is not one. */
@@ -45,6 +53,7 @@ export function defineEvent<S extends z.ZodType<Record<string, unknown>>>(
   type: string,
   version: number,
   data: S,
+  options: { entity?: string } = {},
 ): EventDefinition<S> {
   // A type or version the envelope schema refuses would make every event of this type a poison message.
   if (!eventEnvelopeSchema.shape.type.safeParse(type).success) {
@@ -58,6 +67,7 @@ export function defineEvent<S extends z.ZodType<Record<string, unknown>>>(
     type,
     version,
     data,
+    entityKey: options.entity,
     create(input, meta) {
       const parsed = data.parse(input);
       const envelope: EventEnvelope<z.output<S>> = {
@@ -85,4 +95,23 @@ export function defineEvent<S extends z.ZodType<Record<string, unknown>>>(
 /** Every declared event type, for the catalogue and the webhook mapping tests. */
 export function declaredEvents(): EventDefinition<z.ZodType<Record<string, unknown>>>[] {
   return [...registry.values()];
+}
+
+/**
+ * The entity an event of a declared type is about (the value of its definition's `entityKey`),
+ * or null when its type versions no entity.
+ */
+export function entityIdOf(envelope: Pick<EventEnvelope, 'type' | 'data'>): string | null {
+  const key = registry.get(envelope.type)?.entityKey;
+  if (key === undefined) return null;
+  const id = envelope.data[key];
+  return typeof id === 'string' && id.length > 0 ? id : null;
+}
+
+/**
+ * The version an event carries for its entity; 0 for an event written before versions existed,
+ * so that every versioned event is newer than every unversioned one (ADR 0010).
+ */
+export function entityVersionOf(envelope: Pick<EventEnvelope, 'entity'>): number {
+  return envelope.entity?.version ?? 0;
 }

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { defineEvent } from './envelope';
 import { cents, instant, licenseTier } from './shared.schemas';
 
+/** The entity each event versions (ADR 0010). */
+const byLicense = { entity: 'licenseId' };
+const byRequest = { entity: 'requestId' };
+
 // Licensing's facts. The envelope's platformId is the licensee (the platform that asked);
 // registry's box statistics, enforcement (a license resolves violations), billing (its license
 // projection) and the webhook dispatcher consume them.
@@ -17,16 +21,18 @@ const requestData = z.object({
   submittedAt: instant,
 });
 
-export const licenseRequestCreated = defineEvent('licensing.request.created', 1, requestData);
+export const licenseRequestCreated = defineEvent('licensing.request.created', 1, requestData, byRequest);
 export const licenseRequestApproved = defineEvent(
   'licensing.request.approved',
   1,
   requestData.extend({ licenseId: z.string(), approvedAt: instant, automatic: z.boolean() }),
+  byRequest,
 );
 export const licenseRequestDenied = defineEvent(
   'licensing.request.denied',
   1,
   requestData.extend({ reason: z.string(), deniedAt: instant }),
+  byRequest,
 );
 
 const licenseData = z.object({
@@ -49,11 +55,12 @@ const licenseData = z.object({
   autoRenew: z.boolean(),
 });
 
-export const licenseActivated = defineEvent('licensing.license.activated', 1, licenseData);
+export const licenseActivated = defineEvent('licensing.license.activated', 1, licenseData, byLicense);
 export const licenseRenewed = defineEvent(
   'licensing.license.renewed',
   1,
   licenseData.extend({ previousExpiry: instant, newExpiry: instant }),
+  byLicense,
 );
 export const licenseCancelled = defineEvent(
   'licensing.license.cancelled',
@@ -63,12 +70,14 @@ export const licenseCancelled = defineEvent(
     effectiveDate: z.enum(['immediate', 'end_of_billing_period']),
     effectiveAt: instant,
   }),
+  byLicense,
 );
-export const licenseExpired = defineEvent('licensing.license.expired', 1, licenseData);
+export const licenseExpired = defineEvent('licensing.license.expired', 1, licenseData, byLicense);
 export const licenseRevoked = defineEvent(
   'licensing.license.revoked',
   1,
   licenseData.extend({ reason: z.string().nullable() }),
+  byLicense,
 );
 
 export const licenseEvents = [

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { defineEvent } from './envelope';
 import { enforcementLevel, instant, policy } from './shared.schemas';
 
+/** The entity each event versions (ADR 0010). */
+const byBox = { entity: 'boxId' };
+const byClaim = { entity: 'claimId' };
+
 // Registry's facts. The envelope's platformId is the platform that owns the claim or box.
 // Detection indexes verified claims and boxes from them; licensing and enforcement read the
 // box's policy and configuration.
@@ -25,15 +29,16 @@ const claimData = z.object({
   updatedAt: instant,
 });
 
-export const claimCreated = defineEvent('registry.claim.created', 1, claimData);
+export const claimCreated = defineEvent('registry.claim.created', 1, claimData, byClaim);
 /** Variations or reference images changed. */
-export const claimUpdated = defineEvent('registry.claim.updated', 1, claimData);
+export const claimUpdated = defineEvent('registry.claim.updated', 1, claimData, byClaim);
 /** Verified, or re-verified at another tier. */
-export const claimVerified = defineEvent('registry.claim.verified', 1, claimData);
+export const claimVerified = defineEvent('registry.claim.verified', 1, claimData, byClaim);
 export const claimRejected = defineEvent(
   'registry.claim.rejected',
   1,
   claimData.extend({ reason: z.string() }),
+  byClaim,
 );
 export const claimDeleted = defineEvent(
   'registry.claim.deleted',
@@ -45,6 +50,7 @@ export const claimDeleted = defineEvent(
     boxId: z.string().nullable(),
     deletedAt: instant,
   }),
+  byClaim,
 );
 
 const boxData = z.object({
@@ -67,9 +73,9 @@ const boxData = z.object({
   updatedAt: instant,
 });
 
-export const boxCreated = defineEvent('registry.box.created', 1, boxData);
+export const boxCreated = defineEvent('registry.box.created', 1, boxData, byBox);
 /** Policy, enforcement or configuration changed, or the claim's names or images did. */
-export const boxUpdated = defineEvent('registry.box.updated', 1, boxData);
+export const boxUpdated = defineEvent('registry.box.updated', 1, boxData, byBox);
 export const boxDeleted = defineEvent(
   'registry.box.deleted',
   1,
@@ -80,6 +86,7 @@ export const boxDeleted = defineEvent(
     identityName: z.string(),
     deletedAt: instant,
   }),
+  byBox,
 );
 
 export const claimEvents = [claimCreated, claimUpdated, claimVerified, claimRejected, claimDeleted] as const;

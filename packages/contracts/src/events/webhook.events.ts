@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { defineEvent } from './envelope';
 import { instant } from './shared.schemas';
 
+/** The entity each event versions (ADR 0010). */
+const byEndpoint = { entity: 'endpointId' };
+
 // The webhook dispatcher's facts. The envelope's platformId is the endpoint's owner.
 
 /** An endpoint was disabled: it answered 410 Gone, or it failed for days. */
@@ -15,4 +18,5 @@ export const webhookEndpointDisabled = defineEvent(
     disabledAt: instant,
     lastError: z.string().nullable(),
   }),
+  byEndpoint,
 );

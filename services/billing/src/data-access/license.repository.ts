@@ -16,6 +16,7 @@ interface LicenseRow {
   expires_at: Date | string;
   ended_at: Date | string | null;
   last_event_at: Date | string;
+  version: string | number;
 }
 
 function licenseOf(row: LicenseRow): LicenseProjection {
@@ -33,6 +34,7 @@ function licenseOf(row: LicenseRow): LicenseProjection {
     expiresAt: new Date(row.expires_at),
     endedAt: row.ended_at === null ? null : new Date(row.ended_at),
     lastEventAt: new Date(row.last_event_at),
+    version: Number(row.version),
   };
 }
 
@@ -50,16 +52,16 @@ export class LicenseRepository implements LicenseStore {
   async save(tx: Queryable, l: LicenseProjection): Promise<void> {
     await tx.query(
       `INSERT INTO licenses (id, box_id, licensee_platform_id, licensee_platform_name, box_owner_platform_id,
-         royalty_rate, currency, status, valid_from, expires_at, ended_at, last_event_at, monthly_fee_cents)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+         royalty_rate, currency, status, valid_from, expires_at, ended_at, last_event_at, monthly_fee_cents, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (id) DO UPDATE SET
          box_id = EXCLUDED.box_id, licensee_platform_id = EXCLUDED.licensee_platform_id,
          licensee_platform_name = EXCLUDED.licensee_platform_name,
          box_owner_platform_id = EXCLUDED.box_owner_platform_id, royalty_rate = EXCLUDED.royalty_rate,
          currency = EXCLUDED.currency, status = EXCLUDED.status, valid_from = EXCLUDED.valid_from,
          expires_at = EXCLUDED.expires_at, ended_at = EXCLUDED.ended_at, last_event_at = EXCLUDED.last_event_at,
-         monthly_fee_cents = EXCLUDED.monthly_fee_cents
-       WHERE licenses.last_event_at <= EXCLUDED.last_event_at`,
+         monthly_fee_cents = EXCLUDED.monthly_fee_cents, version = EXCLUDED.version
+       WHERE (licenses.version, licenses.last_event_at) <= (EXCLUDED.version, EXCLUDED.last_event_at)`,
       [
         l.id,
         l.boxId,
@@ -74,6 +76,7 @@ export class LicenseRepository implements LicenseStore {
         l.endedAt?.toISOString() ?? null,
         l.lastEventAt.toISOString(),
         l.monthlyFeeCents,
+        l.version,
       ],
     );
   }

@@ -4,11 +4,13 @@ import {
   licenseExpired,
   licenseRenewed,
   licenseRevoked,
+  entityVersionOf,
   type EventEnvelope,
+  type LicenseSnapshot,
 } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import type { LicenseProjection } from './license';
-import type { LicenseStore } from './ports';
+import type { BillingContext, LicenseStore } from './ports';
 
 /** The licensing events the projection follows. */
 export const LICENSE_EVENT_TYPES = [
@@ -65,6 +67,43 @@ export async function applyLicenseEvent(
     expiresAt: new Date(data.expiresAt),
     endedAt: status === 'active' || status === 'pending' ? null : endedAt,
     lastEventAt: new Date(envelope.occurredAt),
+    version: entityVersionOf(envelope),
   };
   await licenses.save(tx, license);
+}
+
+/**
+ * Read-through on a projection miss (ADR 0010): a license activated a moment ago may not have
+ * reached the projection yet, so licensing is asked and its answer stored like an event at the
+ * license's current version. Nothing is stored when licensing says there is no such license (the
+ * caller's lookup then answers 404); SERVICE_UNAVAILABLE when licensing cannot answer.
+ */
+export async function ensureLicenseProjected(
+  ctx: Pick<BillingContext, 'db' | 'licenses' | 'licensing' | 'clock'>,
+  licenseId: string,
+): Promise<void> {
+  if ((await ctx.licenses.find(ctx.db, licenseId)) !== null) return;
+  const snapshot = await ctx.licensing.licenseSnapshot(licenseId);
+  if (snapshot === null) return;
+  await ctx.db.transaction((tx) => ctx.licenses.save(tx, licenseOfSnapshot(snapshot, ctx.clock.now())));
+}
+
+function licenseOfSnapshot({ entity, version }: LicenseSnapshot, now: Date): LicenseProjection {
+  return {
+    id: entity.licenseId,
+    boxId: entity.boxId,
+    licenseePlatformId: entity.licenseePlatformId,
+    licenseePlatformName: entity.licenseePlatformName,
+    boxOwnerPlatformId: entity.boxOwnerPlatformId,
+    royaltyRate: String(entity.royaltyRate),
+    currency: entity.currency,
+    monthlyFeeCents: entity.monthlyFeeCents,
+    status: entity.status,
+    validFrom: new Date(entity.validFrom),
+    expiresAt: new Date(entity.expiresAt),
+    endedAt: entity.endedAt === null ? null : new Date(entity.endedAt),
+    // Events at this version carry instants no later than now: the version alone orders them.
+    lastEventAt: now,
+    version,
+  };
 }

@@ -15,4 +15,6 @@ export interface LicenseProjection {
   expiresAt: Date;
   endedAt: Date | null;
   lastEventAt: Date;
+  /** The license's entity version at licensing (ADR 0010): a lower one never overwrites a higher one. */
+  version: number;
 }

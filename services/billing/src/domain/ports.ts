@@ -2,6 +2,7 @@ import type { Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import type { LicenseProjection } from './license';
+import type { LicensingPort } from './licensing.client';
 import type { UsageReport } from './usage-report';
 
 export interface LicenseStore {
@@ -100,6 +101,8 @@ export interface Caller {
 export interface BillingContext {
   db: TransactionRunner;
   licenses: LicenseStore;
+  /** Asked on a license projection miss (read-through, ADR 0010). */
+  licensing: LicensingPort;
   reports: UsageReportStore;
   ledger: LedgerStore;
   fees: FeeChargeStore;

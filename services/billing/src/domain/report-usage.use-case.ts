@@ -1,5 +1,6 @@
 import { errors } from '@svc/errors';
 import { paymentDue, usageReported } from '@svc/contracts';
+import { ensureLicenseProjected } from './apply-license-event.use-case';
 import { royaltyCents } from './money';
 import { assertReportable, dueDateOf } from './period';
 import { platformNow } from './platform-clock';
@@ -30,6 +31,8 @@ export async function reportUsage(
 ): Promise<ReportUsageResult> {
   const revenueCents = revenueCentsOf(input.revenue);
   const totalRevenueCents = totalOf(revenueCents);
+  // A license activated a moment ago may not be projected yet: licensing is asked (ADR 0010).
+  await ensureLicenseProjected(ctx, input.licenseId);
   const result = await ctx.db.transaction(async (tx) => {
     const license = await ctx.licenses.find(tx, input.licenseId, { lock: true });
     // Another platform's license is as unknown as a missing one.

@@ -1,6 +1,13 @@
 import type { Queryable } from '@svc/storage';
 import type { BoxTerms, IndexedIdentity } from '../domain/identity';
-import type { BoxAnnouncement, BoxState, ClaimState, IdentityChange, IdentityStore } from '../domain/ports';
+import type {
+  BoxAnnouncement,
+  BoxState,
+  ClaimRemoval,
+  ClaimState,
+  IdentityChange,
+  IdentityStore,
+} from '../domain/ports';
 
 interface IdentityRow {
   claim_id: string;
@@ -26,6 +33,9 @@ const COLUMNS = `claim_id, owner_platform_id, name, variations, entity_type, ver
 // Any constant works: every projection writer takes this one lock, so they commit one at a time.
 const CHANGE_LOCK = 7_340_211;
 const NEXT_SEQ = `nextval('identity_change_seq')`;
+// An event's claim state applies unless the stored one is later: the version first, then the
+// registry's instant (the only order among events from before versions existed, ADR 0010).
+const CLAIM_NOT_NEWER = `(identities.claim_version, identities.claim_updated_at) <= (EXCLUDED.claim_version, EXCLUDED.claim_updated_at)`;
 
 function toIdentity(row: IdentityRow): IndexedIdentity {
   const box: BoxTerms | null =
@@ -58,16 +68,17 @@ export class IdentityRepository implements IdentityStore {
   }
 
   async upsertClaim(tx: Queryable, claim: ClaimState): Promise<'applied' | 'stale'> {
+    // The claim's version orders its events; its instant only orders unversioned ones (ADR 0010).
     const result = await tx.query(
       `INSERT INTO identities (claim_id, owner_platform_id, name, variations, entity_type, verification_tier,
-         verified_at, claim_updated_at, removed, change_seq)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, false, ${NEXT_SEQ})
+         verified_at, claim_updated_at, claim_version, removed, change_seq)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, ${NEXT_SEQ})
        ON CONFLICT (claim_id) DO UPDATE SET
          owner_platform_id = EXCLUDED.owner_platform_id, name = EXCLUDED.name, variations = EXCLUDED.variations,
          entity_type = EXCLUDED.entity_type, verification_tier = EXCLUDED.verification_tier,
-         verified_at = EXCLUDED.verified_at, claim_updated_at = EXCLUDED.claim_updated_at, removed = false,
-         change_seq = EXCLUDED.change_seq
-       WHERE identities.claim_updated_at <= EXCLUDED.claim_updated_at
+         verified_at = EXCLUDED.verified_at, claim_updated_at = EXCLUDED.claim_updated_at,
+         claim_version = EXCLUDED.claim_version, removed = false, change_seq = EXCLUDED.change_seq
+       WHERE ${CLAIM_NOT_NEWER}
        RETURNING claim_id`,
       [
         claim.claimId,
@@ -78,40 +89,56 @@ export class IdentityRepository implements IdentityStore {
         claim.verificationTier,
         claim.verifiedAt.toISOString(),
         claim.updatedAt.toISOString(),
+        claim.version,
       ],
     );
     return result.rows.length > 0 ? 'applied' : 'stale';
   }
 
-  async removeClaim(tx: Queryable, claimId: string, at: Date): Promise<void> {
-    // The box goes with the claim; the row stays as a tombstone so that every replica sees it go,
-    // and a late, older event of the claim cannot bring it back.
-    await tx.query(
-      `UPDATE identities SET removed = true, box_id = NULL, policy = NULL, enforcement = NULL, policy_config = NULL,
-         royalty_rate = NULL, boxed_at = NULL, box_announcement_due = false,
-         claim_updated_at = GREATEST(claim_updated_at, $2), change_seq = ${NEXT_SEQ}
-       WHERE claim_id = $1 AND NOT removed`,
-      [claimId, at.toISOString()],
+  async removeClaim(tx: Queryable, removal: ClaimRemoval): Promise<'applied' | 'stale'> {
+    // The row stays as a tombstone so that every replica sees the claim go, and a late, older
+    // event of the claim cannot bring it back; one is written even when the claim was never
+    // verified here (its verification may still be on its way, older than this removal). The
+    // box stays with the row, and so does a pending box announcement: the registry keeps the box,
+    // and a (re-)verification brings it back and announces it.
+    const result = await tx.query(
+      `INSERT INTO identities (claim_id, owner_platform_id, name, variations, entity_type, verification_tier,
+         verified_at, claim_updated_at, claim_version, removed, change_seq)
+       VALUES ($1, $2, '', '[]', 'INDIVIDUAL', 'BRONZE', 'epoch', $3, $4, true, ${NEXT_SEQ})
+       ON CONFLICT (claim_id) DO UPDATE SET removed = true,
+         claim_updated_at = EXCLUDED.claim_updated_at, claim_version = EXCLUDED.claim_version,
+         change_seq = EXCLUDED.change_seq
+       WHERE ${CLAIM_NOT_NEWER}
+       RETURNING claim_id`,
+      [removal.claimId, removal.ownerPlatformId, removal.at.toISOString(), removal.version],
     );
-    await tx.query('DELETE FROM reference_images WHERE claim_id = $1', [claimId]);
+    if (result.rows.length === 0) return 'stale';
+    await tx.query('DELETE FROM reference_images WHERE claim_id = $1', [removal.claimId]);
+    return 'applied';
   }
 
   async upsertBox(tx: Queryable, box: BoxState): Promise<'applied' | 'stale'> {
+    const deleted = await tx.query('SELECT 1 FROM deleted_boxes WHERE box_id = $1', [box.boxId]);
+    if (deleted.rows.length > 0) return 'stale';
     // A box exists only for a verified claim, so a box event may bring the identity with it when
     // the claim's own event has not been applied yet; the claim's event then fills in the rest.
+    // The same box: its version decides (then its instant, for unversioned events). Another box
+    // of the claim: the one created later is the live one (the registry keeps one box per claim).
     const result = await tx.query(
       `INSERT INTO identities (claim_id, owner_platform_id, name, variations, entity_type, verification_tier,
          verified_at, claim_updated_at, removed, box_id, policy, enforcement, policy_config, royalty_rate,
-         boxed_at, box_updated_at, box_announcement_due, change_seq)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'epoch', false, $8, $9, $10, $11, $12, $7, $13, true, ${NEXT_SEQ})
+         boxed_at, box_updated_at, box_version, box_announcement_due, change_seq)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'epoch', false, $8, $9, $10, $11, $12, $7, $13, $14, true, ${NEXT_SEQ})
        ON CONFLICT (claim_id) DO UPDATE SET
          box_id = EXCLUDED.box_id, policy = EXCLUDED.policy, enforcement = EXCLUDED.enforcement,
          policy_config = EXCLUDED.policy_config, royalty_rate = EXCLUDED.royalty_rate,
          boxed_at = CASE WHEN identities.box_id = EXCLUDED.box_id THEN identities.boxed_at ELSE EXCLUDED.boxed_at END,
-         box_updated_at = EXCLUDED.box_updated_at, box_announcement_due = true, change_seq = EXCLUDED.change_seq
-       WHERE NOT identities.removed
-         AND (identities.box_updated_at IS NULL OR identities.box_id IS DISTINCT FROM EXCLUDED.box_id
-              OR identities.box_updated_at <= EXCLUDED.box_updated_at)
+         box_updated_at = EXCLUDED.box_updated_at, box_version = EXCLUDED.box_version,
+         box_announcement_due = true, change_seq = EXCLUDED.change_seq
+       WHERE identities.box_id IS NULL
+          OR (identities.box_id = EXCLUDED.box_id
+              AND (identities.box_version, identities.box_updated_at) <= (EXCLUDED.box_version, EXCLUDED.box_updated_at))
+          OR (identities.box_id <> EXCLUDED.box_id AND identities.boxed_at <= EXCLUDED.boxed_at)
        RETURNING claim_id`,
       [
         box.claimId,
@@ -127,15 +154,18 @@ export class IdentityRepository implements IdentityStore {
         JSON.stringify(box.policyConfig),
         box.royaltyRate,
         box.updatedAt.toISOString(),
+        box.version,
       ],
     );
     return result.rows.length > 0 ? 'applied' : 'stale';
   }
 
   async removeBox(tx: Queryable, boxId: string): Promise<void> {
+    await tx.query('INSERT INTO deleted_boxes (box_id) VALUES ($1) ON CONFLICT (box_id) DO NOTHING', [boxId]);
     await tx.query(
       `UPDATE identities SET box_id = NULL, policy = NULL, enforcement = NULL, policy_config = NULL,
-         royalty_rate = NULL, boxed_at = NULL, box_announcement_due = false, change_seq = ${NEXT_SEQ}
+         royalty_rate = NULL, boxed_at = NULL, box_updated_at = NULL, box_version = 0,
+         box_announcement_due = false, change_seq = ${NEXT_SEQ}
        WHERE box_id = $1`,
       [boxId],
     );

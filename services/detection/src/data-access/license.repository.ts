@@ -23,15 +23,15 @@ export class LicenseRepository implements LicenseStore {
       status: string;
       expiresAt: Date;
       updatedAt: Date;
+      version: number;
     },
   ): Promise<void> {
     await tx.query(
-      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, expires_at, updated_at, tier)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, expires_at, updated_at, tier, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (license_id) DO UPDATE SET status = EXCLUDED.status, expires_at = EXCLUDED.expires_at,
-         tier = EXCLUDED.tier,
-         updated_at = EXCLUDED.updated_at
-       WHERE licenses.updated_at <= EXCLUDED.updated_at`,
+         tier = EXCLUDED.tier, updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
+       WHERE (licenses.version, licenses.updated_at) <= (EXCLUDED.version, EXCLUDED.updated_at)`,
       [
         license.licenseId,
         license.boxId,
@@ -40,6 +40,7 @@ export class LicenseRepository implements LicenseStore {
         license.expiresAt.toISOString(),
         license.updatedAt.toISOString(),
         license.tier,
+        license.version,
       ],
     );
   }

@@ -30,6 +30,8 @@ export interface LicenseStore {
       status: string;
       expiresAt: Date;
       updatedAt: Date;
+      /** The license's entity version (ADR 0010); 0 for an unversioned event. */
+      version: number;
     },
   ): Promise<void>;
 }
@@ -44,7 +46,17 @@ export interface ClaimState {
   verificationTier: IndexedIdentity['verificationTier'];
   verifiedAt: Date;
   updatedAt: Date;
+  /** The claim's entity version (ADR 0010); 0 for an unversioned event. */
+  version: number;
   referenceImages: { id: string; url: string }[];
+}
+
+/** A claim that stops counting (pending, rejected, suspended or deleted) as of `version`/`at`. */
+export interface ClaimRemoval {
+  claimId: string;
+  ownerPlatformId: string;
+  at: Date;
+  version: number;
 }
 
 /** What a box event changes on its identity. */
@@ -56,6 +68,8 @@ export interface BoxState extends BoxTerms {
   entityType: IndexedIdentity['entityType'];
   verificationTier: IndexedIdentity['verificationTier'];
   updatedAt: Date;
+  /** The box's entity version (ADR 0010); 0 for an unversioned event. */
+  version: number;
 }
 
 /** The projection's changes as one replica reads them into its catalogue. */
@@ -77,10 +91,13 @@ export interface BoxAnnouncement {
 export interface IdentityStore {
   /** Serialises projection writers (sequence order = commit order); call first in a transaction. */
   lockForChange(tx: Queryable): Promise<void>;
+  /** Applies a verified claim unless a later state of the claim is stored. */
   upsertClaim(tx: Queryable, claim: ClaimState): Promise<'applied' | 'stale'>;
-  removeClaim(tx: Queryable, claimId: string, at: Date): Promise<void>;
+  /** Makes the claim unmatchable unless a later state is stored; keeps a tombstone either way. */
+  removeClaim(tx: Queryable, removal: ClaimRemoval): Promise<'applied' | 'stale'>;
   /** Applies a box (creating the identity from the box when the claim is not yet known). */
   upsertBox(tx: Queryable, box: BoxState): Promise<'applied' | 'stale'>;
+  /** Removes the box for good: a late event of it never brings it back. */
   removeBox(tx: Queryable, boxId: string): Promise<void>;
   /** Replaces the claim's reference images: new URLs wait for a fingerprint, gone ones go. */
   replaceReferenceImages(

@@ -1,4 +1,4 @@
-import { licenseEvents, type EventEnvelope } from '@svc/contracts';
+import { entityVersionOf, licenseEvents, type EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import type { LicenseStore } from './ports';
 
@@ -19,5 +19,7 @@ export async function projectLicenseEvent(
     status: data.status,
     expiresAt: new Date(data.expiresAt),
     updatedAt: new Date(occurredAt),
+    // The license's version orders its events (ADR 0010); the instant only among unversioned ones.
+    version: entityVersionOf(envelope),
   });
 }

@@ -8,6 +8,7 @@ import {
   claimRejected,
   claimUpdated,
   claimVerified,
+  entityVersionOf,
   type EventEnvelope,
 } from '@svc/contracts';
 import type { Clock } from '@svc/clock';
@@ -49,7 +50,9 @@ async function announceIfSettled(deps: ProjectionDeps, tx: Queryable, claimId: s
 /**
  * Keeps the identity projection from registry.claim.* and registry.box.*: a verified claim
  * becomes matchable (names now, reference images once fingerprinted); a rejected, suspended or
- * deleted one is removed; a box brings its policy. Events older than the stored state are stale.
+ * deleted one is removed; a box brings its policy. Events older than the stored state (by the
+ * entity version, then the registry's instant: ADR 0010) are stale, so any order of delivery ends
+ * in the same index.
  */
 export async function projectRegistryEvent(
   deps: ProjectionDeps,
@@ -57,6 +60,7 @@ export async function projectRegistryEvent(
   envelope: EventEnvelope,
 ): Promise<void> {
   const { identities } = deps;
+  const version = entityVersionOf(envelope);
   await identities.lockForChange(tx);
   switch (envelope.type) {
     case claimCreated.type:
@@ -71,7 +75,12 @@ export async function projectRegistryEvent(
       const { data } = definition.parse(envelope);
       // Only verified claims count as claimed (contracts.md §13).
       if (data.status !== 'verified' || data.verifiedAt === null) {
-        await identities.removeClaim(tx, data.claimId, new Date(data.updatedAt));
+        await identities.removeClaim(tx, {
+          claimId: data.claimId,
+          ownerPlatformId: data.ownerPlatformId,
+          at: new Date(data.updatedAt),
+          version,
+        });
         return;
       }
       const applied = await identities.upsertClaim(tx, {
@@ -83,6 +92,7 @@ export async function projectRegistryEvent(
         verificationTier: data.verificationTier,
         verifiedAt: new Date(data.verifiedAt),
         updatedAt: new Date(data.updatedAt),
+        version,
         referenceImages: data.referenceImages,
       });
       if (applied === 'stale') return;
@@ -92,12 +102,22 @@ export async function projectRegistryEvent(
     }
     case claimRejected.type: {
       const { data } = claimRejected.parse(envelope);
-      await identities.removeClaim(tx, data.claimId, new Date(data.updatedAt));
+      await identities.removeClaim(tx, {
+        claimId: data.claimId,
+        ownerPlatformId: data.ownerPlatformId,
+        at: new Date(data.updatedAt),
+        version,
+      });
       return;
     }
     case claimDeleted.type: {
       const { data } = claimDeleted.parse(envelope);
-      await identities.removeClaim(tx, data.claimId, new Date(data.deletedAt));
+      await identities.removeClaim(tx, {
+        claimId: data.claimId,
+        ownerPlatformId: data.ownerPlatformId,
+        at: new Date(data.deletedAt),
+        version,
+      });
       return;
     }
     case boxCreated.type:
@@ -117,6 +137,7 @@ export async function projectRegistryEvent(
         royaltyRate: data.royaltyRate,
         boxedAt: new Date(data.createdAt),
         updatedAt: new Date(data.updatedAt),
+        version,
       });
       if (applied === 'applied') await announceIfSettled(deps, tx, data.claimId);
       return;

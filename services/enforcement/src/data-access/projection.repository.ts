@@ -12,6 +12,7 @@ interface BoxRow {
   enforcement: string;
   policy_config: unknown;
   updated_at: unknown;
+  version: unknown;
   deleted_at: unknown;
 }
 
@@ -25,6 +26,7 @@ function toBox(row: BoxRow): BoxView {
     enforcement: row.enforcement as BoxView['enforcement'],
     policyConfig: fromJson<Record<string, unknown>>(row.policy_config),
     updatedAt: toDate(row.updated_at),
+    version: Number(row.version),
     deletedAt: toDateOrNull(row.deleted_at),
   };
 }
@@ -33,12 +35,14 @@ function toBox(row: BoxRow): BoxView {
 export class BoxRepository implements BoxStore {
   async upsert(tx: Queryable, box: BoxView): Promise<void> {
     await tx.query(
-      `INSERT INTO boxes (box_id, claim_id, owner_platform_id, identity_name, policy, enforcement, policy_config, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)
+      `INSERT INTO boxes (box_id, claim_id, owner_platform_id, identity_name, policy, enforcement, policy_config,
+         updated_at, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)
        ON CONFLICT (box_id) DO UPDATE SET claim_id = EXCLUDED.claim_id, owner_platform_id = EXCLUDED.owner_platform_id,
          identity_name = EXCLUDED.identity_name, policy = EXCLUDED.policy, enforcement = EXCLUDED.enforcement,
-         policy_config = EXCLUDED.policy_config, updated_at = EXCLUDED.updated_at
-       WHERE boxes.deleted_at IS NULL AND boxes.updated_at <= EXCLUDED.updated_at`,
+         policy_config = EXCLUDED.policy_config, updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
+       WHERE boxes.deleted_at IS NULL
+         AND (boxes.version, boxes.updated_at) <= (EXCLUDED.version, EXCLUDED.updated_at)`,
       [
         box.boxId,
         box.claimId,
@@ -48,6 +52,7 @@ export class BoxRepository implements BoxStore {
         box.enforcement,
         JSON.stringify(box.policyConfig),
         box.updatedAt.toISOString(),
+        box.version,
       ],
     );
   }
@@ -86,11 +91,11 @@ export class BoxRepository implements BoxStore {
 export class LicenseProjectionRepository implements LicenseProjectionStore {
   async apply(tx: Queryable, fact: LicenseFact): Promise<boolean> {
     const { rows } = await tx.query(
-      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, tier, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, tier, updated_at, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (license_id) DO UPDATE SET status = EXCLUDED.status, tier = EXCLUDED.tier,
-         updated_at = EXCLUDED.updated_at
-       WHERE licenses.updated_at <= EXCLUDED.updated_at
+         updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
+       WHERE (licenses.version, licenses.updated_at) <= (EXCLUDED.version, EXCLUDED.updated_at)
        RETURNING license_id`,
       [
         fact.licenseId,
@@ -99,6 +104,7 @@ export class LicenseProjectionRepository implements LicenseProjectionStore {
         fact.status,
         fact.tier,
         fact.updatedAt.toISOString(),
+        fact.version,
       ],
     );
     return rows.length > 0;

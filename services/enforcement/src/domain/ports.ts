@@ -190,6 +190,8 @@ export interface BoxView {
   enforcement: EnforcementLevel;
   policyConfig: Record<string, unknown>;
   updatedAt: Date;
+  /** The box's entity version (ADR 0010); 0 for an unversioned event. */
+  version: number;
   deletedAt: Date | null;
 }
 
@@ -198,7 +200,7 @@ export interface BoxStore {
   upsert(tx: Queryable, box: BoxView): Promise<void>;
   markDeleted(
     tx: Queryable,
-    box: Omit<BoxView, 'policy' | 'enforcement' | 'policyConfig' | 'updatedAt' | 'deletedAt'>,
+    box: Omit<BoxView, 'policy' | 'enforcement' | 'policyConfig' | 'updatedAt' | 'version' | 'deletedAt'>,
     deletedAt: Date,
   ): Promise<void>;
   find(q: Queryable, boxId: string): Promise<BoxView | null>;
@@ -212,6 +214,8 @@ export interface LicenseFact {
   status: string;
   tier: string;
   updatedAt: Date;
+  /** The license's entity version (ADR 0010); 0 for an unversioned event. */
+  version: number;
 }
 
 export interface LicenseProjectionStore {

@@ -1,4 +1,4 @@
-import { licenseEvents, type EventEnvelope } from '@svc/contracts';
+import { entityVersionOf, licenseEvents, type EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import { platformNow } from './platform-clock';
 import type { EnforcementContext } from './ports';
@@ -33,6 +33,8 @@ export async function projectLicenseEvent(
     status: d.status,
     tier: d.tier,
     updatedAt: new Date(envelope.occurredAt),
+    // The license's version orders its events (ADR 0010): a late 'active' never follows an end.
+    version: entityVersionOf(envelope),
   });
   if (!applied) return;
   if (LAPSED.includes(d.status)) {

@@ -1,11 +1,12 @@
-import { boxCreated, boxDeleted, boxUpdated, type EventEnvelope } from '@svc/contracts';
+import { boxCreated, boxDeleted, boxUpdated, entityVersionOf, type EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import { platformNow } from './platform-clock';
 import type { EnforcementContext } from './ports';
 import { closeViolation, lockCase } from './violation-lifecycle';
 
 /**
- * registry.box.*: the box projection (pricing for resolution options). A deleted box cancels its
+ * registry.box.*: the box projection (pricing for resolution options), ordered by the box's
+ * version (ADR 0010); a deletion is final whatever arrives after it. A deleted box cancels its
  * active and paused grace periods (contracts: "grace periods become cancelled"); their violations
  * are dismissed without a violation event.
  */
@@ -40,6 +41,7 @@ export async function projectRegistryEvent(
     enforcement: d.enforcement,
     policyConfig: d.policyConfig,
     updatedAt: new Date(d.updatedAt),
+    version: entityVersionOf(envelope),
     deletedAt: null,
   });
 }

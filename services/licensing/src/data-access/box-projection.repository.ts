@@ -13,6 +13,7 @@ interface BoxRow {
   policy_config: unknown;
   royalty_rate: unknown;
   updated_at: unknown;
+  version: unknown;
   deleted_at: unknown;
 }
 
@@ -26,6 +27,7 @@ function toBox(row: BoxRow): BoxView {
     policyConfig: fromJson<Record<string, unknown>>(row.policy_config),
     royaltyRate: toNumber(row.royalty_rate),
     updatedAt: toDate(row.updated_at),
+    version: toNumber(row.version),
     deletedAt: toDateOrNull(row.deleted_at),
   };
 }
@@ -34,12 +36,14 @@ function toBox(row: BoxRow): BoxView {
 export class BoxProjectionRepository implements BoxProjectionStore {
   async upsert(tx: Queryable, box: BoxView): Promise<void> {
     await tx.query(
-      `INSERT INTO boxes (box_id, claim_id, owner_platform_id, identity_name, policy, policy_config, royalty_rate, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
+      `INSERT INTO boxes (box_id, claim_id, owner_platform_id, identity_name, policy, policy_config, royalty_rate,
+         updated_at, version)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9)
        ON CONFLICT (box_id) DO UPDATE SET claim_id = EXCLUDED.claim_id, owner_platform_id = EXCLUDED.owner_platform_id,
          identity_name = EXCLUDED.identity_name, policy = EXCLUDED.policy, policy_config = EXCLUDED.policy_config,
-         royalty_rate = EXCLUDED.royalty_rate, updated_at = EXCLUDED.updated_at
-       WHERE boxes.deleted_at IS NULL AND boxes.updated_at <= EXCLUDED.updated_at`,
+         royalty_rate = EXCLUDED.royalty_rate, updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
+       WHERE boxes.deleted_at IS NULL
+         AND (boxes.version, boxes.updated_at) <= (EXCLUDED.version, EXCLUDED.updated_at)`,
       [
         box.boxId,
         box.claimId,
@@ -49,15 +53,23 @@ export class BoxProjectionRepository implements BoxProjectionStore {
         JSON.stringify(box.policyConfig),
         box.royaltyRate,
         box.updatedAt.toISOString(),
+        box.version,
       ],
     );
   }
 
-  async markDeleted(tx: Queryable, boxId: string, deletedAt: Date): Promise<void> {
-    await tx.query('UPDATE boxes SET deleted_at = $2 WHERE box_id = $1 AND deleted_at IS NULL', [
-      boxId,
-      deletedAt.toISOString(),
-    ]);
+  async markDeleted(
+    tx: Queryable,
+    box: { boxId: string; claimId: string; ownerPlatformId: string; identityName: string },
+    deletedAt: Date,
+  ): Promise<void> {
+    // A deletion may arrive before the creation: keep a tombstone, so the creation changes nothing.
+    await tx.query(
+      `INSERT INTO boxes (box_id, claim_id, owner_platform_id, identity_name, policy, updated_at, deleted_at)
+       VALUES ($1, $2, $3, $4, 'OPEN', $5, $5)
+       ON CONFLICT (box_id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE boxes.deleted_at IS NULL`,
+      [box.boxId, box.claimId, box.ownerPlatformId, box.identityName, deletedAt.toISOString()],
+    );
   }
 
   async find(q: Queryable, id: string): Promise<BoxView | null> {

@@ -10,8 +10,10 @@ export interface BoxView {
   policyConfig: Record<string, unknown>;
   /** MONETIZE's royaltyRate, else 0 (as the registry computes it). */
   royaltyRate: number;
-  /** The registry's `updatedAt`: an older event never overwrites a newer state. */
+  /** The registry's `updatedAt`: orders unversioned events only (ADR 0010). */
   updatedAt: Date;
+  /** The box's entity version at the registry (ADR 0010): a lower one never overwrites a higher one. */
+  version: number;
   /** Set by registry.box.deleted; licenses on the box stay as they are. */
   deletedAt: Date | null;
 }

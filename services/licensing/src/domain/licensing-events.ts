@@ -30,7 +30,8 @@ function requestData(request: LicenseRequest) {
   };
 }
 
-function licenseData(license: License) {
+/** A license as licensing.license.* describes it (also licensing's read-through answer, ADR 0010). */
+export function licenseData(license: License) {
   return {
     licenseId: license.id,
     boxId: license.boxId,

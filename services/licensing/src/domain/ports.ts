@@ -1,3 +1,4 @@
+import type { RegistryPort } from './registry.client';
 import type { Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
@@ -12,7 +13,12 @@ export interface Page {
 export interface BoxProjectionStore {
   /** Inserts or replaces the box unless the stored one is newer or the box was deleted. */
   upsert(tx: Queryable, box: BoxView): Promise<void>;
-  markDeleted(tx: Queryable, boxId: string, deletedAt: Date): Promise<void>;
+  /** Marks the box deleted for good, leaving a tombstone when its creation has not arrived yet. */
+  markDeleted(
+    tx: Queryable,
+    box: { boxId: string; claimId: string; ownerPlatformId: string; identityName: string },
+    deletedAt: Date,
+  ): Promise<void>;
   /** A box by its id, or by its claim's id (`identity`); deleted ones too. */
   find(q: Queryable, id: string): Promise<BoxView | null>;
   findByIdentity(q: Queryable, identityId: string): Promise<BoxView | null>;
@@ -85,6 +91,8 @@ export interface Caller {
 export interface LicensingContext {
   db: TransactionRunner;
   boxes: BoxProjectionStore;
+  /** Asked on a box projection miss (read-through, ADR 0010). */
+  registry: RegistryPort;
   requests: LicenseRequestStore;
   licenses: LicenseStore;
   usage: UsageStore;
@@ -93,5 +101,7 @@ export interface LicensingContext {
   outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;
   /** Tells the relay that committed events are waiting. */
   eventsCommitted(): void;
+  /** The version of the latest event about an entity (ADR 0010), 0 when none. */
+  entityVersion(q: Queryable, entityId: string): Promise<number>;
   newId(prefix: 'lic' | 'req'): string;
 }

@@ -11,6 +11,7 @@ import {
 import { licenseActivatedEvent, requestApprovedEvent, requestCreatedEvent } from './licensing-events';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf, termsOf } from './pricing';
+import { ensureBoxProjected } from './project-box.use-case';
 
 export interface RequestLicenseInput {
   boxId: string;
@@ -38,6 +39,8 @@ export async function requestLicense(
   caller: Caller,
   input: RequestLicenseInput,
 ): Promise<RequestedLicense> {
+  // A box created a moment ago may not be projected yet: the registry is asked (ADR 0010).
+  await ensureBoxProjected(ctx, input.boxId);
   const result = await ctx.db.transaction(async (tx) => {
     const box = await ctx.boxes.find(tx, input.boxId);
     if (box === null || box.deletedAt !== null) throw errors.notFound('Box', input.boxId);

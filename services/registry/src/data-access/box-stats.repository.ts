@@ -12,19 +12,21 @@ import {
 import type { BoxStatsStore } from '../domain/ports';
 import { fromJson, toNumber } from '@svc/storage';
 
-// A fact replaces the recorded one only when it is at least as recent (instant, then rank).
+// A fact replaces the recorded one only when it is at least as recent: the entity version first
+// (ADR 0010), then the instant and rank (the only order among unversioned events, version 0).
 const NEWER = (table: string) =>
-  `(EXCLUDED.event_at, EXCLUDED.event_rank) >= (${table}.event_at, ${table}.event_rank)`;
+  `(EXCLUDED.event_version, EXCLUDED.event_at, EXCLUDED.event_rank)
+     >= (${table}.event_version, ${table}.event_at, ${table}.event_rank)`;
 
 function statusUpsert(table: string, key: string, extraColumns: string[] = []): string {
-  const columns = [key, 'box_id', 'status', 'event_at', 'event_rank', ...extraColumns];
+  const columns = [key, 'box_id', 'status', 'event_at', 'event_rank', 'event_version', ...extraColumns];
   const values = columns.map((_, i) => `$${i + 1}`).join(', ');
   const newer = NEWER(table);
+  const fromNewer = (column: string) =>
+    `${column} = CASE WHEN ${newer} THEN EXCLUDED.${column} ELSE ${table}.${column} END`;
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values})
     ON CONFLICT (${key}) DO UPDATE SET
-      status = CASE WHEN ${newer} THEN EXCLUDED.status ELSE ${table}.status END,
-      event_rank = CASE WHEN ${newer} THEN EXCLUDED.event_rank ELSE ${table}.event_rank END,
-      event_at = GREATEST(EXCLUDED.event_at, ${table}.event_at)`;
+      ${['status', 'event_rank', 'event_at', 'event_version'].map(fromNewer).join(',\n      ')}`;
 }
 
 /** One count of a `json_object_agg` (absent key: 0). */
@@ -51,6 +53,7 @@ export class BoxStatsRepository implements BoxStatsStore {
         fact.status,
         fact.at.toISOString(),
         fact.rank,
+        fact.version,
         fact.detectedAt?.toISOString() ?? null,
         fact.resolvedAt?.toISOString() ?? null,
         fact.resolution,
@@ -66,6 +69,7 @@ export class BoxStatsRepository implements BoxStatsStore {
       fact.status,
       fact.at.toISOString(),
       fact.rank,
+      fact.version,
     ]);
   }
 
@@ -78,6 +82,7 @@ export class BoxStatsRepository implements BoxStatsStore {
         fact.status,
         fact.at.toISOString(),
         fact.rank,
+        fact.version,
         fact.licenseePlatformId,
         fact.licenseePlatformName,
       ],
@@ -91,6 +96,7 @@ export class BoxStatsRepository implements BoxStatsStore {
       fact.status,
       fact.at.toISOString(),
       fact.rank,
+      fact.version,
     ]);
   }
 

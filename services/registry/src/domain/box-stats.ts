@@ -64,9 +64,10 @@ export function fromCents(cents: number): number {
 }
 
 /**
- * A fact about one violation, grace period, license or request. `at` (the event's instant) and
- * `rank` order the facts: a fact older than the one recorded changes nothing, so events may
- * arrive out of order. `rank` breaks ties (a final state wins over an earlier one at the same instant).
+ * A fact about one violation, grace period, license or request. `version` (the entity's, ADR
+ * 0010), then `at` (the event's instant) and `rank` order the facts: a fact older than the one
+ * recorded changes nothing, so events may arrive out of order and more than once. `rank` breaks
+ * ties among unversioned events (a final state wins over an earlier one at the same instant).
  */
 export interface StatusFact {
   id: string;
@@ -74,6 +75,8 @@ export interface StatusFact {
   status: string;
   at: Date;
   rank: number;
+  /** The entity version of the event (ADR 0010): orders facts before `at` and `rank`; 0 if unversioned. */
+  version: number;
 }
 
 export interface ViolationFact extends StatusFact {

@@ -88,6 +88,8 @@ export interface RegistryContext {
   outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;
   /** Tells the relay that committed events are waiting. */
   eventsCommitted(): void;
+  /** The version of the latest event about an entity (ADR 0010), 0 when none. */
+  entityVersion(q: Queryable, entityId: string): Promise<number>;
   verificationBaseUrl: string;
   newId(prefix: 'claim' | 'box' | 'img'): string;
 }

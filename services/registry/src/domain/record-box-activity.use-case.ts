@@ -4,6 +4,7 @@ import {
   licenseRequestEvents,
   usageReported,
   violationEvents,
+  entityVersionOf,
   type EventEnvelope,
 } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
@@ -12,7 +13,9 @@ import type { BoxStatsStore } from './ports';
 
 // The box statistics read model: each event of another service becomes one fact about a
 // violation, grace period, license, license request or usage report. Facts are upserts ordered
-// by the event's instant, so redelivered or out-of-order events leave the right state.
+// by the entity's version, then the event's instant (ADR 0010), and counts are derived from the
+// facts, never incremented: redelivered or out-of-order events leave the right state and no
+// counter can double-count or go negative.
 
 type Parser = { type: string; parse(envelope: unknown): EventEnvelope<Record<string, unknown>> };
 
@@ -55,6 +58,7 @@ export async function recordViolationEvent(
     status: state.status,
     at: new Date(event.occurredAt),
     rank: state.rank,
+    version: entityVersionOf(event),
     detectedAt: data.detectedAt === undefined ? null : new Date(data.detectedAt),
     resolvedAt: data.resolvedAt === undefined ? null : new Date(data.resolvedAt),
     resolution: data.resolution ?? null,
@@ -76,6 +80,7 @@ export async function recordGracePeriodEvent(
     status: data.status,
     at: new Date(event.occurredAt),
     rank: terminalRank(data.status),
+    version: entityVersionOf(event),
   });
 }
 
@@ -96,6 +101,7 @@ export async function recordLicensingEvent(
       status,
       at: new Date(event.occurredAt),
       rank: terminalRank(status),
+      version: entityVersionOf(event),
     });
     return;
   }
@@ -113,6 +119,7 @@ export async function recordLicensingEvent(
     status: data.status,
     at: new Date(event.occurredAt),
     rank: terminalRank(data.status),
+    version: entityVersionOf(event),
     licenseePlatformId: data.licenseePlatformId,
     licenseePlatformName: data.licenseePlatformName,
   });

@@ -58,28 +58,30 @@ export function claimDeletedEvent(claim: Claim, now: Date): EventEnvelope {
   );
 }
 
+/** A box as registry.box.* describes it (also the registry's answer to a read-through, ADR 0010). */
+export function boxEventData(box: Box, claim: Claim) {
+  return {
+    boxId: box.id,
+    claimId: claim.id,
+    ownerPlatformId: box.ownerPlatformId,
+    identityName: claim.name,
+    variations: claim.variations,
+    entityType: claim.entityType,
+    verificationTier: claim.verificationTier,
+    policy: box.policy,
+    enforcement: box.enforcement,
+    policyConfig: box.policyConfig,
+    royaltyRate: royaltyRateOf(box),
+    referenceImageUrls: claim.referenceImages.map((image) => image.url),
+    status: box.status,
+    createdAt: box.createdAt.toISOString(),
+    updatedAt: box.updatedAt.toISOString(),
+  };
+}
+
 export function boxEvent(change: 'created' | 'updated', box: Box, claim: Claim, now: Date): EventEnvelope {
   const definition = change === 'created' ? boxCreated : boxUpdated;
-  return definition.create(
-    {
-      boxId: box.id,
-      claimId: claim.id,
-      ownerPlatformId: box.ownerPlatformId,
-      identityName: claim.name,
-      variations: claim.variations,
-      entityType: claim.entityType,
-      verificationTier: claim.verificationTier,
-      policy: box.policy,
-      enforcement: box.enforcement,
-      policyConfig: box.policyConfig,
-      royaltyRate: royaltyRateOf(box),
-      referenceImageUrls: claim.referenceImages.map((image) => image.url),
-      status: box.status,
-      createdAt: box.createdAt.toISOString(),
-      updatedAt: box.updatedAt.toISOString(),
-    },
-    meta(box.ownerPlatformId, now),
-  );
+  return definition.create(boxEventData(box, claim), meta(box.ownerPlatformId, now));
 }
 
 export function boxDeletedEvent(box: Box, now: Date): EventEnvelope {

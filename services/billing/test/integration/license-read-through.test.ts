@@ -1,0 +1,86 @@
+import { INTERNAL_LICENSE_PATH, licenseRevoked } from '@svc/contracts';
+import { newId } from '@svc/ids';
+import { startFakeSnapshotOwner, type FakeSnapshotOwner } from '@svc/test-kit';
+import {
+  JWT_SECRET,
+  licenseData,
+  startBillingHarness,
+  type BillingHarness,
+  type Client,
+} from '../fixtures/billing-harness';
+
+// ADR 0010: a usage report on a license licensing activated a moment ago, before billing's
+// license projection has heard of it, asks licensing instead of answering 404.
+
+describe('a usage report on a license billing has not projected yet', () => {
+  let licensing: FakeSnapshotOwner;
+  let h: BillingHarness;
+  let licensee: Client;
+
+  beforeAll(async () => {
+    licensing = await startFakeSnapshotOwner(JWT_SECRET, INTERNAL_LICENSE_PATH);
+    h = await startBillingHarness({ licensingUrl: licensing.url });
+    licensee = h.platform();
+  });
+
+  afterAll(async () => {
+    await h.stop();
+    await licensing.stop();
+  });
+
+  const body = {
+    period: '2026-10',
+    metrics: { subscribers: 10 },
+    revenue: { subscriptions: 100 },
+  };
+
+  const licensingKnows = (version: number) => {
+    const data = licenseData(licensee.platformId, h.platform().platformId);
+    licensing.entities.set(data.licenseId, { version, entity: { ...data, endedAt: null } });
+    return data;
+  };
+
+  it('when licensing activated the license a moment ago, then the report is accepted at once with the licence terms', async () => {
+    const license = licensingKnows(1);
+    const reply = await licensee.call('POST', `/v1/svc/licenses/${license.licenseId}/usage`, body);
+    expect(reply.status).toBe(201);
+    expect(reply.body.data).toMatchObject({
+      licenseId: license.licenseId,
+      royaltyRate: 0.15,
+      royaltyDue: 15,
+    });
+    expect(licensing.callers).toContain('billing');
+  });
+
+  it('when the license was projected by the read-through, then an event of a later version still applies to it', async () => {
+    const license = licensingKnows(1);
+    expect((await licensee.call('POST', `/v1/svc/licenses/${license.licenseId}/usage`, body)).status).toBe(
+      201,
+    );
+    const revoked = licenseRevoked.create(
+      { ...license, status: 'revoked', reason: 'terms broken' },
+      { occurredAt: h.clock.now(), platformId: licensee.platformId },
+    );
+    await h.publish({ ...revoked, entity: { id: license.licenseId, version: 2 } });
+    const { rows } = await h.running.db.query('SELECT status, version FROM licenses WHERE id = $1', [
+      license.licenseId,
+    ]);
+    expect(rows.map((row) => [row.status, Number(row.version)])).toEqual([['revoked', 2]]);
+  });
+
+  it("when licensing says the license does not exist, or it is another platform's, then 404", async () => {
+    const missing = await licensee.call('POST', `/v1/svc/licenses/${newId('lic')}/usage`, body);
+    expect(missing.status).toBe(404);
+    const license = licensingKnows(1);
+    const stranger = await h.platform().call('POST', `/v1/svc/licenses/${license.licenseId}/usage`, body);
+    expect(stranger.status).toBe(404);
+  });
+
+  it('when licensing cannot be reached, then 503 SERVICE_UNAVAILABLE, never 404', async () => {
+    const license = licensingKnows(1);
+    await licensing.stop();
+    const reply = await licensee.call('POST', `/v1/svc/licenses/${license.licenseId}/usage`, body);
+    expect(reply.status).toBe(503);
+    expect(reply.body.error.code).toBe('SERVICE_UNAVAILABLE');
+  });
+});
