@@ -101,7 +101,10 @@ export async function startBilling(
           },
           clockAdvancedSubscription({ ...ctx, db }),
         ],
-        background: [job, { name: 'licensing-client', start: () => undefined, stop: () => licensing.close() }],
+        background: [
+          job,
+          { name: 'licensing-client', start: () => undefined, stop: () => licensing.close() },
+        ],
         routes: (router) => {
           usageRoutes(router, ctx);
           revenueRoutes(router, ctx);

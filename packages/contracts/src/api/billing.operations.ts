@@ -23,10 +23,7 @@ export const moneyAmountSchema = z
 
 /** Named counters (subscribers, messages, tips, adImpressions; others allowed). */
 export const usageMetricsSchema = z
-  .record(
-    storable(z.string().min(1).max(64)),
-    z.number().int('counters are whole numbers').min(0).max(1e15),
-  )
+  .record(storable(z.string().min(1).max(64)), z.number().int('counters are whole numbers').min(0).max(1e15))
   .refine((metrics) => Object.keys(metrics).length <= 50, { message: 'at most 50 metrics' })
   .meta({ example: { subscribers: 1200, messages: 45000, tips: 80, adImpressions: 0 } });
 
