@@ -67,20 +67,32 @@ describe('enforcement.clock.advanced', () => {
     await h.publish(advancedBy(mover.platformId, 40 * DAY_S)); // real 2026-11-22T10:00, moved 2027-01-01T10:00
     const { license } = await h.activeLicense(mover);
     const { license: other } = await h.activeLicense(bystander);
-    expect(license).toMatchObject({ validFrom: '2027-01-01T10:00:00.000Z', expiresAt: '2027-02-01T10:00:00.000Z' });
+    expect(license).toMatchObject({
+      validFrom: '2027-01-01T10:00:00.000Z',
+      expiresAt: '2027-02-01T10:00:00.000Z',
+    });
     expect(license.usage.currentPeriod).toBe('2027-01');
     expect(license.fees.currentPeriod).toBe('2027-01');
-    expect(other).toMatchObject({ validFrom: '2026-11-22T10:00:00.000Z', expiresAt: '2026-12-22T10:00:00.000Z' });
+    expect(other).toMatchObject({
+      validFrom: '2026-11-22T10:00:00.000Z',
+      expiresAt: '2026-12-22T10:00:00.000Z',
+    });
     expect(other.usage.currentPeriod).toBe('2026-11');
     expect(other.fees.currentPeriod).toBe('2026-11');
-    const activated = await h.waitForEvent('licensing.license.activated', (e) => e.data.licenseId === license.id);
+    const activated = await h.waitForEvent(
+      'licensing.license.activated',
+      (e) => e.data.licenseId === license.id,
+    );
     expect(activated.occurredAt).toBe('2027-01-01T10:00:00.000Z');
 
     const cancel = { effectiveDate: 'end_of_billing_period' };
     const scheduled = await mover.call('DELETE', `/v1/svc/licenses/${license.id}`, cancel);
     expect(scheduled.body.data).toMatchObject({ status: 'active', cancelsAt: '2027-02-01T00:00:00.000Z' });
     const otherScheduled = await bystander.call('DELETE', `/v1/svc/licenses/${other.id}`, cancel);
-    expect(otherScheduled.body.data).toMatchObject({ status: 'active', cancelsAt: '2026-12-01T00:00:00.000Z' });
+    expect(otherScheduled.body.data).toMatchObject({
+      status: 'active',
+      cancelsAt: '2026-12-01T00:00:00.000Z',
+    });
 
     // The expiry job judges each licensee on its own clock: 2027-02-01 is 30 days 14 hours away for the mover.
     h.clock.set('2026-12-22T13:59:59.000Z');
@@ -89,7 +101,10 @@ describe('enforcement.clock.advanced', () => {
     h.clock.set('2026-12-23T00:00:00.000Z');
     await h.running.expireDueLicenses();
     expect((await mover.call('GET', `/v1/svc/licenses/${license.id}`)).body.data.status).toBe('cancelled');
-    const cancelled = await h.waitForEvent('licensing.license.cancelled', (e) => e.data.licenseId === license.id);
+    const cancelled = await h.waitForEvent(
+      'licensing.license.cancelled',
+      (e) => e.data.licenseId === license.id,
+    );
     expect(cancelled.data).toMatchObject({ effectiveAt: '2027-02-01T00:00:00.000Z' });
     expect(cancelled.occurredAt).toBe('2027-02-01T00:00:00.000Z');
   });
