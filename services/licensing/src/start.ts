@@ -13,6 +13,7 @@ import type { LicensingConfig } from './config';
 import { BoxProjectionRepository } from './data-access/box-projection.repository';
 import { LicenseRequestRepository } from './data-access/license-request.repository';
 import { LicenseRepository } from './data-access/license.repository';
+import { SandboxClockRepository } from './data-access/sandbox-clock.repository';
 import { UsageRepository } from './data-access/usage.repository';
 import { expireDueLicenses, type ExpiryRun } from './domain/expire-due-licenses.use-case';
 import type { LicensingContext } from './domain/ports';
@@ -65,13 +66,14 @@ export async function startLicensing(
     wire: ({ db, clock, logger, kickRelay }) => {
       const boxes = new BoxProjectionRepository();
       const usage = new UsageRepository();
-      const ctx: LicensingContext = {
+      const ctx: LicensingContext & { db: typeof db } = {
         db,
         boxes,
         registry,
         requests: new LicenseRequestRepository(),
         licenses: new LicenseRepository(),
         usage,
+        clocks: new SandboxClockRepository(),
         clock,
         outbox: appendToOutbox,
         eventsCommitted: kickRelay,

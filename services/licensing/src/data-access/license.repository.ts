@@ -162,10 +162,14 @@ export class LicenseRepository implements LicenseStore {
 
   async lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]> {
     const { rows } = await tx.query<LicenseRow>(
-      `SELECT * FROM licenses
-       WHERE status = 'active' AND (expires_at <= $1 OR (cancel_at IS NOT NULL AND cancel_at <= $1))
-         AND ($3::text IS NULL OR licensee_platform_id = $3)
-       ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      `SELECT l.* FROM licenses l
+       LEFT JOIN sandbox_clocks c ON c.platform_id = l.licensee_platform_id
+       CROSS JOIN LATERAL (
+         SELECT $1::timestamptz + COALESCE(c.offset_ms, 0) * interval '1 millisecond' AS now
+       ) t
+       WHERE l.status = 'active' AND (l.expires_at <= t.now OR (l.cancel_at IS NOT NULL AND l.cancel_at <= t.now))
+         AND ($3::text IS NULL OR l.licensee_platform_id = $3)
+       ORDER BY l.expires_at, l.id LIMIT $2 FOR UPDATE OF l SKIP LOCKED`,
       [now.toISOString(), limit, licenseePlatformId ?? null],
     );
     return rows.map(toLicense);

@@ -1,6 +1,7 @@
 import { errors } from '@svc/errors';
 import { assertActive, scheduledCancellationAt, type CancelTiming, type License } from './license';
 import { licenseCancelledEvent } from './licensing-events';
+import { platformNow } from './platform-clock';
 import type { Caller, LicensingContext } from './ports';
 
 export interface CancelledLicense {
@@ -27,7 +28,7 @@ export async function cancelLicense(
     if (current === null || current.licenseePlatformId !== caller.platformId)
       throw errors.notFound('License', id);
     assertActive(current, 'cancelled');
-    const now = ctx.clock.now();
+    const now = await platformNow(ctx, tx, current.licenseePlatformId);
     if (effectiveDate === 'end_of_billing_period') {
       if (current.cancelAt !== null) {
         throw errors.invalidState(`License ${id} is already scheduled to be cancelled`, {

@@ -1,5 +1,6 @@
 import { addMonths, dueAction, type License } from './license';
 import { licenseCancelledEvent, licenseExpiredEvent, licenseRenewedEvent } from './licensing-events';
+import { platformNow } from './platform-clock';
 import type { LicensingContext } from './ports';
 
 export interface ExpiryRun {
@@ -13,38 +14,34 @@ const BATCH = 100;
 const MAX_RENEWALS_PER_PASS = 1000;
 
 /**
- * The periodic job: every active license whose time has come is cancelled (a scheduled
- * cancellation), renewed for another term (autoRenew; one license.renewed per term, until it runs
- * past now) or expired. Batches of 100 in their own transactions, until none is due.
+ * The periodic job: every active license whose time has come by its licensee's clock (the service's
+ * clock plus the licensee's sandbox offset) is cancelled (a scheduled cancellation), renewed for
+ * another term (autoRenew; one license.renewed per term, until it runs past now) or expired.
+ * Batches of 100 in their own transactions, until none is due.
  */
 export function expireDueLicenses(ctx: LicensingContext): Promise<ExpiryRun> {
-  return settleDueLicenses(ctx, () => ctx.clock.now());
+  return settleDueLicenses(ctx);
 }
 
 /**
- * The same for one licensee whose sandbox clock moved (enforcement.clock.advanced): its licenses
- * due by `now` (its clock) are cancelled, renewed or expired as if the time had passed. Running it
- * again with the same or an earlier `now` changes nothing, so a redelivered event is harmless.
+ * The same for one licensee whose sandbox clock moved (enforcement.clock.advanced, once the move is
+ * in its offset): its licenses due by its new time are cancelled, renewed or expired as if the time
+ * had passed. Running it again changes nothing that is not due, so a redelivered event is harmless.
  */
 export function expireDueLicensesOfLicensee(
   ctx: LicensingContext,
   licenseePlatformId: string,
-  now: Date,
 ): Promise<ExpiryRun> {
-  return settleDueLicenses(ctx, () => now, licenseePlatformId);
+  return settleDueLicenses(ctx, licenseePlatformId);
 }
 
-async function settleDueLicenses(
-  ctx: LicensingContext,
-  nowOf: () => Date,
-  licenseePlatformId?: string,
-): Promise<ExpiryRun> {
+async function settleDueLicenses(ctx: LicensingContext, licenseePlatformId?: string): Promise<ExpiryRun> {
   const run: ExpiryRun = { expired: 0, renewed: 0, cancelled: 0 };
   for (;;) {
-    const now = nowOf();
     const handled = await ctx.db.transaction(async (tx) => {
-      const due = await ctx.licenses.lockDue(tx, now, BATCH, licenseePlatformId);
+      const due = await ctx.licenses.lockDue(tx, ctx.clock.now(), BATCH, licenseePlatformId);
       for (const license of due) {
+        const now = await platformNow(ctx, tx, license.licenseePlatformId);
         const action = dueAction(license, now);
         if (action === 'cancel') {
           const cancelAt = license.cancelAt ?? now;

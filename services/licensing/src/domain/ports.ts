@@ -54,7 +54,11 @@ export interface LicenseStore {
     boxId: string,
     tier: Tier,
   ): Promise<License | null>;
-  /** Active licenses whose expiry or scheduled cancellation is due (of one licensee, if given), locked (skipping locked ones). */
+  /**
+   * Active licenses whose expiry or scheduled cancellation is due by their licensee's clock (`now`
+   * of the service plus the licensee's sandbox offset), of one licensee if given, locked (skipping
+   * locked ones).
+   */
   lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]>;
 }
 
@@ -72,6 +76,13 @@ export interface UsageStore {
     fact: UsageFigures & { licenseId: string; period: string; version: number },
   ): Promise<void>;
   find(q: Queryable, licenseId: string, period: string): Promise<UsageFigures | null>;
+}
+
+/** Each platform's sandbox clock offset in ms (advance-time; 0 when never moved). */
+export interface SandboxClockStore {
+  offsetOf(q: Queryable, platformId: string): Promise<number>;
+  /** Adds `byMs` to the platform's offset; returns the new offset. */
+  advance(tx: Queryable, platformId: string, byMs: number, at: Date): Promise<number>;
 }
 
 /** Runs work in one transaction. */
@@ -96,6 +107,8 @@ export interface LicensingContext {
   requests: LicenseRequestStore;
   licenses: LicenseStore;
   usage: UsageStore;
+  clocks: SandboxClockStore;
+  /** The service's clock; a platform's time adds its sandbox offset (platformNow). */
   clock: Clock;
   /** Records events in the outbox, in the caller's transaction. */
   outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;

@@ -8,6 +8,7 @@ import {
   type RequestStatus,
   type Tier,
 } from './license';
+import { platformNow } from './platform-clock';
 import type { Caller, LicensingContext, Page, UsageFigures } from './ports';
 import { secondFamilyTermsOf, type SecondFamilyTerms } from './pricing';
 
@@ -31,7 +32,7 @@ export async function getLicense(
   const license = await ctx.licenses.find(ctx.db, id);
   if (license === null || license.licenseePlatformId !== caller.platformId)
     throw errors.notFound('License', id);
-  const period = periodOf(ctx.clock.now());
+  const period = periodOf(await platformNow(ctx, ctx.db, license.licenseePlatformId));
   const usage = (await ctx.usage.find(ctx.db, license.id, period)) ?? NO_USAGE;
   return { license, period, usage };
 }

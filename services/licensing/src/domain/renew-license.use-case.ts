@@ -1,6 +1,7 @@
 import { errors } from '@svc/errors';
 import { addMonths, assertActive, type License, type LicenseRequest, type Tier } from './license';
 import { licenseRenewedEvent, requestCreatedEvent } from './licensing-events';
+import { platformNow } from './platform-clock';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf, termsOf } from './pricing';
 
@@ -38,7 +39,7 @@ export async function renewLicense(
     }
     const tier = input.tier ?? current.tier;
     const pricing = priceOf(box, tier);
-    const now = ctx.clock.now();
+    const now = await platformNow(ctx, tx, current.licenseePlatformId);
     if (tier !== current.tier && (!pricing.autoApprove || pricing.monthlyFeeCents === null)) {
       const request: LicenseRequest = {
         id: ctx.newId('req'),

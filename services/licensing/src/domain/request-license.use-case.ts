@@ -9,6 +9,7 @@ import {
   type Tier,
 } from './license';
 import { licenseActivatedEvent, requestApprovedEvent, requestCreatedEvent } from './licensing-events';
+import { platformNow } from './platform-clock';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf, termsOf } from './pricing';
 import { ensureBoxProjected } from './project-box.use-case';
@@ -49,7 +50,7 @@ export async function requestLicense(
     }
     const pricing = priceOf(box, input.tier);
     await assertNotHeld(ctx, tx, caller.platformId, box.boxId, input.tier);
-    const now = ctx.clock.now();
+    const now = await platformNow(ctx, tx, caller.platformId);
     const request: LicenseRequest = {
       id: ctx.newId('req'),
       boxId: box.boxId,

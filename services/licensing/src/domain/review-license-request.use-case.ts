@@ -2,6 +2,7 @@ import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/storage';
 import { addMonths, assertActive, assertDecidable, type License, type LicenseRequest } from './license';
 import { licenseRenewedEvent, requestApprovedEvent, requestDeniedEvent } from './licensing-events';
+import { platformNow } from './platform-clock';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf } from './pricing';
 import { assertNotHeld, grantLicense } from './request-license.use-case';
@@ -72,7 +73,7 @@ export async function approveLicenseRequest(
       royaltyRate: pricing.royaltyRate,
       currency: pricing.currency,
     };
-    const now = ctx.clock.now();
+    const now = await platformNow(ctx, tx, priced.licenseePlatformId);
     if (priced.upgradeOfLicenseId !== null) return upgradeLicense(ctx, tx, priced, now);
     await assertNotHeld(ctx, tx, priced.licenseePlatformId, priced.boxId, priced.tier);
     return grantLicense(ctx, tx, priced, false, now);
@@ -123,7 +124,7 @@ export async function denyLicenseRequest(
 ): Promise<LicenseRequest> {
   const denied = await ctx.db.transaction(async (tx) => {
     const request = await decidableRequest(ctx, tx, caller, id, reviewer);
-    const now = ctx.clock.now();
+    const now = await platformNow(ctx, tx, request.licenseePlatformId);
     const updated: LicenseRequest = { ...request, status: 'denied', decidedAt: now, reason };
     await ctx.requests.update(tx, updated);
     await ctx.outbox(tx, requestDeniedEvent(updated, reason, now));

@@ -1,6 +1,7 @@
 import { errors } from '@svc/errors';
 import { assertActive, type License } from './license';
 import { licenseRevokedEvent } from './licensing-events';
+import { platformNow } from './platform-clock';
 import type { Caller, LicensingContext } from './ports';
 
 /**
@@ -23,7 +24,7 @@ export async function revokeLicense(
       throw errors.notFound('License', id);
     }
     assertActive(current, 'revoked');
-    const now = ctx.clock.now();
+    const now = await platformNow(ctx, tx, current.licenseePlatformId);
     const updated: License = { ...current, status: 'revoked', cancelAt: null, endedAt: now };
     await ctx.licenses.update(tx, updated);
     await ctx.outbox(tx, licenseRevokedEvent(updated, reason, now));
