@@ -92,6 +92,9 @@ export async function startFaultCluster(rootDir: string, env: Record<string, str
       ports,
       output: 'silent',
       env,
+      // The suite is the supervisor here: it must see every death (an unintended one fails the
+      // check) and restart what it killed itself; a supervisor restarting behind it would hide deaths.
+      supervise: false,
     });
   } catch (err) {
     await Promise.all([postgres.teardown(), broker.teardown()]);
