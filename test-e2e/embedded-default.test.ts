@@ -106,16 +106,31 @@ describe('embedded default', () => {
         policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
       });
       expect(box.status).toBe(201);
-      const request = await call(url, key, 'POST', '/v1/svc/licenses/request', {
+      // Another platform licenses it (an owner cannot license its own box).
+      const licensee = await call(url, embedded.adminToken, 'POST', '/admin/platforms', {
+        name: 'Licensee',
+        plan: 'basic',
+      });
+      expect(licensee.status).toBe(201);
+      const issued = await call(
+        url,
+        embedded.adminToken,
+        'POST',
+        `/admin/platforms/${licensee.body.data.id}/keys`,
+        {},
+      );
+      expect(issued.status).toBe(201);
+      const licenseeKey = issued.body.data.key as string;
+      const request = await call(url, licenseeKey, 'POST', '/v1/svc/licenses/request', {
         boxId: box.body.data.id,
         tier: 'personal',
         useCase: 'Fan chat avatar',
         acceptGuidelines: true,
       });
       expect(request.status).toBe(201);
-      const detail = await call(url, key, 'GET', `/v1/svc/licenses/request/${request.body.data.id}`);
+      const detail = await call(url, licenseeKey, 'GET', `/v1/svc/licenses/request/${request.body.data.id}`);
       const licenseId = detail.body.data.license.id as string;
-      const usage = await call(url, key, 'POST', `/v1/svc/licenses/${licenseId}/usage`, {
+      const usage = await call(url, licenseeKey, 'POST', `/v1/svc/licenses/${licenseId}/usage`, {
         period: new Date().toISOString().slice(0, 7),
         metrics: { subscribers: 10 },
         revenue: { subscriptions: 100 },

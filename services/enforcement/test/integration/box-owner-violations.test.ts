@@ -137,6 +137,11 @@ describe('POST /v1/svc/violations/:id/contest', () => {
     ).toEqual([7]);
     h.clock.advance(HOUR);
     await h.running.fireDueSteps();
+    // Its event leaves through the outbox relay: wait for it, then check nothing else came.
+    await h.waitForEvent(
+      'enforcement.grace_period.reminder',
+      (e) => e.data.gracePeriodId === c.gracePeriodId && e.data.reminderDay === 21,
+    );
     expect(
       h
         .eventsOf('enforcement.grace_period.reminder', (e) => e.data.gracePeriodId === c.gracePeriodId)
