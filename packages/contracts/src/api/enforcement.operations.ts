@@ -168,11 +168,15 @@ export const decideAppealBodySchema = z.object({
   notes: storable(z.string().max(2000)).optional(),
 });
 
-/** At most ten years at once. */
+/**
+ * At most a year at once: every step that falls due (reminders, expiries, renewals, each month's
+ * fee) runs before the answer, so a decade in one call could outlast the request's budget. Call
+ * again to go further.
+ */
 export const advanceTimeBodySchema = z.object({
-  seconds: z.number().int().min(1).max(315_360_000).meta({
+  seconds: z.number().int().min(1).max(31_536_000).meta({
     description:
-      'How far to move your sandbox clock forward; every timed step that falls due fires, in order',
+      'How far to move your sandbox clock forward (at most 365 days a call); every timed step that falls due fires, in order',
   }),
 });
 
