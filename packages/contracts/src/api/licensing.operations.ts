@@ -56,11 +56,7 @@ export const denyLicenseRequestBodySchema = z.object({
 export const identityIdParamSchema = z.object({ identity_id: idSchema });
 
 export const secondFamilyRequestBodySchema = z.object({
-  identity_id: z
-    .string()
-    .min(1)
-    .max(100)
-    .meta({ description: 'A box id or the claim id of a boxed identity' }),
+  identity_id: idSchema.meta({ description: 'A box id or the claim id of a boxed identity' }),
   use_type: z.enum(['avatar', 'voice', 'video']),
   platform_description: storable(z.string().trim().min(1).max(2000)),
   expected_usage: storable(z.string().trim().min(1).max(2000)),
