@@ -51,6 +51,9 @@ const TRANSIENT_MESSAGES = [
   /PGlite is closed/i,
   /socket hang up/i,
   /the database system is (?:starting up|shutting down|in recovery mode)/i,
+  // 55000 is a broad class (most of it bugs); this one is an operator closing the database for a
+  // while (ALTER DATABASE … ALLOW_CONNECTIONS false, maintenance), so it passes.
+  /database ".*" is not currently accepting connections/i,
 ];
 
 // An error holds another in `cause` (AppError, fetch) or several in `errors` (AggregateError of

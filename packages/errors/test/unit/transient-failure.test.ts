@@ -17,6 +17,10 @@ describe('isTransientFailure', () => {
     ['pg: too many connections (53300)', withCode('sorry, too many clients already', '53300')],
     ['pg: serialization failure (40001)', withCode('could not serialize access', '40001')],
     ['pg: deadlock (40P01)', withCode('deadlock detected', '40P01')],
+    [
+      'pg: a database closed to connections for maintenance (55000)',
+      withCode('database "detection" is not currently accepting connections', '55000'),
+    ],
     ['pg: statement timeout (57014)', withCode('canceling statement due to statement timeout', '57014')],
     ['node-postgres: connection terminated', new Error('Connection terminated unexpectedly')],
     ['pg-pool: connect timeout', new Error('timeout exceeded when trying to connect')],
@@ -45,6 +49,7 @@ describe('isTransientFailure', () => {
     ['a zod-like validation failure', Object.assign(new Error('Invalid input'), { name: 'ZodError' })],
     ['pg: unique violation (23505)', withCode('duplicate key value violates unique constraint', '23505')],
     ['pg: undefined column (42703)', withCode('column "x" does not exist', '42703')],
+    ['pg: another object-state error (55000)', withCode('currval of sequence "s" is not yet defined', '55000')],
     ['pg: invalid input syntax (22P02)', withCode('invalid input syntax for type uuid', '22P02')],
     ['VALIDATION_ERROR', new AppError('VALIDATION_ERROR', 'bad')],
     [
