@@ -70,13 +70,16 @@ export async function duplicateRows(ctx: InsideContext, chains: Chain[]): Promis
       [boxes],
     ))
       twice(`${row.n} ${table} of one licensee on box ${row.box_id} (licensing)`);
-  for (const row of await query<{ box_id: string; n: string }>(
+  // Each violation's status and resolution are named, so a doubled one tells how it came about.
+  for (const row of await query<{ box_id: string; n: string; states: string }>(
     ctx.postgresUrl,
     db('enforcement'),
-    'SELECT box_id, count(*) AS n FROM violations WHERE box_id = ANY($1) GROUP BY box_id, avatar_ref HAVING count(*) > 1',
+    `SELECT box_id, count(*) AS n,
+            string_agg(status || coalesce('/' || resolution, '') || coalesce(' by ' || resolved_by, '') || ' at ' || detected_at::text, ', ' ORDER BY seq) AS states
+       FROM violations WHERE box_id = ANY($1) GROUP BY box_id, avatar_ref HAVING count(*) > 1`,
     [boxes],
   ))
-    twice(`${row.n} violations of one avatar on box ${row.box_id} (enforcement)`);
+    twice(`${row.n} violations of one avatar on box ${row.box_id} (enforcement): ${row.states}`);
   for (const row of await query<{ license_id: string; n: string }>(
     ctx.postgresUrl,
     db('billing'),

@@ -185,6 +185,16 @@ export class AvatarRepository implements AvatarStore {
     return rows.length;
   }
 
+  async recordAnswer(tx: Queryable, ref: string, askedAt: Date): Promise<boolean> {
+    const { rows } = await tx.query(
+      `UPDATE avatars SET answer_asked_at = $2
+        WHERE ref = $1 AND (answer_asked_at IS NULL OR answer_asked_at <= $2)
+        RETURNING ref`,
+      [ref, askedAt.toISOString()],
+    );
+    return rows.length > 0;
+  }
+
   async scanPage(q: Queryable, afterSeq: number, limit: number): Promise<{ avatar: Avatar; seq: number }[]> {
     const { rows } = await q.query<AvatarRow>(
       'SELECT * FROM avatars WHERE seq > $1 AND deleted_at IS NULL ORDER BY seq LIMIT $2',

@@ -31,24 +31,43 @@ export interface AppliedEvaluation {
   violationsCreated: number;
 }
 
+const NOT_APPLIED: AppliedEvaluation = { applied: false, violationsCreated: 0 };
+
 /**
  * Applies detection's answer about one avatar, in its own transaction. A full evaluation (an
  * avatar reported or changed) records the best match and reconciles the avatar's violations: a
  * breach opens one (unless one is open on that box); no match, or a match that no longer breaks
  * the policy, resolves what it no longer justifies. A scan (`boxId`) only opens violations on the
  * new box. An answer about an older revision, or a deleted avatar, is dropped.
+ *
+ * Answers can arrive in any order (an evaluation asked before a box was indexed may come back after
+ * that box's scan opened a violation), so each carries when it was asked (`askedAt`, wall clock)
+ * and one asked before the newest applied answer is stale: detection knew less then. A stale scan
+ * is dropped (the newer full evaluation covered every box); a stale full evaluation is asked
+ * again (the avatar is pending, due now) instead of closing what the newer answer opened.
  */
 export async function applyEvaluation(
   ctx: EnforcementContext,
   ref: string,
   revision: number | null,
   reported: AvatarMatch | null,
+  askedAt: Date,
   scanBoxId?: string,
 ): Promise<AppliedEvaluation> {
   const result = await ctx.db.transaction(async (tx) => {
     const avatar = await ctx.avatars.findByRef(tx, ref, { lock: true });
-    if (avatar === null || avatar.deletedAt !== null) return { applied: false, violationsCreated: 0 };
-    if (revision !== null && avatar.revision !== revision) return { applied: false, violationsCreated: 0 };
+    if (avatar === null || avatar.deletedAt !== null) return NOT_APPLIED;
+    if (revision !== null && avatar.revision !== revision) return NOT_APPLIED;
+    if (!(await ctx.avatars.recordAnswer(tx, ref, askedAt))) {
+      if (scanBoxId === undefined)
+        await ctx.avatars.update(tx, {
+          ...avatar,
+          evaluation: 'pending',
+          nextEvaluationAt: ctx.clock.now(),
+          lastEvaluationError: null,
+        });
+      return NOT_APPLIED;
+    }
     const match = await liveMatch(ctx, tx, reported);
     const outcome =
       match === null
@@ -150,6 +169,7 @@ async function recordFailure(ctx: EnforcementContext, avatar: Avatar, err: unkno
 export async function evaluateAvatars(ctx: EnforcementContext, avatars: Avatar[]): Promise<number> {
   if (avatars.length === 0) return 0;
   let matches: Map<string, AvatarMatch | null>;
+  const askedAt = ctx.clock.now();
   try {
     matches = await ctx.detection.evaluate(avatars.map(toEvaluate));
   } catch (err) {
@@ -165,7 +185,7 @@ export async function evaluateAvatars(ctx: EnforcementContext, avatars: Avatar[]
       await recordFailure(ctx, avatar, new Error('detection did not answer about this avatar'));
       continue;
     }
-    if ((await applyEvaluation(ctx, avatar.ref, avatar.revision, match)).applied) applied += 1;
+    if ((await applyEvaluation(ctx, avatar.ref, avatar.revision, match, askedAt)).applied) applied += 1;
   }
   return applied;
 }

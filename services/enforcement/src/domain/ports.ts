@@ -55,6 +55,11 @@ export interface AvatarStore {
    * at `dueAt` (the evaluation worker asks detection about them); returns how many.
    */
   reevaluateMatching(tx: Queryable, platformId: string, boxId: string, dueAt: Date): Promise<number>;
+  /**
+   * Records that an answer about the avatar, asked of detection at `askedAt`, is being applied, and
+   * says whether it is fresh: false when an answer asked later was applied already (nothing recorded).
+   */
+  recordAnswer(tx: Queryable, ref: string, askedAt: Date): Promise<boolean>;
   /** Reported avatars of every platform after `afterSeq`, in seq order. */
   scanPage(q: Queryable, afterSeq: number, limit: number): Promise<{ avatar: Avatar; seq: number }[]>;
 }

@@ -48,6 +48,7 @@ async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<{ scan:
     return { scan: completed, failed: false };
   }
   let matches;
+  const askedAt = ctx.clock.now();
   try {
     matches = await ctx.detection.evaluate(
       page.map(({ avatar }) => toEvaluate(avatar)),
@@ -71,7 +72,7 @@ async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<{ scan:
   for (const { avatar } of page) {
     const match = matches.get(avatar.ref) ?? null;
     if (match === null || match.boxId !== scan.boxId) continue;
-    created += (await applyEvaluation(ctx, avatar.ref, null, match, scan.boxId)).violationsCreated;
+    created += (await applyEvaluation(ctx, avatar.ref, null, match, askedAt, scan.boxId)).violationsCreated;
   }
   const last = page[page.length - 1];
   const advanced: BoxScan = {

@@ -134,6 +134,38 @@ describe('detection.box.indexed (the initial scan)', () => {
     expect(await h.running.runBoxScans()).toBe(0);
   });
 
+  it("when an avatar's evaluation asked before its box was indexed comes back after the box's scan, then it does not close the scan's violation", async () => {
+    const client = h.platform();
+    const held = h.detection.holdNextEvaluation();
+    // Detection does not know the box yet: the evaluation of the new avatar finds nothing, late.
+    const reporting = h.avatar(client, 'racer', 'Racing Box Person');
+    await held.received;
+    h.clock.advance(1000);
+    const box = await h.box('Racing Box Person', 'BLOCK_ALL');
+    await h.indexed(box);
+    await h.running.runBoxScans();
+    await h.waitForEvent('enforcement.box_scan.completed', (e) => e.data.boxId === box.boxId);
+    const scanned = await client.call('GET', `/v1/svc/violations?boxId=${box.boxId}`);
+    expect(scanned.body.data).toHaveLength(1);
+    const violationId = scanned.body.data[0].id as string;
+
+    held.release();
+    await reporting;
+    // The late "no match" is stale: it is asked again instead of resolving the violation.
+    h.clock.advance(1000);
+    await h.running.retryEvaluations();
+    const after = await client.call('GET', `/v1/svc/violations?boxId=${box.boxId}`);
+    expect(after.body.data.map((v: { id: string; status: string }) => [v.id, v.status])).toEqual([
+      [violationId, 'pending'],
+    ]);
+    const avatar = await client.call('GET', '/v1/svc/avatars/racer');
+    expect(avatar.body.data).toMatchObject({
+      evaluation: 'completed',
+      match: { boxId: box.boxId },
+      openViolations: [violationId],
+    });
+  });
+
   it('when detection is down during the scan, then it is retried later and completes', async () => {
     const client = h.platform();
     await h.avatar(client, 'x', 'Flaky Scan Person');
