@@ -23,7 +23,9 @@ function reader(client: Client) {
       async () => {
         await h.running.retryEvaluations();
         const res = await client.call('GET', `/v1/svc/avatars/${avatarId}`);
-        return res.body.data.openViolations.length === 1 ? res : undefined;
+        // The avatar and its violations are read one after the other: wait for both to show it.
+        const data = res.body.data;
+        return data.openViolations.length === 1 && data.evaluation === 'completed' ? res : undefined;
       },
       { what: `a new violation of ${avatarId}`, timeoutMs: 5000 },
     );

@@ -2,6 +2,10 @@ import { waitFor, startEmbeddedUnderTest } from '@svc/test-kit';
 import { registryEmbedded } from '../../src';
 import { claimBody } from '../fixtures/registry-harness';
 
+// A whole service on PGlite (PostgreSQL in WebAssembly: about 3 s to start and migrate on a quiet
+// machine, several times that when the two cores are shared): more than the default 30 s budget.
+jest.setTimeout(90_000);
+
 const SECRET = 'embedded-test-secret-0123456789-abcdefgh';
 
 describe('registryEmbedded (PGlite + in-process bus)', () => {
