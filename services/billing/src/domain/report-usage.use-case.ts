@@ -1,7 +1,7 @@
 import { errors } from '@svc/errors';
 import { paymentDue, usageReported } from '@svc/contracts';
 import { ensureLicenseProjected } from './apply-license-event.use-case';
-import { royaltyCents } from './money';
+import { royaltyCents } from '@svc/money';
 import { assertReportable, dueDateOf } from './period';
 import { platformNow } from './platform-clock';
 import type { BillingContext, Caller, LedgerEntry } from './ports';
