@@ -14,7 +14,7 @@ import type { BillingConfig } from './config';
 import { FeeChargeRepository } from './data-access/fee-charge.repository';
 import { LedgerRepository } from './data-access/ledger.repository';
 import { LicenseRepository } from './data-access/license.repository';
-import { SandboxClockRepository } from './data-access/sandbox-clock.repository';
+import { SandboxClockRepository } from '@svc/clock';
 import { UsageReportRepository } from './data-access/usage-report.repository';
 import { accrueDueFees, accrueLicenseFees } from './domain/accrue-license-fees.use-case';
 import { HttpLicensingClient, type LicensingPort } from './domain/licensing.client';

@@ -13,7 +13,7 @@ import type { LicensingConfig } from './config';
 import { BoxProjectionRepository } from './data-access/box-projection.repository';
 import { LicenseRequestRepository } from './data-access/license-request.repository';
 import { LicenseRepository } from './data-access/license.repository';
-import { SandboxClockRepository } from './data-access/sandbox-clock.repository';
+import { SandboxClockRepository } from '@svc/clock';
 import { UsageRepository } from './data-access/usage.repository';
 import { expireDueLicenses, type ExpiryRun } from './domain/expire-due-licenses.use-case';
 import type { LicensingContext } from './domain/ports';

@@ -1,5 +1,5 @@
 import type { RegistryPort } from './registry.client';
-import type { Clock } from '@svc/clock';
+import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import type { BoxView } from './box';
@@ -76,13 +76,6 @@ export interface UsageStore {
     fact: UsageFigures & { licenseId: string; period: string; version: number },
   ): Promise<void>;
   find(q: Queryable, licenseId: string, period: string): Promise<UsageFigures | null>;
-}
-
-/** Each platform's sandbox clock offset in ms (advance-time; 0 when never moved). */
-export interface SandboxClockStore {
-  offsetOf(q: Queryable, platformId: string): Promise<number>;
-  /** Adds `byMs` to the platform's offset; returns the new offset. */
-  advance(tx: Queryable, platformId: string, byMs: number, at: Date): Promise<number>;
 }
 
 /** Runs work in one transaction. */

@@ -8,7 +8,7 @@ import {
   type RequestStatus,
   type Tier,
 } from './license';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, LicensingContext, Page, UsageFigures } from './ports';
 import { secondFamilyTermsOf, type SecondFamilyTerms } from './pricing';
 

@@ -2,7 +2,7 @@ import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/storage';
 import { addMonths, assertActive, assertDecidable, type License, type LicenseRequest } from './license';
 import { licenseRenewedEvent, requestApprovedEvent, requestDeniedEvent } from './licensing-events';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf } from './pricing';
 import { assertNotHeld, grantLicense } from './request-license.use-case';
