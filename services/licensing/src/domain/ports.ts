@@ -1,3 +1,4 @@
+import type { BillingPort } from './billing.client';
 import type { RegistryPort } from './registry.client';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
@@ -62,22 +63,6 @@ export interface LicenseStore {
   lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]>;
 }
 
-export interface UsageFigures {
-  subscribers: number;
-  messages: number;
-  revenueCents: number;
-  royaltyDueCents: number;
-}
-
-export interface UsageStore {
-  /** Keeps the report with the highest version per license and period. */
-  record(
-    tx: Queryable,
-    fact: UsageFigures & { licenseId: string; period: string; version: number },
-  ): Promise<void>;
-  find(q: Queryable, licenseId: string, period: string): Promise<UsageFigures | null>;
-}
-
 /** Runs work in one transaction. */
 export interface TransactionRunner extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
@@ -99,7 +84,8 @@ export interface LicensingContext {
   registry: RegistryPort;
   requests: LicenseRequestStore;
   licenses: LicenseStore;
-  usage: UsageStore;
+  /** Asked for the usage a license's detail shows (billing owns usage, docs/adr/0016). */
+  billing: BillingPort;
   clocks: SandboxClockStore;
   /** The service's clock; a platform's time adds its sandbox offset (platformNow). */
   clock: Clock;

@@ -2,7 +2,7 @@ import { FEE_BASIS, feeCentsOfPeriod } from '@svc/contracts';
 import type { License, LicenseRequest } from '../../domain/license';
 import type { RenewedLicense } from '../../domain/renew-license.use-case';
 import { ESTIMATED_REVIEW_TIME } from '../../domain/license';
-import type { UsageFigures } from '../../domain/ports';
+import type { UsageFigures } from '../../domain/billing.client';
 import { amountOf } from '@svc/money';
 
 // The public forms of licenses and license requests (service-interface.md, Resources).
