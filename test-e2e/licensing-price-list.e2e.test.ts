@@ -8,13 +8,18 @@ import {
   termsWhen,
 } from './licensing-fixtures';
 
-// Issue #15 through the gateway in cluster mode (registry and licensing as processes on
-// PostgreSQL and RabbitMQ): the owner's price list is the only source of a price, in both path
-// families where the operation exists (renewals have no second-family form).
+// Issue #15 through the gateway in cluster mode (registry, licensing and billing, which owns the
+// usage a licence's detail shows, as processes on PostgreSQL and RabbitMQ): the owner's price
+// list is the only source of a price, in both path families where the operation exists
+// (renewals have no second-family form).
 let cluster: TestCluster;
 
 beforeAll(async () => {
-  cluster = await startTestCluster({ rootDir: ROOT, services: ['registry', 'licensing'], output: 'silent' });
+  cluster = await startTestCluster({
+    rootDir: ROOT,
+    services: ['registry', 'licensing', 'billing'],
+    output: 'silent',
+  });
 }, 60_000);
 
 afterAll(async () => {

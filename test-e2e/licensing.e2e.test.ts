@@ -2,13 +2,14 @@ import { startTestCluster, waitFor, type TestCluster } from '@svc/test-kit';
 import { call, newPlatformKey, ROOT } from './helpers';
 
 // Licensing through the gateway in cluster mode: registry and licensing are their own processes
-// on PostgreSQL; licensing learns boxes from registry's events over RabbitMQ.
+// on PostgreSQL; licensing learns boxes from registry's events over RabbitMQ, and asks billing
+// (which owns usage, docs/adr/0016) for the usage a licence's detail shows.
 let cluster: TestCluster;
 
 beforeAll(async () => {
   cluster = await startTestCluster({
     rootDir: ROOT,
-    services: ['registry', 'licensing'],
+    services: ['registry', 'licensing', 'billing'],
     output: 'silent',
   });
 }, 60_000);

@@ -77,3 +77,5 @@ export class OffsetClock implements Clock {
     return this.offsetMs;
   }
 }
+
+export * from './sandbox-clock';

@@ -14,11 +14,12 @@ import type { BillingConfig } from './config';
 import { FeeChargeRepository } from './data-access/fee-charge.repository';
 import { LedgerRepository } from './data-access/ledger.repository';
 import { LicenseRepository } from './data-access/license.repository';
-import { SandboxClockRepository } from './data-access/sandbox-clock.repository';
+import { SandboxClockRepository } from '@svc/clock';
 import { UsageReportRepository } from './data-access/usage-report.repository';
 import { accrueDueFees, accrueLicenseFees } from './domain/accrue-license-fees.use-case';
 import { HttpLicensingClient, type LicensingPort } from './domain/licensing.client';
 import type { BillingContext } from './domain/ports';
+import { internalUsageRoutes } from './entry-points/http/internal-usage.routes';
 import { revenueRoutes } from './entry-points/http/revenue.routes';
 import { usageRoutes } from './entry-points/http/usage.routes';
 import { clockAdvancedSubscription } from './entry-points/messaging/clock-advanced.consumer';
@@ -108,6 +109,7 @@ export async function startBilling(
         routes: (router) => {
           usageRoutes(router, ctx);
           revenueRoutes(router, ctx);
+          internalUsageRoutes(router, ctx);
         },
       };
     },

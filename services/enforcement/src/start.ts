@@ -14,7 +14,7 @@ import { AvatarRepository } from './data-access/avatar.repository';
 import { BoxScanRepository } from './data-access/box-scan.repository';
 import { GracePeriodRepository } from './data-access/grace-period.repository';
 import { BoxRepository, LicenseProjectionRepository } from './data-access/projection.repository';
-import { SandboxClockRepository } from './data-access/sandbox-clock.repository';
+import { SandboxClockRepository } from '@svc/clock';
 import { TimelineRepository } from './data-access/timeline.repository';
 import { ViolationRepository } from './data-access/violation.repository';
 import { HttpDetectionClient, type DetectionPort } from './domain/detection.client';

@@ -13,16 +13,16 @@ import type { LicensingConfig } from './config';
 import { BoxProjectionRepository } from './data-access/box-projection.repository';
 import { LicenseRequestRepository } from './data-access/license-request.repository';
 import { LicenseRepository } from './data-access/license.repository';
-import { SandboxClockRepository } from './data-access/sandbox-clock.repository';
-import { UsageRepository } from './data-access/usage.repository';
+import { SandboxClockRepository } from '@svc/clock';
 import { expireDueLicenses, type ExpiryRun } from './domain/expire-due-licenses.use-case';
+import { HttpBillingClient, type BillingPort } from './domain/billing.client';
 import type { LicensingContext } from './domain/ports';
 import { HttpRegistryClient, type RegistryPort } from './domain/registry.client';
 import { licenseReviewRoutes } from './entry-points/http/license-review.routes';
 import { licenseRoutes } from './entry-points/http/licenses.routes';
 import { internalSnapshotRoutes } from './entry-points/http/internal-snapshots.routes';
 import { secondFamilyRoutes } from './entry-points/http/second-family.routes';
-import { licensingSubscriptions } from './entry-points/messaging/box-projection.consumer';
+import { boxProjectionSubscription } from './entry-points/messaging/box-projection.consumer';
 import { clockAdvancedSubscription } from './entry-points/messaging/clock-advanced.consumer';
 
 export type { StartOverrides } from '@svc/service-runtime';
@@ -30,6 +30,10 @@ export type { StartOverrides } from '@svc/service-runtime';
 export interface LicensingOverrides extends StartOverrides {
   /** The registry asked on a box projection miss; default: the registry over HTTP at REGISTRY_URL. */
   registryClient?: RegistryPort;
+  /** Billing asked for a license's usage; default: billing over HTTP at `billingUrl` or BILLING_URL. */
+  billingClient?: BillingPort;
+  /** Where billing answers when known only after licensing starts (the embedded default). */
+  billingUrl?: () => string | undefined;
 }
 
 export interface RunningLicensing extends RunningDomainService {
@@ -58,6 +62,16 @@ export async function startLicensing(
       ...(overrides.registry === undefined ? {} : { registry: overrides.registry }),
       ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
     });
+  const billing =
+    overrides.billingClient ??
+    new HttpBillingClient({
+      baseUrl: overrides.billingUrl ?? config.BILLING_URL,
+      internalJwtSecret: config.INTERNAL_JWT_SECRET,
+      environment: config.SVC_ENVIRONMENT,
+      timeoutMs: config.BILLING_TIMEOUT_MS,
+      ...(overrides.registry === undefined ? {} : { registry: overrides.registry }),
+      ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
+    });
   const running = await startDomainService({
     name: 'licensing',
     config,
@@ -65,14 +79,13 @@ export async function startLicensing(
     migrations: licensingMigrations(),
     wire: ({ db, clock, logger, kickRelay }) => {
       const boxes = new BoxProjectionRepository();
-      const usage = new UsageRepository();
       const ctx: LicensingContext & { db: typeof db } = {
         db,
         boxes,
         registry,
         requests: new LicenseRequestRepository(),
         licenses: new LicenseRepository(),
-        usage,
+        billing,
         clocks: new SandboxClockRepository(),
         clock,
         outbox: appendToOutbox,
@@ -88,11 +101,12 @@ export async function startLicensing(
       });
       expiry = job;
       return {
-        subscriptions: [
-          ...licensingSubscriptions({ db, boxes, usage, clock }),
-          clockAdvancedSubscription(ctx),
+        subscriptions: [boxProjectionSubscription({ db, boxes, clock }), clockAdvancedSubscription(ctx)],
+        background: [
+          job,
+          { name: 'registry-client', start: () => undefined, stop: () => registry.close() },
+          { name: 'billing-client', start: () => undefined, stop: () => billing.close() },
         ],
-        background: [job, { name: 'registry-client', start: () => undefined, stop: () => registry.close() }],
         routes: (router) => {
           licenseRoutes(router, ctx);
           licenseReviewRoutes(router, ctx);

@@ -2,6 +2,8 @@
 // the billing period of usage reports too, prorated to the time the license is active in it, in
 // integer cents rounded half-up. Licensing shows it; billing accrues it. One rule for both.
 
+import { proratedCents, type Cents } from '@svc/money';
+
 /** The name of the rule, shown in a license's detail and the balance. */
 export const FEE_BASIS = 'prorated_calendar_month' as const;
 
@@ -31,14 +33,14 @@ export function feeCentsOfPeriod(
   activeFrom: Date,
   activeUntil: Date,
   period: string,
-): bigint {
+): Cents {
   const { start, end } = periodBounds(period);
   const from = Math.max(start.getTime(), activeFrom.getTime());
   const until = Math.min(end.getTime(), activeUntil.getTime());
   if (until <= from) return 0n;
-  const fee = BigInt(monthlyFeeCents);
-  const active = BigInt(until - from);
-  const month = BigInt(end.getTime() - start.getTime());
-  // Half-up for non-negative values: floor((2·fee·active + month) / 2·month).
-  return (2n * fee * active + month) / (2n * month);
+  return proratedCents(
+    BigInt(monthlyFeeCents),
+    BigInt(until - from),
+    BigInt(end.getTime() - start.getTime()),
+  );
 }

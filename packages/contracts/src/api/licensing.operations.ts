@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_INT32, dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from './common';
+import { hasWholeCents } from '@svc/money';
 import { defineOperation } from './operation';
 
 // Licensing's public operations (service-interface.md, Endpoints: Licenses; contracts.md §8,
@@ -67,7 +68,7 @@ const feeAmountSchema = z
   .number()
   .min(0)
   .max(1_000_000_000)
-  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, { message: 'at most 2 decimals (cents)' });
+  .refine(hasWholeCents, { message: 'at most 2 decimals (cents)' });
 
 /** The box owner's approval: `monthlyFee` prices a tier the owner prices at approval (enterprise). */
 export const approveLicenseRequestBodySchema = z.object({

@@ -2,7 +2,7 @@ import { feeCentsOfPeriod, feePeriodOf, paymentDue } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import type { LicenseProjection } from './license';
 import { dueDateOf } from './period';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { BillingContext, FeeCharge } from './ports';
 
 /** When a license stops accruing its fee: when it ended, else its expiry. */

@@ -1,4 +1,4 @@
-import type { Clock } from '@svc/clock';
+import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import type { LicenseProjection } from './license';
@@ -28,12 +28,6 @@ export interface FeeCharge {
 export interface FeeChargeStore {
   ofLicense(q: Queryable, licenseId: string): Promise<FeeCharge[]>;
   save(tx: Queryable, charge: FeeCharge): Promise<void>;
-}
-
-/** Each platform's sandbox clock offset (enforcement.clock.advanced). */
-export interface SandboxClockStore {
-  offsetOf(q: Queryable, platformId: string): Promise<number>;
-  advance(tx: Queryable, platformId: string, byMs: number, at: Date): Promise<number>;
 }
 
 export interface UsageReportStore {

@@ -1,9 +1,9 @@
 import { errors } from '@svc/errors';
 import { paymentDue, usageReported } from '@svc/contracts';
 import { ensureLicenseProjected } from './apply-license-event.use-case';
-import { royaltyCents } from './money';
+import { royaltyCents } from '@svc/money';
 import { assertReportable, dueDateOf } from './period';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { BillingContext, Caller, LedgerEntry } from './ports';
 import { revenueByType, revenueCentsOf, totalOf, usersOf, type UsageReport } from './usage-report';
 

@@ -1,4 +1,4 @@
-import { centsOf } from './money';
+import { centsOf, sumCents, type Cents } from '@svc/money';
 
 /** One version of a license's usage report of a period. */
 export interface UsageReport {
@@ -28,8 +28,8 @@ export function revenueCentsOf(revenue: Record<string, number>): Record<string, 
 }
 
 /** The sum of the amounts. */
-export function totalOf(cents: Record<string, bigint>): bigint {
-  return Object.values(cents).reduce((sum, value) => sum + value, 0n);
+export function totalOf(cents: Record<string, Cents>): Cents {
+  return sumCents(Object.values(cents));
 }
 
 /** The event's revenue breakdown: the four named types and the rest as `other`. */

@@ -2,7 +2,7 @@ import { errors } from '@svc/errors';
 import { decided, type Appeal, type AppealOutcome, type AppealReason } from './appeal';
 import { events } from './enforcement-events';
 import { paused, resumed } from './grace-period';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, EnforcementContext } from './ports';
 import { decideContest } from './contest-resolution.use-case';
 import { closeViolation, lockCase, type ViolationCase } from './violation-lifecycle';

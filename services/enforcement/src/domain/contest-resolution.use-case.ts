@@ -4,7 +4,7 @@ import type { Appeal } from './appeal';
 import type { Avatar } from './avatar';
 import { events } from './enforcement-events';
 import { reopened } from './grace-period';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, EnforcementContext } from './ports';
 import { lockCase, type ViolationCase } from './violation-lifecycle';
 import { nextViolationStatus, type Violation } from './violation';

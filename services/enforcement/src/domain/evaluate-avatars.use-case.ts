@@ -2,7 +2,7 @@ import type { AvatarMatch } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import { nextEvaluationDelay, type Avatar } from './avatar';
 import type { AvatarToEvaluate } from './detection.client';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import { judgeMatch, type MatchOutcome } from './policy-breach';
 import type { EnforcementContext } from './ports';
 import { snapshotOf } from './resolution-check';

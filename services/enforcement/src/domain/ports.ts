@@ -1,4 +1,4 @@
-import type { Clock } from '@svc/clock';
+import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope, Policy } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import type { Appeal, AppealKind } from './appeal';
@@ -230,14 +230,6 @@ export interface LicenseProjectionStore {
   activeTiers(q: Queryable, platformId: string, boxId: string): Promise<string[]>;
   /** One license; `lock` holds its row until the transaction ends (a lapse waits for a resolution resting on it). */
   find(q: Queryable, licenseId: string, options?: { lock?: boolean }): Promise<LicenseRecord | null>;
-}
-
-export interface SandboxClockStore {
-  offsetOf(q: Queryable, platformId: string): Promise<number>;
-  /** Moves the platform's clock forward (the row is locked until the transaction ends); the new offset. */
-  advance(tx: Queryable, platformId: string, byMs: number, at: Date): Promise<number>;
-  /** Platforms whose clock runs ahead. */
-  ahead(q: Queryable): Promise<{ platformId: string; offsetMs: number }[]>;
 }
 
 export interface BoxScan {

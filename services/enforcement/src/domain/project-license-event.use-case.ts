@@ -1,6 +1,6 @@
 import { entityVersionOf, licenseEvents, type EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { EnforcementContext } from './ports';
 import { tierCovers } from '@svc/commercial-intent';
 import { isCommercialAvatar } from './policy-breach';

@@ -1,6 +1,6 @@
 import { boxCreated, boxDeleted, boxUpdated, entityVersionOf, type EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { EnforcementContext } from './ports';
 import { closeViolation, lockCase } from './violation-lifecycle';
 

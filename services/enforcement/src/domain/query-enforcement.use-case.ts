@@ -3,7 +3,7 @@ import type { Appeal } from './appeal';
 import type { Avatar } from './avatar';
 import { dayLength } from './timeline';
 import type { GracePeriod, GracePeriodStatus } from './grace-period';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { BoxView, Caller, EnforcementContext, Page, TimelineStep } from './ports';
 import type { Severity } from './severity';
 import type { Violation, ViolationStatus } from './violation';

@@ -1,7 +1,7 @@
 import { errors } from '@svc/errors';
 import type { Avatar, AvatarInput } from './avatar';
 import { evaluateAvatars } from './evaluate-avatars.use-case';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, EnforcementContext } from './ports';
 import { snapshotOf } from './resolution-check';
 import { closeViolation } from './violation-lifecycle';

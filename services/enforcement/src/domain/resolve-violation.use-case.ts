@@ -3,7 +3,7 @@ import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/storage';
 import type { Avatar } from './avatar';
 import { toEvaluate } from './evaluate-avatars.use-case';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, EnforcementContext } from './ports';
 import {
   checkLicense,

@@ -45,7 +45,7 @@ function toRequest(row: RequestRow): LicenseRequest {
     message: row.message,
     termMonths: toNumber(row.term_months),
     autoRenew: row.auto_renew,
-    monthlyFeeCents: toNumberOrNull(row.monthly_fee_cents),
+    monthlyFeeCents: row.monthly_fee_cents === null ? null : BigInt(String(row.monthly_fee_cents)),
     royaltyRate: toNumber(row.royalty_rate),
     currency: row.currency,
     terms: fromJson<LicenseTerms>(row.terms),
@@ -80,7 +80,7 @@ export class LicenseRequestRepository implements LicenseRequestStore {
         r.message,
         r.termMonths,
         r.autoRenew,
-        r.monthlyFeeCents,
+        r.monthlyFeeCents?.toString() ?? null,
         r.royaltyRate,
         r.currency,
         JSON.stringify(r.terms),
@@ -98,7 +98,7 @@ export class LicenseRequestRepository implements LicenseRequestStore {
     await tx.query(
       `UPDATE license_requests SET status = $2, decided_at = $3, reason = $4, license_id = $5,
          monthly_fee_cents = $6 WHERE id = $1`,
-      [r.id, r.status, isoOrNull(r.decidedAt), r.reason, r.licenseId, r.monthlyFeeCents],
+      [r.id, r.status, isoOrNull(r.decidedAt), r.reason, r.licenseId, r.monthlyFeeCents?.toString() ?? null],
     );
   }
 

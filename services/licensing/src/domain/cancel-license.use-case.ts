@@ -1,7 +1,7 @@
 import { errors } from '@svc/errors';
 import { assertActive, scheduledCancellationAt, type CancelTiming, type License } from './license';
 import { licenseCancelledEvent } from './licensing-events';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, LicensingContext } from './ports';
 
 export interface CancelledLicense {

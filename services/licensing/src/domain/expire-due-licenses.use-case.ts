@@ -1,6 +1,6 @@
 import { addMonths, dueAction, type License } from './license';
 import { licenseCancelledEvent, licenseExpiredEvent, licenseRenewedEvent } from './licensing-events';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { LicensingContext } from './ports';
 
 export interface ExpiryRun {

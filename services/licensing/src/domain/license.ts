@@ -1,4 +1,5 @@
 import { errors } from '@svc/errors';
+import type { Cents } from '@svc/money';
 
 export type Tier = 'personal' | 'creator' | 'commercial' | 'enterprise';
 export type LicenseStatus = 'pending' | 'active' | 'expired' | 'revoked' | 'cancelled';
@@ -35,7 +36,7 @@ export interface LicenseRequest {
   termMonths: number;
   autoRenew: boolean;
   /** From the owner's price list; null until the owner prices it at approval (enterprise). */
-  monthlyFeeCents: number | null;
+  monthlyFeeCents: Cents | null;
   royaltyRate: number;
   currency: string;
   terms: LicenseTerms;
@@ -59,7 +60,7 @@ export interface License {
   licenseePlatformName: string;
   tier: Tier;
   status: LicenseStatus;
-  monthlyFeeCents: number;
+  monthlyFeeCents: Cents;
   royaltyRate: number;
   currency: string;
   terms: LicenseTerms;
@@ -136,7 +137,7 @@ export function licenseFromRequest(request: LicenseRequest, id: string, now: Dat
     tier: request.tier,
     status: 'active',
     // grantLicense prices an owner-priced request before it gets here.
-    monthlyFeeCents: request.monthlyFeeCents ?? 0,
+    monthlyFeeCents: request.monthlyFeeCents ?? 0n,
     royaltyRate: request.royaltyRate,
     currency: request.currency,
     terms: request.terms,

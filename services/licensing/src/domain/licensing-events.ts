@@ -42,7 +42,7 @@ export function licenseData(license: License) {
     licenseePlatformId: license.licenseePlatformId,
     licenseePlatformName: license.licenseePlatformName,
     boxOwnerPlatformId: license.boxOwnerPlatformId,
-    monthlyFeeCents: license.monthlyFeeCents,
+    monthlyFeeCents: Number(license.monthlyFeeCents),
     royaltyRate: license.royaltyRate,
     currency: license.currency,
     validFrom: license.validFrom.toISOString(),

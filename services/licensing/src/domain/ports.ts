@@ -1,5 +1,6 @@
+import type { BillingPort } from './billing.client';
 import type { RegistryPort } from './registry.client';
-import type { Clock } from '@svc/clock';
+import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
 import type { BoxView } from './box';
@@ -62,29 +63,6 @@ export interface LicenseStore {
   lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]>;
 }
 
-export interface UsageFigures {
-  subscribers: number;
-  messages: number;
-  revenueCents: number;
-  royaltyDueCents: number;
-}
-
-export interface UsageStore {
-  /** Keeps the report with the highest version per license and period. */
-  record(
-    tx: Queryable,
-    fact: UsageFigures & { licenseId: string; period: string; version: number },
-  ): Promise<void>;
-  find(q: Queryable, licenseId: string, period: string): Promise<UsageFigures | null>;
-}
-
-/** Each platform's sandbox clock offset in ms (advance-time; 0 when never moved). */
-export interface SandboxClockStore {
-  offsetOf(q: Queryable, platformId: string): Promise<number>;
-  /** Adds `byMs` to the platform's offset; returns the new offset. */
-  advance(tx: Queryable, platformId: string, byMs: number, at: Date): Promise<number>;
-}
-
 /** Runs work in one transaction. */
 export interface TransactionRunner extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
@@ -106,7 +84,8 @@ export interface LicensingContext {
   registry: RegistryPort;
   requests: LicenseRequestStore;
   licenses: LicenseStore;
-  usage: UsageStore;
+  /** Asked for the usage a license's detail shows (billing owns usage, docs/adr/0016). */
+  billing: BillingPort;
   clocks: SandboxClockStore;
   /** The service's clock; a platform's time adds its sandbox offset (platformNow). */
   clock: Clock;

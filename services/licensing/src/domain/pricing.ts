@@ -1,9 +1,10 @@
 import { errors } from '@svc/errors';
 import type { BoxView } from './box';
 import type { LicenseTerms, Tier } from './license';
+import { amountOf, roundedCentsOf, type Cents } from '@svc/money';
 
 // The owner's price list is the only source of a price (contracts.md §8, issue #15). Money is kept
-// in integer cents.
+// in integer cents (@svc/money).
 
 export const DEFAULT_CURRENCY = 'USD';
 
@@ -11,22 +12,12 @@ export const TIERS: readonly Tier[] = ['personal', 'creator', 'commercial', 'ent
 
 export interface Pricing {
   /** The list price; null when the owner prices the tier at approval (enterprise). */
-  monthlyFeeCents: number | null;
+  monthlyFeeCents: Cents | null;
   /** A share of revenue, 0..1. */
   royaltyRate: number;
   currency: string;
   /** Approved at once, without the box owner's review. */
   autoApprove: boolean;
-}
-
-/** Dollars (a number from a policy) to integer cents. */
-export function toCents(amount: number): number {
-  return Math.round(amount * 100);
-}
-
-/** Integer cents to the number the public API shows. */
-export function fromCents(cents: number): number {
-  return cents / 100;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -88,11 +79,11 @@ export function priceOf(box: Pick<BoxView, 'policy' | 'policyConfig' | 'royaltyR
   const currency =
     typeof configured === 'string' && /^[A-Z]{3}$/.test(configured) ? configured : DEFAULT_CURRENCY;
   const royaltyRate = Math.min(1, Math.max(0, box.royaltyRate));
-  if (box.policy !== 'LICENSE') return { monthlyFeeCents: 0, royaltyRate, currency, autoApprove: true };
+  if (box.policy !== 'LICENSE') return { monthlyFeeCents: 0n, royaltyRate, currency, autoApprove: true };
   const offer = record(record(box.policyConfig.licenseTypes)[tier]);
   const listed = typeof offer.price === 'number' && offer.price >= 0 && tier !== 'enterprise';
   return {
-    monthlyFeeCents: listed ? toCents(offer.price as number) : null,
+    monthlyFeeCents: listed ? roundedCentsOf(offer.price as number) : null,
     royaltyRate,
     currency,
     autoApprove: listed && offer.autoApprove === true,
@@ -164,7 +155,7 @@ export function secondFamilyTermsOf(
     pricing:
       pricing === null || pricing.monthlyFeeCents === null
         ? null
-        : { per_interaction: pricing.royaltyRate, monthly_license: fromCents(pricing.monthlyFeeCents) },
+        : { per_interaction: pricing.royaltyRate, monthly_license: amountOf(pricing.monthlyFeeCents) },
     licensable,
     allowed_uses: allowed,
     blocked_uses: blocked,

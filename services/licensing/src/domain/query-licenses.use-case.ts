@@ -8,11 +8,10 @@ import {
   type RequestStatus,
   type Tier,
 } from './license';
-import { platformNow } from './platform-clock';
-import type { Caller, LicensingContext, Page, UsageFigures } from './ports';
+import { platformNow } from '@svc/clock';
+import type { UsageFigures } from './billing.client';
+import type { Caller, LicensingContext, Page } from './ports';
 import { secondFamilyTermsOf, type SecondFamilyTerms } from './pricing';
-
-const NO_USAGE: UsageFigures = { subscribers: 0, messages: 0, revenueCents: 0, royaltyDueCents: 0 };
 
 /** The caller's licenses, newest first. */
 export function listLicenses(
@@ -23,7 +22,10 @@ export function listLicenses(
   return ctx.licenses.list(ctx.db, { ...query, licenseePlatformId: caller.platformId });
 }
 
-/** One of the caller's licenses, with the usage reported for the current period (zeros when none). */
+/**
+ * One of the caller's licenses, with the usage reported for the current period (zeros when none),
+ * read from billing, which owns usage (SERVICE_UNAVAILABLE when billing cannot answer).
+ */
 export async function getLicense(
   ctx: LicensingContext,
   caller: Caller,
@@ -33,7 +35,7 @@ export async function getLicense(
   if (license === null || license.licenseePlatformId !== caller.platformId)
     throw errors.notFound('License', id);
   const period = periodOf(await platformNow(ctx, ctx.db, license.licenseePlatformId));
-  const usage = (await ctx.usage.find(ctx.db, license.id, period)) ?? NO_USAGE;
+  const usage = await ctx.billing.usageOf(license.id, period);
   return { license, period, usage };
 }
 

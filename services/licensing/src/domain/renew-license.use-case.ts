@@ -1,7 +1,7 @@
 import { errors } from '@svc/errors';
 import { addMonths, assertActive, type License, type LicenseRequest, type Tier } from './license';
 import { licenseRenewedEvent, requestCreatedEvent } from './licensing-events';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf, termsOf } from './pricing';
 

@@ -9,7 +9,7 @@ import {
   type Tier,
 } from './license';
 import { licenseActivatedEvent, requestApprovedEvent, requestCreatedEvent } from './licensing-events';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf, termsOf } from './pricing';
 import { ensureBoxProjected } from './project-box.use-case';

@@ -2,10 +2,11 @@ import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/storage';
 import { addMonths, assertActive, assertDecidable, type License, type LicenseRequest } from './license';
 import { licenseRenewedEvent, requestApprovedEvent, requestDeniedEvent } from './licensing-events';
-import { platformNow } from './platform-clock';
+import { platformNow } from '@svc/clock';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf } from './pricing';
 import { assertNotHeld, grantLicense } from './request-license.use-case';
+import type { Cents } from '@svc/money';
 
 /**
  * Who decides: the box owner (review), or, in the sandbox, the requester itself (the test helper
@@ -45,7 +46,7 @@ export async function approveLicenseRequest(
   caller: Caller,
   id: string,
   reviewer: Reviewer,
-  input: { monthlyFeeCents?: number | undefined } = {},
+  input: { monthlyFeeCents?: Cents | undefined } = {},
 ): Promise<{ request: LicenseRequest; license: License }> {
   const result = await ctx.db.transaction(async (tx) => {
     const request = await decidableRequest(ctx, tx, caller, id, reviewer);

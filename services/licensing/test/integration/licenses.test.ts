@@ -78,28 +78,21 @@ describe('GET /v1/svc/licenses/:id', () => {
     });
   });
 
-  it('when billing reports usage (and a correction), then the detail shows the highest version of the current period', async () => {
+  it('when billing holds usage for the current period, then the detail shows the figures billing holds for that period', async () => {
     const client = h.platform();
     const { license } = await h.activeLicense(client);
-    await h.publish(
-      h.usage(license.id, '2026-11', 2, {
-        users: 40,
-        messages: 900,
-        revenueCents: 50000,
-        royaltyCents: 7500,
-      }),
-    );
-    const late = h.usage(license.id, '2026-11', 1, {
-      users: 1,
-      messages: 1,
-      revenueCents: 1,
-      royaltyCents: 1,
+    h.billing.set(license.id, '2026-11', {
+      subscribers: 40,
+      messages: 900,
+      revenueCents: 50_000n,
+      royaltyDueCents: 7_500n,
     });
-    await h.publish(late);
-    await h.publish(late); // redelivered: a no-op
-    await h.publish(
-      h.usage(license.id, '2026-10', 1, { users: 5, messages: 5, revenueCents: 500, royaltyCents: 50 }),
-    );
+    h.billing.set(license.id, '2026-10', {
+      subscribers: 5,
+      messages: 5,
+      revenueCents: 500n,
+      royaltyDueCents: 50n,
+    });
     const res = await client.call('GET', `/v1/svc/licenses/${license.id}`);
     expect(res.body.data.usage).toEqual({
       currentPeriod: '2026-11',
@@ -108,6 +101,21 @@ describe('GET /v1/svc/licenses/:id', () => {
       revenue: 500,
       royaltyDue: 75,
     });
+  });
+
+  it('when billing cannot answer, then the detail is a 503 SERVICE_UNAVAILABLE, not made-up zeros', async () => {
+    const client = h.platform();
+    const { license } = await h.activeLicense(client);
+    h.billing.down = true;
+    try {
+      const res = await client.call('GET', `/v1/svc/licenses/${license.id}`);
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      // The list needs no usage: it still answers.
+      expect((await client.call('GET', '/v1/svc/licenses')).status).toBe(200);
+    } finally {
+      h.billing.down = false;
+    }
   });
 
   it('when another platform (even the box owner) reads it, then 404', async () => {

@@ -117,7 +117,7 @@ describe('licenseFromRequest', () => {
       tier: 'creator',
       termMonths: 3,
       autoRenew: true,
-      monthlyFeeCents: 4999,
+      monthlyFeeCents: 4999n,
       royaltyRate: 0,
       currency: 'USD',
       terms: {
@@ -133,7 +133,7 @@ describe('licenseFromRequest', () => {
       id: 'lic_1',
       requestId: 'req_1',
       status: 'active',
-      monthlyFeeCents: 4999,
+      monthlyFeeCents: 4999n,
       autoRenew: true,
       cancelAt: null,
     });

@@ -1,12 +1,5 @@
 import { AppError } from '@svc/errors';
-import {
-  isLicensable,
-  offeredTiers,
-  priceOf,
-  secondFamilyTermsOf,
-  termsOf,
-  toCents,
-} from '../../src/domain/pricing';
+import { isLicensable, offeredTiers, priceOf, secondFamilyTermsOf, termsOf } from '../../src/domain/pricing';
 
 function refusal(fn: () => unknown): { code: string; details: unknown } {
   try {
@@ -33,12 +26,12 @@ describe('priceOf', () => {
       },
     });
     expect(priceOf(box, 'creator')).toEqual({
-      monthlyFeeCents: 4999,
+      monthlyFeeCents: 4999n,
       royaltyRate: 0,
       currency: 'USD',
       autoApprove: false,
     });
-    expect(priceOf(box, 'personal')).toMatchObject({ monthlyFeeCents: 999, autoApprove: true });
+    expect(priceOf(box, 'personal')).toMatchObject({ monthlyFeeCents: 999n, autoApprove: true });
   });
 
   it('when the tier is not on the price list, then it is refused with the offered tiers, never priced 0', () => {
@@ -64,7 +57,7 @@ describe('priceOf', () => {
     expect(
       priceOf({ policy: 'MONETIZE', policyConfig: { royaltyRate: 0.15 }, royaltyRate: 0.15 }, 'creator'),
     ).toEqual({
-      monthlyFeeCents: 0,
+      monthlyFeeCents: 0n,
       royaltyRate: 0.15,
       currency: 'USD',
       autoApprove: true,
@@ -90,9 +83,13 @@ describe('priceOf', () => {
     expect(priceOf(licenseBox({ ...types, currency: 'euro' }), 'creator').currency).toBe('USD');
   });
 
-  it('when prices have binary-unfriendly decimals, then cents are rounded exactly', () => {
-    expect(toCents(0.1 + 0.2)).toBe(30);
-    expect(toCents(19.99)).toBe(1999);
+  it('when prices have binary-unfriendly decimals, then cents are rounded half-up on the decimal form', () => {
+    const priced = (price: number) =>
+      priceOf(licenseBox({ licenseTypes: { creator: { price } } }), 'creator');
+    expect(priced(0.1 + 0.2).monthlyFeeCents).toBe(30n);
+    expect(priced(19.99).monthlyFeeCents).toBe(1999n);
+    // The float product 9.995 * 100 is 999.4999999999999 (Math.round gave 999): the decimal 9.995 is 999.5 cents.
+    expect(priced(9.995).monthlyFeeCents).toBe(1000n);
   });
 });
 

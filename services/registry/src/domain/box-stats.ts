@@ -58,11 +58,6 @@ export function periodBounds(period: string): { start: Date; end: Date } {
   return { start: new Date(Date.UTC(year, month - 1, 1)), end: new Date(Date.UTC(year, month, 1)) };
 }
 
-/** Cents to currency units, without binary drift in the last digit. */
-export function fromCents(cents: number): number {
-  return Math.round(cents) / 100;
-}
-
 /**
  * A fact about one violation, grace period, license or request. `version` (the entity's, ADR
  * 0010), then `at` (the event's instant) and `rank` order the facts: a fact older than the one

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { amountOf } from '@svc/money';
 import {
   gracePeriodCancelled,
   gracePeriodEnding,
@@ -186,7 +187,7 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
       const d = paymentDue.parse(envelope).data;
       return one('payment.due', {
         // Events carry integer cents; the public amount is a decimal in the currency's units.
-        amount: d.amountCents / 100,
+        amount: amountOf(d.amountCents),
         kind: d.kind,
         currency: d.currency,
         recipient: d.recipient,

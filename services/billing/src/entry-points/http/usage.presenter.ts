@@ -1,5 +1,5 @@
 import { FEE_BASIS } from '@svc/contracts';
-import { amountOf } from '../../domain/money';
+import { amountOf } from '@svc/money';
 import type { Balance } from '../../domain/query-balance.use-case';
 import type { UsageReport } from '../../domain/usage-report';
 

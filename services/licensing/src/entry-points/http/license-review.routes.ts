@@ -8,7 +8,6 @@ import {
 } from '@svc/contracts';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import type { LicensingContext } from '../../domain/ports';
-import { toCents } from '../../domain/pricing';
 import { listBoxLicenseRequests } from '../../domain/query-licenses.use-case';
 import {
   approveLicenseRequest,
@@ -17,6 +16,7 @@ import {
 } from '../../domain/review-license-request.use-case';
 import { callerOf } from './caller';
 import { boxRequestForm, requestForm } from './license.presenter';
+import { centsOf } from '@svc/money';
 
 /** Review by the box owner (contracts.md §8) and the sandbox test helpers (§9). */
 export function licenseReviewRoutes(router: Router, ctx: LicensingContext): void {
@@ -32,7 +32,7 @@ export function licenseReviewRoutes(router: Router, ctx: LicensingContext): void
     if (req.body === undefined) req.body = {};
     const { monthlyFee } = parseBody(approveLicenseRequestBodySchema, req);
     const { request, license } = await approveLicenseRequest(ctx, callerOf(req), id, reviewer, {
-      monthlyFeeCents: monthlyFee === undefined ? undefined : toCents(monthlyFee),
+      monthlyFeeCents: monthlyFee === undefined ? undefined : centsOf(monthlyFee, 'monthlyFee'),
     });
     res.json({ data: requestForm(request, license) });
   };

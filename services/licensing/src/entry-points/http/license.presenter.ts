@@ -2,8 +2,8 @@ import { FEE_BASIS, feeCentsOfPeriod } from '@svc/contracts';
 import type { License, LicenseRequest } from '../../domain/license';
 import type { RenewedLicense } from '../../domain/renew-license.use-case';
 import { ESTIMATED_REVIEW_TIME } from '../../domain/license';
-import type { UsageFigures } from '../../domain/ports';
-import { fromCents } from '../../domain/pricing';
+import type { UsageFigures } from '../../domain/billing.client';
+import { amountOf } from '@svc/money';
 
 // The public forms of licenses and license requests (service-interface.md, Resources).
 
@@ -16,7 +16,7 @@ export function createdRequestForm(request: LicenseRequest) {
     submittedAt: request.submittedAt.toISOString(),
     estimatedReviewTime: ESTIMATED_REVIEW_TIME,
     pricing: {
-      monthlyFee: request.monthlyFeeCents === null ? null : fromCents(request.monthlyFeeCents),
+      monthlyFee: request.monthlyFeeCents === null ? null : amountOf(request.monthlyFeeCents),
       royaltyRate: request.royaltyRate,
       currency: request.currency,
     },
@@ -32,7 +32,7 @@ export function requestForm(request: LicenseRequest, license: License | null) {
       license: {
         id: license.id,
         tier: license.tier,
-        monthlyFee: fromCents(license.monthlyFeeCents),
+        monthlyFee: amountOf(license.monthlyFeeCents),
         validFrom: license.validFrom.toISOString(),
         expiresAt: license.expiresAt.toISOString(),
       },
@@ -63,7 +63,7 @@ export function boxRequestForm(request: LicenseRequest) {
     licenseePlatformName: request.licenseePlatformName,
     submittedAt: request.submittedAt.toISOString(),
     pricing: {
-      monthlyFee: request.monthlyFeeCents === null ? null : fromCents(request.monthlyFeeCents),
+      monthlyFee: request.monthlyFeeCents === null ? null : amountOf(request.monthlyFeeCents),
       royaltyRate: request.royaltyRate,
       currency: request.currency,
     },
@@ -80,7 +80,7 @@ export function licenseListItem(license: License) {
     identityName: license.identityName,
     tier: license.tier,
     status: license.status,
-    monthlyFee: fromCents(license.monthlyFeeCents),
+    monthlyFee: amountOf(license.monthlyFeeCents),
     royaltyRate: license.royaltyRate,
     validFrom: license.validFrom.toISOString(),
     expiresAt: license.expiresAt.toISOString(),
@@ -111,10 +111,10 @@ export function licenseDetail(license: License, period: string, usage: UsageFigu
       currentPeriod: period,
       subscribers: usage.subscribers,
       messages: usage.messages,
-      revenue: fromCents(usage.revenueCents),
-      royaltyDue: fromCents(usage.royaltyDueCents),
+      revenue: amountOf(usage.revenueCents),
+      royaltyDue: amountOf(usage.royaltyDueCents),
     },
-    fees: { basis: FEE_BASIS, currentPeriod: period, currentPeriodFee: fromCents(Number(periodFee)) },
+    fees: { basis: FEE_BASIS, currentPeriod: period, currentPeriodFee: amountOf(periodFee) },
   };
 }
 
@@ -126,7 +126,7 @@ export function renewedForm({ license, previousExpiry, pendingUpgrade }: Renewed
     previousExpiry: previousExpiry.toISOString(),
     newExpiry: license.expiresAt.toISOString(),
     tier: license.tier,
-    monthlyFee: fromCents(license.monthlyFeeCents),
+    monthlyFee: amountOf(license.monthlyFeeCents),
     currency: license.currency,
     ...(pendingUpgrade === null
       ? {}
@@ -137,7 +137,7 @@ export function renewedForm({ license, previousExpiry, pendingUpgrade }: Renewed
             status: 'pending' as const,
             pricing: {
               monthlyFee:
-                pendingUpgrade.monthlyFeeCents === null ? null : fromCents(pendingUpgrade.monthlyFeeCents),
+                pendingUpgrade.monthlyFeeCents === null ? null : amountOf(pendingUpgrade.monthlyFeeCents),
               royaltyRate: pendingUpgrade.royaltyRate,
               currency: pendingUpgrade.currency,
             },

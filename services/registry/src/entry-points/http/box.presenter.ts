@@ -1,5 +1,6 @@
 import { royaltyRateOf, type Box } from '../../domain/box';
-import { fromCents, type BoxStatistics, type BoxStatsSummary } from '../../domain/box-stats';
+import { amountOf } from '@svc/money';
+import type { BoxStatistics, BoxStatsSummary } from '../../domain/box-stats';
 
 // The public forms of a box (service-interface.md, Box) and of its statistics. Money leaves the
 // service as a number of currency units; inside it is integer cents.
@@ -18,7 +19,7 @@ export function boxListItem(box: Box, stats: BoxStatsSummary) {
       totalViolations: stats.totalViolations,
       activeGracePeriods: stats.activeGracePeriods,
       licensedPlatforms: stats.licensedPlatforms,
-      monthlyRevenue: fromCents(stats.monthlyRevenueCents),
+      monthlyRevenue: amountOf(stats.monthlyRevenueCents),
     },
   };
 }
@@ -40,8 +41,8 @@ export function boxDetail(box: Box, stats: BoxStatsSummary) {
       activeGracePeriods: stats.activeGracePeriods,
       licensedPlatforms: stats.licensedPlatforms,
       totalLicenses: stats.totalLicenses,
-      monthlyRevenue: fromCents(stats.monthlyRevenueCents),
-      lifetimeRevenue: fromCents(stats.lifetimeRevenueCents),
+      monthlyRevenue: amountOf(stats.monthlyRevenueCents),
+      lifetimeRevenue: amountOf(stats.lifetimeRevenueCents),
     },
   };
 }
@@ -54,20 +55,20 @@ export function boxStatistics(stats: BoxStatistics) {
     gracePeriods: stats.gracePeriods,
     licenses: stats.licenses,
     revenue: {
-      monthly: fromCents(stats.revenueCents.monthly),
-      lifetime: fromCents(stats.revenueCents.lifetime),
+      monthly: amountOf(stats.revenueCents.monthly),
+      lifetime: amountOf(stats.revenueCents.lifetime),
       byType: {
-        subscriptions: fromCents(stats.revenueCents.byType.subscriptions),
-        messages: fromCents(stats.revenueCents.byType.messages),
-        tips: fromCents(stats.revenueCents.byType.tips),
-        fees: fromCents(stats.revenueCents.byType.fees),
+        subscriptions: amountOf(stats.revenueCents.byType.subscriptions),
+        messages: amountOf(stats.revenueCents.byType.messages),
+        tips: amountOf(stats.revenueCents.byType.tips),
+        fees: amountOf(stats.revenueCents.byType.fees),
       },
     },
     platforms: {
       licensed: stats.platforms.licensed,
       topPlatforms: stats.platforms.topPlatforms.map((p) => ({
         name: p.name,
-        revenue: fromCents(p.revenueCents),
+        revenue: amountOf(p.revenueCents),
         users: p.users,
       })),
     },
