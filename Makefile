@@ -8,7 +8,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults lint typecheck format format-check \
-	depcheck check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement clean
+	depcheck spec-check sync-spec check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -46,7 +46,14 @@ typecheck: install ## Type-check sources and tests
 depcheck: install ## Architecture rules (dependency-cruiser)
 	$(PNPM) run depcheck
 
-check: lint format-check typecheck depcheck ## Every static check
+sync-spec: ## Copy the specification (../shared/, or SPEC_SOURCE) into docs/spec/
+	node scripts/sync-spec.mjs
+
+spec-check: ## docs/spec/ matches ../shared/ (when present) and every spec citation points into docs/spec/
+	node scripts/sync-spec.mjs --check
+	node scripts/rewrite-spec-citations.mjs --check
+
+check: lint format-check typecheck depcheck spec-check ## Every static check
 
 test-unit: install ## Unit tests (no I/O)
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects unit

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_INT32, dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from './common';
 import { defineOperation } from './operation';
 
-// Licensing's public operations (service-interface.md, Endpoints: Licenses; contracts.md §8,
+// Licensing's public operations (docs/spec/service-interface.md, Endpoints: Licenses; docs/spec/contracts.md §8,
 // §9, §12). The same schemas validate requests in services/licensing and build the OpenAPI document.
 
 export const licenseTierSchema = z.enum(['personal', 'creator', 'commercial', 'enterprise']);

@@ -2,7 +2,7 @@ import { errors } from '@svc/errors';
 import type { BoxView } from './box';
 import type { LicenseTerms, Tier } from './license';
 
-// The owner's price list is the only source of a price (contracts.md §8, issue #15). Money is kept
+// The owner's price list is the only source of a price (docs/spec/contracts.md §8, issue #15). Money is kept
 // in integer cents.
 
 export const DEFAULT_CURRENCY = 'USD';

@@ -9,7 +9,7 @@ import { assertNotHeld, grantLicense } from './request-license.use-case';
 
 /**
  * Who decides: the box owner (review), or, in the sandbox, the requester itself (the test helper
- * stands in for the owner, contracts.md §9). Anyone else gets 404, as if the request did not exist.
+ * stands in for the owner, docs/spec/contracts.md §9). Anyone else gets 404, as if the request did not exist.
  */
 export type Reviewer = 'box_owner' | 'test_helper';
 
