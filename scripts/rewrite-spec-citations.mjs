@@ -1,7 +1,8 @@
 // Points every citation of the specification at the copies in docs/spec/ (scripts/sync-spec.mjs):
 // `../shared/spec/X.md` and `../shared/design/X.md` become the path to docs/spec/X.md from the
-// citing file, and a bare `contracts.md §2` (or service-interface.md, architecture.md, style.md)
-// becomes `docs/spec/contracts.md §2`. Deterministic and idempotent: run it again after a merge.
+// citing file, and a bare `contracts.md §2` or `contracts §2` (likewise service-interface.md,
+// architecture.md, style.md) becomes `docs/spec/contracts.md §2`. Deterministic and idempotent:
+// run it again after a merge.
 //
 //   node scripts/rewrite-spec-citations.mjs          rewrite the tracked files in place
 //   node scripts/rewrite-spec-citations.mjs --check  list the files it would change; fail if any
@@ -17,6 +18,8 @@ const names = NAMES.join('|');
 const sharedPath = new RegExp(`(?:\\.\\./)+shared/(?:spec|design)/(${names})\\.md`, 'g');
 // A bare document name: not already part of a path, a longer name or a URL.
 const bareName = new RegExp(`(?<![\\w./@-])(${names})\\.md\\b`, 'g');
+// `contracts §6`, the short form of `contracts.md §6`.
+const shortContracts = /(?<![\w./@-])contracts(?= §)/g;
 
 const TEXT = /\.(?:ts|tsx|js|mjs|cjs|md|ya?ml|json|sh)$|(?:^|\/)(?:Makefile|Dockerfile)$/;
 // The copies themselves stay byte for byte what ../shared holds; this script cites itself.
@@ -27,7 +30,8 @@ export function rewrite(text, file) {
   const fromDir = path.posix.dirname(file);
   return text
     .replace(sharedPath, (_m, name) => path.posix.relative(fromDir, `docs/spec/${name}.md`))
-    .replace(bareName, (_m, name) => `docs/spec/${name}.md`);
+    .replace(bareName, (_m, name) => `docs/spec/${name}.md`)
+    .replace(shortContracts, 'docs/spec/contracts.md');
 }
 
 function trackedFiles() {
