@@ -77,12 +77,17 @@ export interface InternalClient {
   call(method: string, path: string, body?: unknown): Promise<JsonReply>;
 }
 
-/** A client calling `baseUrl` with an internal token for `claims`. */
-export function internalClient(baseUrl: string, jwtSecret: string, claims: InternalClaims): InternalClient {
+/** A client calling `baseUrl` (read at each call when a function) with an internal token for `claims`. */
+export function internalClient(
+  baseUrl: string | (() => string),
+  jwtSecret: string,
+  claims: InternalClaims,
+): InternalClient {
   const token = signInternalToken(jwtSecret, claims);
+  const urlNow = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
   return {
     platformId: claims.platformId,
-    call: (method, path, body) => requestJson(baseUrl, token, method, path, body),
+    call: (method, path, body) => requestJson(urlNow(), token, method, path, body),
   };
 }
 
@@ -178,14 +183,8 @@ export async function startServiceHarness<Running extends RunningUnderTest>(
     await base.dropDatabase();
     throw err;
   }
-  const client = (claims: InternalClaims): InternalClient => {
-    const token = signInternalToken(env.INTERNAL_JWT_SECRET ?? options.jwtSecret, claims);
-    return {
-      platformId: claims.platformId,
-      // The URL is read at each call: a restart may bring the service back on another port.
-      call: (method, path, body) => requestJson(running.url, token, method, path, body),
-    };
-  };
+  // The URL is read at each call: a restart may bring the service back on another port.
+  const client = (claims: InternalClaims) => internalClient(() => running.url, options.jwtSecret, claims);
   const eventsOf = (type: string, match: (e: EventEnvelope) => boolean = () => true) =>
     base.delivered.filter((e) => e.type === type && match(e));
   return {
