@@ -49,7 +49,10 @@ describe('isTransientFailure', () => {
     ['a zod-like validation failure', Object.assign(new Error('Invalid input'), { name: 'ZodError' })],
     ['pg: unique violation (23505)', withCode('duplicate key value violates unique constraint', '23505')],
     ['pg: undefined column (42703)', withCode('column "x" does not exist', '42703')],
-    ['pg: another object-state error (55000)', withCode('currval of sequence "s" is not yet defined', '55000')],
+    [
+      'pg: another object-state error (55000)',
+      withCode('currval of sequence "s" is not yet defined', '55000'),
+    ],
     ['pg: invalid input syntax (22P02)', withCode('invalid input syntax for type uuid', '22P02')],
     ['VALIDATION_ERROR', new AppError('VALIDATION_ERROR', 'bad')],
     [
