@@ -166,8 +166,8 @@ export interface ServiceHarness<Running extends RunningUnderTest> extends Harnes
 
 /**
  * The one way a service's test harness starts its service: a fresh database, the in-process bus,
- * a manual clock, a silent logger, then `startService(env, parts)`. Each service's harness adds only what
- * is its own (builders of its events and bodies) to what this returns.
+ * a manual clock, a silent logger, then `startService(env, parts)`. Each service's harness adds
+ * only what is its own (builders of its events and bodies) to what this returns.
  */
 export async function startServiceHarness<Running extends RunningUnderTest>(
   options: ServiceHarnessOptions<Running>,
@@ -179,6 +179,7 @@ export async function startServiceHarness<Running extends RunningUnderTest>(
   try {
     running = await options.startService(env, parts);
   } catch (err) {
+    for (const stop of options.alsoStop ?? []) await stop();
     await base.bus.close();
     await base.dropDatabase();
     throw err;
