@@ -1,4 +1,4 @@
-/** Architecture rules (style.md): services stay apart, routes never touch data access. */
+/** Architecture rules (docs/spec/style.md): services stay apart, routes never touch data access. */
 module.exports = {
   forbidden: [
     {

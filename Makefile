@@ -8,7 +8,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults lint typecheck format format-check \
-	depcheck check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement clean
+	depcheck spec-check sync-spec check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -46,7 +46,14 @@ typecheck: install ## Type-check sources and tests
 depcheck: install ## Architecture rules (dependency-cruiser)
 	$(PNPM) run depcheck
 
-check: lint format-check typecheck depcheck ## Every static check
+sync-spec: ## Copy the specification (../shared/, or SPEC_SOURCE) into docs/spec/
+	node scripts/sync-spec.mjs
+
+spec-check: ## docs/spec/ matches ../shared/ (when present) and every spec citation points into docs/spec/
+	node scripts/sync-spec.mjs --check
+	node scripts/rewrite-spec-citations.mjs --check
+
+check: lint format-check typecheck depcheck spec-check ## Every static check
 
 test-unit: install ## Unit tests (no I/O)
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects unit
@@ -64,11 +71,12 @@ test-faults: build ## Fault suite (issue #12): the cluster on its own PostgreSQL
 	status=$$?; cat coverage/faults/*.md 2>/dev/null; exit $$status
 
 # The fault suite runs last, alone and in band: its timings are what it measures. Its results go
-# into the same closing line; a red fault fails the build like any other test.
-test: check build ## The whole suite: static checks, build, unit, integration, e2e, then the fault suite
+# into the same closing line; a red fault fails the build like any other test. Coverage of the
+# other projects is measured by V8 and held to the thresholds in jest.config.js (a miss fails the run).
+test: check build ## The whole suite: static checks, build, unit, integration, e2e (coverage thresholds), then the fault suite
 	@mkdir -p coverage
 	@rm -rf coverage/faults
-	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --selectProjects unit integration e2e \
+	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --coverage --selectProjects unit integration e2e \
 		--json --outputFile=coverage/jest-results.json; \
 	status=$$?; \
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --selectProjects faults --runInBand \

@@ -26,7 +26,7 @@ export default tseslint.config(
         'error',
         {
           selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
-          message: 'Read time from the injected clock (style.md rule 10).',
+          message: 'Read time from the injected clock (docs/spec/style.md rule 10).',
         },
       ],
     },

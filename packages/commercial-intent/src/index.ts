@@ -90,7 +90,7 @@ export function readCommercialIntent(text: string | null | undefined): IntentRea
 export const commercialIntent: CommercialIntentReader = { read: readCommercialIntent };
 
 /**
- * The license tiers that cover commercial use (contracts.md §8: "a commercial avatar needs a
+ * The license tiers that cover commercial use (docs/spec/contracts.md §8: "a commercial avatar needs a
  * commercial or enterprise tier"). `personal` and `creator` cover non-commercial use only.
  */
 export const COMMERCIAL_TIERS: readonly string[] = ['commercial', 'enterprise'];

@@ -1,5 +1,5 @@
 /**
- * The closed set of error codes of the public interface (contracts.md §2) and the one place
+ * The closed set of error codes of the public interface (docs/spec/contracts.md §2) and the one place
  * where each is mapped to its HTTP status.
  */
 export const ERROR_CODES = {

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-// Which resolved addresses an outbound fetch may connect to (contracts.md §11). Written on byte
+// Which resolved addresses an outbound fetch may connect to (docs/spec/contracts.md §11). Written on byte
 // arrays rather than strings so that every spelling of an address (`::ffff:127.0.0.1`,
 // `::ffff:7f00:1`, `0:0:0:0:0:ffff:7f00:0001`) is classified the same way.
 

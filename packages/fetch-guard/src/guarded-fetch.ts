@@ -176,7 +176,7 @@ async function readLimited(body: Dispatcher.ResponseData['body'], maxBytes: numb
 }
 
 /**
- * Fetches a URL under the outbound-fetch rules (contracts.md §11): allowed schemes only, no
+ * Fetches a URL under the outbound-fetch rules (docs/spec/contracts.md §11): allowed schemes only, no
  * private, loopback, link-local or metadata address (checked on the resolved address at connect
  * time, for every redirect), at most `maxRedirects` redirects, one deadline, and a body limit
  * enforced while streaming. Any HTTP status resolves; a refusal or failure throws FetchGuardError.

@@ -4,7 +4,7 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 // 62 * 4 = 248: bytes at or above it are rejected so that every character is equally likely.
 const UNBIASED_LIMIT = 248;
 
-/** The id prefixes of contracts.md §7. */
+/** The id prefixes of docs/spec/contracts.md §7. */
 export const ID_PREFIXES = [
   'claim',
   'box',

@@ -20,7 +20,7 @@ export interface CreateServiceOptions {
   internalJwtSecret: string;
   /** Default true: every route but /healthz, /readyz and /metrics needs a valid internal JWT. */
   requireInternalAuth?: boolean;
-  /** Default '1mb' (contracts.md §2). */
+  /** Default '1mb' (docs/spec/contracts.md §2). */
   jsonLimit?: string;
   readiness?: ReadinessCheck[];
   /** Default: a new registry per service, with the default process metrics. */

@@ -44,7 +44,7 @@ export function errorHandler(logger: Logger, jsonLimit: string): ErrorRequestHan
     } else {
       logger.debug({ code: appError.code, method: req.method, url: req.originalUrl }, appError.message);
     }
-    // A 503 always says when to come back (contracts.md §2), whoever raised it.
+    // A 503 always says when to come back (docs/spec/contracts.md §2), whoever raised it.
     const headers =
       appError.status === 503 && !hasHeader(appError.headers, 'retry-after')
         ? { ...appError.headers, 'Retry-After': String(DEFAULT_RETRY_AFTER_SECONDS) }

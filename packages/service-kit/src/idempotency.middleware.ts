@@ -8,7 +8,7 @@ import { runWithTransactionHook, type Database } from '@svc/storage';
 import { IdempotencyKeyStore, type KeyAttempt, type StoredAnswer } from './idempotency.store';
 import { authOf } from './request-context.middleware';
 
-/** Answers are replayed for 24 hours (contracts.md §7). */
+/** Answers are replayed for 24 hours (docs/spec/contracts.md §7). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A key that committed without an answer is taken to be still running for this long (longer than

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError } from '@svc/errors';
 import { systemClock } from '@svc/clock';
 
-/** What the gateway tells a service about the caller (contracts.md §5). */
+/** What the gateway tells a service about the caller (docs/spec/contracts.md §5). */
 export interface InternalClaims {
   platformId: string;
   environment: 'sandbox' | 'production';

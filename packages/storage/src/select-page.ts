@@ -1,6 +1,6 @@
 import type { Queryable } from './database';
 
-/** One page of a list and the count of all its matches (contracts.md §7: `meta.total`). */
+/** One page of a list and the count of all its matches (docs/spec/contracts.md §7: `meta.total`). */
 export interface PageSpec {
   /** The selected columns, e.g. `c.*, b.id AS box_id`. */
   select: string;

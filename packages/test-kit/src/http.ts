@@ -7,7 +7,18 @@ export interface JsonReply {
   headers: Headers;
 }
 
-/** One HTTP call with an optional bearer token, JSON in and out (text kept when not JSON). */
+/** A request body sent as it is (malformed JSON, a body too large), not JSON-encoded. */
+export class RawBody {
+  constructor(
+    readonly text: string,
+    readonly contentType = 'application/json',
+  ) {}
+}
+
+/**
+ * One HTTP call with an optional bearer token, JSON in and out (text kept when not JSON); a
+ * `RawBody` goes out unencoded.
+ */
 export async function requestJson(
   baseUrl: string,
   token: string | undefined,
@@ -16,14 +27,15 @@ export async function requestJson(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<JsonReply> {
+  const raw = body instanceof RawBody ? body : undefined;
   const response = await fetch(baseUrl + path, {
     method,
     headers: {
       ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined ? {} : { 'content-type': raw?.contentType ?? 'application/json' }),
       ...headers,
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body: raw?.text ?? JSON.stringify(body) }),
   });
   const text = await response.text();
   let parsed: unknown = text === '' ? undefined : text;

@@ -8,7 +8,7 @@ export const detectionConfigSchema = baseEnvSchema.extend({
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/detection'),
   /** RabbitMQ; required unless a bus is handed in (embedded mode). */
   AMQP_URL: env.url(['amqp', 'amqps']).optional(),
-  /** Development and tests only: lets image URLs reach private addresses (contracts.md §11). */
+  /** Development and tests only: lets image URLs reach private addresses (docs/spec/contracts.md §11). */
   SVC_ALLOW_PRIVATE_FETCH: env.boolean(false),
   /** How often each replica reads the projection's changes into its in-memory index. */
   INDEX_SYNC_INTERVAL_MS: env.int(250),

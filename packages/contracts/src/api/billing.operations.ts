@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { idParamSchema, idSchema, storable } from './common';
 import { defineOperation } from './operation';
 
-// Billing's public operations: usage reports (service-interface.md, Endpoints: Licenses) and the
-// second family's revenue paths (contracts.md §12). Both count against the usage-report bucket.
+// Billing's public operations: usage reports (docs/spec/service-interface.md, Endpoints: Licenses) and the
+// second family's revenue paths (docs/spec/contracts.md §12). Both count against the usage-report bucket.
 
 /** `YYYY-MM` */
 export const usagePeriodSchema = z

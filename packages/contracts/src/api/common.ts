@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The public error body (contracts.md §2). */
+/** The public error body (docs/spec/contracts.md §2). */
 export const errorBodySchema = z
   .object({
     error: z.object({
@@ -38,7 +38,7 @@ export const idSchema = z
   .max(100)
   .regex(/^[\x21-\x7E]+$/, 'expected an id: 1 to 100 visible ASCII characters');
 
-/** `limit` 1..100 (default 20) and `offset` 0..2^31-1 (contracts.md §7). */
+/** `limit` 1..100 (default 20) and `offset` 0..2^31-1 (docs/spec/contracts.md §7). */
 export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).max(MAX_INT32).default(0),

@@ -10,7 +10,7 @@ import {
 } from './registry.operations';
 
 // Detection's public operations: the identity check, single and batch, in both path families
-// (service-interface.md, Identity check; contracts.md §12 and §13). Check results are not
+// (docs/spec/service-interface.md, Identity check; docs/spec/contracts.md §12 and §13). Check results are not
 // wrapped in `data`.
 
 /** The most identities in one batch (BATCH_TOO_LARGE above). */
@@ -159,7 +159,7 @@ export const identityBatchResultSchema = z
   })
   .meta({ id: 'IdentityBatchResult' });
 
-// The second family (contracts.md §12): snake_case.
+// The second family (docs/spec/contracts.md §12): snake_case.
 
 export const secondFamilyStatusSchema = z.enum(['UNCLAIMED', 'CLAIMED', 'BOXED']).meta({
   description:
@@ -313,7 +313,7 @@ export const detectionOperations = {
   }),
 };
 
-// The internal avatar evaluation (architecture.md: detection serves it to enforcement). Not a
+// The internal avatar evaluation (docs/spec/architecture.md: detection serves it to enforcement). Not a
 // public operation: only a service holding an internal token reaches it.
 
 /** Enforcement's call to detection: which box, if any, does each avatar match? */

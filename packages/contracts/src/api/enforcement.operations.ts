@@ -4,8 +4,8 @@ import { detectionClassificationSchema, detectionLayerSchema } from './detection
 import { defineOperation } from './operation';
 import { policySchema } from './registry.operations';
 
-// Enforcement's public operations (service-interface.md: Violation, Grace period, Endpoints
-// /violations and /grace-periods; contracts.md §8 avatars and appeals, §9 test helpers, §12
+// Enforcement's public operations (docs/spec/service-interface.md: Violation, Grace period, Endpoints
+// /violations and /grace-periods; docs/spec/contracts.md §8 avatars and appeals, §9 test helpers, §12
 // obligations). The same schemas validate requests in services/enforcement and build the OpenAPI document.
 
 export const violationStatusSchema = z

@@ -3,7 +3,7 @@ import { MAX_INT32, dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, st
 import { hasWholeCents } from '@svc/money';
 import { defineOperation } from './operation';
 
-// Licensing's public operations (service-interface.md, Endpoints: Licenses; contracts.md §8,
+// Licensing's public operations (docs/spec/service-interface.md, Endpoints: Licenses; docs/spec/contracts.md §8,
 // §9, §12). The same schemas validate requests in services/licensing and build the OpenAPI document.
 
 export const licenseTierSchema = z.enum(['personal', 'creator', 'commercial', 'enterprise']);

@@ -1,4 +1,4 @@
-// The one rule for a checked or claimed name (contracts.md §2, INVALID_NAME), shared by the
+// The one rule for a checked or claimed name (docs/spec/contracts.md §2, INVALID_NAME), shared by the
 // registry (claims, variations) and detection (identity checks) so that both refuse the same names.
 import { STORABLE_TEXT } from './common';
 

@@ -6,7 +6,7 @@ export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 export type ServiceName =
   'gateway' | 'registry' | 'detection' | 'licensing' | 'enforcement' | 'billing' | 'webhook-dispatcher';
 
-/** An extra rate-limit bucket an operation counts against (contracts.md §4). */
+/** An extra rate-limit bucket an operation counts against (docs/spec/contracts.md §4). */
 export type RateBucket = 'usage-report' | 'webhook-test';
 
 /**

@@ -3,7 +3,7 @@ import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } fr
 import { MAX_NAME_LENGTH } from './names';
 import { defineOperation } from './operation';
 
-// The registry's public operations: claims and boxes (service-interface.md, Endpoints). The
+// The registry's public operations: claims and boxes (docs/spec/service-interface.md, Endpoints). The
 // same schemas validate requests in services/registry and build the OpenAPI document.
 
 const isHttpUrl = (value: string): boolean => {
@@ -154,7 +154,7 @@ export const deletedClaimSchema = z.object({
   deletedAt: z.iso.datetime(),
 });
 
-// Policy configuration by policy (service-interface.md, Policy configuration). Strict: an
+// Policy configuration by policy (docs/spec/service-interface.md, Policy configuration). Strict: an
 // unknown key is refused, so a typo never silently drops a setting.
 const pricedTierSchema = z.strictObject({
   price: z.number().min(0).optional(),

@@ -10,7 +10,7 @@ import {
 } from './common';
 import { defineOperation } from './operation';
 
-// The webhook dispatcher's public operations (contracts.md §10). The same schemas validate
+// The webhook dispatcher's public operations (docs/spec/contracts.md §10). The same schemas validate
 // requests in services/webhook-dispatcher and build the OpenAPI document.
 
 /** Public event names of the grace-period family: `{id, type, createdAt, data}`. */

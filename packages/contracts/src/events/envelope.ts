@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { newId } from '@svc/ids';
 
-/** Every event on the bus: a past-tense fact in one envelope (architecture.md, Messages). */
+/** Every event on the bus: a past-tense fact in one envelope (docs/spec/architecture.md, Messages). */
 export const eventEnvelopeSchema = z.object({
   id: z.string().regex(/^evt_[0-9A-Za-z]{16,}$/),
   /** `<service>.<entity>.<verb>`; also the routing key. */

@@ -63,7 +63,7 @@ const boxData = z.object({
   verificationTier,
   policy,
   enforcement: enforcementLevel,
-  /** The policy's configuration (service-interface.md, Policy configuration). */
+  /** The policy's configuration (docs/spec/service-interface.md, Policy configuration). */
   policyConfig: z.record(z.string(), z.unknown()),
   /** MONETIZE's royaltyRate, else 0. */
   royaltyRate: z.number().min(0).max(1),

@@ -1,6 +1,6 @@
 import { ERROR_CODES, httpStatusOf, isErrorCode, type ErrorCode } from '../../src';
 
-// contracts.md §2, the table: the spec these tests hold the code to.
+// docs/spec/contracts.md §2, the table: the spec these tests hold the code to.
 const CONTRACT: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   KEY_REVOKED: 401,

@@ -3,7 +3,7 @@ import { ID_PREFIXES, isId, newId } from '../../src';
 const BASE62 = /^[0-9A-Za-z]+$/;
 
 describe('newId', () => {
-  it('when the prefixes are listed, then every prefix of contracts §7 is there', () => {
+  it('when the prefixes are listed, then every prefix of docs/spec/contracts.md §7 is there', () => {
     const contract = [
       'claim',
       'box',

@@ -67,7 +67,7 @@ describe('money: properties', () => {
   });
 
   it('when revenue parts are summed, then the total of the amounts is the sum of the parts, exactly', () => {
-    // service-interface.md: totalRevenue is the sum of the revenue amounts.
+    // docs/spec/service-interface.md: totalRevenue is the sum of the revenue amounts.
     fc.assert(
       fc.property(fc.array(cents, { maxLength: 20 }), (parts) => {
         const total = sumCents(parts.map((c) => centsOf(Number(c) / 100, 'x')));

@@ -229,7 +229,7 @@ export async function fuzzEveryOperation(options: InputFuzzOptions): Promise<Inp
 
   const victim: Victim = {
     platform: victimPlatform,
-    // The verified claim and its box are public (contracts §6); these are not.
+    // The verified claim and its box are public (docs/spec/contracts.md §6); these are not.
     markers: [
       `Pendrix ${victimMarker}`,
       `Avatarix ${victimMarker}`,

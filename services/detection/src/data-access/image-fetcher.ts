@@ -58,7 +58,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Fingerprints of pictures by URL: fetched through the outbound-fetch guard (contracts.md §11),
+ * Fingerprints of pictures by URL: fetched through the outbound-fetch guard (docs/spec/contracts.md §11),
  * fingerprinted with @svc/image-fingerprint, cached by URL for at most `ttlMs`. Concurrent
  * requests for one URL share one fetch; failures are not cached. Errors are AppErrors:
  * IMAGE_TOO_LARGE (over 10 MB, counted while streaming) or INVALID_IMAGE_URL with `details.reason`.

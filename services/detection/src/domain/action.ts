@@ -44,7 +44,7 @@ export function domainIsWhitelisted(domain: string | undefined, whitelist: reado
   });
 }
 
-/** The action for a checked identity (contracts.md §13). */
+/** The action for a checked identity (docs/spec/contracts.md §13). */
 export function decideAction(identity: IndexedIdentity | null, inputs: ActionInputs): Action {
   const box = identity?.box;
   if (!box) return 'ALLOW';

@@ -46,7 +46,7 @@ const NO_MATCH: Detection = {
   imageMatchScore: null,
 };
 
-/** The name, trimmed; INVALID_NAME (400) when it is not a name (contracts.md §2). */
+/** The name, trimmed; INVALID_NAME (400) when it is not a name (docs/spec/contracts.md §2). */
 export function checkedName(value: string, field = 'name'): string {
   const read = readName(value);
   if ('problem' in read) {
@@ -121,7 +121,7 @@ export function detect(
   return NO_MATCH;
 }
 
-/** The action for what was detected, for this caller (contracts.md §13). */
+/** The action for what was detected, for this caller (docs/spec/contracts.md §13). */
 async function withAction(
   ctx: DetectionContext,
   caller: Caller,

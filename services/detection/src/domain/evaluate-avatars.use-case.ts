@@ -26,7 +26,7 @@ async function fingerprintOrNull(
 }
 
 /**
- * Enforcement's question (architecture.md): which box, if any, does each avatar match? Only
+ * Enforcement's question (docs/spec/architecture.md): which box, if any, does each avatar match? Only
  * boxed identities count, each at its box's threshold; `boxId` limits the search to one box (a new
  * box's initial scan), read from the database first if this replica has not seen it yet.
  */

@@ -1,4 +1,4 @@
-// How likely the description and context make parody (contracts.md §13: 0.7 or more, with a box
+// How likely the description and context make parody (docs/spec/contracts.md §13: 0.7 or more, with a box
 // that is not STRICT and a policy other than BLOCK_ALL, gives REVIEW_PARODY). A cue-word score,
 // deterministic: the same words always give the same likelihood.
 
@@ -37,5 +37,5 @@ export function parodyLikelihood(...texts: (string | undefined)[]): number {
   return Math.round((1 - unlikely) * 100) / 100;
 }
 
-/** The likelihood from which parody changes the action (contracts.md §13). */
+/** The likelihood from which parody changes the action (docs/spec/contracts.md §13). */
 export const PARODY_THRESHOLD = 0.7;

@@ -73,7 +73,7 @@ export async function projectRegistryEvent(
             ? claimUpdated
             : claimCreated;
       const { data } = definition.parse(envelope);
-      // Only verified claims count as claimed (contracts.md §13).
+      // Only verified claims count as claimed (docs/spec/contracts.md §13).
       if (data.status !== 'verified' || data.verifiedAt === null) {
         await identities.removeClaim(tx, {
           claimId: data.claimId,

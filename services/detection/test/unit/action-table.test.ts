@@ -30,7 +30,7 @@ function identity(
 
 const plain: ActionInputs = { parodyLikelihood: 0, activeLicenseTiers: [] };
 
-describe('the action for a checked identity (contracts.md §13)', () => {
+describe('the action for a checked identity (docs/spec/contracts.md §13)', () => {
   it('when nothing matched or the claim has no box, then the action is ALLOW', () => {
     expect(decideAction(null, plain)).toBe('ALLOW');
     expect(decideAction(identity(null), plain)).toBe('ALLOW');

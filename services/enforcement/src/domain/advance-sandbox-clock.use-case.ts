@@ -4,7 +4,7 @@ import { firePlatformSteps, type SchedulerRun } from './fire-due-steps.use-case'
 import type { Caller, EnforcementContext } from './ports';
 
 /**
- * Sandbox test helper (contracts.md §9): the caller's clock moves forward by `seconds`; every
+ * Sandbox test helper (docs/spec/contracts.md §9): the caller's clock moves forward by `seconds`; every
  * timed step of that platform that falls due fires, in order, with its events and notifications,
  * before this returns. Licensing hears enforcement.clock.advanced and expires the platform's
  * licenses that fall due. Other platforms' clocks are untouched.

@@ -56,7 +56,7 @@ export interface Decision {
 }
 
 /**
- * The reviewer decides a pending appeal (contracts.md §8): upheld → the violation is dismissed and
+ * The reviewer decides a pending appeal (docs/spec/contracts.md §8): upheld → the violation is dismissed and
  * its grace period resolved; denied → the violation is pending again and the grace period active,
  * with the paused time added back to the expiry and to every step still to come. A box owner's
  * contest of a resolution goes the same way (decideContest).

@@ -4,7 +4,7 @@ export type AppealReason = 'parody' | 'false_positive' | 'common_name' | 'author
 export type AppealStatus = 'pending' | 'upheld' | 'denied' | 'withdrawn';
 export type AppealOutcome = 'upheld' | 'denied';
 
-/** The text estimate of a review (service-interface.md, Limits). */
+/** The text estimate of a review (docs/spec/service-interface.md, Limits). */
 export const APPEAL_REVIEW_ESTIMATE = '24-48 hours';
 
 /** appeal: the hosting platform contests a violation. contest: the box owner contests a resolution. */

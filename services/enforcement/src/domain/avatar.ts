@@ -12,7 +12,7 @@ export interface AvatarMatchSummary {
   outcome: MatchOutcome;
 }
 
-/** An avatar a platform hosts (contracts.md §8). `ref` is ours; `id` is the platform's own. */
+/** An avatar a platform hosts (docs/spec/contracts.md §8). `ref` is ours; `id` is the platform's own. */
 export interface Avatar {
   ref: string;
   platformId: string;

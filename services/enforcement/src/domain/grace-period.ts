@@ -121,7 +121,7 @@ export function reopened(gp: GracePeriod, now: Date): { gracePeriod: GracePeriod
 }
 
 /**
- * Days left (service-interface.md: daysRemaining): counted to expiresAt while active; frozen at
+ * Days left (docs/spec/service-interface.md: daysRemaining): counted to expiresAt while active; frozen at
  * the moment of the pause while paused; 0 once ended.
  */
 export function daysRemaining(

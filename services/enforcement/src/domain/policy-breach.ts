@@ -1,7 +1,7 @@
 import { commercialIntent, licensesCover } from '@svc/commercial-intent';
 import type { AvatarMatch } from '@svc/contracts';
 
-// Does an avatar break the policy of the box it matches (contracts.md §8, §13)? Pure.
+// Does an avatar break the policy of the box it matches (docs/spec/contracts.md §8, §13)? Pure.
 
 export type MatchOutcome = 'violation' | 'licensed' | 'authorized' | 'allowed' | 'monitored' | 'parody';
 

@@ -15,7 +15,7 @@ const LAPSED = ['expired', 'revoked', 'cancelled'];
  * resolved as licensed (and its future avatars there no longer break LICENSE or MONETIZE). When it
  * lapses (expired, revoked, cancelled), the platform's avatars matched to the box are evaluated
  * again against the licenses that remain: those that still break the policy get a new violation
- * and grace period (contracts.md §8).
+ * and grace period (docs/spec/contracts.md §8).
  */
 export async function projectLicenseEvent(
   ctx: EnforcementContext,

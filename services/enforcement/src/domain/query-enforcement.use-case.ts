@@ -195,7 +195,7 @@ export async function listBoxViolations(
 export const OBLIGATIONS_LIMIT = 1000;
 
 /**
- * The second family's obligations (contracts.md §12): pending takedowns (enforced violations whose
+ * The second family's obligations (docs/spec/contracts.md §12): pending takedowns (enforced violations whose
  * avatar is still reported) and the grace periods still running (active or paused).
  */
 export async function listObligations(ctx: EnforcementContext, caller: Caller) {

@@ -25,7 +25,7 @@ async function evaluateChanged(ctx: EnforcementContext, avatar: Avatar): Promise
 }
 
 /**
- * A platform reports an avatar it hosts (contracts.md §8): stored first (pending evaluation), then
+ * A platform reports an avatar it hosts (docs/spec/contracts.md §8): stored first (pending evaluation), then
  * run through detection. Re-posting the same id changes it and evaluates it again.
  */
 export async function reportAvatar(

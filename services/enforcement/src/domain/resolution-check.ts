@@ -5,7 +5,7 @@ import type { Avatar } from './avatar';
 import { judgeMatch, PARODY_THRESHOLD } from './policy-breach';
 import type { EnforcementLevel } from './timeline';
 
-// A resolution is checked against the facts, never taken at its word (issue 14, contracts.md §8).
+// A resolution is checked against the facts, never taken at its word (issue 14, docs/spec/contracts.md §8).
 // Pure: the use case reads the facts (the license projection, detection's answer) and these rules
 // say whether they resolve the violation, or what would. Every refusal is 409 INVALID_STATE with
 // a message naming what would resolve it (400 VALIDATION_ERROR for a missing field).
@@ -51,7 +51,7 @@ export function snapshotOf(
   };
 }
 
-/** A box admits a parody exception unless it is STRICT or BLOCK_ALL (contracts.md §8, §13). */
+/** A box admits a parody exception unless it is STRICT or BLOCK_ALL (docs/spec/contracts.md §8, §13). */
 export function admitsParody(box: { policy: Policy; enforcement: EnforcementLevel }): boolean {
   return box.enforcement !== 'STRICT' && box.policy !== 'BLOCK_ALL';
 }

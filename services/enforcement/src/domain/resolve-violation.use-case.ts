@@ -103,7 +103,7 @@ async function removeAvatar(
 
 /**
  * The hosting platform says it complied: the resolution is checked against the facts in the same
- * transaction as the change (contracts.md §8), and only then is the violation resolved with its
+ * transaction as the change (docs/spec/contracts.md §8), and only then is the violation resolved with its
  * grace period (from pending, or appealed: a pending appeal is then withdrawn). `licensed` needs
  * an active license of the platform on the box whose tier covers the avatar's use (the license row
  * is locked, so a lapse waits for this transaction and then re-opens enforcement); `removed` takes

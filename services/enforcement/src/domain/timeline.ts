@@ -1,4 +1,4 @@
-// The grace period's timeline (service-interface.md, Limits; contracts.md §1, §8): when each
+// The grace period's timeline (docs/spec/service-interface.md, Limits; docs/spec/contracts.md §1, §8): when each
 // timed step falls due, from the environment and the box's enforcement level. Pure arithmetic.
 
 export type Environment = 'sandbox' | 'production';

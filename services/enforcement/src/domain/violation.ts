@@ -42,7 +42,7 @@ export interface Violation {
 
 export type ViolationAction = 'resolve' | 'appeal' | 'uphold' | 'deny' | 'enforce' | 'cancel' | 'reopen';
 
-/** The state machine (service-interface.md, States and transitions): from which states, to which. */
+/** The state machine (docs/spec/service-interface.md, States and transitions): from which states, to which. */
 const TRANSITIONS: Record<ViolationAction, { from: readonly ViolationStatus[]; to: ViolationStatus }> = {
   resolve: { from: ['pending', 'appealed'], to: 'resolved' },
   appeal: { from: ['pending'], to: 'appealed' },

@@ -101,9 +101,9 @@ describe('POST /v1/svc/avatars', () => {
 
   it('when TEAM and the platform domain is whitelisted, then no violation; another domain breaks it', async () => {
     await h.box('Team Member', 'TEAM', { policyConfig: { platformWhitelist: ['friends.example.com'] } });
-    const friend = h.platform({ domain: 'friends.example.com' });
+    const friend = h.platform({ platformDomain: 'friends.example.com' });
     expect(await h.avatar(friend, 't1', 'Team Member')).toMatchObject({ match: { outcome: 'authorized' } });
-    const stranger = h.platform({ domain: 'strangers.example.com' });
+    const stranger = h.platform({ platformDomain: 'strangers.example.com' });
     expect((await h.avatar(stranger, 't1', 'Team Member')).openViolations).toHaveLength(1);
   });
 
@@ -159,7 +159,7 @@ describe('POST /v1/svc/avatars', () => {
 
   it('when there is no internal token or a bad one, then 401', async () => {
     expect((await h.raw('POST', '/v1/svc/avatars')).status).toBe(401);
-    expect((await h.raw('GET', '/v1/svc/avatars', 'not-a-token')).status).toBe(401);
+    expect((await h.raw('GET', '/v1/svc/avatars', { token: 'not-a-token' })).status).toBe(401);
   });
 });
 

@@ -1,8 +1,8 @@
+import type { JsonReply as Reply } from '@svc/test-kit';
 import {
   startEnforcementHarness,
   type Client,
   type EnforcementHarness,
-  type Reply,
 } from '../fixtures/enforcement-harness';
 
 // Issue 14: a resolution is checked against the facts, on both resolve routes; a refusal is 409

@@ -16,7 +16,7 @@ const match = (
 });
 const avatar = { creatorId: 'creator-1', commercial: false, platformDomain: 'avatars.example.com' };
 
-describe('judgeMatch (contracts.md §8)', () => {
+describe('judgeMatch (docs/spec/contracts.md §8)', () => {
   it('when BLOCK_ALL, then always a violation, licensed or parody alike', () => {
     expect(judgeMatch(match('BLOCK_ALL'), avatar, { tiers: ['personal'] })).toBe('violation');
     expect(judgeMatch(match('BLOCK_ALL', { parodyLikelihood: 0.95 }), avatar, { tiers: [] })).toBe(

@@ -42,5 +42,5 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-/** Hours a rotated key keeps working (contracts.md §3). */
+/** Hours a rotated key keeps working (docs/spec/contracts.md §3). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;

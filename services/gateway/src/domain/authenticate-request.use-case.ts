@@ -106,7 +106,7 @@ export async function authenticateRequest(
   };
 }
 
-/** The 429 of a refused request (contracts.md §2 and §4). */
+/** The 429 of a refused request (docs/spec/contracts.md §2 and §4). */
 export function rateLimitedError(rate: RateDecision): AppError {
   const refusal = rate.refusal;
   const retryAfter = refusal?.retryAfter ?? 60;

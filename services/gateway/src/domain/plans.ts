@@ -16,7 +16,7 @@ export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, Limits> = {
 /** What an enterprise platform gets when it was created without agreed figures. */
 export const ENTERPRISE_DEFAULT_LIMITS: Limits = { perMinute: 5_000, perDay: 5_000_000 };
 
-/** Extra buckets of contracts.md §4, per key. */
+/** Extra buckets of docs/spec/contracts.md §4, per key. */
 export const EXTRA_BUCKETS = {
   'usage-report': { limit: 100, windowSeconds: 60 },
   'webhook-test': { limit: 10, windowSeconds: 3600 },

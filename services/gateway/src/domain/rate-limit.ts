@@ -21,7 +21,7 @@ export interface RateDecision {
   allowed: boolean;
   /** Headers of every response (per-minute bucket, or the bucket that refused). */
   headers: Record<string, string>;
-  /** When refused: the details of contracts.md §2. */
+  /** When refused: the details of docs/spec/contracts.md §2. */
   refusal?: { limit: number; remaining: 0; resetAt: string; retryAfter: number };
 }
 

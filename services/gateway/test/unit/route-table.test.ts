@@ -96,7 +96,7 @@ describe('idempotency rules', () => {
     expect(requestFingerprint('POST', '/v1/svc/claims?x=1', { name: 'A' })).not.toBe(base);
   });
 
-  // A 5xx is never kept for a key (contracts.md §7): the retry must be able to run or find the real answer.
+  // A 5xx is never kept for a key (docs/spec/contracts.md §7): the retry must be able to run or find the real answer.
   it('when an answer is a 5xx or a refused rate limit, then it is not kept for replays', () => {
     expect(isReplayable(201)).toBe(true);
     expect(isReplayable(400)).toBe(true);

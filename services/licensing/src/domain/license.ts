@@ -15,7 +15,7 @@ export interface LicenseTerms {
   territory: string;
 }
 
-/** The text estimate of a review (service-interface.md, Limits). */
+/** The text estimate of a review (docs/spec/service-interface.md, Limits). */
 export const ESTIMATED_REVIEW_TIME = '48-72 hours';
 /** A license runs one month from approval unless the request asks for another term. */
 export const DEFAULT_TERM_MONTHS = 1;

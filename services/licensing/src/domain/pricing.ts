@@ -3,7 +3,7 @@ import type { BoxView } from './box';
 import type { LicenseTerms, Tier } from './license';
 import { amountOf, roundedCentsOf, type Cents } from '@svc/money';
 
-// The owner's price list is the only source of a price (contracts.md §8, issue #15). Money is kept
+// The owner's price list is the only source of a price (docs/spec/contracts.md §8, issue #15). Money is kept
 // in integer cents (@svc/money).
 
 export const DEFAULT_CURRENCY = 'USD';

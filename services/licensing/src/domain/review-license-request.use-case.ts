@@ -10,7 +10,7 @@ import type { Cents } from '@svc/money';
 
 /**
  * Who decides: the box owner (review), or, in the sandbox, the requester itself (the test helper
- * stands in for the owner, contracts.md §9). Anyone else gets 404, as if the request did not exist.
+ * stands in for the owner, docs/spec/contracts.md §9). Anyone else gets 404, as if the request did not exist.
  */
 export type Reviewer = 'box_owner' | 'test_helper';
 

@@ -11,7 +11,10 @@ afterAll(async () => {
 describe('GET /v1/svc/boxes/:id/license-requests', () => {
   it('when the owner lists, then its box requests newest first, filtered by status and paged', async () => {
     const box = await h.box('LICENSE', LICENSE_CONFIG);
-    const a = await h.request(h.platform('sandbox', 'A'), box, { message: 'please', estimatedUsers: 10 });
+    const a = await h.request(h.platform({ platformName: 'A' }), box, {
+      message: 'please',
+      estimatedUsers: 10,
+    });
     h.clock.advance(1000);
     const b = await h.request(h.platform(), box, { tier: 'personal' });
     h.clock.advance(1000);
@@ -159,7 +162,7 @@ describe('POST /v1/svc/test-helpers/license-requests/:id/approve and /deny', () 
     expect(
       (await box.owner.call('POST', `/v1/svc/test-helpers/license-requests/${request.id}/approve`)).status,
     ).toBe(404);
-    const live = h.platform('production');
+    const live = h.platform({ environment: 'production' });
     const own = await h.request(live, box);
     const res = await live.call('POST', `/v1/svc/test-helpers/license-requests/${own.id}/approve`);
     expect(res.status).toBe(403);

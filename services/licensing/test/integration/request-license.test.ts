@@ -16,7 +16,7 @@ afterAll(async () => {
 describe('POST /v1/svc/licenses/request', () => {
   it('when the tier waits for review, then 201 pending with the box price and request.created only', async () => {
     const box = await h.box('LICENSE', LICENSE_CONFIG);
-    const client = h.platform('sandbox', 'Avatars Inc');
+    const client = h.platform({ platformName: 'Avatars Inc' });
     const res = await client.call(
       'POST',
       '/v1/svc/licenses/request',
@@ -51,7 +51,7 @@ describe('POST /v1/svc/licenses/request', () => {
 
   it('when the tier is autoApprove, then approved at once: an active license and request.approved + license.activated', async () => {
     const box = await h.box('LICENSE', LICENSE_CONFIG);
-    const client = h.platform('sandbox', 'Avatars Inc');
+    const client = h.platform({ platformName: 'Avatars Inc' });
     const res = await client.call(
       'POST',
       '/v1/svc/licenses/request',

@@ -112,7 +112,7 @@ export class ClaimRepository implements ClaimStore {
       entityType?: EntityType | undefined;
     },
   ): Promise<{ items: Claim[]; total: number }> {
-    // Others see verified claims only (contracts §6); the owner sees all of its own.
+    // Others see verified claims only (docs/spec/contracts.md §6); the owner sees all of its own.
     const { rows, total } = await selectPage<ClaimRow>(q, {
       select: COLUMNS,
       from: 'claims c LEFT JOIN boxes b ON b.claim_id = c.id',

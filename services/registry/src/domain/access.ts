@@ -4,7 +4,7 @@ import type { Box } from './box';
 import { isVisibleTo, type Claim, type ClaimStatus } from './claim';
 import type { Caller, RegistryContext } from './ports';
 
-// Ownership (contracts.md §6): another platform's invisible resource is 404 (its existence is
+// Ownership (docs/spec/contracts.md §6): another platform's invisible resource is 404 (its existence is
 // not revealed); another platform's visible (verified) one may be read, and changing it is 403.
 
 /** A claim the caller may read. */

@@ -129,7 +129,7 @@ describe('POST /v1/svc/claims', () => {
 
   it('when the request has no internal token, then 401 and nothing is created', async () => {
     const before = (await h.outbox()).length;
-    const res = await h.raw('POST', '/v1/svc/claims', { 'content-type': 'application/json' });
+    const res = await h.raw('POST', '/v1/svc/claims', { headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
     expect((await h.outbox()).length).toBe(before);

@@ -23,7 +23,7 @@ describe('POST /admin/claims/:id/verify and /reject (operator)', () => {
   it('when the operator verifies a pending claim, then it is verified at the tier with verification details and an event', async () => {
     const id = await newClaimId();
     h.clock.advance(60_000);
-    const res = await h.operator.call('POST', `/admin/claims/${id}/verify`, {
+    const res = await h.operator().call('POST', `/admin/claims/${id}/verify`, {
       tier: 'GOLD',
       method: 'passport_check',
       documents: ['passport'],
@@ -50,7 +50,7 @@ describe('POST /admin/claims/:id/verify and /reject (operator)', () => {
 
   it('when the operator rejects a pending claim, then it is rejected and cannot be verified or boxed (409)', async () => {
     const id = await newClaimId();
-    const rejected = await h.operator.call('POST', `/admin/claims/${id}/reject`, {
+    const rejected = await h.operator().call('POST', `/admin/claims/${id}/reject`, {
       reason: 'documents do not match',
     });
     expect(rejected.status).toBe(200);
@@ -59,7 +59,7 @@ describe('POST /admin/claims/:id/verify and /reject (operator)', () => {
       'registry.claim.rejected',
       (e) => e.data.claimId === id && e.data.reason === 'documents do not match',
     );
-    const verify = await h.operator.call('POST', `/admin/claims/${id}/verify`, { tier: 'SILVER' });
+    const verify = await h.operator().call('POST', `/admin/claims/${id}/verify`, { tier: 'SILVER' });
     expect(verify.status).toBe(409);
     expect(verify.body.error.code).toBe('INVALID_STATE');
     const box = await owner.call('POST', '/v1/svc/boxes', { claimId: id, policy: 'BLOCK_ALL' });
@@ -69,22 +69,22 @@ describe('POST /admin/claims/:id/verify and /reject (operator)', () => {
 
   it('when the operator rejects a verified claim, then 409 INVALID_STATE; re-verifying upgrades the tier', async () => {
     const claim = await h.verifiedClaim(owner);
-    const reject = await h.operator.call('POST', `/admin/claims/${claim.id}/reject`, { reason: 'late' });
+    const reject = await h.operator().call('POST', `/admin/claims/${claim.id}/reject`, { reason: 'late' });
     expect(reject.status).toBe(409);
     expect(reject.body.error.code).toBe('INVALID_STATE');
-    const upgrade = await h.operator.call('POST', `/admin/claims/${claim.id}/verify`, { tier: 'GOLD' });
+    const upgrade = await h.operator().call('POST', `/admin/claims/${claim.id}/verify`, { tier: 'GOLD' });
     expect(upgrade.status).toBe(200);
     expect(upgrade.body.data.verificationTier).toBe('GOLD');
   });
 
   it('when the body or id is wrong, then 400 VALIDATION_ERROR or 404', async () => {
     const id = await newClaimId();
-    expect((await h.operator.call('POST', `/admin/claims/${id}/verify`, { tier: 'BRONZE' })).status).toBe(
+    expect((await h.operator().call('POST', `/admin/claims/${id}/verify`, { tier: 'BRONZE' })).status).toBe(
       400,
     );
-    expect((await h.operator.call('POST', `/admin/claims/${id}/reject`, {})).status).toBe(400);
+    expect((await h.operator().call('POST', `/admin/claims/${id}/reject`, {})).status).toBe(400);
     expect(
-      (await h.operator.call('POST', '/admin/claims/claim_nope0000000000000000/verify', { tier: 'GOLD' }))
+      (await h.operator().call('POST', '/admin/claims/claim_nope0000000000000000/verify', { tier: 'GOLD' }))
         .status,
     ).toBe(404);
   });
@@ -117,7 +117,7 @@ describe('POST /v1/svc/test-helpers/claims/:id/verify (sandbox)', () => {
   });
 
   it('when the caller is a production key, then 403 FORBIDDEN', async () => {
-    const live = h.platform('production');
+    const live = h.platform({ environment: 'production' });
     const id = await newClaimId(live);
     const res = await live.call('POST', `/v1/svc/test-helpers/claims/${id}/verify`, {});
     expect(res.status).toBe(403);

@@ -16,7 +16,7 @@ import {
   type WebhookEventType,
 } from '@svc/contracts';
 
-// Internal events → the public payloads platforms receive (service-interface.md, Events).
+// Internal events → the public payloads platforms receive (docs/spec/service-interface.md, Events).
 // Pure: the same internal event always gives the same public events, ids included.
 
 /** One public event for one platform, with the exact body that is signed and sent. */

@@ -1,5 +1,5 @@
 // When a failed delivery is tried again. Exponential backoff with jitter: 5 s, 5 min, 30 min,
-// 2 h, 5 h, then every 10 h, 12 attempts over about three days (contracts.md §10); sandbox
+// 2 h, 5 h, then every 10 h, 12 attempts over about three days (docs/spec/contracts.md §10); sandbox
 // divides every delay by `timeDivisor` (60 by default: the whole schedule in about an hour).
 
 const SECOND = 1000;

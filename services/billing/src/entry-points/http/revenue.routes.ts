@@ -7,7 +7,7 @@ import { reportUsage } from '../../domain/report-usage.use-case';
 import { callerOf } from './caller';
 import { revenueBalance, revenueReportResult } from './usage.presenter';
 
-/** The second family's revenue paths (contracts.md §12), translated onto the same usage report. */
+/** The second family's revenue paths (docs/spec/contracts.md §12), translated onto the same usage report. */
 export function revenueRoutes(router: Router, ctx: BillingContext): void {
   router.post(ops.secondFamilyReportRevenue.path, async (req, res) => {
     const body = parseBody(revenueReportBodySchema, req);

@@ -3,7 +3,7 @@ import { amountOf } from '@svc/money';
 import type { Balance } from '../../domain/query-balance.use-case';
 import type { UsageReport } from '../../domain/usage-report';
 
-/** The usage report result (service-interface.md, Resources). */
+/** The usage report result (docs/spec/service-interface.md, Resources). */
 export function usageReportResult(report: UsageReport) {
   return {
     id: report.id,
@@ -18,7 +18,7 @@ export function usageReportResult(report: UsageReport) {
   };
 }
 
-/** `POST /revenue/report` (contracts.md §12). */
+/** `POST /revenue/report` (docs/spec/contracts.md §12). */
 export function revenueReportResult(report: UsageReport) {
   return {
     license_id: report.licenseId,
@@ -31,7 +31,7 @@ export function revenueReportResult(report: UsageReport) {
   };
 }
 
-/** `GET /revenue/balance` (contracts.md §12). */
+/** `GET /revenue/balance` (docs/spec/contracts.md §12). */
 export function revenueBalance(balance: Balance) {
   return {
     currency: balance.currency,

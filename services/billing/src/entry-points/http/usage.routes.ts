@@ -6,7 +6,7 @@ import { reportUsage } from '../../domain/report-usage.use-case';
 import { callerOf } from './caller';
 import { usageReportResult } from './usage.presenter';
 
-/** `POST /v1/svc/licenses/{id}/usage` (service-interface.md, Endpoints: Licenses). */
+/** `POST /v1/svc/licenses/{id}/usage` (docs/spec/service-interface.md, Endpoints: Licenses). */
 export function usageRoutes(router: Router, ctx: BillingContext): void {
   router.post(ops.reportUsage.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);

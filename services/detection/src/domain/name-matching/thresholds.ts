@@ -1,4 +1,4 @@
-/** A box's enforcement level (contracts §8): STRICT matches most, RELAXED least. */
+/** A box's enforcement level (docs/spec/contracts.md §8): STRICT matches most, RELAXED least. */
 export type EnforcementLevel = 'STRICT' | 'MODERATE' | 'RELAXED';
 
 /**

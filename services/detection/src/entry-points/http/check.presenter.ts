@@ -2,7 +2,7 @@ import type { CheckOutcome } from '../../domain/check-identity.use-case';
 import type { BoxTerms, IndexedIdentity } from '../../domain/identity';
 
 // Check results as the interface shows them: the reference family (camelCase, not wrapped in
-// data) and the second family (snake_case, contracts.md §12).
+// data) and the second family (snake_case, docs/spec/contracts.md §12).
 
 /** The box's configuration, with MONETIZE's royaltyRate always present. */
 function policyDetailsOf(box: BoxTerms): Record<string, unknown> {

@@ -6,7 +6,7 @@ import type { EnforcementContext } from '../../domain/ports';
 import { callerOf } from './caller';
 import { appealDetail, caseSummary } from './enforcement.presenter';
 
-/** Appeals: reading one, the reviewer's decision (operator API) and the sandbox test helper (contracts.md §8, §9). */
+/** Appeals: reading one, the reviewer's decision (operator API) and the sandbox test helper (docs/spec/contracts.md §8, §9). */
 export function appealRoutes(router: Router, ctx: EnforcementContext): void {
   router.get(ops.getAppeal.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);

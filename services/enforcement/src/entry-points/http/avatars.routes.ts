@@ -18,7 +18,7 @@ import {
 import { callerOf } from './caller';
 import { avatarForm } from './enforcement.presenter';
 
-/** `/v1/svc/avatars` (contracts.md §8). */
+/** `/v1/svc/avatars` (docs/spec/contracts.md §8). */
 export function avatarRoutes(router: Router, ctx: EnforcementContext): void {
   router.post(ops.reportAvatar.path, async (req, res) => {
     const { id, ...body } = parseBody(reportAvatarBodySchema, req);

@@ -7,7 +7,7 @@ import type { Violation } from '../../domain/violation';
 import { resolutionOptions } from '../../domain/resolution-options';
 import type { ViolationCase } from '../../domain/violation-lifecycle';
 
-// The public forms (service-interface.md: Violation, Grace period; contracts.md §8). Personal data
+// The public forms (docs/spec/service-interface.md: Violation, Grace period; docs/spec/contracts.md §8). Personal data
 // (creatorEmail, recipients) appears only in detail forms.
 
 const iso = (d: Date) => d.toISOString();

@@ -12,7 +12,7 @@ import { resolveGracePeriod } from '../../domain/resolve-violation.use-case';
 import { callerOf } from './caller';
 import { gracePeriodDetail, gracePeriodListItem } from './enforcement.presenter';
 
-/** `/v1/svc/grace-periods` (service-interface.md, Endpoints: Grace periods). */
+/** `/v1/svc/grace-periods` (docs/spec/service-interface.md, Endpoints: Grace periods). */
 export function gracePeriodRoutes(router: Router, ctx: EnforcementContext): void {
   router.get(ops.listGracePeriods.path, async (req, res) => {
     const query = parseQuery(listGracePeriodsQuerySchema, req);

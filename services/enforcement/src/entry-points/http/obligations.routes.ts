@@ -5,7 +5,7 @@ import type { EnforcementContext } from '../../domain/ports';
 import { listObligations } from '../../domain/query-enforcement.use-case';
 import { callerOf } from './caller';
 
-/** `GET /enforcement/obligations` (contracts.md §12): snake_case. */
+/** `GET /enforcement/obligations` (docs/spec/contracts.md §12): snake_case. */
 export function obligationsRoutes(router: Router, ctx: EnforcementContext): void {
   router.get(ops.obligations.path, async (req, res) => {
     const { now, takedowns, gracePeriods, truncated } = await listObligations(ctx, callerOf(req));

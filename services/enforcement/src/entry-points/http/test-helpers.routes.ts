@@ -5,7 +5,7 @@ import { advanceSandboxClock } from '../../domain/advance-sandbox-clock.use-case
 import type { EnforcementContext } from '../../domain/ports';
 import { callerOf } from './caller';
 
-/** `POST /v1/svc/test-helpers/advance-time` (contracts.md §9; sandbox keys only). */
+/** `POST /v1/svc/test-helpers/advance-time` (docs/spec/contracts.md §9; sandbox keys only). */
 export function testHelperRoutes(router: Router, ctx: EnforcementContext): void {
   router.post(ops.testHelperAdvanceTime.path, async (req, res) => {
     const caller = callerOf(req);

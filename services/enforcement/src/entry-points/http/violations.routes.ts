@@ -24,7 +24,7 @@ import {
 } from './enforcement.presenter';
 
 /**
- * `/v1/svc/violations` (service-interface.md, Endpoints: Violations), and the box owner's side of
+ * `/v1/svc/violations` (docs/spec/service-interface.md, Endpoints: Violations), and the box owner's side of
  * them: its box's violations and contesting a resolution (issue 14).
  */
 export function violationRoutes(router: Router, ctx: EnforcementContext): void {

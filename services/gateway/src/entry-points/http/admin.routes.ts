@@ -32,7 +32,7 @@ function requireOperator(ctx: GatewayContext, req: Request): void {
   }
 }
 
-/** The operator API: platforms and keys (contracts.md §3), dead letters of every service. */
+/** The operator API: platforms and keys (docs/spec/contracts.md §3), dead letters of every service. */
 export function adminRoutes(router: Router, ctx: GatewayContext): void {
   router.use('/admin', (req, _res, next) => {
     requireOperator(ctx, req);

@@ -4,7 +4,7 @@ import { authenticateRequest, rateLimitedError } from '../../domain/authenticate
 import { dispatchRequest } from '../../domain/dispatch-request.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
 
-/** The second path family's prefixes (contracts.md §12); the reference family lives under /v1/svc. */
+/** The second path family's prefixes (docs/spec/contracts.md §12); the reference family lives under /v1/svc. */
 export const PUBLIC_PREFIXES = ['/v1/svc', '/identity', '/licensing', '/revenue', '/enforcement'];
 
 function isPublicPath(path: string): boolean {

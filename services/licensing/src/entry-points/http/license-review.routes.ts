@@ -18,7 +18,7 @@ import { callerOf } from './caller';
 import { boxRequestForm, requestForm } from './license.presenter';
 import { centsOf } from '@svc/money';
 
-/** Review by the box owner (contracts.md §8) and the sandbox test helpers (§9). */
+/** Review by the box owner (docs/spec/contracts.md §8) and the sandbox test helpers (§9). */
 export function licenseReviewRoutes(router: Router, ctx: LicensingContext): void {
   router.get(ops.listBoxLicenseRequests.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);

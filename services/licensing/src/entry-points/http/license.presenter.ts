@@ -5,7 +5,7 @@ import { ESTIMATED_REVIEW_TIME } from '../../domain/license';
 import type { UsageFigures } from '../../domain/billing.client';
 import { amountOf } from '@svc/money';
 
-// The public forms of licenses and license requests (service-interface.md, Resources).
+// The public forms of licenses and license requests (docs/spec/service-interface.md, Resources).
 
 export function createdRequestForm(request: LicenseRequest) {
   return {

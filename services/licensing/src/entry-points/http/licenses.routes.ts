@@ -24,7 +24,7 @@ import {
   requestForm,
 } from './license.presenter';
 
-/** `/v1/svc/licenses` (service-interface.md, Endpoints: Licenses; `/usage` is billing's). */
+/** `/v1/svc/licenses` (docs/spec/service-interface.md, Endpoints: Licenses; `/usage` is billing's). */
 export function licenseRoutes(router: Router, ctx: LicensingContext): void {
   router.get(ops.listLicenses.path, async (req, res) => {
     const query = parseQuery(listLicensesQuerySchema, req);

@@ -13,7 +13,7 @@ import { requestLicense } from '../../domain/request-license.use-case';
 import { callerOf } from './caller';
 import { secondFamilyRequestForm } from './license.presenter';
 
-/** The second path family (contracts.md §12): snake_case, onto the same flows. */
+/** The second path family (docs/spec/contracts.md §12): snake_case, onto the same flows. */
 export function secondFamilyRoutes(router: Router, ctx: LicensingContext): void {
   router.get(ops.getLicensingTerms.path, async (req, res) => {
     const { identity_id } = parseParams(identityIdParamSchema, req);

@@ -2,7 +2,7 @@ import { royaltyRateOf, type Box } from '../../domain/box';
 import { amountOf } from '@svc/money';
 import type { BoxStatistics, BoxStatsSummary } from '../../domain/box-stats';
 
-// The public forms of a box (service-interface.md, Box) and of its statistics. Money leaves the
+// The public forms of a box (docs/spec/service-interface.md, Box) and of its statistics. Money leaves the
 // service as a number of currency units; inside it is integer cents.
 
 export function boxListItem(box: Box, stats: BoxStatsSummary) {

@@ -16,7 +16,7 @@ import { updateBox } from '../../domain/update-box.use-case';
 import { boxDetail, boxListItem, boxStatistics } from './box.presenter';
 import { callerOf } from './caller';
 
-/** `/v1/svc/boxes` (service-interface.md, Endpoints: Boxes). */
+/** `/v1/svc/boxes` (docs/spec/service-interface.md, Endpoints: Boxes). */
 export function boxRoutes(router: Router, ctx: RegistryContext): void {
   router.get(ops.listBoxes.path, async (req, res) => {
     const query = parseQuery(listBoxesQuerySchema, req);

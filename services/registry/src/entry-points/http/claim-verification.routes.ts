@@ -13,7 +13,7 @@ import { verifyClaim, verifyOwnClaimForTesting } from '../../domain/verify-claim
 import { callerOf } from './caller';
 import { claimDetail } from './claim.presenter';
 
-/** The operator's verify and reject (contracts.md §3, §8) and the sandbox test helper (§9). */
+/** The operator's verify and reject (docs/spec/contracts.md §3, §8) and the sandbox test helper (§9). */
 export function claimVerificationRoutes(router: Router, ctx: RegistryContext): void {
   router.post(ops.verifyClaim.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);

@@ -1,6 +1,6 @@
 import type { Claim } from '../../domain/claim';
 
-// The public forms of a claim (service-interface.md, Claim): list form, detail form (verification
+// The public forms of a claim (docs/spec/service-interface.md, Claim): list form, detail form (verification
 // and proofs for the owner only), and the create response with nextStep.
 
 export function claimListItem(claim: Claim) {

@@ -17,7 +17,7 @@ import { addClaimImage, addClaimVariation, updateClaim } from '../../domain/upda
 import { callerOf } from './caller';
 import { claimDetail, claimListItem } from './claim.presenter';
 
-/** `/v1/svc/claims` (service-interface.md, Endpoints: Claims). */
+/** `/v1/svc/claims` (docs/spec/service-interface.md, Endpoints: Claims). */
 export function claimRoutes(router: Router, ctx: RegistryContext): void {
   router.get(ops.listClaims.path, async (req, res) => {
     const query = parseQuery(listClaimsQuerySchema, req);
