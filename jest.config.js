@@ -39,12 +39,9 @@ module.exports = {
     },
   ],
   testTimeout: 30000,
-  // Coverage (`make test` passes --coverage): V8's own counters, no instrumenting transform; every
-  // source file of packages/ and services/ counts, tested or not. The thresholds sit about a point
-  // under the level the unit project alone reached (measured 2026-11-25, README): the integration and
-  // e2e tests `make test` adds only raise the level, so these are a floor under today's, not yet the
-  // level itself (a whole-suite measurement should raise them). Processes the e2e tests start are
-  // not counted (only what runs inside jest).
+  // Coverage (`make test` passes --coverage to its unit-project run): V8's own counters, no
+  // instrumenting transform; every source file of packages/ and services/ counts, tested or not.
+  // The thresholds sit about a point under the level the unit project reached (2026-11-25, README).
   coverageProvider: 'v8',
   collectCoverageFrom: [
     '<rootDir>/packages/*/src/**/*.ts',
