@@ -8,7 +8,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults lint typecheck format format-check \
-	depcheck check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement bench-storage db-types clean
+	depcheck check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement bench-storage db-types db-types-check clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -46,7 +46,13 @@ typecheck: install ## Type-check sources and tests
 depcheck: install ## Architecture rules (dependency-cruiser)
 	$(PNPM) run depcheck
 
-check: lint format-check typecheck depcheck ## Every static check
+db-types: build ## Write each service's src/data-access/db.generated.ts from its migrations (needs PostgreSQL)
+	node scripts/db-types.mjs
+
+db-types-check: build ## Fail when a checked-in db.generated.ts differs from its migrations (a notice without PostgreSQL)
+	node scripts/db-types.mjs --check
+
+check: lint format-check typecheck depcheck db-types-check ## Every static check
 
 test-unit: install ## Unit tests (no I/O)
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects unit

@@ -96,6 +96,15 @@ export function kyselyOn<DB>(q: Queryable): Kysely<DB> {
   return builder as Kysely<DB>;
 }
 
+/** `T` as JSON gives it back: a Date becomes its ISO string, everywhere inside `T`. */
+export type Jsonified<T> = T extends Date
+  ? string
+  : T extends (infer U)[]
+    ? Jsonified<U>[]
+    : T extends object
+      ? { [K in keyof T]: Jsonified<T[K]> }
+      : T;
+
 declare const jsonbInput: unique symbol;
 /** A value serialised for a jsonb column; made only by `jsonb(value)`. */
 export interface JsonbInput<T> {
@@ -103,12 +112,12 @@ export interface JsonbInput<T> {
 }
 
 /**
- * A jsonb column holding `T`: read as `T` (both engines parse jsonb), written only through
- * `jsonb(value)`, because pg would send a JS array as a PostgreSQL array, not JSON.
+ * A jsonb column holding `T` (its JSON form: dates are strings): read as `T` (both engines parse
+ * jsonb), written only through `jsonb(value)`, as pg would send a JS array as a PostgreSQL array.
  */
 export type Jsonb<T> = ColumnType<T, JsonbInput<T>, JsonbInput<T>>;
 
-/** `value` as a jsonb parameter, for an insert or update of a `Jsonb<T>` column. */
-export function jsonb<T>(value: T): RawBuilder<JsonbInput<T>> {
-  return sql<JsonbInput<T>>`${JSON.stringify(value)}::jsonb`;
+/** `value` as a jsonb parameter, for an insert or update of a `Jsonb<Jsonified<T>>` column. */
+export function jsonb<T>(value: T): RawBuilder<JsonbInput<Jsonified<T>>> {
+  return sql<JsonbInput<Jsonified<T>>>`${JSON.stringify(value)}::jsonb`;
 }
