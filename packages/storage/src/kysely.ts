@@ -18,6 +18,7 @@ import {
   type QueryCompiler,
   type QueryResult as KyselyQueryResult,
   type RawBuilder,
+  type SelectQueryBuilder,
 } from 'kysely';
 import type { Queryable } from './database';
 
@@ -121,3 +122,25 @@ export type Jsonb<T> = ColumnType<T, JsonbInput<T>, JsonbInput<T>>;
 export function jsonb<T>(value: T): RawBuilder<JsonbInput<Jsonified<T>>> {
   return sql<JsonbInput<Jsonified<T>>>`${JSON.stringify(value)}::jsonb`;
 }
+
+/**
+ * One page of `query` (already filtered and ordered) and the count of all its matches, both from
+ * the same FROM and WHERE so the two never disagree (contracts.md §7: `meta.total`).
+ */
+export async function pageOf<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  page: { limit: number; offset: number },
+): Promise<{ rows: O[]; total: number }> {
+  // $castTo: TypeScript cannot resolve Kysely's selection type for a generic DB; the SQL is fixed.
+  const counted = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('total'))
+    .$castTo<{ total: number }>()
+    .executeTakeFirst();
+  const rows = await query.limit(page.limit).offset(page.offset).execute();
+  return { rows, total: counted?.total ?? 0 };
+}
+
+// Repositories reach Kysely only through this package (style.md rule 4).
+export { sql, type ColumnType, type Kysely, type Selectable, type Insertable, type Updateable } from 'kysely';

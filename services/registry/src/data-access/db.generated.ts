@@ -10,7 +10,7 @@ import type {
   VerificationTier,
 } from '../domain/claim';
 import type { Jsonb, Jsonified } from '@svc/storage';
-import type { ColumnType } from 'kysely';
+import type { ColumnType } from '@svc/storage';
 
 export type Generated<T> =
   T extends ColumnType<infer S, infer I, infer U>
