@@ -8,7 +8,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults lint typecheck format format-check \
-	depcheck spec-check sync-spec check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement clean
+	depcheck spec-check sync-spec check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement bench-storage db-types db-types-check clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -53,7 +53,13 @@ spec-check: ## docs/spec/ matches ../shared/ (when present) and every spec citat
 	node scripts/sync-spec.mjs --check
 	node scripts/rewrite-spec-citations.mjs --check
 
-check: lint format-check typecheck depcheck spec-check ## Every static check
+db-types: build ## Write each service's src/data-access/db.generated.ts from its migrations (needs PostgreSQL)
+	node scripts/db-types.mjs
+
+db-types-check: build ## Fail when a checked-in db.generated.ts differs from its migrations (a notice without PostgreSQL)
+	node scripts/db-types.mjs --check
+
+check: lint format-check typecheck depcheck spec-check db-types-check ## Every static check
 
 test-unit: install ## Unit tests (no I/O)
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects unit
@@ -103,6 +109,9 @@ bench-enforcement: build ## Enforcement: 100,000 grace periods due in one minute
 
 bench-detection: build ## Detection at 1M identities x 4 names: load, memory, check and batch latency (about 4 min); BENCH_IDENTITIES
 	$(PNPM) exec tsc -b bench && node --expose-gc --max-old-space-size=6144 bench/dist/detection/run.js
+
+bench-storage: build ## Kysely's per-query cost over a Queryable vs raw SQL (about 1 min)
+	$(PNPM) exec tsc -b bench && node bench/dist/storage/kysely-overhead.js
 
 clean: ## Remove build output and embedded data
 	rm -rf .data packages/*/dist services/*/dist bench/dist coverage

@@ -1,4 +1,4 @@
-import type { Queryable } from '@svc/storage';
+import { kyselyOn, sql, type Queryable } from '@svc/storage';
 import {
   periodBounds,
   type BoxStatistics,
@@ -10,264 +10,239 @@ import {
   type ViolationFact,
 } from '../domain/box-stats';
 import type { BoxStatsStore } from '../domain/ports';
-import { fromJson, toNumber } from '@svc/storage';
+import type { DB } from './db.generated';
+import { StatsRevenueRepository } from './stats-revenue.repository';
+import { StatsStatusRepository } from './stats-status.repository';
 
-// A fact replaces the recorded one only when it is at least as recent: the entity version first
-// (ADR 0010), then the instant and rank (the only order among unversioned events, version 0).
-const NEWER = (table: string) =>
-  `(EXCLUDED.event_version, EXCLUDED.event_at, EXCLUDED.event_rank)
-     >= (${table}.event_version, ${table}.event_at, ${table}.event_rank)`;
+const db = (q: Queryable) => kyselyOn<DB>(q);
 
-function statusUpsert(table: string, key: string, extraColumns: string[] = []): string {
-  const columns = [key, 'box_id', 'status', 'event_at', 'event_rank', 'event_version', ...extraColumns];
-  const values = columns.map((_, i) => `$${i + 1}`).join(', ');
-  const newer = NEWER(table);
-  const fromNewer = (column: string) =>
-    `${column} = CASE WHEN ${newer} THEN EXCLUDED.${column} ELSE ${table}.${column} END`;
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values})
-    ON CONFLICT (${key}) DO UPDATE SET
-      ${['status', 'event_rank', 'event_at', 'event_version'].map(fromNewer).join(',\n      ')}`;
+// count(*) is int8 and a sum of bigint is numeric: cast to int8, which both engines give as a
+// number (packages/storage). A scalar subquery that finds nothing gives NULL: 0.
+const count = sql<number>`count(*)`;
+const sumOf = (column: string) => sql<number>`COALESCE(sum(${sql.ref(column)}), 0)::int8`;
+const n = (value: number | null | undefined): number => value ?? 0;
+
+/** The counts of `column`'s values among a box's resolved violations of the period, by value. */
+async function resolvedBy(
+  q: Queryable,
+  boxId: string,
+  bounds: { start: Date; end: Date },
+  column: 'resolution' | 'resolvedBy',
+): Promise<Map<string | null, number>> {
+  const rows = await db(q)
+    .selectFrom('statsViolations')
+    .select([`${column} as key`, count.as('n')])
+    .where('boxId', '=', boxId)
+    .where('status', '=', 'resolved')
+    .where('resolvedAt', '>=', bounds.start)
+    .where('resolvedAt', '<', bounds.end)
+    .groupBy(column)
+    .execute();
+  return new Map(rows.map((row) => [row.key, row.n]));
 }
 
-/** One count of a `json_object_agg` (absent key: 0). */
-function counted(aggregate: unknown, key: string): number {
-  const counts =
-    aggregate === null || aggregate === undefined ? {} : fromJson<Record<string, unknown>>(aggregate);
-  return toNumber(counts[key] ?? 0);
-}
-
-/** The box statistics read model. */
+/** The box statistics read model: the facts are written per table, read here together. */
 export class BoxStatsRepository implements BoxStatsStore {
-  async recordViolation(tx: Queryable, fact: ViolationFact): Promise<void> {
-    await tx.query(
-      `${statusUpsert('stats_violations', 'violation_id', ['detected_at', 'resolved_at', 'resolution', 'resolved_by'])},
-        detected_at = COALESCE(stats_violations.detected_at, EXCLUDED.detected_at),
-        resolved_at = COALESCE(stats_violations.resolved_at, EXCLUDED.resolved_at),
-        resolution = CASE WHEN EXCLUDED.resolution IS NOT NULL AND ${NEWER('stats_violations')}
-          THEN EXCLUDED.resolution ELSE stats_violations.resolution END,
-        resolved_by = CASE WHEN EXCLUDED.resolution IS NOT NULL AND ${NEWER('stats_violations')}
-          THEN EXCLUDED.resolved_by ELSE stats_violations.resolved_by END`,
-      [
-        fact.id,
-        fact.boxId,
-        fact.status,
-        fact.at.toISOString(),
-        fact.rank,
-        fact.version,
-        fact.detectedAt?.toISOString() ?? null,
-        fact.resolvedAt?.toISOString() ?? null,
-        fact.resolution,
-        fact.resolvedBy,
-      ],
-    );
-  }
+  private readonly status = new StatsStatusRepository();
+  private readonly revenue = new StatsRevenueRepository();
 
-  async recordGracePeriod(tx: Queryable, fact: StatusFact): Promise<void> {
-    await tx.query(statusUpsert('stats_grace_periods', 'grace_period_id'), [
-      fact.id,
-      fact.boxId,
-      fact.status,
-      fact.at.toISOString(),
-      fact.rank,
-      fact.version,
-    ]);
+  recordViolation(tx: Queryable, fact: ViolationFact): Promise<void> {
+    return this.status.recordViolation(tx, fact);
   }
-
-  async recordLicense(tx: Queryable, fact: LicenseFact): Promise<void> {
-    await tx.query(
-      statusUpsert('stats_licenses', 'license_id', ['licensee_platform_id', 'licensee_platform_name']),
-      [
-        fact.id,
-        fact.boxId,
-        fact.status,
-        fact.at.toISOString(),
-        fact.rank,
-        fact.version,
-        fact.licenseePlatformId,
-        fact.licenseePlatformName,
-      ],
-    );
+  recordGracePeriod(tx: Queryable, fact: StatusFact): Promise<void> {
+    return this.status.recordGracePeriod(tx, fact);
   }
-
-  async recordLicenseRequest(tx: Queryable, fact: StatusFact): Promise<void> {
-    await tx.query(statusUpsert('stats_license_requests', 'request_id'), [
-      fact.id,
-      fact.boxId,
-      fact.status,
-      fact.at.toISOString(),
-      fact.rank,
-      fact.version,
-    ]);
+  recordLicense(tx: Queryable, fact: LicenseFact): Promise<void> {
+    return this.status.recordLicense(tx, fact);
   }
-
-  async recordUsage(tx: Queryable, fact: UsageFact): Promise<void> {
-    // One report per license and period; a correction (higher version) replaces it.
-    await tx.query(
-      `INSERT INTO stats_usage (license_id, period, version, box_id, licensee_platform_id, licensee_platform_name,
-         users, subscriptions_cents, messages_cents, tips_cents, total_cents)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (license_id, period) DO UPDATE SET
-         version = EXCLUDED.version, licensee_platform_name = EXCLUDED.licensee_platform_name,
-         users = EXCLUDED.users, subscriptions_cents = EXCLUDED.subscriptions_cents,
-         messages_cents = EXCLUDED.messages_cents, tips_cents = EXCLUDED.tips_cents, total_cents = EXCLUDED.total_cents
-       WHERE EXCLUDED.version > stats_usage.version`,
-      [
-        fact.licenseId,
-        fact.period,
-        fact.version,
-        fact.boxId,
-        fact.licenseePlatformId,
-        fact.licenseePlatformName,
-        fact.users,
-        fact.subscriptionsCents,
-        fact.messagesCents,
-        fact.tipsCents,
-        fact.totalCents,
-      ],
-    );
+  recordLicenseRequest(tx: Queryable, fact: StatusFact): Promise<void> {
+    return this.status.recordLicenseRequest(tx, fact);
   }
-
-  async recordFee(tx: Queryable, fact: FeeFact): Promise<void> {
-    // Billing's notices carry the period's whole current fee; a higher version replaces it, so a
-    // redelivered or late older notice changes nothing.
-    await tx.query(
-      `INSERT INTO stats_fees (license_id, period, version, box_id, licensee_platform_id, amount_cents)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (license_id, period) DO UPDATE SET
-         version = EXCLUDED.version, amount_cents = EXCLUDED.amount_cents
-       WHERE EXCLUDED.version > stats_fees.version`,
-      [fact.licenseId, fact.period, fact.version, fact.boxId, fact.licenseePlatformId, fact.amountCents],
-    );
+  recordUsage(tx: Queryable, fact: UsageFact): Promise<void> {
+    return this.revenue.recordUsage(tx, fact);
+  }
+  recordFee(tx: Queryable, fact: FeeFact): Promise<void> {
+    return this.revenue.recordFee(tx, fact);
   }
 
   async summaries(q: Queryable, boxIds: string[], period: string): Promise<Map<string, BoxStatsSummary>> {
     const out = new Map<string, BoxStatsSummary>();
     if (boxIds.length === 0) return out;
-    const { rows } = await q.query<Record<string, unknown>>(
-      `SELECT ids.box_id,
-         (SELECT count(*) FROM stats_violations v WHERE v.box_id = ids.box_id) AS total_violations,
-         (SELECT count(*) FROM stats_violations v WHERE v.box_id = ids.box_id AND v.status = 'resolved') AS resolved_violations,
-         (SELECT count(*) FROM stats_grace_periods g WHERE g.box_id = ids.box_id AND g.status IN ('active', 'paused')) AS active_grace_periods,
-         (SELECT count(DISTINCT l.licensee_platform_id) FROM stats_licenses l WHERE l.box_id = ids.box_id AND l.status = 'active') AS licensed_platforms,
-         (SELECT count(*) FROM stats_licenses l WHERE l.box_id = ids.box_id) AS total_licenses,
-         (SELECT count(*) FROM stats_licenses l WHERE l.box_id = ids.box_id AND l.status = 'active') AS active_licenses,
-         (SELECT COALESCE(sum(u.total_cents), 0) FROM stats_usage u WHERE u.box_id = ids.box_id AND u.period = $2)
-           + (SELECT COALESCE(sum(f.amount_cents), 0) FROM stats_fees f WHERE f.box_id = ids.box_id AND f.period = $2) AS monthly_cents,
-         (SELECT COALESCE(sum(u.total_cents), 0) FROM stats_usage u WHERE u.box_id = ids.box_id)
-           + (SELECT COALESCE(sum(f.amount_cents), 0) FROM stats_fees f WHERE f.box_id = ids.box_id) AS lifetime_cents
-       FROM unnest($1::text[]) AS ids(box_id)`,
-      [boxIds, period],
-    );
+    const rows = await db(q)
+      .selectFrom(sql<{ boxId: string }>`unnest(${boxIds}::text[])`.as<'ids'>(sql`ids(box_id)`))
+      .select((eb) => {
+        const violations = () => eb.selectFrom('statsViolations as v').whereRef('v.boxId', '=', 'ids.boxId');
+        const licenses = () => eb.selectFrom('statsLicenses as l').whereRef('l.boxId', '=', 'ids.boxId');
+        const usage = () => eb.selectFrom('statsUsage as u').whereRef('u.boxId', '=', 'ids.boxId');
+        const fees = () => eb.selectFrom('statsFees as f').whereRef('f.boxId', '=', 'ids.boxId');
+        return [
+          'ids.boxId',
+          violations().select(count.as('n')).as('totalViolations'),
+          violations().select(count.as('n')).where('v.status', '=', 'resolved').as('resolvedViolations'),
+          eb
+            .selectFrom('statsGracePeriods as g')
+            .whereRef('g.boxId', '=', 'ids.boxId')
+            .where('g.status', 'in', ['active', 'paused'])
+            .select(count.as('n'))
+            .as('activeGracePeriods'),
+          licenses()
+            .where('l.status', '=', 'active')
+            .select(sql<number>`count(DISTINCT ${sql.ref('l.licenseePlatformId')})`.as('n'))
+            .as('licensedPlatforms'),
+          licenses().select(count.as('n')).as('totalLicenses'),
+          licenses().where('l.status', '=', 'active').select(count.as('n')).as('activeLicenses'),
+          usage().where('u.period', '=', period).select(sumOf('u.totalCents').as('n')).as('monthlyUsage'),
+          fees().where('f.period', '=', period).select(sumOf('f.amountCents').as('n')).as('monthlyFees'),
+          usage().select(sumOf('u.totalCents').as('n')).as('lifetimeUsage'),
+          fees().select(sumOf('f.amountCents').as('n')).as('lifetimeFees'),
+        ];
+      })
+      .execute();
     for (const row of rows) {
-      out.set(String(row.box_id), {
-        totalViolations: toNumber(row.total_violations),
-        resolvedViolations: toNumber(row.resolved_violations),
-        activeGracePeriods: toNumber(row.active_grace_periods),
-        licensedPlatforms: toNumber(row.licensed_platforms),
-        totalLicenses: toNumber(row.total_licenses),
-        activeLicenses: toNumber(row.active_licenses),
-        monthlyRevenueCents: toNumber(row.monthly_cents),
-        lifetimeRevenueCents: toNumber(row.lifetime_cents),
+      out.set(row.boxId, {
+        totalViolations: n(row.totalViolations),
+        resolvedViolations: n(row.resolvedViolations),
+        activeGracePeriods: n(row.activeGracePeriods),
+        licensedPlatforms: n(row.licensedPlatforms),
+        totalLicenses: n(row.totalLicenses),
+        activeLicenses: n(row.activeLicenses),
+        monthlyRevenueCents: n(row.monthlyUsage) + n(row.monthlyFees),
+        lifetimeRevenueCents: n(row.lifetimeUsage) + n(row.lifetimeFees),
       });
     }
     return out;
   }
 
   async statistics(q: Queryable, boxId: string, period: string): Promise<BoxStatistics> {
-    const { start, end } = periodBounds(period);
-    const counts = await q.query<Record<string, unknown>>(
-      `SELECT
-         (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND detected_at >= $2 AND detected_at < $3) AS v_detected,
-         (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'resolved' AND resolved_at >= $2 AND resolved_at < $3) AS v_resolved,
-         (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'pending') AS v_pending,
-         (SELECT count(*) FROM stats_violations WHERE box_id = $1 AND status = 'appealed') AS v_appealed,
-         (SELECT json_object_agg(k, n) FROM (SELECT resolution AS k, count(*) AS n FROM stats_violations
-            WHERE box_id = $1 AND status = 'resolved' AND resolved_at >= $2 AND resolved_at < $3
-            GROUP BY resolution) r) AS v_resolutions,
-         (SELECT json_object_agg(k, n) FROM (SELECT resolved_by AS k, count(*) AS n FROM stats_violations
-            WHERE box_id = $1 AND status = 'resolved' AND resolved_at >= $2 AND resolved_at < $3
-              AND resolved_by IS NOT NULL GROUP BY resolved_by) b) AS v_resolved_by,
-         (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status IN ('active', 'paused')) AS g_active,
-         (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status = 'expired') AS g_expired,
-         (SELECT count(*) FROM stats_grace_periods WHERE box_id = $1 AND status = 'resolved') AS g_resolved,
-         (SELECT count(*) FROM stats_licenses WHERE box_id = $1) AS l_total,
-         (SELECT count(*) FROM stats_licenses WHERE box_id = $1 AND status = 'active') AS l_active,
-         (SELECT count(*) FROM stats_licenses WHERE box_id = $1 AND status = 'pending')
-           + (SELECT count(*) FROM stats_license_requests WHERE box_id = $1 AND status = 'pending') AS l_pending,
-         (SELECT count(*) FROM stats_licenses WHERE box_id = $1 AND status = 'expired') AS l_expired,
-         (SELECT count(DISTINCT licensee_platform_id) FROM stats_licenses WHERE box_id = $1 AND status = 'active') AS p_licensed,
-         (SELECT COALESCE(sum(total_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4)
-           + (SELECT COALESCE(sum(amount_cents), 0) FROM stats_fees WHERE box_id = $1 AND period = $4) AS r_monthly,
-         (SELECT COALESCE(sum(total_cents), 0) FROM stats_usage WHERE box_id = $1)
-           + (SELECT COALESCE(sum(amount_cents), 0) FROM stats_fees WHERE box_id = $1) AS r_lifetime,
-         (SELECT COALESCE(sum(amount_cents), 0) FROM stats_fees WHERE box_id = $1 AND period = $4) AS r_fees,
-         (SELECT COALESCE(sum(subscriptions_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_subscriptions,
-         (SELECT COALESCE(sum(messages_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_messages,
-         (SELECT COALESCE(sum(tips_cents), 0) FROM stats_usage WHERE box_id = $1 AND period = $4) AS r_tips`,
-      [boxId, start.toISOString(), end.toISOString(), period],
-    );
+    const bounds = periodBounds(period);
+    const c = await db(q)
+      .selectNoFrom((eb) => {
+        const violations = () =>
+          eb.selectFrom('statsViolations').where('boxId', '=', boxId).select(count.as('n'));
+        const resolvedInPeriod = () =>
+          violations()
+            .where('status', '=', 'resolved')
+            .where('resolvedAt', '>=', bounds.start)
+            .where('resolvedAt', '<', bounds.end);
+        const grace = (status: string) =>
+          eb
+            .selectFrom('statsGracePeriods')
+            .where('boxId', '=', boxId)
+            .where('status', '=', status)
+            .select(count.as('n'));
+        const licenses = () => eb.selectFrom('statsLicenses').where('boxId', '=', boxId);
+        const usage = (column: 'totalCents' | 'subscriptionsCents' | 'messagesCents' | 'tipsCents') =>
+          eb.selectFrom('statsUsage').where('boxId', '=', boxId).select(sumOf(column).as('n'));
+        const fees = () =>
+          eb.selectFrom('statsFees').where('boxId', '=', boxId).select(sumOf('amountCents').as('n'));
+        return [
+          violations()
+            .where('detectedAt', '>=', bounds.start)
+            .where('detectedAt', '<', bounds.end)
+            .as('violationsDetected'),
+          resolvedInPeriod().as('violationsResolved'),
+          violations().where('status', '=', 'pending').as('violationsPending'),
+          violations().where('status', '=', 'appealed').as('violationsAppealed'),
+          eb
+            .selectFrom('statsGracePeriods')
+            .where('boxId', '=', boxId)
+            .where('status', 'in', ['active', 'paused'])
+            .select(count.as('n'))
+            .as('graceActive'),
+          grace('expired').as('graceExpired'),
+          grace('resolved').as('graceResolved'),
+          licenses().select(count.as('n')).as('licensesTotal'),
+          licenses().where('status', '=', 'active').select(count.as('n')).as('licensesActive'),
+          licenses().where('status', '=', 'pending').select(count.as('n')).as('licensesPending'),
+          eb
+            .selectFrom('statsLicenseRequests')
+            .where('boxId', '=', boxId)
+            .where('status', '=', 'pending')
+            .select(count.as('n'))
+            .as('requestsPending'),
+          licenses().where('status', '=', 'expired').select(count.as('n')).as('licensesExpired'),
+          licenses()
+            .where('status', '=', 'active')
+            .select(sql<number>`count(DISTINCT ${sql.ref('licenseePlatformId')})`.as('n'))
+            .as('platformsLicensed'),
+          usage('totalCents').where('period', '=', period).as('usageMonthly'),
+          usage('totalCents').as('usageLifetime'),
+          usage('subscriptionsCents').where('period', '=', period).as('subscriptions'),
+          usage('messagesCents').where('period', '=', period).as('messages'),
+          usage('tipsCents').where('period', '=', period).as('tips'),
+          fees().where('period', '=', period).as('feesMonthly'),
+          fees().as('feesLifetime'),
+        ];
+      })
+      .executeTakeFirstOrThrow();
+    const resolutions = await resolvedBy(q, boxId, bounds, 'resolution');
+    const resolvers = await resolvedBy(q, boxId, bounds, 'resolvedBy');
     // A platform's revenue is what it reported plus the license fees it was billed for the period
     // (its name from its usage reports, else from its license).
-    const top = await q.query<{ name: string; revenue_cents: unknown; users: unknown }>(
-      `SELECT COALESCE(max(name), licensee_platform_id) AS name, sum(cents) AS revenue_cents, sum(users) AS users
-       FROM (
-         SELECT licensee_platform_id, licensee_platform_name AS name, total_cents AS cents, users
-         FROM stats_usage WHERE box_id = $1 AND period = $2
-         UNION ALL
-         SELECT f.licensee_platform_id, l.licensee_platform_name, f.amount_cents, 0
-         FROM stats_fees f LEFT JOIN stats_licenses l ON l.license_id = f.license_id
-         WHERE f.box_id = $1 AND f.period = $2 AND f.amount_cents > 0
-       ) AS revenue
-       GROUP BY licensee_platform_id ORDER BY sum(cents) DESC, COALESCE(max(name), licensee_platform_id) LIMIT 5`,
-      [boxId, period],
-    );
-    const c = counts.rows[0] ?? {};
-    const n = (key: string) => toNumber(c[key]);
+    const reported = db(q)
+      .selectFrom('statsUsage')
+      .select(['licenseePlatformId', 'licenseePlatformName as name', 'totalCents as cents', 'users'])
+      .where('boxId', '=', boxId)
+      .where('period', '=', period);
+    const billed = db(q)
+      .selectFrom('statsFees as f')
+      .leftJoin('statsLicenses as l', 'l.licenseId', 'f.licenseId')
+      .select([
+        'f.licenseePlatformId',
+        'l.licenseePlatformName as name',
+        'f.amountCents as cents',
+        sql<number>`0`.as('users'),
+      ])
+      .where('f.boxId', '=', boxId)
+      .where('f.period', '=', period)
+      .where('f.amountCents', '>', 0);
+    const name = sql<string>`COALESCE(max(${sql.ref('name')}), ${sql.ref('licenseePlatformId')})`;
+    const top = await db(q)
+      .selectFrom(billed.unionAll(reported).as('revenue'))
+      .select([name.as('name'), sumOf('cents').as('revenueCents'), sumOf('users').as('users')])
+      .groupBy('licenseePlatformId')
+      .orderBy(sql`sum(${sql.ref('cents')})`, 'desc')
+      .orderBy(name)
+      .limit(5)
+      .execute();
     return {
       boxId,
       period,
       violations: {
-        detected: n('v_detected'),
-        resolved: n('v_resolved'),
-        pending: n('v_pending'),
-        appealed: n('v_appealed'),
+        detected: n(c.violationsDetected),
+        resolved: n(c.violationsResolved),
+        pending: n(c.violationsPending),
+        appealed: n(c.violationsAppealed),
         resolutions: {
-          licensed: counted(c.v_resolutions, 'licensed'),
-          removed: counted(c.v_resolutions, 'removed'),
-          modified: counted(c.v_resolutions, 'modified'),
-          parody: counted(c.v_resolutions, 'parody'),
+          licensed: n(resolutions.get('licensed')),
+          removed: n(resolutions.get('removed')),
+          modified: n(resolutions.get('modified')),
+          parody: n(resolutions.get('parody')),
         },
         resolvedBy: {
-          platform: counted(c.v_resolved_by, 'platform'),
-          license: counted(c.v_resolved_by, 'license'),
-          avatarChange: counted(c.v_resolved_by, 'avatar_change'),
+          platform: n(resolvers.get('platform')),
+          license: n(resolvers.get('license')),
+          avatarChange: n(resolvers.get('avatar_change')),
         },
       },
-      gracePeriods: { active: n('g_active'), expired: n('g_expired'), resolved: n('g_resolved') },
+      gracePeriods: { active: n(c.graceActive), expired: n(c.graceExpired), resolved: n(c.graceResolved) },
       licenses: {
-        total: n('l_total'),
-        active: n('l_active'),
-        pending: n('l_pending'),
-        expired: n('l_expired'),
+        total: n(c.licensesTotal),
+        active: n(c.licensesActive),
+        pending: n(c.licensesPending) + n(c.requestsPending),
+        expired: n(c.licensesExpired),
       },
       revenueCents: {
-        monthly: n('r_monthly'),
-        lifetime: n('r_lifetime'),
+        monthly: n(c.usageMonthly) + n(c.feesMonthly),
+        lifetime: n(c.usageLifetime) + n(c.feesLifetime),
         byType: {
-          subscriptions: n('r_subscriptions'),
-          messages: n('r_messages'),
-          tips: n('r_tips'),
-          fees: n('r_fees'),
+          subscriptions: n(c.subscriptions),
+          messages: n(c.messages),
+          tips: n(c.tips),
+          fees: n(c.feesMonthly),
         },
       },
-      platforms: {
-        licensed: n('p_licensed'),
-        topPlatforms: top.rows.map((row) => ({
-          name: row.name,
-          revenueCents: toNumber(row.revenue_cents),
-          users: toNumber(row.users),
-        })),
-      },
+      platforms: { licensed: n(c.platformsLicensed), topPlatforms: top },
     };
   }
 }

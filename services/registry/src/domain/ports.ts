@@ -1,7 +1,7 @@
 import type { Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
-import type { Box } from './box';
+import type { Box, Policy } from './box';
 import type {
   BoxStatistics,
   BoxStatsSummary,
@@ -48,7 +48,7 @@ export interface BoxStore {
   /** Boxes of the viewer's claims and of every verified claim, newest first. */
   list(
     q: Queryable,
-    filter: Page & { viewerPlatformId: string; policy?: string | undefined; claimId?: string | undefined },
+    filter: Page & { viewerPlatformId: string; policy?: Policy | undefined; claimId?: string | undefined },
   ): Promise<{ items: Box[]; total: number }>;
   delete(tx: Queryable, id: string): Promise<void>;
 }

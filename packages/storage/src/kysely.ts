@@ -1,0 +1,146 @@
+// Kysely, the typed SQL builder, over our Queryable: one code path for PostgreSQL and PGlite, and
+// transactions stay ours (Database.transaction, with the idempotency hook enlisted), because every
+// compiled query is sent through the Queryable a repository is handed (ADR 0017).
+import {
+  CamelCasePlugin,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+  type ColumnType,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type QueryCompiler,
+  type QueryResult as KyselyQueryResult,
+  type RawBuilder,
+  type SelectQueryBuilder,
+} from 'kysely';
+import type { Queryable } from './database';
+
+const OWN_TRANSACTIONS =
+  'Transactions are Database.transaction(fn) (the idempotency hook enlists there); pass its tx to kyselyOn';
+
+class QueryableConnection implements DatabaseConnection {
+  constructor(private readonly q: Queryable) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<KyselyQueryResult<R>> {
+    const result = await this.q.query<R & object>(compiled.sql, [...compiled.parameters]);
+    return { rows: result.rows as R[], numAffectedRows: BigInt(result.rowCount) };
+  }
+
+  // eslint-disable-next-line require-yield -- an async generator that refuses before yielding
+  async *streamQuery<R>(): AsyncIterableIterator<KyselyQueryResult<R>> {
+    throw new Error('Streaming is not supported over a Queryable; page with limit/offset');
+  }
+}
+
+/** The shared builder's driver: it has no connection of its own and opens no transaction. */
+class NoConnectionDriver implements Driver {
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    throw new Error('A query needs a Queryable: use kyselyOn(q)');
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error(OWN_TRANSACTIONS);
+  }
+  async commitTransaction(): Promise<void> {
+    throw new Error(OWN_TRANSACTIONS);
+  }
+  async rollbackTransaction(): Promise<void> {
+    throw new Error(OWN_TRANSACTIONS);
+  }
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
+const driver = new NoConnectionDriver();
+const dialect: Dialect = {
+  createAdapter: (): DialectAdapter => new PostgresAdapter(),
+  createDriver: (): Driver => driver,
+  createQueryCompiler: (): QueryCompiler => new PostgresQueryCompiler(),
+  createIntrospector: (db: Kysely<unknown>): DatabaseIntrospector => new PostgresIntrospector(db),
+};
+
+// camelCase in TypeScript, snake_case in SQL. Keys inside jsonb values are data, not columns.
+const config = { dialect, plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })] };
+// One builder compiles for every Queryable; building a whole Kysely per transaction costs far more
+// (about 300 µs in bench/storage) than giving the shared one a connection.
+const shared = new Kysely<unknown>(config);
+
+// Repositories are stateless and get a new Queryable per transaction; one builder per Queryable.
+const builders = new WeakMap<Queryable, Kysely<unknown>>();
+
+/**
+ * A Kysely query builder that runs its queries on `q` (the database or an open transaction),
+ * with camelCase names in TypeScript for snake_case columns. `DB` is a service's generated
+ * `db.generated.ts`. Cached per Queryable, so calling it per query costs a map lookup.
+ */
+export function kyselyOn<DB>(q: Queryable): Kysely<DB> {
+  let builder = builders.get(q);
+  if (builder === undefined) {
+    const connection = new QueryableConnection(q);
+    builder = new Kysely<unknown>({
+      config,
+      dialect,
+      driver,
+      executor: shared
+        .getExecutor()
+        .withConnectionProvider({ provideConnection: (consumer) => consumer(connection) }),
+    });
+    builders.set(q, builder);
+  }
+  return builder as Kysely<DB>;
+}
+
+/** `T` as JSON gives it back: a Date becomes its ISO string, everywhere inside `T`. */
+export type Jsonified<T> = T extends Date
+  ? string
+  : T extends (infer U)[]
+    ? Jsonified<U>[]
+    : T extends object
+      ? { [K in keyof T]: Jsonified<T[K]> }
+      : T;
+
+declare const jsonbInput: unique symbol;
+/** A value serialised for a jsonb column; made only by `jsonb(value)`. */
+export interface JsonbInput<T> {
+  readonly [jsonbInput]: T;
+}
+
+/**
+ * A jsonb column holding `T` (its JSON form: dates are strings): read as `T` (both engines parse
+ * jsonb), written only through `jsonb(value)`, as pg would send a JS array as a PostgreSQL array.
+ */
+export type Jsonb<T> = ColumnType<T, JsonbInput<T>, JsonbInput<T>>;
+
+/** `value` as a jsonb parameter, for an insert or update of a `Jsonb<Jsonified<T>>` column. */
+export function jsonb<T>(value: T): RawBuilder<JsonbInput<Jsonified<T>>> {
+  return sql<JsonbInput<Jsonified<T>>>`${JSON.stringify(value)}::jsonb`;
+}
+
+/**
+ * One page of `query` (already filtered and ordered) and the count of all its matches, both from
+ * the same FROM and WHERE so the two never disagree (docs/spec/contracts.md §7: `meta.total`).
+ */
+export async function pageOf<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  page: { limit: number; offset: number },
+): Promise<{ rows: O[]; total: number }> {
+  // $castTo: TypeScript cannot resolve Kysely's selection type for a generic DB; the SQL is fixed.
+  const counted = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('total'))
+    .$castTo<{ total: number }>()
+    .executeTakeFirst();
+  const rows = await query.limit(page.limit).offset(page.offset).execute();
+  return { rows, total: counted?.total ?? 0 };
+}
+
+// Repositories reach Kysely only through this package (docs/spec/style.md rule 4).
+export { sql, type ColumnType, type Kysely, type Selectable, type Insertable, type Updateable } from 'kysely';
