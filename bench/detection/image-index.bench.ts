@@ -116,7 +116,6 @@ const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 function main(): void {
   const firstCrop = REFERENCE_VARIANTS.findIndex((v) => v.table === 'crop');
   const firstTurn = REFERENCE_VARIANTS.findIndex((v) => v.table === 'turn');
-  const turnedProbe = PROBE_VARIANTS.findIndex((p) => 'turnedCanvas' in p);
   if (global.gc) global.gc();
   const gcBefore = process.memoryUsage();
   const index = new ReferenceImageIndex();
@@ -154,8 +153,13 @@ function main(): void {
     },
     turn: () => {
       const { ref, id } = source();
-      const at = (firstTurn + (random32() % 6)) * 4;
-      return { query: queryFrom(ref.words.subarray(at, at + 4), turnedProbe, random32() % 13), expected: id };
+      const variant = firstTurn + (random32() % 6);
+      const at = variant * 4;
+      // The turned-canvas probe of the same angle (the only one paired with this turn).
+      const stored = REFERENCE_VARIANTS[variant];
+      const degrees = stored && 'degrees' in stored ? Math.abs(stored.degrees) : 0;
+      const probe = PROBE_VARIANTS.findIndex((p) => 'turnedCanvas' in p && p.turnedCanvas === degrees);
+      return { query: queryFrom(ref.words.subarray(at, at + 4), probe, random32() % 13), expected: id };
     },
     unrelated: () => {
       const words = new Uint32Array(4);

@@ -48,7 +48,8 @@ export const REFERENCE_VARIANTS: readonly ReferenceVariant[] = [
  *  - centred crops (a frame added) and top or bottom crops (a caption band added): against the
  *    reference's whole hash, since there the reference is a part of the picture;
  *  - `turnedCanvas`: the inner rectangle the picture would hold if it were the reference turned by
- *    that many degrees on an enlarged canvas with filled corners: against the turned hashes.
+ *    that many degrees on an enlarged canvas with filled corners: against the turned hashes of
+ *    that angle, either way round (`isPaired`).
  */
 export type ProbeVariant =
   | { searches: readonly StoredTable[]; trim: Trim; mirrored: boolean }
@@ -122,16 +123,34 @@ export const STORED_IN: Readonly<Record<StoredTable, readonly number[]>> = Objec
   ]),
 ) as Record<StoredTable, number[]>;
 
+/**
+ * Whether probe `p` is compared with stored hash `v`: its table is one the probe searches, and a
+ * turned-canvas probe meets only the turns of its own angle (either way round) — the inner
+ * rectangle it takes is right for that angle only, and every pairing more is a chance more of a
+ * false match.
+ */
+export function isPaired(probe: ProbeVariant, variant: ReferenceVariant): boolean {
+  if (!probe.searches.includes(variant.table)) return false;
+  if ('turnedCanvas' in probe && 'degrees' in variant)
+    return Math.abs(variant.degrees) === probe.turnedCanvas;
+  return true;
+}
+
+/** PAIRED[p][v]: probe p is compared with stored hash v. */
+export const PAIRED: readonly (readonly boolean[])[] = PROBE_VARIANTS.map((probe) =>
+  REFERENCE_VARIANTS.map((variant) => isPaired(probe, variant)),
+);
+
 /** The smallest distance from the probes of `picture` to the stored hashes of `reference`. */
 function probeDistance(picture: ImageFingerprint, reference: ImageFingerprint): number {
   const probes = picture.probes;
   if (probes === undefined) return HASH_BITS;
   let best = HASH_BITS;
-  PROBE_VARIANTS.forEach((probe, p) => {
-    for (const table of probe.searches) {
-      for (const at of STORED_IN[table])
-        best = Math.min(best, hashDistance(probes, p * HASH_WORDS, reference.words, at));
-    }
+  PAIRED.forEach((paired, p) => {
+    paired.forEach((isPair, v) => {
+      if (isPair)
+        best = Math.min(best, hashDistance(probes, p * HASH_WORDS, reference.words, v * HASH_WORDS));
+    });
   });
   return best;
 }

@@ -2,6 +2,7 @@ import {
   HASH_BITS,
   HASH_TABLES,
   HASH_WORDS,
+  PAIRED,
   PROBE_VARIANTS,
   STORED_IN,
   hashDistance,
@@ -142,19 +143,25 @@ class BlockTable {
     }
   }
 
-  /** The smallest distance from the query hash to the slot's hashes (a scan, for the fallback). */
-  distanceTo(slot: number, query: Uint32Array, at: number): number {
+  /** The smallest distance from the query hash to the slot's paired hashes (a scan, for the fallback). */
+  distanceTo(slot: number, query: Uint32Array, at: number, paired: Uint8Array): number {
     let best = HASH_BITS;
-    for (let i = 0; i < this.group; i += 1)
-      best = Math.min(best, hashDistance(this.words, (slot * this.group + i) * HASH_WORDS, query, at));
+    for (let i = 0; i < this.group; i += 1) {
+      if (paired[i] === 1)
+        best = Math.min(best, hashDistance(this.words, (slot * this.group + i) * HASH_WORDS, query, at));
+    }
     return best;
   }
 
-  /** Calls `visit(slot, distance)` for every entry within `maxDistance` of the query hash (some twice). */
+  /**
+   * Calls `visit(slot, distance)` for every entry within `maxDistance` of the query hash (some
+   * twice) whose position in its slot's group is marked in `paired`.
+   */
   search(
     query: Uint32Array,
     at: number,
     maxDistance: number,
+    paired: Uint8Array,
     visit: (slot: number, distance: number) => void,
   ): void {
     const radius = Math.floor(maxDistance / BLOCK_BITS.length);
@@ -179,7 +186,10 @@ class BlockTable {
           distance += popcount32(((words[base + 2] ?? 0) ^ q2) >>> 0);
           if (distance > maxDistance) continue;
           distance += popcount32(((words[base + 3] ?? 0) ^ q3) >>> 0);
-          if (distance <= maxDistance) visit((entry / group) | 0, distance);
+          if (distance > maxDistance) continue;
+          const slot = (entry / group) | 0;
+          // Only the slot's hashes this probe is paired with count (PAIRED).
+          if (paired[entry - slot * group] === 1) visit(slot, distance);
         }
       };
       const key = blockKey(query, at, BLOCK_START[block] ?? 0, bits);
@@ -220,6 +230,13 @@ export class ReferenceImageIndex {
   private readonly tables = Object.fromEntries(
     HASH_TABLES.map((table) => [table, new BlockTable(STORED_IN[table].length)]),
   ) as Record<StoredTable, BlockTable>;
+  // Per probe, the tables it searches with the positions (in a slot's group) it is paired with.
+  private static readonly LOOKUPS = PROBE_VARIANTS.map((probe, p) =>
+    probe.searches.map((table) => ({
+      table,
+      paired: Uint8Array.from(STORED_IN[table], (at) => (PAIRED[p]?.[at / HASH_WORDS] ? 1 : 0)),
+    })),
+  );
   // Per slot: its identity and image ids (undefined: a free slot), and the next slot + 1 of the
   // same identity (a linked list per identity: no Set per identity).
   private readonly identityOf: (string | undefined)[] = [];
@@ -320,23 +337,26 @@ export class ReferenceImageIndex {
       }
     };
     const radius = Math.floor(maxDistance / BLOCK_BITS.length);
-    const searches = PROBE_VARIANTS.reduce((sum, probe) => sum + probe.searches.length, 0);
+    const searches = ReferenceImageIndex.LOOKUPS.reduce((sum, lookups) => sum + lookups.length, 0);
     const probesPerSearch = BLOCK_BITS.reduce((sum, bits) => sum + keysWithin(bits, radius), 0);
     if (probesPerSearch * searches > this.size * 8) {
       // A loose threshold would probe more buckets than a scan compares hashes: scan instead.
       this.identityOf.forEach((identityId, slot) => {
         if (identityId === undefined) return;
         let distance = HASH_BITS;
-        PROBE_VARIANTS.forEach((probe, p) => {
-          for (const table of probe.searches)
-            distance = Math.min(distance, this.tables[table].distanceTo(slot, probes, p * HASH_WORDS));
+        ReferenceImageIndex.LOOKUPS.forEach((lookups, p) => {
+          for (const { table, paired } of lookups)
+            distance = Math.min(
+              distance,
+              this.tables[table].distanceTo(slot, probes, p * HASH_WORDS, paired),
+            );
         });
         if (distance <= maxDistance) consider(slot, distance);
       });
     } else {
-      PROBE_VARIANTS.forEach((probe, p) => {
-        for (const table of probe.searches)
-          this.tables[table].search(probes, p * HASH_WORDS, maxDistance, consider);
+      ReferenceImageIndex.LOOKUPS.forEach((lookups, p) => {
+        for (const { table, paired } of lookups)
+          this.tables[table].search(probes, p * HASH_WORDS, maxDistance, paired, consider);
       });
     }
     const identityId = best.slot === -1 ? undefined : this.identityOf[best.slot];
