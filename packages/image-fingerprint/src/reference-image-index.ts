@@ -354,9 +354,13 @@ export class ReferenceImageIndex {
         if (distance <= maxDistance) consider(slot, distance);
       });
     } else {
+      // Once a match is found, later look-ups need only reach its distance (ties still count):
+      // a close match lowers the radius of the rest, and the whole picture's probe goes first.
       ReferenceImageIndex.LOOKUPS.forEach((lookups, p) => {
-        for (const { table, paired } of lookups)
-          this.tables[table].search(probes, p * HASH_WORDS, maxDistance, paired, consider);
+        for (const { table, paired } of lookups) {
+          const limit = Math.min(maxDistance, best.distance);
+          this.tables[table].search(probes, p * HASH_WORDS, limit, paired, consider);
+        }
       });
     }
     const identityId = best.slot === -1 ? undefined : this.identityOf[best.slot];
