@@ -67,16 +67,17 @@ function probeFor(variant: number): number {
   return PROBE_VARIANTS.findIndex((probe) => table !== undefined && probe.searches.includes(table));
 }
 
-/** The answer of a full scan, with the index's tie rules. */
+/** The answer of a full scan, with the index's tie rules (`similarities`: of each entry, if known). */
 function bruteForce(
   entries: { identityId: string; imageId: string; fingerprint: ImageFingerprint }[],
   query: ImageFingerprint,
   minSimilarity: number,
+  similarities = entries.map((entry) => imageSimilarity(query, entry.fingerprint)),
 ) {
   let best: { identityId: string; imageId: string; similarity: number } | null = null;
-  for (const entry of entries) {
-    const similarity = imageSimilarity(query, entry.fingerprint);
-    if (similarity < minSimilarity) continue;
+  entries.forEach((entry, i) => {
+    const similarity = similarities[i] ?? 0;
+    if (similarity < minSimilarity) return;
     if (
       best === null ||
       similarity > best.similarity ||
@@ -86,7 +87,7 @@ function bruteForce(
     ) {
       best = { identityId: entry.identityId, imageId: entry.imageId, similarity };
     }
-  }
+  });
   return best;
 }
 
@@ -142,7 +143,8 @@ describe('ReferenceImageIndex search', () => {
     for (const e of entries) index.add(e.identityId, e.imageId, e.fingerprint);
     const random = seededRandom(3);
     let found = 0;
-    for (let q = 0; q < 150; q += 1) {
+    // 60 queries: each is compared with a full scan of 6,000 references over every pairing.
+    for (let q = 0; q < 60; q += 1) {
       const source = entries[Math.floor(random() * entries.length)];
       if (!source) throw new Error('no entry');
       // Through any stored hash: the whole picture, a one-sided crop or a turn.
@@ -154,15 +156,16 @@ describe('ReferenceImageIndex search', () => {
         Math.floor(random() * 24),
         random,
       );
+      const similarities = entries.map((entry) => imageSimilarity(query, entry.fingerprint));
       for (const threshold of [0.95, DEFAULT_MATCH_THRESHOLD, 0.8]) {
-        const expected = bruteForce(entries, query, threshold);
+        const expected = bruteForce(entries, query, threshold, similarities);
         expect(index.bestMatch(query, threshold)).toEqual(expected);
         if (expected !== null) found += 1;
       }
     }
     // The queries must exercise both outcomes, or the comparison above proves little.
-    expect(found).toBeGreaterThan(100);
-    expect(found).toBeLessThan(450);
+    expect(found).toBeGreaterThan(40);
+    expect(found).toBeLessThan(180);
   });
 
   it.each([
