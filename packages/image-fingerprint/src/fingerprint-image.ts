@@ -1,7 +1,26 @@
 import sharp from 'sharp';
-import { CROP_VARIANTS, FINGERPRINT_WORDS, HASH_WORDS, type ImageFingerprint } from './fingerprint';
+import {
+  FINGERPRINT_WORDS,
+  HASH_WORDS,
+  PROBE_VARIANTS,
+  PROBE_WORDS,
+  REFERENCE_VARIANTS,
+  type ImageFingerprint,
+  type ProbeVariant,
+  type ReferenceVariant,
+} from './fingerprint';
 import { NotAnImageError } from './not-an-image-error';
-import { centredCrop, dctHash, differenceHash, type GreyRaster } from './perceptual-hash';
+import {
+  cropFrame,
+  dctHash,
+  differenceHash,
+  mirrorFrame,
+  rotatedInnerFrame,
+  prepareRaster,
+  type Frame,
+  type GreyRaster,
+  type SampledRaster,
+} from './perceptual-hash';
 
 /** Pictures with more pixels than this are refused before they are decoded (decompression bombs). */
 export const MAX_INPUT_PIXELS = 100_000_000;
@@ -16,8 +35,10 @@ export const RASTER_FORMATS: ReadonlySet<string> = new Set([
   'heif',
 ]);
 
-// The picture is decoded once to this square greyscale raster; the hashes are taken from it.
-const WORKING_SIZE = 128;
+// The picture is decoded once to a greyscale raster of at most this many pixels a side, its
+// aspect ratio kept (turning a picture is only a rotation in its own proportions); every hash is
+// then sampled from it.
+const WORKING_SIZE = 192;
 
 function refusal(cause: unknown, otherwise: 'unsupported_format' | 'corrupt'): NotAnImageError {
   const message = cause instanceof Error ? cause.message : String(cause);
@@ -48,8 +69,7 @@ async function decode(bytes: Buffer): Promise<GreyRaster> {
       .autoOrient()
       .flatten({ background: '#ffffff' })
       .greyscale()
-      // Aspect ratio ignored on purpose: the hash describes the picture's layout, whatever its shape.
-      .resize(WORKING_SIZE, WORKING_SIZE, { fit: 'fill' })
+      .resize(WORKING_SIZE, WORKING_SIZE, { fit: 'inside' })
       .raw()
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected one channel, got ${info.channels}`);
@@ -63,17 +83,51 @@ async function decode(bytes: Buffer): Promise<GreyRaster> {
   }
 }
 
+/** The frame a probe looks at in the checked picture. */
+function probeFrame(raster: GreyRaster, probe: ProbeVariant): Frame {
+  if ('trim' in probe) return cropFrame(raster, probe.trim);
+  // The picture as the reference turned by `turnedCanvas` degrees on an enlarged canvas: recover
+  // the reference's proportions from the canvas's, then take the turned inner rectangle.
+  const angle = (probe.turnedCanvas * Math.PI) / 180;
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const canvas = raster.width / raster.height;
+  const aspect = (canvas * c - s) / (c - canvas * s);
+  if (!(aspect > 0) || !Number.isFinite(aspect)) return cropFrame(raster, [0.15, 0.15, 0.15, 0.15]);
+  const height = raster.width / (aspect * c + s);
+  const width = aspect * height;
+  const scale = Math.min(width / raster.width, height / raster.height);
+  const trimX = (1 - (scale * width) / raster.width) / 2;
+  const trimY = (1 - (scale * height) / raster.height) / 2;
+  return cropFrame(raster, [trimX, trimY, trimX, trimY]);
+}
+
+/** The frame a stored hash looks at in a reference picture. */
+function referenceFrame(raster: GreyRaster, variant: ReferenceVariant): Frame {
+  return 'trim' in variant ? cropFrame(raster, variant.trim) : rotatedInnerFrame(raster, variant.degrees);
+}
+
+function hashInto(raster: SampledRaster, frame: Frame, words: Uint32Array, at: number): void {
+  dctHash(raster, frame, words, at);
+  differenceHash(raster, frame, words, at + 2);
+}
+
 /**
- * Decodes a raster picture (sharp) and returns its perceptual fingerprint. Throws NotAnImageError
- * for bytes that are not a decodable raster picture, or that have more than 100 megapixels.
+ * Decodes a raster picture (sharp) and returns its perceptual fingerprint: the hashes stored for
+ * a reference picture and the probe hashes used when it is the picture being checked. Throws
+ * NotAnImageError for bytes that are not a decodable raster picture, or that have more than 100
+ * megapixels.
  */
 export async function fingerprintImage(bytes: Buffer): Promise<ImageFingerprint> {
-  const raster = await decode(bytes);
+  const raster = prepareRaster(await decode(bytes));
   const words = new Uint32Array(FINGERPRINT_WORDS);
-  CROP_VARIANTS.forEach((fraction, variant) => {
-    const region = centredCrop(raster, fraction);
-    dctHash(raster, region, words, variant * HASH_WORDS);
-    differenceHash(raster, region, words, variant * HASH_WORDS + 2);
+  REFERENCE_VARIANTS.forEach((variant, i) =>
+    hashInto(raster, referenceFrame(raster, variant), words, i * HASH_WORDS),
+  );
+  const probes = new Uint32Array(PROBE_WORDS);
+  PROBE_VARIANTS.forEach((probe, i) => {
+    const frame = probeFrame(raster, probe);
+    hashInto(raster, probe.mirrored ? mirrorFrame(frame) : frame, probes, i * HASH_WORDS);
   });
-  return { words };
+  return { words, probes };
 }

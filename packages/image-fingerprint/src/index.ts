@@ -1,12 +1,16 @@
 export { fingerprintImage, MAX_INPUT_PIXELS, RASTER_FORMATS } from './fingerprint-image';
 export {
-  CROP_VARIANTS,
   DEFAULT_MATCH_THRESHOLD,
+  FINGERPRINT_WORDS,
   HASH_BITS,
+  PROBE_VARIANTS,
+  PROBE_WORDS,
+  REFERENCE_VARIANTS,
   fingerprintDistance,
   fingerprintFromHex,
   fingerprintToHex,
   imageSimilarity,
+  isCurrentFingerprintHex,
   type ImageFingerprint,
 } from './fingerprint';
 export { NotAnImageError, isNotAnImageError, type NotAnImageReason } from './not-an-image-error';

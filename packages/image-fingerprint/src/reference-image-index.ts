@@ -1,10 +1,14 @@
 import {
-  CROP_VARIANTS,
   HASH_BITS,
+  HASH_TABLES,
   HASH_WORDS,
-  fingerprintDistance,
+  PAIRED,
+  PROBE_VARIANTS,
+  STORED_IN,
+  hashDistance,
   popcount32,
   type ImageFingerprint,
+  type StoredTable,
 } from './fingerprint';
 
 // Multi-index hashing (Norouzi et al.): each 128-bit hash is cut into BLOCK_BITS.length blocks and
@@ -68,86 +72,97 @@ function forEachKeyWithin(key: number, bits: number, radius: number, visit: (key
 }
 
 /**
- * Hashes filed by block: typed arrays (no object per entry) so that millions fit. Each block's
- * buckets are singly linked lists through `next`, holding entry + 1 (0 ends a list, so the
- * zero-filled head arrays need no initialising and their untouched pages cost no memory);
- * freed entries are reused.
+ * The stored hashes of one kind (`StoredTable`), filed by block: typed arrays (no object per
+ * entry) so that millions fit. A reference's `group` hashes sit at entries slot * group + i, so
+ * an entry's owner needs no storage. Each block's buckets are singly linked lists through
+ * `next`, holding entry + 1 (0 ends a list, so the zero-filled head arrays need no initialising
+ * and their untouched pages cost no memory).
  */
-class HashTable {
+class BlockTable {
   private capacity = 0;
   private words = new Uint32Array(0);
-  private owners = new Int32Array(0);
   private readonly heads = BLOCK_BITS.map((bits) => new Int32Array(2 ** bits));
   private nexts = BLOCK_BITS.map(() => new Int32Array(0));
-  private readonly free: number[] = [];
-  private used = 0;
 
-  get size(): number {
-    return this.used - this.free.length;
+  constructor(readonly group: number) {}
+
+  /** Bytes held by the entries (not counting the fixed bucket heads). */
+  get entryBytes(): number {
+    return this.capacity * this.group * (HASH_WORDS * 4 + BLOCK_BITS.length * 4);
   }
 
-  private grow(): void {
-    const capacity = Math.max(1024, this.capacity * 2);
-    const words = new Uint32Array(capacity * HASH_WORDS);
+  private grow(slots: number): void {
+    // Grows by half, not double: at a million references a doubling would strand hundreds of MiB.
+    const capacity = Math.max(1024, Math.ceil(this.capacity * 1.5), slots);
+    const words = new Uint32Array(capacity * this.group * HASH_WORDS);
     words.set(this.words);
     this.words = words;
-    const owners = new Int32Array(capacity);
-    owners.set(this.owners);
-    this.owners = owners;
     this.nexts = this.nexts.map((old) => {
-      const next = new Int32Array(capacity);
+      const next = new Int32Array(capacity * this.group);
       next.set(old);
       return next;
     });
     this.capacity = capacity;
   }
 
-  /** Files the hash at `source[at..]` for `owner`; returns the entry. */
-  insert(source: Uint32Array, at: number, owner: number): number {
-    let entry = this.free.pop();
-    if (entry === undefined) {
-      if (this.used === this.capacity) this.grow();
-      entry = this.used;
-      this.used += 1;
-    }
-    for (let i = 0; i < HASH_WORDS; i += 1) this.words[entry * HASH_WORDS + i] = source[at + i] ?? 0;
-    this.owners[entry] = owner;
-    BLOCK_BITS.forEach((bits, block) => {
-      const key = blockKey(this.words, entry * HASH_WORDS, BLOCK_START[block] ?? 0, bits);
-      const heads = this.heads[block] ?? new Int32Array(0);
-      const next = this.nexts[block] ?? new Int32Array(0);
-      next[entry] = heads[key] ?? 0;
-      heads[key] = entry + 1;
+  /** Files the slot's hashes, read from `source` at the word offsets `at`. */
+  insert(slot: number, source: Uint32Array, at: readonly number[]): void {
+    if (slot >= this.capacity) this.grow(slot + 1);
+    at.forEach((offset, i) => {
+      const entry = slot * this.group + i;
+      for (let w = 0; w < HASH_WORDS; w += 1) this.words[entry * HASH_WORDS + w] = source[offset + w] ?? 0;
+      BLOCK_BITS.forEach((bits, block) => {
+        const key = blockKey(this.words, entry * HASH_WORDS, BLOCK_START[block] ?? 0, bits);
+        const heads = this.heads[block] ?? new Int32Array(0);
+        const next = this.nexts[block] ?? new Int32Array(0);
+        next[entry] = heads[key] ?? 0;
+        heads[key] = entry + 1;
+      });
     });
-    return entry;
   }
 
-  remove(entry: number): void {
-    BLOCK_BITS.forEach((bits, block) => {
-      const key = blockKey(this.words, entry * HASH_WORDS, BLOCK_START[block] ?? 0, bits);
-      const heads = this.heads[block] ?? new Int32Array(0);
-      const next = this.nexts[block] ?? new Int32Array(0);
-      if (heads[key] === entry + 1) {
-        heads[key] = next[entry] ?? 0;
-        return;
-      }
-      for (let at = (heads[key] ?? 0) - 1; at !== -1; at = (next[at] ?? 0) - 1) {
-        if (next[at] === entry + 1) {
-          next[at] = next[entry] ?? 0;
+  /** Unfiles the slot's hashes. */
+  remove(slot: number): void {
+    for (let i = 0; i < this.group; i += 1) {
+      const entry = slot * this.group + i;
+      BLOCK_BITS.forEach((bits, block) => {
+        const key = blockKey(this.words, entry * HASH_WORDS, BLOCK_START[block] ?? 0, bits);
+        const heads = this.heads[block] ?? new Int32Array(0);
+        const next = this.nexts[block] ?? new Int32Array(0);
+        if (heads[key] === entry + 1) {
+          heads[key] = next[entry] ?? 0;
           return;
         }
-      }
-    });
-    this.owners[entry] = -1;
-    this.free.push(entry);
+        for (let at = (heads[key] ?? 0) - 1; at !== -1; at = (next[at] ?? 0) - 1) {
+          if (next[at] === entry + 1) {
+            next[at] = next[entry] ?? 0;
+            return;
+          }
+        }
+      });
+    }
   }
 
-  /** Calls `visit(owner, distance)` for every entry within `maxDistance` of the query hash (some twice). */
+  /** The smallest distance from the query hash to the slot's paired hashes (a scan, for the fallback). */
+  distanceTo(slot: number, query: Uint32Array, at: number, paired: Uint8Array): number {
+    let best = HASH_BITS;
+    for (let i = 0; i < this.group; i += 1) {
+      if (paired[i] === 1)
+        best = Math.min(best, hashDistance(this.words, (slot * this.group + i) * HASH_WORDS, query, at));
+    }
+    return best;
+  }
+
+  /**
+   * Calls `visit(slot, distance)` for every entry within `maxDistance` of the query hash (some
+   * twice) whose position in its slot's group is marked in `paired`.
+   */
   search(
     query: Uint32Array,
     at: number,
     maxDistance: number,
-    visit: (owner: number, distance: number) => void,
+    paired: Uint8Array,
+    visit: (slot: number, distance: number) => void,
   ): void {
     const radius = Math.floor(maxDistance / BLOCK_BITS.length);
     const q0 = query[at] ?? 0;
@@ -155,11 +170,13 @@ class HashTable {
     const q2 = query[at + 2] ?? 0;
     const q3 = query[at + 3] ?? 0;
     const words = this.words;
-    BLOCK_BITS.forEach((bits, block) => {
+    const group = this.group;
+    for (let block = 0; block < BLOCK_BITS.length; block += 1) {
+      const bits = BLOCK_BITS[block] ?? 0;
       const heads = this.heads[block] ?? new Int32Array(0);
       const next = this.nexts[block] ?? new Int32Array(0);
       // The hot loop: a bucket walk with a popcount that stops as soon as the distance is exceeded.
-      const probe = (key: number): void => {
+      const walk = (key: number): void => {
         for (let entry = (heads[key] ?? 0) - 1; entry !== -1; entry = (next[entry] ?? 0) - 1) {
           const base = entry * HASH_WORDS;
           let distance = popcount32(((words[base] ?? 0) ^ q0) >>> 0);
@@ -169,11 +186,29 @@ class HashTable {
           distance += popcount32(((words[base + 2] ?? 0) ^ q2) >>> 0);
           if (distance > maxDistance) continue;
           distance += popcount32(((words[base + 3] ?? 0) ^ q3) >>> 0);
-          if (distance <= maxDistance) visit(this.owners[entry] ?? -1, distance);
+          if (distance > maxDistance) continue;
+          const slot = (entry / group) | 0;
+          // Only the slot's hashes this probe is paired with count (PAIRED).
+          if (paired[entry - slot * group] === 1) visit(slot, distance);
         }
       };
-      forEachKeyWithin(blockKey(query, at, BLOCK_START[block] ?? 0, bits), bits, radius, probe);
-    });
+      const key = blockKey(query, at, BLOCK_START[block] ?? 0, bits);
+      if (radius > 2) {
+        forEachKeyWithin(key, bits, radius, walk);
+        continue;
+      }
+      // Radius 0 to 2 (thresholds down to 0.86), without a callback per key: skipping empty
+      // buckets inline is most of the saving, as most of the ~250 keys probed are empty.
+      if ((heads[key] ?? 0) !== 0) walk(key);
+      for (let i = 0; radius > 0 && i < bits; i += 1) {
+        const one = key ^ (1 << i);
+        if ((heads[one] ?? 0) !== 0) walk(one);
+        for (let j = i + 1; radius > 1 && j < bits; j += 1) {
+          const two = one ^ (1 << j);
+          if ((heads[two] ?? 0) !== 0) walk(two);
+        }
+      }
+    }
   }
 }
 
@@ -184,116 +219,153 @@ export interface ReferenceMatch {
   similarity: number;
 }
 
-interface ImageSlot {
-  identityId: string;
-  imageId: string;
-  fingerprint: ImageFingerprint;
-  /** The whole picture's entry in `wholes`, then each crop's entry in `crops`. */
-  entries: number[];
-}
-
 /**
  * The reference images of protected identities, in memory, searched by fingerprint without a
- * scan (multi-index hashing). Pure: no I/O. Every image's whole-picture hash and crop hashes are
- * filed; a query's whole hash is looked up among both, its crop hashes among whole hashes only,
- * which is exactly `imageSimilarity`'s set of comparisons.
+ * scan (multi-index hashing). Pure: no I/O. Every image's stored hashes are filed in the table of
+ * their kind (whole, one-sided crops, turns); a query's probe hashes are looked up in the tables
+ * `PROBE_VARIANTS` pairs them with, which is exactly `imageSimilarity`'s set of comparisons for a
+ * picture against a stored reference.
  */
 export class ReferenceImageIndex {
-  private readonly wholes = new HashTable();
-  private readonly crops = new HashTable();
-  private readonly slots: (ImageSlot | undefined)[] = [];
+  private readonly tables = Object.fromEntries(
+    HASH_TABLES.map((table) => [table, new BlockTable(STORED_IN[table].length)]),
+  ) as Record<StoredTable, BlockTable>;
+  // Per probe, the tables it searches with the positions (in a slot's group) it is paired with.
+  private static readonly LOOKUPS = PROBE_VARIANTS.map((probe, p) =>
+    probe.searches.map((table) => ({
+      table,
+      paired: Uint8Array.from(STORED_IN[table], (at) => (PAIRED[p]?.[at / HASH_WORDS] ? 1 : 0)),
+    })),
+  );
+  // Per slot: its identity and image ids (undefined: a free slot), and the next slot + 1 of the
+  // same identity (a linked list per identity: no Set per identity).
+  private readonly identityOf: (string | undefined)[] = [];
+  private readonly imageOf: (string | undefined)[] = [];
+  private nextOfIdentity = new Int32Array(1024);
   private readonly freeSlots: number[] = [];
   private readonly slotOfImage = new Map<string, number>();
-  private readonly slotsOfIdentity = new Map<string, Set<number>>();
+  private readonly firstSlotOfIdentity = new Map<string, number>();
 
   /** Number of reference images. */
   get size(): number {
     return this.slotOfImage.size;
   }
 
+  /** Bytes held in typed arrays by the stored hashes (the bucket heads, a fixed cost, aside). */
+  get hashBytes(): number {
+    return HASH_TABLES.reduce((sum, table) => sum + this.tables[table].entryBytes, 0);
+  }
+
   /** Adds a reference image of an identity (replacing an image with the same id). */
   add(identityId: string, imageId: string, fingerprint: ImageFingerprint): void {
     this.removeImage(imageId);
-    const slot = this.freeSlots.pop() ?? this.slots.length;
-    const entries = [this.wholes.insert(fingerprint.words, 0, slot)];
-    for (let variant = 1; variant < CROP_VARIANTS.length; variant += 1) {
-      entries.push(this.crops.insert(fingerprint.words, variant * HASH_WORDS, slot));
+    const slot = this.freeSlots.pop() ?? this.identityOf.length;
+    for (const table of HASH_TABLES) this.tables[table].insert(slot, fingerprint.words, STORED_IN[table]);
+    this.identityOf[slot] = identityId;
+    this.imageOf[slot] = imageId;
+    if (slot >= this.nextOfIdentity.length) {
+      const grown = new Int32Array(Math.ceil(this.nextOfIdentity.length * 1.5) + 1);
+      grown.set(this.nextOfIdentity);
+      this.nextOfIdentity = grown;
     }
-    this.slots[slot] = { identityId, imageId, fingerprint, entries };
+    this.nextOfIdentity[slot] = (this.firstSlotOfIdentity.get(identityId) ?? -1) + 1;
+    this.firstSlotOfIdentity.set(identityId, slot);
     this.slotOfImage.set(imageId, slot);
-    const ofIdentity = this.slotsOfIdentity.get(identityId) ?? new Set<number>();
-    ofIdentity.add(slot);
-    this.slotsOfIdentity.set(identityId, ofIdentity);
   }
 
   /** Removes every reference image of an identity. */
   remove(identityId: string): void {
-    for (const slot of [...(this.slotsOfIdentity.get(identityId) ?? [])]) {
-      const image = this.slots[slot];
-      if (image) this.removeImage(image.imageId);
+    for (let slot = this.firstSlotOfIdentity.get(identityId); slot !== undefined;) {
+      const imageId = this.imageOf[slot];
+      const next = (this.nextOfIdentity[slot] ?? 0) - 1;
+      if (imageId !== undefined) this.removeImage(imageId);
+      slot = next === -1 ? undefined : next;
     }
   }
 
   /** Removes one reference image. */
   removeImage(imageId: string): void {
     const slot = this.slotOfImage.get(imageId);
-    const image = slot === undefined ? undefined : this.slots[slot];
-    if (slot === undefined || image === undefined) return;
-    const [whole, ...crops] = image.entries;
-    if (whole !== undefined) this.wholes.remove(whole);
-    for (const entry of crops) this.crops.remove(entry);
-    this.slots[slot] = undefined;
+    const identityId = slot === undefined ? undefined : this.identityOf[slot];
+    if (slot === undefined || identityId === undefined) return;
+    for (const table of HASH_TABLES) this.tables[table].remove(slot);
+    // Unlink the slot from its identity's list.
+    const after = this.nextOfIdentity[slot] ?? 0;
+    if (this.firstSlotOfIdentity.get(identityId) === slot) {
+      if (after === 0) this.firstSlotOfIdentity.delete(identityId);
+      else this.firstSlotOfIdentity.set(identityId, after - 1);
+    } else {
+      for (let at = this.firstSlotOfIdentity.get(identityId) ?? -1; at !== -1;) {
+        const next = (this.nextOfIdentity[at] ?? 0) - 1;
+        if (next === slot) {
+          this.nextOfIdentity[at] = after;
+          break;
+        }
+        at = next;
+      }
+    }
+    this.identityOf[slot] = undefined;
+    this.imageOf[slot] = undefined;
     this.freeSlots.push(slot);
     this.slotOfImage.delete(imageId);
-    const ofIdentity = this.slotsOfIdentity.get(image.identityId);
-    ofIdentity?.delete(slot);
-    if (ofIdentity?.size === 0) this.slotsOfIdentity.delete(image.identityId);
   }
 
   /**
    * The reference image most like the picture with a similarity of at least `minSimilarity`, or
-   * null. Ties: highest similarity, then the smallest identityId, then the smallest imageId.
+   * null. Ties: highest similarity, then the smallest identityId, then the smallest imageId. The
+   * picture's probe hashes are what is looked up: a fingerprint read back from storage has none
+   * and matches nothing.
    */
   bestMatch(fingerprint: ImageFingerprint, minSimilarity: number): ReferenceMatch | null {
-    if (!(minSimilarity <= 1) || this.size === 0) return null;
+    const probes = fingerprint.probes;
+    if (!(minSimilarity <= 1) || this.size === 0 || probes === undefined) return null;
     // The epsilon absorbs float error when (1 - minSimilarity) * 128 is a whole number of bits.
     const maxDistance = Math.min(HASH_BITS, Math.floor((1 - minSimilarity) * HASH_BITS + 1e-9));
-    const best: { distance: number; image: ImageSlot | undefined } = { distance: Infinity, image: undefined };
+    const best = { distance: Infinity, slot: -1 };
     const consider = (slot: number, distance: number): void => {
-      const image = this.slots[slot];
-      if (image === undefined || distance > best.distance) return;
-      const current = best.image;
+      const identityId = this.identityOf[slot];
+      if (identityId === undefined || distance > best.distance) return;
+      const current = best.slot === -1 ? undefined : this.identityOf[best.slot];
       if (
         current === undefined ||
         distance < best.distance ||
-        image.identityId < current.identityId ||
-        (image.identityId === current.identityId && image.imageId < current.imageId)
+        identityId < current ||
+        (identityId === current && (this.imageOf[slot] ?? '') < (this.imageOf[best.slot] ?? ''))
       ) {
         best.distance = distance;
-        best.image = image;
+        best.slot = slot;
       }
     };
     const radius = Math.floor(maxDistance / BLOCK_BITS.length);
-    const probes = BLOCK_BITS.reduce((sum, bits) => sum + keysWithin(bits, radius), 0) * CROP_VARIANTS.length;
-    if (probes > this.size) {
-      // A loose threshold would probe more buckets than there are images: a scan is cheaper.
-      this.slots.forEach((image, slot) => {
-        if (image === undefined) return;
-        const distance = fingerprintDistance(fingerprint, image.fingerprint);
+    const searches = ReferenceImageIndex.LOOKUPS.reduce((sum, lookups) => sum + lookups.length, 0);
+    const probesPerSearch = BLOCK_BITS.reduce((sum, bits) => sum + keysWithin(bits, radius), 0);
+    if (probesPerSearch * searches > this.size * 8) {
+      // A loose threshold would probe more buckets than a scan compares hashes: scan instead.
+      this.identityOf.forEach((identityId, slot) => {
+        if (identityId === undefined) return;
+        let distance = HASH_BITS;
+        ReferenceImageIndex.LOOKUPS.forEach((lookups, p) => {
+          for (const { table, paired } of lookups)
+            distance = Math.min(
+              distance,
+              this.tables[table].distanceTo(slot, probes, p * HASH_WORDS, paired),
+            );
+        });
         if (distance <= maxDistance) consider(slot, distance);
       });
     } else {
-      this.wholes.search(fingerprint.words, 0, maxDistance, consider);
-      this.crops.search(fingerprint.words, 0, maxDistance, consider);
-      for (let variant = 1; variant < CROP_VARIANTS.length; variant += 1) {
-        this.wholes.search(fingerprint.words, variant * HASH_WORDS, maxDistance, consider);
-      }
+      // Once a match is found, later look-ups need only reach its distance (ties still count):
+      // a close match lowers the radius of the rest, and the whole picture's probe goes first.
+      ReferenceImageIndex.LOOKUPS.forEach((lookups, p) => {
+        for (const { table, paired } of lookups) {
+          const limit = Math.min(maxDistance, best.distance);
+          this.tables[table].search(probes, p * HASH_WORDS, limit, paired, consider);
+        }
+      });
     }
-    if (best.image === undefined) return null;
-    return {
-      identityId: best.image.identityId,
-      imageId: best.image.imageId,
-      similarity: 1 - best.distance / HASH_BITS,
-    };
+    const identityId = best.slot === -1 ? undefined : this.identityOf[best.slot];
+    const imageId = best.slot === -1 ? undefined : this.imageOf[best.slot];
+    if (identityId === undefined || imageId === undefined) return null;
+    return { identityId, imageId, similarity: 1 - best.distance / HASH_BITS };
   }
 }

@@ -1,10 +1,12 @@
 import sharp from 'sharp';
 import {
   DEFAULT_MATCH_THRESHOLD,
+  FINGERPRINT_WORDS,
   fingerprintFromHex,
   fingerprintImage,
   fingerprintToHex,
   imageSimilarity,
+  isCurrentFingerprintHex,
   isNotAnImageError,
   NotAnImageError,
   type ImageFingerprint,
@@ -143,19 +145,31 @@ describe('fingerprintImage: what is not a picture', () => {
 });
 
 describe('fingerprint hex form', () => {
-  it('when a fingerprint is written as hex and read back, then it is the same fingerprint', () => {
+  it('when a fingerprint is written as hex and read back, then its stored hashes are the same', () => {
     const original = fingerprints.get(7);
     if (!original) throw new Error('no scene 7');
     const hex = fingerprintToHex(original);
-    expect(hex).toMatch(/^[0-9a-f]{96}$/);
+    expect(hex).toMatch(new RegExp(`^v2:[0-9a-f]{${FINGERPRINT_WORDS * 8}}$`));
     const back = fingerprintFromHex(hex);
     expect(Array.from(back.words)).toEqual(Array.from(original.words));
-    expect(fingerprintFromHex(hex.toUpperCase()).words).toEqual(original.words);
+    expect(fingerprintFromHex(`v2:${hex.slice(3).toUpperCase()}`).words).toEqual(original.words);
+    // The probes are not stored: what is read back is a reference, matched by other pictures' probes.
+    expect(back.probes).toBeUndefined();
+    expect(imageSimilarity(back, original)).toBe(1);
   });
 
   it('when the hex is not a fingerprint, then reading it throws', () => {
-    expect(() => fingerprintFromHex('abc')).toThrow(/96 hex characters/);
-    expect(() => fingerprintFromHex('g'.repeat(96))).toThrow(/96 hex characters/);
-    expect(() => fingerprintFromHex('0'.repeat(95))).toThrow();
+    expect(() => fingerprintFromHex('abc')).toThrow(/hex characters/);
+    expect(() => fingerprintFromHex(`v2:${'g'.repeat(FINGERPRINT_WORDS * 8)}`)).toThrow(/hex characters/);
+    expect(() => fingerprintFromHex(`v2:${'0'.repeat(FINGERPRINT_WORDS * 8 - 1)}`)).toThrow();
+  });
+
+  it('when the hex is a fingerprint of the first format, then it is recognised as one to recompute', () => {
+    const v1 = '0123456789abcdef'.repeat(6);
+    expect(isCurrentFingerprintHex(v1)).toBe(false);
+    expect(() => fingerprintFromHex(v1)).toThrow(/v2/);
+    const original = fingerprints.get(7);
+    if (!original) throw new Error('no scene 7');
+    expect(isCurrentFingerprintHex(fingerprintToHex(original))).toBe(true);
   });
 });

@@ -235,6 +235,7 @@ export class IdentityRepository implements IdentityStore {
     }));
   }
 
+  /** Indexed fingerprints of the current format (an older one waits to be recomputed: ADR 0015). */
   async referenceFingerprintsOf(
     db: Queryable,
     claimIds: string[],
@@ -243,7 +244,8 @@ export class IdentityRepository implements IdentityStore {
     if (claimIds.length === 0) return out;
     const result = await db.query<{ claim_id: string; image_id: string; fingerprint: string }>(
       `SELECT claim_id, image_id, fingerprint FROM reference_images
-       WHERE claim_id = ANY($1::text[]) AND state = 'indexed' ORDER BY claim_id, image_id`,
+       WHERE claim_id = ANY($1::text[]) AND state = 'indexed' AND fingerprint LIKE 'v2:%'
+       ORDER BY claim_id, image_id`,
       [claimIds],
     );
     for (const row of result.rows) {

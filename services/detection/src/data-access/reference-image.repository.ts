@@ -37,6 +37,23 @@ export class ReferenceImageRepository {
     });
   }
 
+  /**
+   * Sends indexed images whose fingerprint is of an older format back to be fingerprinted again
+   * (a replica still on the old version may write one during a rolling upgrade; migration 0015
+   * requeued the rest). Cheap: the partial index of migration 0015 holds only such rows, and its
+   * predicate is repeated here word for word so that PostgreSQL uses it. Returns how many.
+   */
+  async requeueOutdated(db: Queryable, now: Date): Promise<number> {
+    const result = await db.query(
+      `UPDATE reference_images
+          SET state = 'pending', fingerprint = NULL, attempts = 0, last_error = NULL, next_attempt_at = $1
+        WHERE state = 'indexed' AND fingerprint NOT LIKE 'v2:%'
+        RETURNING image_id`,
+      [now.toISOString()],
+    );
+    return result.rows.length;
+  }
+
   /** Stores the fingerprint unless the image changed meanwhile; true when stored. */
   async markIndexed(tx: Queryable, image: DueReferenceImage, fingerprintHex: string): Promise<boolean> {
     const result = await tx.query(

@@ -42,12 +42,15 @@ async function settle(
 }
 
 /**
- * Fingerprints the reference images that are due (new ones, and failed ones after their delay),
- * through the same guarded, cached fetch as the identity check. Returns how many were handled.
+ * Fingerprints the reference images that are due (new ones, failed ones after their delay, and
+ * ones stored in an older fingerprint format), through the same guarded, cached fetch as the
+ * identity check. Returns how many were handled.
  */
 export async function fingerprintDueReferenceImages(
   deps: ReferenceImageDeps,
 ): Promise<{ handled: number; changed: boolean }> {
+  // Fingerprints of an older format (written by a replica not yet upgraded) are done again.
+  await deps.referenceImages.requeueOutdated(deps.db, deps.clock.now());
   const due = await deps.referenceImages.lease(deps.db, deps.clock.now(), BATCH, LEASE_MS);
   const settled = await Promise.all(
     due.map(async (image) => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ManualClock } from '@svc/clock';
 import { AppError } from '@svc/errors';
 import { closeGuardedAgents } from '@svc/fetch-guard';
-import { fingerprintImage, imageSimilarity } from '@svc/image-fingerprint';
+import { FINGERPRINT_WORDS, fingerprintImage, imageSimilarity } from '@svc/image-fingerprint';
 import sharp from 'sharp';
 import { ImageFetcher } from '../../src/data-access/image-fetcher';
 
@@ -142,7 +142,7 @@ describe('ImageFetcher through the fetch guard', () => {
     expect(hits.get('/picture.png')).toBeUndefined();
     // The same first hop redirecting to itself is fine: the refusal above is the second hop's.
     const ok = await fetcher.fingerprintOf(`${base}/redirect?to=${encodeURIComponent('/picture.png')}`);
-    expect(ok.words).toHaveLength(12);
+    expect(ok.words).toHaveLength(FINGERPRINT_WORDS);
   });
 
   it('when an 11 MB image declares its length, then it is IMAGE_TOO_LARGE', async () => {
