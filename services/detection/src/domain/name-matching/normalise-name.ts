@@ -1,4 +1,4 @@
-import { toAscii } from '@svc/text-keys';
+import { foldConfusables, toAscii } from '@svc/text-keys';
 import { LOOK_ALIKE_SYMBOLS, readLookAlikes } from './look-alikes';
 
 /** Titles and generational suffixes that say nothing about who is named. */
@@ -46,8 +46,10 @@ export interface NormalisedName {
 const KEPT_SYMBOLS = new Set(LOOK_ALIKE_SYMBOLS);
 
 function foldToAscii(raw: string): string {
-  // NFKC first: full-width and mathematical letters become plain ones before transliteration.
-  const folded = toAscii(raw.normalize('NFKC')).toLowerCase();
+  // NFKC first: full-width and mathematical letters become plain ones; then Unicode's confusables
+  // (Cyrillic and Greek look-alikes, capitals included) become the letters they imitate, before
+  // transliteration turns what is left (accents, other scripts) into ASCII.
+  const folded = toAscii(foldConfusables(raw.normalize('NFKC'))).toLowerCase();
   let out = '';
   for (const ch of folded) {
     if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || KEPT_SYMBOLS.has(ch)) out += ch;
