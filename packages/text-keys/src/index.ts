@@ -28,8 +28,7 @@ const LATIN = /\p{Script=Latin}/u;
 /**
  * Each non-ASCII character that Unicode lists as confusable with something replaced by its
  * prototype (Cyrillic `Х` and `х` -> `X` and `x`, Greek `ο` -> `o`, Cherokee `Ꭺ` -> `A`). An
- * upper-case character takes its lower case's prototype first: the list maps capital look-alikes
- * of `I` to `l`, which in a name is an `i`. ASCII is left alone (digits and symbols are read as
+ * capital look-alike of `I` is an `i` (the list says `l`, which is right for URLs, not names). ASCII is left alone (digits and symbols are read as
  * letters elsewhere, where the context is known).
  */
 export function foldConfusables(value: string): string {
@@ -40,8 +39,11 @@ export function foldConfusables(value: string): string {
       out += ch;
       continue;
     }
+    const mapped = CONFUSABLES[ch];
     const lower = ch.toLowerCase();
-    out += (lower !== ch ? CONFUSABLES[lower] : undefined) ?? CONFUSABLES[ch] ?? ch;
+    // The list maps capital look-alikes of `I` to `l`; in a name that is an `i`.
+    if (mapped === 'l' && lower !== ch) out += CONFUSABLES[lower] ?? 'i';
+    else out += mapped ?? (lower !== ch ? CONFUSABLES[lower] : undefined) ?? ch;
   }
   return out;
 }

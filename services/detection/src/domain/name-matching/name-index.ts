@@ -258,7 +258,11 @@ export class NameIndex {
   /** The best accepted match and the best score of any candidate, in a name or a description. */
   search(query: string, accept?: (result: MatchResult) => boolean, mode: SearchMode = 'name'): SearchOutcome {
     const outcome: SearchOutcome = { best: null, bestScore: 0 };
-    for (const reading of normaliseName(query)) {
+    // "Kang-ho" may stand for the protected "Kangho" as well as "Kang Ho": both are read.
+    const joined = query.replace(/(\p{L})-(\p{L})/gu, '$1$2');
+    const readings = normaliseName(query);
+    if (joined !== query) readings.push(...normaliseName(joined));
+    for (const reading of readings) {
       const words = reading.tokens.slice(0, MAX_QUERY_TOKENS);
       this.searchReading(this.newSearch(words, mode, accept), reading, outcome);
       if (mode === 'name' && words.length === 1) {
@@ -346,7 +350,7 @@ export class NameIndex {
           const single = this.entryTokenCount.get(entry) === 1;
           if (!covers && !this.mayWrap(search, single, start, end)) return;
           const primary = (this.entryFlags.get(entry) & PRIMARY) !== 0;
-          const confidence = (primary ? 1 : PENALTY.variation) * (covers ? 1 : WRAPPED);
+          const confidence = (primary ? 1 : PENALTY.variation) * (covers || single ? 1 : WRAPPED);
           this.consider(search, entry, primary ? 1 : 2, confidence);
         });
       }
@@ -465,7 +469,8 @@ export class NameIndex {
           soundAlike = true;
         } else edits += r;
       }
-      if (edits > budget) return;
+      // Reordered or with a middle word: one edit at most (two reach other people, "Angela Nelson").
+      if (edits > (inOrder ? budget : Math.min(budget, 1))) return;
       const lowest = Math.min(...positions);
       const highest = Math.max(...positions);
       const wrapped = lowest > 0 || highest < n - 1;
@@ -473,7 +478,8 @@ export class NameIndex {
       let confidence = (1 - (0.6 * edits) / Math.max(letters, 1)) * phoneticFactor * penalty;
       if (!primary) confidence *= PENALTY.variation;
       if (m === 1) confidence *= PENALTY.singleTokenName;
-      if (wrapped) confidence *= WRAPPED;
+      // A one-word name wraps only in generic words (mayWrap): no further penalty.
+      if (wrapped && m > 1) confidence *= WRAPPED;
       const exact = edits === 0 && phoneticFactor === 1 && inOrder;
       const layer: MatchLayer = exact ? (primary ? 1 : 2) : phoneticFactor < 1 || soundAlike ? 4 : 3;
       this.consider(search, entry, layer, confidence);

@@ -46,10 +46,11 @@ export interface NormalisedName {
 const KEPT_SYMBOLS = new Set(LOOK_ALIKE_SYMBOLS);
 
 function foldToAscii(raw: string): string {
-  // NFKC first: full-width and mathematical letters become plain ones; then Unicode's confusables
-  // (Cyrillic and Greek look-alikes, capitals included) become the letters they imitate, before
+  // Unicode's confusables first (before NFKC turns some, like `˛`, into spacing marks), then NFKC
+  // (full-width and mathematical letters become plain ones) and the confusables again
+  // (Cyrillic and Greek look-alikes, capitals included, become the letters they imitate), before
   // transliteration turns what is left (accents, other scripts) into ASCII.
-  const folded = toAscii(foldConfusables(raw.normalize('NFKC'))).toLowerCase();
+  const folded = toAscii(foldConfusables(foldConfusables(raw).normalize('NFKC'))).toLowerCase();
   let out = '';
   for (const ch of folded) {
     if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || KEPT_SYMBOLS.has(ch)) out += ch;
