@@ -460,17 +460,27 @@ export class NameIndex {
       let edits = 0;
       let phoneticFactor = 1;
       let soundAlike = false;
+      let soundEdits = 0;
+      let soundFactor = 1;
       for (let j = 0; j < m; j++) {
         const r = this.relation(search, tokens[j] ?? 0, positions[j] ?? 0);
         if (r === NOT_ALIKE) return;
         if (r >= PHONETIC) phoneticFactor *= Math.max(0.7, 0.88 - 0.04 * (r - PHONETIC));
         else if (r >= SOUNDS_ALIKE) {
           edits += r - SOUNDS_ALIKE;
+          soundEdits += r - SOUNDS_ALIKE;
+          soundFactor *= 0.88 - 0.04 * (r - SOUNDS_ALIKE);
           soundAlike = true;
         } else edits += r;
       }
       // Reordered or with a middle word: one edit at most (two reach other people, "Angela Nelson").
-      if (edits > (inOrder ? budget : Math.min(budget, 1))) return;
+      const allowed = inOrder ? budget : Math.min(budget, 1);
+      if (edits > allowed && soundAlike) {
+        // Over the edit budget, sound-alike words count by their sound instead ("Tyler Swyft").
+        edits -= soundEdits;
+        phoneticFactor *= soundFactor;
+      }
+      if (edits > allowed) return;
       const lowest = Math.min(...positions);
       const highest = Math.max(...positions);
       const wrapped = lowest > 0 || highest < n - 1;
