@@ -54,18 +54,30 @@ function sameNames(a: IndexedIdentity, b: IndexedIdentity): boolean {
  * touch the database.
  */
 export class IdentityCatalogue {
-  private readonly names: NameIndex;
-  private readonly images = new ReferenceImageIndex();
-  private readonly identities: IdentityRecords;
-  private readonly fingerprints = new Map<string, ReferenceFingerprint[]>();
+  private names = new NameIndex();
+  // Made on first use: an empty ReferenceImageIndex costs a few hundred milliseconds to set up.
+  private imageIndex: ReferenceImageIndex | undefined;
+  private identities = new IdentityRecords();
+  private fingerprints = new Map<string, ReferenceFingerprint[]>();
 
   /** `parts`: a snapshot's arrays (see `parts()`), else an empty catalogue. */
   constructor(
     private readonly imageThreshold: number,
     parts?: CatalogueParts,
   ) {
-    const section = (prefix: string): CatalogueParts | undefined => {
-      if (!parts) return undefined;
+    if (parts) this.restore(parts);
+  }
+
+  private images(): ReferenceImageIndex {
+    this.imageIndex ??= new ReferenceImageIndex();
+    return this.imageIndex;
+  }
+
+  /** Replaces everything held with a snapshot's arrays (see `parts()`). */
+  restore(parts: CatalogueParts): void {
+    this.imageIndex = undefined;
+    this.fingerprints = new Map();
+    const section = (prefix: string): CatalogueParts => {
       const out: CatalogueParts = {};
       for (const [key, value] of Object.entries(parts)) {
         if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
@@ -82,7 +94,7 @@ export class IdentityCatalogue {
           imageId: r.imageId,
           fingerprint: fingerprintFromHex(r.hex),
         }));
-        for (const reference of decoded) this.images.add(claimId, reference.imageId, reference.fingerprint);
+        for (const reference of decoded) this.images().add(claimId, reference.imageId, reference.fingerprint);
         this.fingerprints.set(claimId, decoded);
       }
     }
@@ -116,7 +128,7 @@ export class IdentityCatalogue {
   }
 
   get referenceImageCount(): number {
-    return this.images.size;
+    return this.imageIndex?.size ?? 0;
   }
 
   /** Adds or replaces an identity with its fingerprinted reference images. */
@@ -128,10 +140,10 @@ export class IdentityCatalogue {
       this.names.add({ id: identity.claimId, names: [identity.name, ...identity.variations] });
     }
     // Most identities have no fingerprinted picture yet: keep nothing for them.
-    if (this.fingerprints.delete(identity.claimId)) this.images.remove(identity.claimId);
+    if (this.fingerprints.delete(identity.claimId)) this.images().remove(identity.claimId);
     if (references.length === 0) return;
     for (const reference of references)
-      this.images.add(identity.claimId, reference.imageId, reference.fingerprint);
+      this.images().add(identity.claimId, reference.imageId, reference.fingerprint);
     this.fingerprints.set(identity.claimId, references);
   }
 
@@ -139,7 +151,7 @@ export class IdentityCatalogue {
     if (!this.identities.get(claimId)) return;
     this.identities.remove(claimId);
     this.names.remove(claimId);
-    if (this.fingerprints.delete(claimId)) this.images.remove(claimId);
+    if (this.fingerprints.delete(claimId)) this.images().remove(claimId);
   }
 
   byClaimId(claimId: string): IndexedIdentity | undefined {
@@ -190,7 +202,7 @@ export class IdentityCatalogue {
    * box, `imageScore` compares against that identity's own references).
    */
   matchImage(fingerprint: ImageFingerprint, filter?: IdentityFilter): ImageHit | null {
-    const best = this.images.bestMatch(fingerprint, this.imageThreshold);
+    const best = this.imageIndex?.bestMatch(fingerprint, this.imageThreshold) ?? null;
     const identity = best ? this.identities.get(best.identityId) : undefined;
     if (!best || !identity || (filter !== undefined && !filter(identity))) return null;
     return { identity, imageId: best.imageId, similarity: best.similarity };

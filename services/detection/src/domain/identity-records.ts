@@ -161,9 +161,10 @@ export class IdentityRecords {
       out[`${prefix}.hashes`] = t.hashes.used();
     }
     out['rows'] = this.arena.used();
-    out['row.offsets'] = this.offsets.used();
-    out['row.lengths'] = this.lengths.used();
-    out['box.claims'] = this.boxClaims.used();
+    // Changed in place by put and remove: copied, so a snapshot being written stays consistent.
+    out['row.offsets'] = this.offsets.used().slice();
+    out['row.lengths'] = this.lengths.used().slice();
+    out['box.claims'] = this.boxClaims.used().slice();
     return out;
   }
 

@@ -5,13 +5,31 @@
  * a snapshot writes and reads back as they are.
  */
 
+/**
+ * Memory a snapshot reader allocated for one section alone, with room to grow past the values it
+ * holds: a table built on a view of it may keep writing after the view's end.
+ */
+const OWNED = new WeakSet<ArrayBufferLike>();
+
+/** Marks memory as owned by the section read into it (see OWNED). */
+export function markOwned(buffer: ArrayBufferLike): void {
+  OWNED.add(buffer);
+}
+
+function roomOf(view: ArrayBufferView): number {
+  return OWNED.has(view.buffer) && view.byteOffset === 0 ? view.buffer.byteLength : view.byteLength;
+}
+
 /** A Uint32Array that grows by doubling. */
 export class GrowableUint32 {
   data: Uint32Array;
   length: number;
 
+  /** With `data`, starts with its values (and, for owned memory, its spare room). */
   constructor(capacity = 1024, data?: Uint32Array) {
-    this.data = data ?? new Uint32Array(capacity);
+    this.data = data
+      ? new Uint32Array(data.buffer, data.byteOffset, roomOf(data) / 4)
+      : new Uint32Array(capacity);
     this.length = data ? data.length : 0;
   }
 
@@ -51,7 +69,9 @@ export class ByteArena {
   length: number;
 
   constructor(capacity = 64 * 1024, buffer?: Buffer) {
-    this.buffer = buffer ?? Buffer.allocUnsafe(capacity);
+    this.buffer = buffer
+      ? Buffer.from(buffer.buffer, buffer.byteOffset, roomOf(buffer))
+      : Buffer.allocUnsafe(capacity);
     this.length = buffer ? buffer.length : 0;
   }
 

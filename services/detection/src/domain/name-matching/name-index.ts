@@ -23,6 +23,12 @@ export interface SearchOutcome {
   bestScore: number;
 }
 
+/**
+ * The layout of the index's arrays and the rules that filled them (normalisation, keys). A
+ * snapshot of another version is rebuilt, never loaded: bump it with any change to either.
+ */
+export const NAME_INDEX_VERSION = 2;
+
 /** Every flat array of the index, as a snapshot stores it. */
 export type NameIndexParts = Record<string, Uint32Array | Buffer>;
 
@@ -277,7 +283,11 @@ export class NameIndex {
     return outcome;
   }
 
-  /** The index's flat arrays (views), for a snapshot. */
+  /**
+   * The index's flat arrays, for a snapshot: views of the append-only ones (what is written never
+   * changes; growing moves later writes elsewhere) and copies of the two changed in place, so the
+   * set stays as it was at this instant while it is written out.
+   */
   parts(): NameIndexParts {
     const out: NameIndexParts = {};
     const table = (prefix: string, t: StringTable) => {
@@ -304,8 +314,8 @@ export class NameIndex {
     out['entry.textLength'] = this.entryTextLength.used();
     out['entry.tokens'] = this.entryTokens.used();
     out['entry.texts'] = this.texts.used();
-    out['identity.firstEntry'] = this.identityFirstEntry.used();
-    out['identity.entryCount'] = this.identityEntryCount.used();
+    out['identity.firstEntry'] = this.identityFirstEntry.used().slice();
+    out['identity.entryCount'] = this.identityEntryCount.used().slice();
     return out;
   }
 
