@@ -236,13 +236,21 @@ export class IntMultiMap {
   }
 
   private link(node: number): void {
-    const bucket = mix(this.keys.get(node)) & (this.heads.length - 1);
-    this.next.set(node, (this.heads[bucket] ?? -1) + 1);
+    const bucket = mix(this.keys.data[node] ?? 0) & (this.heads.length - 1);
+    this.next.data[node] = (this.heads[bucket] ?? -1) + 1;
     this.heads[bucket] = node;
   }
 
   // Oldest node first, so that chains keep newest-first order after a resize or a load.
   private relink(): void {
-    for (let node = 0; node < this.size; node++) this.link(node);
+    const heads = this.heads;
+    const mask = heads.length - 1;
+    const keys = this.keys.data;
+    const next = this.next.data;
+    for (let node = 0, size = this.size; node < size; node++) {
+      const bucket = mix(keys[node] ?? 0) & mask;
+      next[node] = (heads[bucket] ?? -1) + 1;
+      heads[bucket] = node;
+    }
   }
 }

@@ -40,6 +40,8 @@ const MIN_DELETION_LENGTH = 3;
 const MAX_QUERY_TOKENS = 64;
 /** Longest run of query words joined to meet a protected name written without spaces. */
 const MAX_JOINED_WORDS = 6;
+/** Protected words followed from one sound-alike code (a common code is shared by thousands). */
+const MAX_SOUND_ALIKE_TOKENS = 64;
 /** A protected name found inside a longer one ("X Official", "The Real X"). */
 const WRAPPED = 0.96;
 const PRIMARY = 1;
@@ -405,12 +407,26 @@ export class NameIndex {
         if (this.isLive(entry)) this.scoreEntry(search, entry);
       });
     };
-    for (const word of search.words) {
+    // Which words lead to candidates (every protected name has a word within one edit of the
+    // query when it is within the edit budget): generic words only when nothing else is there,
+    // words of three letters or fewer only exactly when a longer word is there, sound-alikes only
+    // for a word that met nothing closer. This keeps the candidates few at millions of names.
+    const meaningful = search.words.filter((w) => !CONTEXT_WORDS.has(w));
+    const hasLongWord = meaningful.some((w) => w.length >= MIN_DELETION_LENGTH + 1);
+    for (const word of meaningful.length > 0 ? meaningful : search.words) {
+      const before = visited.size;
       const exact = this.tokens.get(word);
       if (exact >= 0) visitToken(exact);
       if (search.mode === 'description') continue;
+      if (hasLongWord && word.length <= MIN_DELETION_LENGTH) continue;
       for (const key of deletionKeys(word)) this.deletions.forEach(hash32(key), visitToken);
-      for (const code of this.codesOf(search, word)) this.phonetic.forEach(hash32(code), visitToken);
+      if (visited.size > before) continue;
+      for (const code of this.codesOf(search, word)) {
+        let budget = MAX_SOUND_ALIKE_TOKENS;
+        this.phonetic.forEach(hash32(code), (token) => {
+          if (budget-- > 0) visitToken(token);
+        });
+      }
     }
   }
 
