@@ -1,14 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { markOwned } from '../domain/name-matching/compact-tables';
 import type { IndexSnapshot, IndexSnapshotStore, SnapshotRead } from '../domain/ports';
 
-const MAGIC = Buffer.from('SVCIDX\0\x01', 'latin1');
+const MAGIC = Buffer.from('SVCIDX\0\x02', 'latin1');
 /** The file's own layout; the index's layout has its own version (`indexVersion`). */
-const FILE_FORMAT = 1;
+const FILE_FORMAT = 2;
 const ALIGN = 8;
-const HASH_BYTES = 32;
+const HASH_BYTES = 4;
 /** Room left after each section read back, so the first changes do not copy it whole. */
 const HEADROOM = 1.125;
 
@@ -28,10 +29,25 @@ interface Header {
 
 const padTo = (n: number): number => (ALIGN - (n % ALIGN)) % ALIGN;
 
+/** A running CRC-32 (zlib's, seeded with the value so far). */
+class Crc32 {
+  private value = 0;
+  update(chunk: Buffer): void {
+    // zlib answers its initial value (0) for an empty buffer with no memory behind it: skip those.
+    if (chunk.length > 0) this.value = crc32(chunk, this.value);
+  }
+  digest(): Buffer {
+    const out = Buffer.alloc(HASH_BYTES);
+    out.writeUInt32LE(this.value >>> 0);
+    return out;
+  }
+}
+
 /**
  * The index snapshot as one file on the pod (INDEX_SNAPSHOT_PATH): a JSON header (file format,
  * index version, the projection's change_seq it covers, the projection's id), the index's arrays
- * end to end, and a SHA-256 of everything before it. Written to a temporary file and renamed, so a
+ * end to end, and a CRC-32 of everything before it (zlib's: it catches a torn or damaged file at
+ * twice the speed of SHA-256, and the file never leaves the pod, so there is no forger to resist). Written to a temporary file and renamed, so a
  * reader sees a whole snapshot or none; read section by section straight into the arrays the
  * index keeps (no second copy). Anything that does not check out is reported, never loaded.
  */
@@ -62,7 +78,7 @@ export class IndexSnapshotFile implements IndexSnapshotStore {
     lead.writeUInt32LE(headerBytes.length, MAGIC.length);
     const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const handle = await open(temporary, 'w');
-    const hash = createHash('sha256');
+    const hash = new Crc32();
     let written = 0;
     const write = async (chunk: Buffer): Promise<void> => {
       hash.update(chunk);
@@ -99,7 +115,7 @@ export class IndexSnapshotFile implements IndexSnapshotStore {
     }
     try {
       const size = (await handle.stat()).size;
-      const hash = createHash('sha256');
+      const hash = new Crc32();
       let position = 0;
       const readExactly = async (target: Buffer): Promise<boolean> => {
         let done = 0;
@@ -135,25 +151,47 @@ export class IndexSnapshotFile implements IndexSnapshotStore {
         HASH_BYTES;
       if (expectedSize !== size) return { problem: `corrupt: ${size} bytes, header says ${expectedSize}` };
       const padding = Buffer.alloc(ALIGN);
-      const skipPadding = async (n: number): Promise<void> => {
-        const pad = padding.subarray(0, n);
-        await readExactly(pad);
-        hash.update(pad);
-      };
-      await skipPadding(padTo(lead.length + headerLength));
+      const paddingOf = (n: number): Buffer => padding.subarray(0, n);
+      let offset = position + padTo(lead.length + headerLength);
+      hash.update(paddingOf(padTo(lead.length + headerLength)));
       const parts: IndexSnapshot['parts'] = {};
-      for (const section of header.sections) {
+      // Each section's place is known from the header: the next one is read (in libuv's threads)
+      // while this one's checksum is computed here, which halves the wall time of a large load.
+      const reads = header.sections.map((section) => {
+        const at = offset;
+        offset += section.bytes + padTo(section.bytes);
+        return { section, at };
+      });
+      const readSection = async ({ section, at }: { section: SectionHeader; at: number }) => {
         // Its own memory with room to grow: the index keeps it as it is (compact-tables, OWNED).
         const room = Math.ceil((section.bytes * HEADROOM) / ALIGN) * ALIGN + 4096;
         const memory = new ArrayBuffer(room);
         markOwned(memory);
         const bytes = Buffer.from(memory, 0, section.bytes);
-        if (!(await readExactly(bytes))) return { problem: 'corrupt: truncated' };
-        hash.update(bytes);
+        let done = 0;
+        while (done < bytes.length) {
+          const { bytesRead } = await handle.read(bytes, done, bytes.length - done, at + done);
+          if (bytesRead === 0) return null;
+          done += bytesRead;
+        }
+        return { memory, bytes };
+      };
+      let pending = reads[0] ? readSection(reads[0]) : Promise.resolve(null);
+      for (let k = 0; k < reads.length; k++) {
+        const { section } = reads[k] as { section: SectionHeader };
+        const read = await pending;
+        const following = reads[k + 1];
+        pending = following ? readSection(following) : Promise.resolve(null);
+        if (!read) {
+          await pending.catch(() => undefined);
+          return { problem: 'corrupt: truncated' };
+        }
+        hash.update(read.bytes);
+        hash.update(paddingOf(padTo(section.bytes)));
         parts[section.name] =
-          section.kind === 'bytes' ? bytes : new Uint32Array(memory, 0, section.bytes / 4);
-        await skipPadding(padTo(section.bytes));
+          section.kind === 'bytes' ? read.bytes : new Uint32Array(read.memory, 0, section.bytes / 4);
       }
+      position = offset;
       const stored = Buffer.alloc(HASH_BYTES);
       if (!(await readExactly(stored)) || !stored.equals(hash.digest()))
         return { problem: 'corrupt: checksum does not match' };

@@ -96,8 +96,9 @@ export class IdentityRecords {
       const offsets = u32(`${prefix}.offsets`);
       const lengths = u32(`${prefix}.lengths`);
       const hashes = u32(`${prefix}.hashes`);
+      const slots = u32(`${prefix}.slots`);
       return new StringTable(
-        arena && offsets && lengths && hashes ? { arena, offsets, lengths, hashes } : undefined,
+        arena && offsets && lengths && hashes ? { arena, offsets, lengths, hashes, slots } : undefined,
       );
     };
     this.claims = table('claims');
@@ -159,6 +160,7 @@ export class IdentityRecords {
       out[`${prefix}.offsets`] = t.offsets.used();
       out[`${prefix}.lengths`] = t.lengths.used();
       out[`${prefix}.hashes`] = t.hashes.used();
+      out[`${prefix}.slots`] = t.slotsCopy();
     }
     out['rows'] = this.arena.used();
     // Changed in place by put and remove: copied, so a snapshot being written stays consistent.

@@ -136,13 +136,32 @@ export class StringTable {
   readonly lengths: GrowableUint32;
   readonly hashes: GrowableUint32;
 
-  constructor(parts?: { arena: Buffer; offsets: Uint32Array; lengths: Uint32Array; hashes: Uint32Array }) {
+  /** From a snapshot's arrays; with `slots`, the table is taken as it was instead of placed again. */
+  constructor(parts?: {
+    arena: Buffer;
+    offsets: Uint32Array;
+    lengths: Uint32Array;
+    hashes: Uint32Array;
+    slots?: Uint32Array | undefined;
+  }) {
     this.arena = new ByteArena(64 * 1024, parts?.arena);
     this.offsets = new GrowableUint32(1024, parts?.offsets);
     this.lengths = new GrowableUint32(1024, parts?.lengths);
     this.hashes = new GrowableUint32(1024, parts?.hashes);
-    this.slots = new Int32Array(bucketsFor(this.size * 2)).fill(-1);
-    for (let id = 0; id < this.size; id++) this.place(id);
+    const slots = parts?.slots;
+    if (slots && slots.length >= this.size * 2 && (slots.length & (slots.length - 1)) === 0) {
+      this.slots = new Int32Array(slots.buffer, slots.byteOffset, slots.length);
+    } else {
+      this.slots = new Int32Array(bucketsFor(this.size * 2)).fill(-1);
+      for (let id = 0; id < this.size; id++) this.place(id);
+    }
+  }
+
+  /** The open-addressing slots, copied (they change in place): a snapshot stores them. */
+  slotsCopy(): Uint32Array {
+    return new Uint32Array(
+      this.slots.buffer.slice(this.slots.byteOffset, this.slots.byteOffset + this.slots.byteLength),
+    );
   }
 
   get size(): number {
@@ -200,13 +219,43 @@ export class IntMultiMap {
   readonly values: GrowableUint32;
   readonly next: GrowableUint32;
 
-  /** From a snapshot's keys and values: the chains are linked again, not stored. */
-  constructor(parts?: { keys: Uint32Array; values: Uint32Array }) {
+  /**
+   * From a snapshot's arrays: with `next` and `heads` the chains are taken as they were (no pass
+   * over millions of nodes on start); without them they are linked again.
+   */
+  constructor(parts?: {
+    keys: Uint32Array;
+    values: Uint32Array;
+    next?: Uint32Array | undefined;
+    heads?: Uint32Array | undefined;
+  }) {
     this.keys = new GrowableUint32(1024, parts?.keys);
     this.values = new GrowableUint32(1024, parts?.values);
+    const { next, heads } = parts ?? {};
+    if (
+      next &&
+      heads &&
+      next.length === this.size &&
+      heads.length >= this.size &&
+      (heads.length & (heads.length - 1)) === 0
+    ) {
+      this.next = new GrowableUint32(1024, next);
+      this.heads = new Int32Array(heads.buffer, heads.byteOffset, heads.length);
+      return;
+    }
     this.next = new GrowableUint32(1024, parts ? new Uint32Array(parts.keys.length) : undefined);
     this.heads = new Int32Array(bucketsFor(this.size)).fill(-1);
     if (parts) this.relink();
+  }
+
+  /**
+   * The chains for a snapshot: `next` as a view (a node's link is written once, when it is added;
+   * a resize links into new arrays) and `heads` copied (they change in place on every add).
+   */
+  chains(): { next: Uint32Array; heads: Uint32Array } {
+    const heads = new Uint32Array(this.heads.length);
+    heads.set(new Uint32Array(this.heads.buffer, this.heads.byteOffset, this.heads.length));
+    return { next: this.next.used(), heads };
   }
 
   get size(): number {

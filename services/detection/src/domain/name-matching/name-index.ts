@@ -27,7 +27,7 @@ export interface SearchOutcome {
  * The layout of the index's arrays and the rules that filled them (normalisation, keys). A
  * snapshot of another version is rebuilt, never loaded: bump it with any change to either.
  */
-export const NAME_INDEX_VERSION = 2;
+export const NAME_INDEX_VERSION = 3;
 
 /** Every flat array of the index, as a snapshot stores it. */
 export type NameIndexParts = Record<string, Uint32Array | Buffer>;
@@ -139,14 +139,17 @@ export class NameIndex {
       const offsets = u32(`${prefix}.offsets`);
       const lengths = u32(`${prefix}.lengths`);
       const hashes = u32(`${prefix}.hashes`);
+      const slots = u32(`${prefix}.slots`);
       return new StringTable(
-        arena && offsets && lengths && hashes ? { arena, offsets, lengths, hashes } : undefined,
+        arena && offsets && lengths && hashes ? { arena, offsets, lengths, hashes, slots } : undefined,
       );
     };
     const multi = (prefix: string) => {
       const keys = u32(`${prefix}.keys`);
       const values = u32(`${prefix}.values`);
-      return new IntMultiMap(keys && values ? { keys, values } : undefined);
+      const next = u32(`${prefix}.next`);
+      const heads = u32(`${prefix}.heads`);
+      return new IntMultiMap(keys && values ? { keys, values, next, heads } : undefined);
     };
     this.tokens = table('tokens');
     this.identityIds = table('identities');
@@ -297,10 +300,14 @@ export class NameIndex {
       out[`${prefix}.offsets`] = t.offsets.used();
       out[`${prefix}.lengths`] = t.lengths.used();
       out[`${prefix}.hashes`] = t.hashes.used();
+      out[`${prefix}.slots`] = t.slotsCopy();
     };
     const multi = (prefix: string, m: IntMultiMap) => {
       out[`${prefix}.keys`] = m.keys.used();
       out[`${prefix}.values`] = m.values.used();
+      const chains = m.chains();
+      out[`${prefix}.next`] = chains.next;
+      out[`${prefix}.heads`] = chains.heads;
     };
     table('tokens', this.tokens);
     table('identities', this.identityIds);
@@ -342,7 +349,8 @@ export class NameIndex {
 
   private searchReading(search: Search, reading: NormalisedName, outcome: SearchOutcome): void {
     this.exactRuns(search, reading);
-    this.byWords(search);
+    // The primary name written out exactly, the whole query: nothing can score higher.
+    if (search.best?.confidence !== 1) this.byWords(search);
     if (search.bestScore > outcome.bestScore) outcome.bestScore = search.bestScore;
     if (search.best && isBetter(search.best, outcome.best)) outcome.best = search.best;
   }
@@ -477,6 +485,12 @@ export class NameIndex {
     let letters = 0;
     for (let i = 0; i < m; i++) {
       const token = this.entryTokens.get(start + i);
+      // Most candidates share one word with the query and no other: out before any alignment.
+      let alike = false;
+      for (let position = 0; position < n && !alike; position++) {
+        alike = this.relation(search, token, position) !== NOT_ALIKE;
+      }
+      if (!alike) return;
       tokens.push(token);
       letters += this.tokens.lengths.get(token);
     }
