@@ -10,7 +10,12 @@ import {
   type MessageBus,
   type Subscription,
 } from '@svc/messaging';
-import { createService, createServiceRegistry, idempotencyMigrations } from '@svc/service-kit';
+import {
+  createService,
+  createServiceRegistry,
+  idempotencyMigrations,
+  type ReadinessCheck,
+} from '@svc/service-kit';
 import { deadLetterRoutes } from './dead-letter.routes';
 import {
   createDatabase,
@@ -67,6 +72,8 @@ export interface DomainParts {
   routes(router: Router): void;
   subscriptions?: Subscription[];
   background?: BackgroundPart[];
+  /** Further `/readyz` checks of the service's own (e.g. an index still loading). */
+  readiness?: ReadinessCheck[];
 }
 
 export interface RunningDomainService {
@@ -164,6 +171,7 @@ export async function startDomainService(options: {
             if (!readyBus.isReady()) throw new Error('message bus not connected');
           },
         },
+        ...(parts.readiness ?? []),
       ],
       routes: (router) => {
         deadLetterRoutes(router, { bus: readyBus, queues, logger });

@@ -12,6 +12,14 @@ export const detectionConfigSchema = baseEnvSchema.extend({
   SVC_ALLOW_PRIVATE_FETCH: env.boolean(false),
   /** How often each replica reads the projection's changes into its in-memory index. */
   INDEX_SYNC_INTERVAL_MS: env.int(250),
+  /** This service's files on the pod (the index snapshot); not PGlite's directory. */
+  DATA_DIR: z.string().default('.data/detection-index'),
+  /** The index snapshot (ADR 0007); default DATA_DIR/identity-index.snapshot. A missing file means a rebuild. */
+  INDEX_SNAPSHOT_PATH: z.string().optional(),
+  /** Whether this replica loads and writes index snapshots at all. */
+  INDEX_SNAPSHOTS: env.boolean(true),
+  /** How often a replica writes a new snapshot when its index has changed since the last one. */
+  INDEX_SNAPSHOT_INTERVAL_MS: env.int(10 * 60 * 1000),
   /** How often reference images waiting for a fingerprint are fetched; 0 turns it off. */
   REFERENCE_IMAGE_INTERVAL_MS: env.int(1000),
 });

@@ -1,7 +1,12 @@
 export { startDetection, detectionMigrations, type RunningDetection, type StartOverrides } from './start';
 export { detectionConfigSchema, type DetectionConfig } from './config';
 export { detectionEmbedded } from './embedded';
-export { NameIndex, type MatchOptions } from './domain/name-matching/name-index';
+export {
+  NameIndex,
+  type MatchOptions,
+  type SearchMode,
+  type SearchOutcome,
+} from './domain/name-matching/name-index';
 export {
   CLASSIFICATION_OF_LAYER,
   type MatchClassification,

@@ -12,11 +12,17 @@ import { IdentityRepository } from './data-access/identity.repository';
 import { ImageFetcher } from './data-access/image-fetcher';
 import { LicenseRepository } from './data-access/license.repository';
 import { ReferenceImageRepository } from './data-access/reference-image.repository';
+import { IndexSnapshotFile } from './data-access/index-snapshot.file';
 import { CatalogueSync } from './domain/catalogue-sync';
 import { fingerprintDueReferenceImages } from './domain/fingerprint-reference-images.use-case';
 import { IdentityCatalogue } from './domain/identity-catalogue';
 import { IMAGE_MATCH_THRESHOLD } from './domain/image-matching';
-import type { DetectionContext } from './domain/ports';
+import {
+  loadIdentityIndex,
+  snapshotIdentityIndex,
+  type IndexLoadReport,
+} from './domain/load-identity-index.use-case';
+import type { DetectionContext, IndexSnapshotStore } from './domain/ports';
 import { identityCheckRoutes } from './entry-points/http/identity-check.routes';
 import { projectionSubscriptions } from './entry-points/messaging/projection.consumer';
 
@@ -24,6 +30,10 @@ export type { StartOverrides } from '@svc/service-runtime';
 
 export interface RunningDetection extends RunningDomainService {
   catalogue: IdentityCatalogue;
+  /** How the index was had on start (snapshot or rebuild, changes applied, time). */
+  indexLoad: IndexLoadReport;
+  /** Writes an index snapshot now (what the periodic job does); null when snapshots are off. */
+  snapshotIndex(): Promise<{ changeSeq: number; bytes: number } | null>;
   /** Reads the projection's latest changes into this replica's index. */
   refreshIndex(): Promise<number>;
   /** One pass of the reference-image job. */
@@ -35,14 +45,36 @@ export function detectionMigrations() {
   return domainMigrations('detection', path.resolve(__dirname));
 }
 
-/** Wires the projection, the in-memory index, the image fetcher, the jobs and the routes. */
+/** Progress lines while the index loads: at most one per this many milliseconds. */
+const PROGRESS_EVERY_MS = 2_000;
+/** A load that read more changes than this writes a fresh snapshot at once (a rebuild always does). */
+const SNAPSHOT_AFTER_CHANGES = 10_000;
+
+/** The snapshot store of the configuration, or null when snapshots are off. */
+function snapshotStoreOf(config: DetectionConfig): IndexSnapshotStore | null {
+  if (!config.INDEX_SNAPSHOTS) return null;
+  return new IndexSnapshotFile(
+    config.INDEX_SNAPSHOT_PATH ?? path.join(config.DATA_DIR, 'identity-index.snapshot'),
+  );
+}
+
+/**
+ * Wires the projection, the in-memory index, the image fetcher, the jobs and the routes. The port
+ * opens before the index has loaded (`/readyz` answers 503 and checks 503 until it has, with
+ * progress in the log); the returned promise resolves once it has.
+ */
 export async function startDetection(
   config: DetectionConfig,
   overrides: StartOverrides = {},
 ): Promise<RunningDetection> {
   const catalogue = new IdentityCatalogue(IMAGE_MATCH_THRESHOLD);
+  const snapshots = snapshotStoreOf(config);
   let sync: CatalogueSync | undefined;
   let referenceJob: { runOnce(): Promise<void> } | undefined;
+  let loading: Promise<IndexLoadReport> | undefined;
+  let loaded = false;
+  let snapshotTaken: (() => Promise<{ changeSeq: number; bytes: number } | null>) | undefined;
+  let snapshotWriting: Promise<unknown> = Promise.resolve();
   const running = await startDomainService({
     name: 'detection',
     config,
@@ -54,12 +86,53 @@ export async function startDetection(
       const images = new ImageFetcher({ allowPrivateFetch: config.SVC_ALLOW_PRIVATE_FETCH, clock });
       const indexSync = new CatalogueSync(db, identities, catalogue);
       sync = indexSync;
+      let lastSnapshotSeq = -1;
+      const takeSnapshot = async (): Promise<{ changeSeq: number; bytes: number } | null> => {
+        if (!snapshots) return null;
+        const { projectionId } = await identities.projectionState(db);
+        const started = performance.now();
+        const written = await snapshotIdentityIndex({ catalogue, sync: indexSync, snapshots, projectionId });
+        lastSnapshotSeq = written.changeSeq;
+        logger.info(
+          { ...written, path: snapshots.location, ms: Math.round(performance.now() - started) },
+          'identity index snapshot written',
+        );
+        return written;
+      };
+      snapshotTaken = () => {
+        const next = snapshotWriting.then(takeSnapshot, takeSnapshot);
+        snapshotWriting = next.catch(() => undefined);
+        return next;
+      };
       const started = performance.now();
-      const loaded = await indexSync.refresh();
-      logger.info(
-        { identities: catalogue.size, changes: loaded, ms: Math.round(performance.now() - started) },
-        'identity index loaded',
-      );
+      let lastLog = started;
+      logger.info({ snapshot: snapshots?.location ?? null }, 'identity index loading');
+      loading = loadIdentityIndex({
+        db,
+        identities,
+        catalogue,
+        sync: indexSync,
+        snapshots,
+        progress: (applied) => {
+          const now = performance.now();
+          if (now - lastLog < PROGRESS_EVERY_MS) return;
+          lastLog = now;
+          const seconds = (now - started) / 1000;
+          logger.info(
+            { changes: applied, identities: catalogue.size, perSecond: Math.round(applied / seconds) },
+            'identity index loading: progress',
+          );
+        },
+      }).then((report) => {
+        loaded = true;
+        logger.info(report, 'identity index loaded');
+        if (report.source === 'rebuild' || report.changesApplied > SNAPSHOT_AFTER_CHANGES) {
+          void snapshotTaken?.().catch((err: unknown) => logger.error({ err }, 'index snapshot failed'));
+        } else lastSnapshotSeq = report.snapshotChangeSeq ?? -1;
+        return report;
+      });
+      // Handled by startDetection; this keeps an early failure from being reported as unhandled.
+      loading.catch(() => undefined);
       const outbox = appendToOutbox;
       const referenceImages = new ReferenceImageRepository();
       const imageJob = periodicJob({
@@ -92,6 +165,15 @@ export async function startDetection(
         logger,
         run: () => indexSync.refresh(),
       });
+      const snapshotJob = periodicJob({
+        name: 'index-snapshot',
+        intervalMs: config.INDEX_SNAPSHOT_INTERVAL_MS,
+        logger,
+        run: async () => {
+          if (!loaded || !snapshots || indexSync.position === lastSnapshotSeq) return;
+          await snapshotTaken?.();
+        },
+      });
       const ctx: DetectionContext = {
         catalogue,
         images,
@@ -101,6 +183,7 @@ export async function startDetection(
         refresh: async () => {
           await indexSync.refresh();
         },
+        indexReady: () => loaded,
       };
       return {
         subscriptions: projectionSubscriptions({
@@ -119,14 +202,36 @@ export async function startDetection(
               .catch((err: unknown) => logger.error({ err }, 'reference images pass failed'));
           },
         }),
-        background: [syncJob, imageJob],
+        background: snapshots ? [syncJob, imageJob, snapshotJob] : [syncJob, imageJob],
+        readiness: [
+          {
+            name: 'identity-index',
+            check: async () => {
+              if (!loaded) throw new Error('identity index loading');
+            },
+          },
+        ],
         routes: (router) => identityCheckRoutes(router, ctx),
       };
     },
   });
+  let indexLoad: IndexLoadReport;
+  try {
+    if (!loading) throw new Error('detection wiring did not start the index load');
+    indexLoad = await loading;
+  } catch (err) {
+    await running.stop();
+    throw err;
+  }
   return {
     ...running,
+    stop: async () => {
+      await running.stop();
+      await snapshotWriting;
+    },
     catalogue,
+    indexLoad,
+    snapshotIndex: () => (snapshotTaken ? snapshotTaken() : Promise.resolve(null)),
     refreshIndex: () => (sync ? sync.refresh() : Promise.resolve(0)),
     fingerprintReferenceImages: () => (referenceJob ? referenceJob.runOnce() : Promise.resolve()),
   };

@@ -73,6 +73,10 @@ export const detectionSchema = z.object({
   imageMatchScore: z.number().min(0).max(1).nullable().meta({
     description: "Similarity of the image to the identity's closest reference image; null when none",
   }),
+  bestScore: z.number().min(0).max(1).meta({
+    description:
+      'The highest name score of any candidate, also when nothing matched (ALLOW): borderline names can go to review (contracts §13)',
+  }),
 });
 
 export const matchedIdentitySchema = z.object({

@@ -235,6 +235,15 @@ export class IdentityRepository implements IdentityStore {
     }));
   }
 
+  async projectionState(db: Queryable): Promise<{ projectionId: string; lastChangeSeq: number }> {
+    const result = await db.query<{ projection_id: string; last_seq: string | number | null }>(
+      `SELECT (SELECT projection_id FROM projection_identity LIMIT 1) AS projection_id,
+         (SELECT max(change_seq) FROM identities) AS last_seq`,
+    );
+    const row = result.rows[0];
+    return { projectionId: row?.projection_id ?? '', lastChangeSeq: Number(row?.last_seq ?? 0) };
+  }
+
   /** Indexed fingerprints of the current format (an older one waits to be recomputed: ADR 0015). */
   async referenceFingerprintsOf(
     db: Queryable,

@@ -25,17 +25,36 @@ export class CatalogueSync {
     return this.lastSeq;
   }
 
-  /** Reads every change committed before this call. */
-  refresh(): Promise<number> {
+  /** Reads every change committed before this call; `progress` hears the count after each page. */
+  refresh(progress?: (applied: number) => void): Promise<number> {
     // A pass under way may have started before the caller's change committed: wait, then read again.
-    if (this.running) return this.running.then(() => this.refresh());
-    this.running = this.pass().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    if (this.running) return this.running.then(() => this.refresh(progress));
+    return this.exclusively(() => this.pass(progress));
   }
 
-  private async pass(): Promise<number> {
+  /**
+   * Runs `load` with no pass beside it (a refresh asked meanwhile waits for it); `load` may
+   * restore the catalogue from a snapshot and call `continueFrom` before reading what follows.
+   */
+  exclusively<T extends number>(load: () => Promise<T>): Promise<T> {
+    const running = load().finally(() => {
+      this.running = undefined;
+    });
+    this.running = running;
+    return running;
+  }
+
+  /** The catalogue now holds every change up to `changeSeq` (a snapshot's): read on from there. */
+  continueFrom(changeSeq: number): void {
+    this.lastSeq = changeSeq;
+  }
+
+  /** One pass outside `refresh`, for a load already running exclusively. */
+  readChanges(progress?: (applied: number) => void): Promise<number> {
+    return this.pass(progress);
+  }
+
+  private async pass(progress?: (applied: number) => void): Promise<number> {
     let applied = 0;
     for (;;) {
       const changes = await this.identities.changesAfter(this.db, this.lastSeq, PAGE);
@@ -54,6 +73,7 @@ export class CatalogueSync {
         this.lastSeq = Math.max(this.lastSeq, change.changeSeq);
       }
       applied += changes.length;
+      progress?.(applied);
       if (changes.length < PAGE) return applied;
     }
   }

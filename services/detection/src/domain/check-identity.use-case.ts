@@ -21,6 +21,8 @@ export interface Detection {
   classification: Classification;
   matchedVariations: string[];
   imageMatchScore: number | null;
+  /** The best name score of any candidate, matched or not (contracts §13: near misses show). */
+  bestScore: number;
 }
 
 export interface CheckInput {
@@ -44,6 +46,7 @@ const NO_MATCH: Detection = {
   classification: 'NO_MATCH',
   matchedVariations: [],
   imageMatchScore: null,
+  bestScore: 0,
 };
 
 /** The name, trimmed; INVALID_NAME (400) when it is not a name (docs/spec/contracts.md §2). */
@@ -80,9 +83,20 @@ export function detect(
   fingerprint: ImageFingerprint | null,
   filter?: IdentityFilter,
   only?: IndexedIdentity,
+  description?: string,
 ): Detection {
   const { catalogue } = ctx;
-  const nameHit = catalogue.matchName(name, filter);
+  const byName = catalogue.searchName(name, filter);
+  // A protected name written out in the description counts too (issue 17), the name first on a tie.
+  const byDescription =
+    description === undefined || description.trim() === ''
+      ? null
+      : catalogue.searchName(description, filter, 'description');
+  const nameHit =
+    byDescription?.hit && (!byName.hit || byDescription.hit.match.confidence > byName.hit.match.confidence)
+      ? byDescription.hit
+      : byName.hit;
+  const bestScore = Math.max(byName.bestScore, byDescription?.bestScore ?? 0);
   let imageHit: ImageHit | null = null;
   if (fingerprint && only) {
     // One identity (a box's initial scan): compare with its own references, not the best overall.
@@ -105,6 +119,7 @@ export function detect(
         classification: CLASSIFICATION_OF_LAYER[nameHit.match.layer],
         matchedVariations: [nameHit.match.matchedName],
         imageMatchScore: score === null ? null : round4(score.similarity),
+        bestScore: Math.max(bestScore, nameConfidence),
       };
     }
   }
@@ -116,9 +131,10 @@ export function detect(
       classification: 'IMAGE_MATCH',
       matchedVariations: [],
       imageMatchScore: round4(imageHit.similarity),
+      bestScore,
     };
   }
-  return NO_MATCH;
+  return { ...NO_MATCH, bestScore };
 }
 
 /** The action for what was detected, for this caller (docs/spec/contracts.md §13). */
@@ -152,7 +168,12 @@ export async function checkIdentity(
   const name = checkedName(input.name);
   const imageUrl = input.imageUrl === undefined ? undefined : checkImageUrl(input.imageUrl);
   const fingerprint = imageUrl === undefined ? null : await ctx.images.fingerprintOf(imageUrl);
-  return withAction(ctx, caller, detect(ctx, name, fingerprint), input);
+  return withAction(
+    ctx,
+    caller,
+    detect(ctx, name, fingerprint, undefined, undefined, input.description),
+    input,
+  );
 }
 
 /** Pictures of one batch fetched at once. */
@@ -205,7 +226,12 @@ export async function checkIdentities(
         imageError = err;
       }
     }
-    const outcome = await withAction(ctx, caller, detect(ctx, input.name, fingerprint), input);
+    const outcome = await withAction(
+      ctx,
+      caller,
+      detect(ctx, input.name, fingerprint, undefined, undefined, input.description),
+      input,
+    );
     return imageError === undefined ? outcome : { ...outcome, imageError };
   });
 }

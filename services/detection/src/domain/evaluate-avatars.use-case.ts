@@ -44,7 +44,7 @@ export async function evaluateAvatars(
   const results = await Promise.all(
     avatars.map(async (avatar) => {
       const fingerprint = await fingerprintOrNull(ctx, avatar.imageUrl);
-      const found = detect(ctx, avatar.name, fingerprint, filter, only);
+      const found = detect(ctx, avatar.name, fingerprint, filter, only, avatar.description);
       const box = found.identity?.box;
       if (!found.identity || !box) return { ref: avatar.ref, match: null };
       const match: AvatarMatch = {

@@ -1,8 +1,18 @@
-import { imageSimilarity, ReferenceImageIndex, type ImageFingerprint } from '@svc/image-fingerprint';
+import {
+  fingerprintFromHex,
+  fingerprintToHex,
+  imageSimilarity,
+  ReferenceImageIndex,
+  type ImageFingerprint,
+} from '@svc/image-fingerprint';
 import { enforcementOf, type IndexedIdentity } from './identity';
+import { IdentityRecords } from './identity-records';
 import type { MatchResult } from './name-matching/match-result';
-import { NameIndex } from './name-matching/name-index';
+import { NameIndex, type SearchMode } from './name-matching/name-index';
 import { isAboveThreshold } from './name-matching/thresholds';
+
+/** The catalogue's flat arrays and Buffers, as a snapshot stores them (ADR 0007). */
+export type CatalogueParts = Record<string, Uint32Array | Buffer>;
 
 export interface ReferenceFingerprint {
   imageId: string;
@@ -14,6 +24,12 @@ export interface NameHit {
   match: MatchResult;
 }
 
+/** A name search: the best accepted hit, and the best score of any candidate (near misses). */
+export interface NameSearch {
+  hit: NameHit | null;
+  bestScore: number;
+}
+
 export interface ImageHit {
   identity: IndexedIdentity;
   imageId: string;
@@ -23,50 +39,119 @@ export interface ImageHit {
 /** Which identities a search may return (e.g. boxed ones only, or one box). */
 export type IdentityFilter = (identity: IndexedIdentity) => boolean;
 
+function sameNames(a: IndexedIdentity, b: IndexedIdentity): boolean {
+  return (
+    a.name === b.name &&
+    a.variations.length === b.variations.length &&
+    a.variations.every((v, i) => v === b.variations[i])
+  );
+}
+
 /**
  * Every verified identity of the projection in memory: the name index, the reference-image index
- * and the identities by claim and box id. Rebuilt from the database on start and kept current by
- * the index sync; reads never touch the database.
+ * and the identities by claim and box id, in typed arrays and Buffers (ADR 0007). Loaded from a
+ * snapshot or rebuilt from the database on start, and kept current by the index sync; reads never
+ * touch the database.
  */
 export class IdentityCatalogue {
-  private readonly names = new NameIndex();
-  private readonly images = new ReferenceImageIndex();
-  private readonly identities = new Map<string, IndexedIdentity>();
-  private readonly claimOfBox = new Map<string, string>();
-  private readonly fingerprints = new Map<string, ReferenceFingerprint[]>();
+  private names = new NameIndex();
+  // Made on first use: an empty ReferenceImageIndex costs a few hundred milliseconds to set up.
+  private imageIndex: ReferenceImageIndex | undefined;
+  private identities = new IdentityRecords();
+  private fingerprints = new Map<string, ReferenceFingerprint[]>();
 
-  constructor(private readonly imageThreshold: number) {}
+  /** `parts`: a snapshot's arrays (see `parts()`), else an empty catalogue. */
+  constructor(
+    private readonly imageThreshold: number,
+    parts?: CatalogueParts,
+  ) {
+    if (parts) this.restore(parts);
+  }
+
+  private images(): ReferenceImageIndex {
+    this.imageIndex ??= new ReferenceImageIndex();
+    return this.imageIndex;
+  }
+
+  /** Replaces everything held with a snapshot's arrays (see `parts()`). */
+  restore(parts: CatalogueParts): void {
+    this.imageIndex = undefined;
+    this.fingerprints = new Map();
+    const section = (prefix: string): CatalogueParts => {
+      const out: CatalogueParts = {};
+      for (const [key, value] of Object.entries(parts)) {
+        if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+      }
+      return out;
+    };
+    this.names = new NameIndex(section('names/'));
+    this.identities = new IdentityRecords(section('records/'));
+    const images = parts?.['images'];
+    if (Buffer.isBuffer(images)) {
+      const stored = JSON.parse(images.toString('utf8')) as [string, { imageId: string; hex: string }[]][];
+      for (const [claimId, references] of stored) {
+        const decoded = references.map((r) => ({
+          imageId: r.imageId,
+          fingerprint: fingerprintFromHex(r.hex),
+        }));
+        for (const reference of decoded) this.images().add(claimId, reference.imageId, reference.fingerprint);
+        this.fingerprints.set(claimId, decoded);
+      }
+    }
+  }
+
+  /** Every array and Buffer of the catalogue (views), for a snapshot. */
+  parts(): CatalogueParts {
+    const out: CatalogueParts = {};
+    for (const [key, value] of Object.entries(this.names.parts())) out[`names/${key}`] = value;
+    for (const [key, value] of Object.entries(this.identities.parts())) out[`records/${key}`] = value;
+    const images = [...this.fingerprints].map(([claimId, references]) => [
+      claimId,
+      references.map((r) => ({ imageId: r.imageId, hex: fingerprintToHex(r.fingerprint) })),
+    ]);
+    out['images'] = Buffer.from(JSON.stringify(images), 'utf8');
+    return out;
+  }
+
+  /** Names held, replaced and removed ones included (what a rebuild would drop). */
+  get storedNames(): number {
+    return this.names.storedNames;
+  }
+
+  /** Bytes of the name index's arrays. */
+  get nameIndexBytes(): number {
+    return this.names.bytes;
+  }
 
   get size(): number {
     return this.identities.size;
   }
 
   get referenceImageCount(): number {
-    return this.images.size;
+    return this.imageIndex?.size ?? 0;
   }
 
   /** Adds or replaces an identity with its fingerprinted reference images. */
   put(identity: IndexedIdentity, references: ReferenceFingerprint[]): void {
     const previous = this.identities.get(identity.claimId);
-    if (previous?.box) this.claimOfBox.delete(previous.box.boxId);
-    this.identities.set(identity.claimId, identity);
-    if (identity.box) this.claimOfBox.set(identity.box.boxId, identity.claimId);
-    this.names.add({ id: identity.claimId, names: [identity.name, ...identity.variations] });
+    this.identities.put(identity);
+    // A box change leaves the names as they are: no new (and no garbage) entries in the index.
+    if (!previous || !sameNames(previous, identity)) {
+      this.names.add({ id: identity.claimId, names: [identity.name, ...identity.variations] });
+    }
     // Most identities have no fingerprinted picture yet: keep nothing for them.
-    if (this.fingerprints.delete(identity.claimId)) this.images.remove(identity.claimId);
+    if (this.fingerprints.delete(identity.claimId)) this.images().remove(identity.claimId);
     if (references.length === 0) return;
     for (const reference of references)
-      this.images.add(identity.claimId, reference.imageId, reference.fingerprint);
+      this.images().add(identity.claimId, reference.imageId, reference.fingerprint);
     this.fingerprints.set(identity.claimId, references);
   }
 
   remove(claimId: string): void {
-    const previous = this.identities.get(claimId);
-    if (!previous) return;
-    if (previous.box) this.claimOfBox.delete(previous.box.boxId);
-    this.identities.delete(claimId);
+    if (!this.identities.get(claimId)) return;
+    this.identities.remove(claimId);
     this.names.remove(claimId);
-    if (this.fingerprints.delete(claimId)) this.images.remove(claimId);
+    if (this.fingerprints.delete(claimId)) this.images().remove(claimId);
   }
 
   byClaimId(claimId: string): IndexedIdentity | undefined {
@@ -74,22 +159,41 @@ export class IdentityCatalogue {
   }
 
   byBoxId(boxId: string): IndexedIdentity | undefined {
-    const claimId = this.claimOfBox.get(boxId);
-    return claimId === undefined ? undefined : this.identities.get(claimId);
+    return this.identities.byBoxId(boxId);
   }
 
   /** The best name match at or above its identity's threshold (its box's level, else MODERATE). */
   matchName(query: string, filter?: IdentityFilter): NameHit | null {
-    const match = this.names.bestMatch(query, (result) => {
-      const identity = this.identities.get(result.identityId);
-      return (
-        identity !== undefined &&
-        (filter === undefined || filter(identity)) &&
-        isAboveThreshold(result.confidence, enforcementOf(identity))
-      );
-    });
-    const identity = match ? this.identities.get(match.identityId) : undefined;
-    return match && identity ? { identity, match } : null;
+    return this.searchName(query, filter).hit;
+  }
+
+  /**
+   * The best match of a name (or, with mode 'description', of a protected name written in a
+   * description) at or above its identity's threshold, and the best score of any candidate.
+   */
+  searchName(query: string, filter?: IdentityFilter, mode: SearchMode = 'name'): NameSearch {
+    let accepted: IndexedIdentity | undefined;
+    const outcome = this.names.search(
+      query,
+      (result) => {
+        const identity = this.identities.get(result.identityId);
+        const ok =
+          identity !== undefined &&
+          (filter === undefined || filter(identity)) &&
+          isAboveThreshold(result.confidence, enforcementOf(identity));
+        if (ok) accepted = identity;
+        return ok;
+      },
+      mode,
+    );
+    const match = outcome.best;
+    const identity =
+      match === null
+        ? undefined
+        : accepted?.claimId === match.identityId
+          ? accepted
+          : this.identities.get(match.identityId);
+    return { hit: match && identity ? { identity, match } : null, bestScore: outcome.bestScore };
   }
 
   /**
@@ -98,7 +202,7 @@ export class IdentityCatalogue {
    * box, `imageScore` compares against that identity's own references).
    */
   matchImage(fingerprint: ImageFingerprint, filter?: IdentityFilter): ImageHit | null {
-    const best = this.images.bestMatch(fingerprint, this.imageThreshold);
+    const best = this.imageIndex?.bestMatch(fingerprint, this.imageThreshold) ?? null;
     const identity = best ? this.identities.get(best.identityId) : undefined;
     if (!best || !identity || (filter !== undefined && !filter(identity))) return null;
     return { identity, imageId: best.imageId, similarity: best.similarity };

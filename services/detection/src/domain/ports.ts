@@ -109,6 +109,8 @@ export interface IdentityStore {
   /** Publishes detection.box.indexed once the box's images are settled: the announcement, or null. */
   takeBoxAnnouncement(tx: Queryable, claimId: string): Promise<BoxAnnouncement | null>;
   changesAfter(db: Queryable, changeSeq: number, limit: number): Promise<IdentityChange[]>;
+  /** The projection's own id (made once by its migration) and the last change_seq drawn. */
+  projectionState(db: Queryable): Promise<{ projectionId: string; lastChangeSeq: number }>;
   referenceFingerprintsOf(
     db: Queryable,
     claimIds: string[],
@@ -123,4 +125,28 @@ export interface DetectionContext {
   clock: Clock;
   /** Reads the projection's latest changes into the catalogue now. */
   refresh(): Promise<void>;
+  /** False while the index loads on start: checks answer 503 rather than from a partial index. */
+  indexReady(): boolean;
+}
+
+/** The index as a snapshot holds it: its arrays, and which projection and change it covers. */
+export interface IndexSnapshot {
+  /** The index's layout and matching rules (NAME_INDEX_VERSION): another one is rebuilt. */
+  indexVersion: number;
+  /** Every change up to this change_seq is in it; later ones are applied on load. */
+  changeSeq: number;
+  /** The projection (database) it was built from: another one's snapshot is never used. */
+  projectionId: string;
+  parts: Record<string, Uint32Array | Buffer>;
+}
+
+/** A snapshot read back, or why there is none to use. */
+export type SnapshotRead = { snapshot: IndexSnapshot; bytes: number } | { problem: string };
+
+/** Where a replica keeps its index snapshot (a file on the pod: a missing one means a rebuild). */
+export interface IndexSnapshotStore {
+  readonly location: string;
+  /** Writes the snapshot whole or not at all; returns its size in bytes. */
+  save(snapshot: IndexSnapshot): Promise<number>;
+  load(): Promise<SnapshotRead>;
 }

@@ -63,10 +63,46 @@ describe('POST /v1/svc/identity/check', () => {
         parodyLikelihood: 0,
         matchedVariations: ['Taylor Swift'],
         imageMatchScore: expect.any(Number),
+        bestScore: 1,
       },
       action: 'REQUIRE_LICENSE',
     });
     expect(body.detection.imageMatchScore).toBeLessThan(0.8);
+  });
+
+  it.each([
+    'Taylor Swift Official',
+    'The Real Taylor Swift',
+    'Taylor_Swift_AI',
+    'AI Taylr Swift Companion',
+    'ТАYLОR SWIFT',
+  ])('when the protected name is wrapped or disguised as %j, then it matches the box', async (name) => {
+    const { body } = await check(name);
+    expect(body).toMatchObject({
+      isBoxed: true,
+      matchedIdentity: { claimId: taylor.claimId },
+      action: 'REQUIRE_LICENSE',
+    });
+  });
+
+  it('when the name is unrelated but the description names the protected identity, then it matches', async () => {
+    const { body } = await check('Melody Bot', {
+      description: 'An AI companion that sings like Taylor Swift',
+    });
+    expect(body).toMatchObject({ isBoxed: true, matchedIdentity: { claimId: taylor.claimId } });
+  });
+
+  it('when a name only comes near a protected one, then ALLOW with the near miss in detection.bestScore', async () => {
+    const { body } = await check('Tyler Swyft');
+    expect(body).toMatchObject({
+      isClaimed: false,
+      action: 'ALLOW',
+      detection: { classification: 'NO_MATCH' },
+    });
+    expect(body.detection.bestScore).toBeGreaterThan(0.7);
+    expect(body.detection.bestScore).toBeLessThan(0.78);
+    const unrelated = await check('Ada Lovelace');
+    expect(unrelated.body.detection.bestScore).toBe(0);
   });
 
   it.each([

@@ -110,6 +110,8 @@ describe('the identity index, a projection of registry and licensing events', ()
       LOG_LEVEL: 'silent',
       INDEX_SYNC_INTERVAL_MS: '50',
       REFERENCE_IMAGE_INTERVAL_MS: '0',
+      // A cold load from the projection (snapshots have their own test).
+      INDEX_SNAPSHOTS: 'false',
     });
     const replica = await startDetection(config, {
       db: h.running.db,

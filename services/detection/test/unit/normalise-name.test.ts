@@ -1,3 +1,4 @@
+import { confusablesOf } from '@svc/text-keys';
 import { normaliseName } from '../../src';
 
 const firstReading = (raw: string) => normaliseName(raw)[0];
@@ -37,5 +38,33 @@ describe('normaliseName', () => {
 
   it('when a name has nothing to read, then there is no reading', () => {
     expect(normaliseName(' -- ')).toEqual([]);
+  });
+});
+
+describe("normaliseName on Unicode's confusables list", () => {
+  const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+  it('when a letter of a name is replaced by any character the list gives as its look-alike, then the name reads the same', () => {
+    const failures: string[] = [];
+    let checked = 0;
+    for (const letter of LETTERS) {
+      for (const lookAlike of confusablesOf(letter)) {
+        // The list maps capital look-alikes of I to l; in a name they are an i.
+        const expected = letter === 'l' && lookAlike.toLowerCase() !== lookAlike ? 'i' : letter.toLowerCase();
+        const compact = normaliseName(`Swa${lookAlike}ton`)[0]?.compact;
+        checked++;
+        if (compact !== `swa${expected}ton`)
+          failures.push(
+            `${lookAlike} (U+${lookAlike.codePointAt(0)?.toString(16)}) for ${letter}: ${compact}`,
+          );
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    expect(failures).toEqual([]);
+  });
+
+  it('when a capital Cyrillic letter stands in for a Latin one, then it is read as that letter', () => {
+    expect(normaliseName('ХAVIER ВАRDEM')[0]?.compact).toBe('xavierbardem'); // Cyrillic Х, В, А
+    expect(normaliseName('Іvan Ѕmith')[0]?.compact).toBe('ivansmith'); // Cyrillic І, Ѕ
   });
 });

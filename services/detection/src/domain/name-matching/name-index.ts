@@ -1,71 +1,52 @@
-import {
-  MIN_FUZZY_LENGTH,
-  PENALTY,
-  phoneticCodes,
-  roundConfidence,
-  tokenSimilarity,
-  type TokenSimilarity,
-} from './confidence';
+import { phoneticCodes, PENALTY, roundConfidence } from './confidence';
+import { GrowableUint32, IntMultiMap, StringTable, ByteArena, hash32 } from './compact-tables';
 import {
   CLASSIFICATION_OF_LAYER,
   type MatchLayer,
   type MatchResult,
   type ProtectedIdentity,
 } from './match-result';
-import { normaliseName, normaliseProtectedName } from './normalise-name';
+import { normaliseName, normaliseProtectedName, type NormalisedName } from './normalise-name';
 import { isAboveThreshold, type EnforcementLevel } from './thresholds';
-
-interface NameEntry {
-  identityId: string;
-  text: string;
-  compact: string;
-  tokens: number[];
-  isPrimary: boolean;
-}
-
-/** Query token -> protected token id -> how alike they are. */
-type TokenCandidates = Map<number, TokenSimilarity>;
+import { boundedEditDistance, CONTEXT_WORDS, editsAllowedIn, nameEditBudget } from './token-rules';
 
 export interface MatchOptions {
   enforcement: EnforcementLevel;
 }
 
+/** Where the checked text comes from: an avatar's name, or its free-text description. */
+export type SearchMode = 'name' | 'description';
+
+/** The best accepted match, and the highest score of any candidate (a near miss shows there). */
+export interface SearchOutcome {
+  best: MatchResult | null;
+  bestScore: number;
+}
+
+/**
+ * The layout of the index's arrays and the rules that filled them (normalisation, keys). A
+ * snapshot of another version is rebuilt, never loaded: bump it with any change to either.
+ */
+export const NAME_INDEX_VERSION = 3;
+
+/** Every flat array of the index, as a snapshot stores it. */
+export type NameIndexParts = Record<string, Uint32Array | Buffer>;
+
 /** Shortest piece when a one-word query ("TaylorSwfit") is tried as two words. */
 const MIN_SPLIT_PART = 3;
+/** Shortest word whose one-deletion keys are indexed (shorter words are found exactly or by sound). */
+const MIN_DELETION_LENGTH = 3;
+/** Words of a checked text looked at (a description may be long; a name is never this long). */
+const MAX_QUERY_TOKENS = 64;
+/** Longest run of query words joined to meet a protected name written without spaces. */
+const MAX_JOINED_WORDS = 6;
+/** Protected words followed from one sound-alike code (a common code is shared by thousands). */
+const MAX_SOUND_ALIKE_TOKENS = 64;
+/** A protected name found inside a longer one ("X Official", "The Real X"). */
+const WRAPPED = 0.96;
+const PRIMARY = 1;
 
-function pushTo<K>(map: Map<K, number[]>, key: K, value: number): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-function removeFrom<K>(map: Map<K, number[]>, key: K, value: number): void {
-  const list = map.get(key);
-  if (!list) return;
-  const at = list.indexOf(value);
-  if (at >= 0) list.splice(at, 1);
-  if (list.length === 0) map.delete(key);
-}
-
-/** A word and each way of deleting one of its letters (symmetric deletion: one edit either side meets). */
-function deletionKeys(token: string): string[] {
-  const keys = new Set([token]);
-  if (token.length >= MIN_FUZZY_LENGTH - 1) {
-    for (let i = 0; i < token.length; i++) keys.add(token.slice(0, i) + token.slice(i + 1));
-  }
-  return [...keys];
-}
-
-/** Orders results: higher confidence, then lower layer, then identity id and name (deterministic). */
-function isBetter(a: MatchResult, b: MatchResult | null): boolean {
-  if (!b) return true;
-  if (a.confidence !== b.confidence) return a.confidence > b.confidence;
-  if (a.layer !== b.layer) return a.layer < b.layer;
-  if (a.identityId !== b.identityId) return a.identityId < b.identityId;
-  return a.matchedName < b.matchedName;
-}
-
-const PERMUTATIONS: Readonly<Record<number, number[][]>> = {
+const PERMUTATIONS: Readonly<Record<number, readonly (readonly number[])[]>> = {
   2: [[1, 0]],
   3: [
     [0, 2, 1],
@@ -77,66 +58,198 @@ const PERMUTATIONS: Readonly<Record<number, number[][]>> = {
 };
 
 /**
- * In-memory index of protected names. Candidates come from posting lists, never from a scan:
- * whole normalised names (exact and variation layers), and per word a symmetric one-deletion index
- * (fuzzy layer) and Double Metaphone codes (phonetic layer) leading to the names holding that word.
+ * How one protected word relates to one query word: NOT_ALIKE; 0..2 edits; SOUNDS_ALIKE + edits
+ * (two edits that also sound the same, "Tyler" for "Taylor": counted as edits, reported as
+ * phonetic); PHONETIC + edits (further off but the same sound, scored by the phonetic factor).
+ */
+const NOT_ALIKE = -1;
+const SOUNDS_ALIKE = 8;
+const PHONETIC = 16;
+
+/** Orders results: higher confidence, then lower layer, then identity id and name (deterministic). */
+function isBetter(a: MatchResult, b: MatchResult | null): boolean {
+  if (!b) return true;
+  if (a.confidence !== b.confidence) return a.confidence > b.confidence;
+  if (a.layer !== b.layer) return a.layer < b.layer;
+  if (a.identityId !== b.identityId) return a.identityId < b.identityId;
+  return a.matchedName < b.matchedName;
+}
+
+/** A word and each way of deleting one of its letters (symmetric deletion: one edit either side meets). */
+function deletionKeys(token: string): Set<string> {
+  const keys = new Set([token]);
+  if (token.length >= MIN_DELETION_LENGTH) {
+    for (let i = 0; i < token.length; i++) keys.add(token.slice(0, i) + token.slice(i + 1));
+  }
+  return keys;
+}
+
+/** The state of one search: caches per query word, the best so far, the entries already scored. */
+interface Search {
+  words: string[];
+  mode: SearchMode;
+  accept: ((result: MatchResult) => boolean) | undefined;
+  best: MatchResult | null;
+  bestScore: number;
+  relations: Map<number, number>;
+  codes: Map<string, string[]>;
+}
+
+/**
+ * Protected names in a compact, append-only index (ADR 0007): a token dictionary (StringTable),
+ * token-level postings (token -> names holding it) so a protected name is found by its words
+ * inside a longer one, a symmetric one-deletion index and Double Metaphone codes over the
+ * dictionary (fuzzy and sound-alike word lookup), and the whole names without spaces. All of it
+ * sits in typed arrays and Buffers. A name is scored against every window of the query's words;
+ * two edits anywhere in a name of two or more words are allowed (a word with no more than a
+ * third... see token-rules), and the other word always leads to it through the postings.
  */
 export class NameIndex {
-  private readonly entries: (NameEntry | undefined)[] = [];
-  private readonly entriesOfIdentity = new Map<string, number[]>();
-  private readonly byCompact = new Map<string, number[]>();
-  private readonly vocabulary = new Map<string, number>();
-  private readonly tokenText: string[] = [];
-  private readonly postings: number[][] = [];
-  private readonly byDeletion = new Map<string, number[]>();
-  private readonly byPhonetic = new Map<string, number[]>();
+  private readonly tokens: StringTable;
+  private readonly deletions: IntMultiMap;
+  private readonly phonetic: IntMultiMap;
+  private readonly postings: IntMultiMap;
+  private readonly compacts: IntMultiMap;
+  private readonly entryIdentity: GrowableUint32;
+  private readonly entryTokenStart: GrowableUint32;
+  private readonly entryTokenCount: GrowableUint32;
+  private readonly entryFlags: GrowableUint32;
+  private readonly entryTextOffset: GrowableUint32;
+  private readonly entryTextLength: GrowableUint32;
+  private readonly entryTokens: GrowableUint32;
+  private readonly texts: ByteArena;
+  private readonly identityIds: StringTable;
+  private readonly identityFirstEntry: GrowableUint32;
+  private readonly identityEntryCount: GrowableUint32;
+  private live = 0;
+  private stamps = new Uint32Array(0);
+  private stamp = 0;
+
+  constructor(parts?: NameIndexParts) {
+    const u32 = (name: string): Uint32Array | undefined => {
+      const part = parts?.[name];
+      return part instanceof Uint32Array ? part : undefined;
+    };
+    const buf = (name: string): Buffer | undefined => {
+      const part = parts?.[name];
+      return Buffer.isBuffer(part) ? part : undefined;
+    };
+    const table = (prefix: string) => {
+      const arena = buf(`${prefix}.arena`);
+      const offsets = u32(`${prefix}.offsets`);
+      const lengths = u32(`${prefix}.lengths`);
+      const hashes = u32(`${prefix}.hashes`);
+      const slots = u32(`${prefix}.slots`);
+      return new StringTable(
+        arena && offsets && lengths && hashes ? { arena, offsets, lengths, hashes, slots } : undefined,
+      );
+    };
+    const multi = (prefix: string) => {
+      const keys = u32(`${prefix}.keys`);
+      const values = u32(`${prefix}.values`);
+      const next = u32(`${prefix}.next`);
+      const heads = u32(`${prefix}.heads`);
+      return new IntMultiMap(keys && values ? { keys, values, next, heads } : undefined);
+    };
+    this.tokens = table('tokens');
+    this.identityIds = table('identities');
+    this.deletions = multi('deletions');
+    this.phonetic = multi('phonetic');
+    this.postings = multi('postings');
+    this.compacts = multi('compacts');
+    this.entryIdentity = new GrowableUint32(1024, u32('entry.identity'));
+    this.entryTokenStart = new GrowableUint32(1024, u32('entry.tokenStart'));
+    this.entryTokenCount = new GrowableUint32(1024, u32('entry.tokenCount'));
+    this.entryFlags = new GrowableUint32(1024, u32('entry.flags'));
+    this.entryTextOffset = new GrowableUint32(1024, u32('entry.textOffset'));
+    this.entryTextLength = new GrowableUint32(1024, u32('entry.textLength'));
+    this.entryTokens = new GrowableUint32(1024, u32('entry.tokens'));
+    this.texts = new ByteArena(64 * 1024, buf('entry.texts'));
+    this.identityFirstEntry = new GrowableUint32(1024, u32('identity.firstEntry'));
+    this.identityEntryCount = new GrowableUint32(1024, u32('identity.entryCount'));
+    for (let slot = 0; slot < this.identityEntryCount.length; slot++) {
+      if (this.identityEntryCount.get(slot) > 0) this.live++;
+    }
+  }
 
   /** Number of identities held. */
   get size(): number {
-    return this.entriesOfIdentity.size;
+    return this.live;
+  }
+
+  /** Names held, garbage (replaced or removed names) included: what a rebuild would drop. */
+  get storedNames(): number {
+    return this.entryIdentity.length;
+  }
+
+  /** Distinct words of the dictionary. */
+  get vocabularySize(): number {
+    return this.tokens.size;
+  }
+
+  /** Bytes held in typed arrays and Buffers (capacity, not just use). */
+  get bytes(): number {
+    let total = 0;
+    for (const part of Object.values(this.parts())) total += part.byteLength;
+    return total;
   }
 
   /** Adds an identity (primary name first, then variations); adding a known id replaces it. */
   add(identity: ProtectedIdentity): void {
-    this.remove(identity.id);
-    const ids: number[] = [];
+    const slot = this.identityIds.intern(identity.id);
+    while (this.identityFirstEntry.length <= slot) {
+      this.identityFirstEntry.push(0);
+      this.identityEntryCount.push(0);
+    }
+    if (this.identityEntryCount.get(slot) > 0) this.live--;
+    const first = this.entryIdentity.length;
     const seen = new Set<string>();
-    identity.names.forEach((text, position) => {
-      const normalised = normaliseProtectedName(text);
-      if (!normalised || seen.has(normalised.compact + '|' + normalised.tokens.join(' '))) return;
-      seen.add(normalised.compact + '|' + normalised.tokens.join(' '));
-      const entryId = this.entries.length;
-      const tokens = normalised.tokens.map((t) => this.tokenId(t));
-      this.entries.push({
-        identityId: identity.id,
-        text,
-        compact: normalised.compact,
-        tokens,
-        isPrimary: position === 0,
-      });
-      pushTo(this.byCompact, normalised.compact, entryId);
-      for (const token of new Set(tokens)) this.postingsOf(token).push(entryId);
-      ids.push(entryId);
+    const spellings = identity.names.flatMap(
+      (text, position): { text: string; position: number; joined?: string }[] => {
+        // "Joon-ho" is written "Joonho" as often as "Joon Ho": both spellings lead to the name.
+        const joined = text.replace(/(\p{L})-(\p{L})/gu, '$1$2');
+        return joined === text
+          ? [{ text, position }]
+          : [
+              { text, position },
+              { text, position, joined },
+            ];
+      },
+    );
+    spellings.forEach(({ text, position, joined }) => {
+      const normalised = normaliseProtectedName(joined ?? text);
+      if (!normalised) return;
+      const key = normalised.compact + '|' + normalised.tokens.join(' ');
+      if (seen.has(key)) return;
+      seen.add(key);
+      const entry = this.entryIdentity.push(slot);
+      this.entryTokenStart.push(this.entryTokens.length);
+      this.entryTokenCount.push(normalised.tokens.length);
+      this.entryFlags.push(position === 0 ? PRIMARY : 0);
+      const stored = this.texts.append(text);
+      this.entryTextOffset.push(stored.offset);
+      this.entryTextLength.push(stored.bytes);
+      const distinct = new Set<number>();
+      for (const token of normalised.tokens) {
+        const id = this.tokenId(token);
+        this.entryTokens.push(id);
+        distinct.add(id);
+      }
+      for (const id of distinct) this.postings.add(id, entry);
+      this.compacts.add(hash32(normalised.compact), entry);
     });
-    this.entriesOfIdentity.set(identity.id, ids);
+    const count = this.entryIdentity.length - first;
+    this.identityFirstEntry.set(slot, first);
+    this.identityEntryCount.set(slot, count);
+    if (count > 0) this.live++;
   }
 
   /** Removes an identity; unknown ids are ignored. */
   remove(identityId: string): void {
-    const ids = this.entriesOfIdentity.get(identityId);
-    if (!ids) return;
-    for (const entryId of ids) {
-      const entry = this.entries[entryId];
-      if (!entry) continue;
-      removeFrom(this.byCompact, entry.compact, entryId);
-      for (const token of new Set(entry.tokens)) {
-        const list = this.postingsOf(token);
-        const at = list.indexOf(entryId);
-        if (at >= 0) list.splice(at, 1);
-      }
-      this.entries[entryId] = undefined;
-    }
-    this.entriesOfIdentity.delete(identityId);
+    const slot = this.identityIds.get(identityId);
+    if (slot < 0 || this.identityEntryCount.get(slot) === 0) return;
+    this.identityEntryCount.set(slot, 0);
+    this.live--;
   }
 
   /** The best match at or above the enforcement level's threshold, or null. */
@@ -150,162 +263,313 @@ export class NameIndex {
    * `accept`, only results it accepts count (each identity's own threshold, one box only).
    */
   bestMatch(query: string, accept?: (result: MatchResult) => boolean): MatchResult | null {
-    let best: MatchResult | null = null;
-    const consider = (candidate: MatchResult | null): void => {
-      if (candidate && isBetter(candidate, best) && (accept === undefined || accept(candidate)))
-        best = candidate;
-    };
-    const cache = new Map<string, TokenCandidates>();
-    for (const reading of normaliseName(query)) {
-      for (const entryId of this.byCompact.get(reading.compact) ?? []) {
-        const entry = this.entries[entryId];
-        if (!entry) continue;
-        consider(this.result(entry, entry.isPrimary ? 1 : 2, entry.isPrimary ? 1 : PENALTY.variation));
-      }
-      if ((best as MatchResult | null)?.confidence === 1) return best;
-      for (const words of this.segmentations(reading.tokens, reading.compact)) {
-        const candidates = words.map((w) => this.candidatesOf(w, cache));
-        for (const entryId of this.candidateEntries(candidates)) {
-          const entry = this.entries[entryId];
-          consider(entry ? this.score(entry, candidates) : null);
+    return this.search(query, accept).best;
+  }
+
+  /** The best accepted match and the best score of any candidate, in a name or a description. */
+  search(query: string, accept?: (result: MatchResult) => boolean, mode: SearchMode = 'name'): SearchOutcome {
+    const outcome: SearchOutcome = { best: null, bestScore: 0 };
+    // "Kang-ho" may stand for the protected "Kangho" as well as "Kang Ho": both are read.
+    const joined = query.replace(/(\p{L})-(\p{L})/gu, '$1$2');
+    const readings = normaliseName(query);
+    if (joined !== query) readings.push(...normaliseName(joined));
+    for (const reading of readings) {
+      const words = reading.tokens.slice(0, MAX_QUERY_TOKENS);
+      this.searchReading(this.newSearch(words, mode, accept), reading, outcome);
+      if (mode === 'name' && words.length === 1) {
+        // A one-word name may be two words run together ("TaylorSwfit").
+        const [word = ''] = words;
+        for (let cut = MIN_SPLIT_PART; cut <= word.length - MIN_SPLIT_PART; cut++) {
+          const split = [word.slice(0, cut), word.slice(cut)];
+          this.searchReading(this.newSearch(split, mode, accept), { tokens: split, compact: word }, outcome);
         }
       }
     }
-    return best;
-  }
-
-  private tokenId(token: string): number {
-    const known = this.vocabulary.get(token);
-    if (known !== undefined) return known;
-    const id = this.tokenText.length;
-    this.vocabulary.set(token, id);
-    this.tokenText.push(token);
-    this.postings.push([]);
-    for (const key of deletionKeys(token)) pushTo(this.byDeletion, key, id);
-    for (const code of phoneticCodes(token)) pushTo(this.byPhonetic, code, id);
-    return id;
-  }
-
-  private postingsOf(token: number): number[] {
-    const list = this.postings[token];
-    if (!list) throw new Error(`unknown token ${token}`);
-    return list;
-  }
-
-  /** The words as given; a one-word query is also tried cut in two ("taylorswfit"). */
-  private segmentations(tokens: string[], compact: string): string[][] {
-    const out = [tokens];
-    if (tokens.length === 1) {
-      for (let cut = MIN_SPLIT_PART; cut <= compact.length - MIN_SPLIT_PART; cut++) {
-        out.push([compact.slice(0, cut), compact.slice(cut)]);
-      }
-    }
-    return out;
-  }
-
-  /** Protected words alike to a query word, found through the deletion and phonetic posting lists. */
-  private candidatesOf(word: string, cache: Map<string, TokenCandidates>): TokenCandidates {
-    const cached = cache.get(word);
-    if (cached) return cached;
-    const found: TokenCandidates = new Map();
-    const seen = new Set<number>();
-    const consider = (tokenIds: readonly number[] | undefined, soundsAlike: boolean): void => {
-      for (const id of tokenIds ?? []) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-        const similarity = tokenSimilarity(word, this.tokenText[id] ?? '', soundsAlike);
-        if (similarity) found.set(id, similarity);
-      }
-    };
-    // Sound-alikes first: a word met again through the deletion index is then already scored.
-    for (const code of phoneticCodes(word)) consider(this.byPhonetic.get(code), true);
-    for (const key of deletionKeys(word)) consider(this.byDeletion.get(key), false);
-    cache.set(word, found);
-    return found;
+    return outcome;
   }
 
   /**
-   * Names holding a word alike to the rarest query word. A name of three or more words may also
-   * skip one query word (a middle name), so there the two rarest are taken: one of them is always
-   * among its words.
+   * The index's flat arrays, for a snapshot: views of the append-only ones (what is written never
+   * changes; growing moves later writes elsewhere) and copies of the two changed in place, so the
+   * set stays as it was at this instant while it is written out.
    */
-  private candidateEntries(candidates: TokenCandidates[]): Set<number> {
-    const sizes = candidates
-      .map((tokens, position) => {
-        let total = 0;
-        for (const id of tokens.keys()) total += this.postings[id]?.length ?? 0;
-        return { position, total, empty: tokens.size === 0 };
-      })
-      .sort((a, b) => a.total - b.total || a.position - b.position);
-    const empty = sizes.filter((s) => s.empty).length;
-    if (empty > 1 || (empty === 1 && candidates.length < 3)) return new Set();
-    const out = new Set<number>();
-    for (const { position } of sizes.filter((s) => !s.empty).slice(0, candidates.length >= 3 ? 2 : 1)) {
-      for (const id of candidates[position]?.keys() ?? []) {
-        for (const entryId of this.postings[id] ?? []) out.add(entryId);
-      }
-    }
+  parts(): NameIndexParts {
+    const out: NameIndexParts = {};
+    const table = (prefix: string, t: StringTable) => {
+      out[`${prefix}.arena`] = t.arena.used();
+      out[`${prefix}.offsets`] = t.offsets.used();
+      out[`${prefix}.lengths`] = t.lengths.used();
+      out[`${prefix}.hashes`] = t.hashes.used();
+      out[`${prefix}.slots`] = t.slotsCopy();
+    };
+    const multi = (prefix: string, m: IntMultiMap) => {
+      out[`${prefix}.keys`] = m.keys.used();
+      out[`${prefix}.values`] = m.values.used();
+      const chains = m.chains();
+      out[`${prefix}.next`] = chains.next;
+      out[`${prefix}.heads`] = chains.heads;
+    };
+    table('tokens', this.tokens);
+    table('identities', this.identityIds);
+    multi('deletions', this.deletions);
+    multi('phonetic', this.phonetic);
+    multi('postings', this.postings);
+    multi('compacts', this.compacts);
+    out['entry.identity'] = this.entryIdentity.used();
+    out['entry.tokenStart'] = this.entryTokenStart.used();
+    out['entry.tokenCount'] = this.entryTokenCount.used();
+    out['entry.flags'] = this.entryFlags.used();
+    out['entry.textOffset'] = this.entryTextOffset.used();
+    out['entry.textLength'] = this.entryTextLength.used();
+    out['entry.tokens'] = this.entryTokens.used();
+    out['entry.texts'] = this.texts.used();
+    out['identity.firstEntry'] = this.identityFirstEntry.used().slice();
+    out['identity.entryCount'] = this.identityEntryCount.used().slice();
     return out;
   }
 
-  /** Scores a name against the query words: in order, reordered, or with one extra middle word. */
-  private score(entry: NameEntry, candidates: TokenCandidates[]): MatchResult | null {
-    const m = entry.tokens.length;
-    const k = candidates.length;
-    let best: { product: number; phonetic: boolean } | null = null;
-    const consider = (order: readonly number[], penalty: number): void => {
-      const s = this.orderedProduct(
-        entry.tokens,
-        order.map((i) => candidates[i]),
-      );
-      if (s && (!best || s.product * penalty > best.product)) {
-        best = { product: s.product * penalty, phonetic: s.phonetic };
+  private newSearch(words: string[], mode: SearchMode, accept: Search['accept']): Search {
+    return { words, mode, accept, best: null, bestScore: 0, relations: new Map(), codes: new Map() };
+  }
+
+  private tokenId(token: string): number {
+    const known = this.tokens.get(token);
+    if (known >= 0) return known;
+    const id = this.tokens.intern(token);
+    for (const key of deletionKeys(token)) this.deletions.add(hash32(key), id);
+    for (const code of phoneticCodes(token)) this.phonetic.add(hash32(code), id);
+    return id;
+  }
+
+  private isLive(entry: number): boolean {
+    const slot = this.entryIdentity.get(entry);
+    const first = this.identityFirstEntry.get(slot);
+    return entry >= first && entry < first + this.identityEntryCount.get(slot);
+  }
+
+  private searchReading(search: Search, reading: NormalisedName, outcome: SearchOutcome): void {
+    this.exactRuns(search, reading);
+    // The primary name written out exactly, the whole query: nothing can score higher.
+    if (search.best?.confidence !== 1) this.byWords(search);
+    if (search.bestScore > outcome.bestScore) outcome.bestScore = search.bestScore;
+    if (search.best && isBetter(search.best, outcome.best)) outcome.best = search.best;
+  }
+
+  /** Runs of query words that are a protected name written out (with or without its spaces). */
+  private exactRuns(search: Search, reading: NormalisedName): void {
+    const { words } = search;
+    const whole = words.length === 1 ? reading.compact : undefined;
+    for (let start = 0; start < words.length; start++) {
+      let joined = '';
+      for (let end = start; end < Math.min(words.length, start + MAX_JOINED_WORDS); end++) {
+        joined += words[end] ?? '';
+        const covers = start === 0 && end === words.length - 1;
+        const text = covers && whole !== undefined ? whole : joined;
+        this.compacts.forEach(hash32(text), (entry) => {
+          if (!this.isLive(entry) || this.compactOf(entry) !== text) return;
+          const single = this.entryTokenCount.get(entry) === 1;
+          if (!covers && !this.mayWrap(search, single, start, end)) return;
+          const primary = (this.entryFlags.get(entry) & PRIMARY) !== 0;
+          const confidence = (primary ? 1 : PENALTY.variation) * (covers || single ? 1 : WRAPPED);
+          this.consider(search, entry, primary ? 1 : 2, confidence);
+        });
       }
+    }
+  }
+
+  /** A protected name inside longer text: a one-word name only beside generic words ("X AI"). */
+  private mayWrap(search: Search, singleWord: boolean, start: number, end: number): boolean {
+    if (search.mode === 'description') return !singleWord;
+    if (!singleWord) return true;
+    return search.words.every(
+      (word, i) => (i >= start && i <= end) || CONTEXT_WORDS.has(word) || /^\d+$/.test(word),
+    );
+  }
+
+  private compactOf(entry: number): string {
+    const start = this.entryTokenStart.get(entry);
+    let out = '';
+    for (let i = 0; i < this.entryTokenCount.get(entry); i++)
+      out += this.tokens.text(this.entryTokens.get(start + i));
+    return out;
+  }
+
+  /** Names holding a word alike to some query word, each scored once against every window. */
+  private byWords(search: Search): void {
+    if (this.stamps.length < this.entryIdentity.length) {
+      this.stamps = new Uint32Array(Math.max(1024, this.entryIdentity.data.length));
+      this.stamp = 0;
+    }
+    this.stamp = (this.stamp + 1) >>> 0;
+    if (this.stamp === 0) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+    const visited = new Set<number>();
+    const visitToken = (token: number): void => {
+      if (visited.has(token)) return;
+      visited.add(token);
+      this.postings.forEach(token, (entry) => {
+        if (this.stamps[entry] === this.stamp) return;
+        this.stamps[entry] = this.stamp;
+        if (this.isLive(entry)) this.scoreEntry(search, entry);
+      });
     };
-    if (m === k) {
-      consider(
-        entry.tokens.map((_, i) => i),
-        1,
-      );
-      for (const order of PERMUTATIONS[m] ?? []) consider(order, PENALTY.reordered);
-    } else if (m === k - 1 && m >= 2) {
-      for (let skip = 1; skip < k - 1; skip++) {
-        consider(
-          [...Array(k).keys()].filter((i) => i !== skip),
-          PENALTY.extraToken,
+    // Which words lead to candidates (every protected name has a word within one edit of the
+    // query when it is within the edit budget): generic words only when nothing else is there,
+    // words of three letters or fewer only exactly when a longer word is there, sound-alikes only
+    // for a word that met nothing closer. This keeps the candidates few at millions of names.
+    const meaningful = search.words.filter((w) => !CONTEXT_WORDS.has(w));
+    const hasLongWord = meaningful.some((w) => w.length >= MIN_DELETION_LENGTH + 1);
+    for (const word of meaningful.length > 0 ? meaningful : search.words) {
+      const before = visited.size;
+      const exact = this.tokens.get(word);
+      if (exact >= 0) visitToken(exact);
+      if (search.mode === 'description') continue;
+      if (hasLongWord && word.length <= MIN_DELETION_LENGTH) continue;
+      for (const key of deletionKeys(word)) this.deletions.forEach(hash32(key), visitToken);
+      if (visited.size > before) continue;
+      for (const code of this.codesOf(search, word)) {
+        let budget = MAX_SOUND_ALIKE_TOKENS;
+        this.phonetic.forEach(hash32(code), (token) => {
+          if (budget-- > 0) visitToken(token);
+        });
+      }
+    }
+  }
+
+  private codesOf(search: Search, word: string): string[] {
+    let codes = search.codes.get(word);
+    if (!codes) {
+      codes = word.length >= 2 ? phoneticCodes(word) : [];
+      search.codes.set(word, codes);
+    }
+    return codes;
+  }
+
+  /** Edits between a protected word and a query word, PHONETIC + edits for a sound-alike, or NOT_ALIKE. */
+  private relation(search: Search, token: number, position: number): number {
+    const key = token * MAX_QUERY_TOKENS + position;
+    const cached = search.relations.get(key);
+    if (cached !== undefined) return cached;
+    const target = this.tokens.text(token);
+    const word = search.words[position] ?? '';
+    let result = NOT_ALIKE;
+    if (word === target) result = 0;
+    else if (search.mode === 'name') {
+      const longest = Math.max(word.length, target.length);
+      const maxPhonetic = Math.max(1, Math.floor(longest / 3));
+      const cap = editsAllowedIn(target.length);
+      const d = boundedEditDistance(word, target, Math.max(cap, maxPhonetic));
+      const soundsAlike = (): boolean => {
+        if (word.length < 2 || target.length < 2) return false;
+        const targetCodes = phoneticCodes(target);
+        return this.codesOf(search, word).some((code) => targetCodes.includes(code));
+      };
+      if (d <= 1 && d <= cap) result = d;
+      else if (d <= cap) result = soundsAlike() ? SOUNDS_ALIKE + d : d;
+      else if (d <= maxPhonetic && soundsAlike()) result = PHONETIC + d;
+    }
+    search.relations.set(key, result);
+    return result;
+  }
+
+  /** Scores one protected name against the query's words: every window, in order or not. */
+  private scoreEntry(search: Search, entry: number): void {
+    const m = this.entryTokenCount.get(entry);
+    const n = search.words.length;
+    if (m === 0 || m > n + 1) return;
+    if (search.mode === 'description' && m === 1) return;
+    const start = this.entryTokenStart.get(entry);
+    const tokens: number[] = [];
+    let letters = 0;
+    for (let i = 0; i < m; i++) {
+      const token = this.entryTokens.get(start + i);
+      // Most candidates share one word with the query and no other: out before any alignment.
+      let alike = false;
+      for (let position = 0; position < n && !alike; position++) {
+        alike = this.relation(search, token, position) !== NOT_ALIKE;
+      }
+      if (!alike) return;
+      tokens.push(token);
+      letters += this.tokens.lengths.get(token);
+    }
+    const budget = nameEditBudget(m, letters);
+    const primary = (this.entryFlags.get(entry) & PRIMARY) !== 0;
+    const tryAlignment = (positions: readonly number[], penalty: number, inOrder: boolean): void => {
+      let edits = 0;
+      let phoneticFactor = 1;
+      let soundAlike = false;
+      let soundEdits = 0;
+      let soundFactor = 1;
+      for (let j = 0; j < m; j++) {
+        const r = this.relation(search, tokens[j] ?? 0, positions[j] ?? 0);
+        if (r === NOT_ALIKE) return;
+        if (r >= PHONETIC) phoneticFactor *= Math.max(0.7, 0.88 - 0.04 * (r - PHONETIC));
+        else if (r >= SOUNDS_ALIKE) {
+          edits += r - SOUNDS_ALIKE;
+          soundEdits += r - SOUNDS_ALIKE;
+          soundFactor *= 0.88 - 0.04 * (r - SOUNDS_ALIKE);
+          soundAlike = true;
+        } else edits += r;
+      }
+      // Reordered or with a middle word: one edit at most (two reach other people, "Angela Nelson").
+      const allowed = inOrder ? budget : Math.min(budget, 1);
+      if (edits > allowed && soundAlike) {
+        // Over the edit budget, sound-alike words count by their sound instead ("Tyler Swyft").
+        edits -= soundEdits;
+        phoneticFactor *= soundFactor;
+      }
+      if (edits > allowed) return;
+      const lowest = Math.min(...positions);
+      const highest = Math.max(...positions);
+      const wrapped = lowest > 0 || highest < n - 1;
+      if (wrapped && !this.mayWrap(search, m === 1, lowest, highest)) return;
+      let confidence = (1 - (0.6 * edits) / Math.max(letters, 1)) * phoneticFactor * penalty;
+      if (!primary) confidence *= PENALTY.variation;
+      if (m === 1) confidence *= PENALTY.singleTokenName;
+      // A one-word name wraps only in generic words (mayWrap): no further penalty.
+      if (wrapped && m > 1) confidence *= WRAPPED;
+      const exact = edits === 0 && phoneticFactor === 1 && inOrder;
+      const layer: MatchLayer = exact ? (primary ? 1 : 2) : phoneticFactor < 1 || soundAlike ? 4 : 3;
+      this.consider(search, entry, layer, confidence);
+    };
+    const window: number[] = new Array<number>(m).fill(0);
+    for (let s = 0; s + m <= n; s++) {
+      for (let j = 0; j < m; j++) window[j] = s + j;
+      tryAlignment(window, 1, true);
+      for (const order of PERMUTATIONS[m] ?? []) {
+        tryAlignment(
+          order.map((j) => s + j),
+          PENALTY.reordered,
+          false,
         );
       }
     }
-    const found = best as { product: number; phonetic: boolean } | null;
-    if (!found) return null;
-    let confidence = found.product * (entry.isPrimary ? 1 : PENALTY.variation);
-    if (m === 1) confidence *= PENALTY.singleTokenName;
-    return this.result(entry, found.phonetic ? 4 : 3, confidence);
-  }
-
-  private orderedProduct(
-    tokens: readonly number[],
-    candidates: readonly (TokenCandidates | undefined)[],
-  ): { product: number; phonetic: boolean } | null {
-    let product = 1;
-    let phonetic = false;
-    for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i];
-      const similarity = token === undefined ? undefined : candidates[i]?.get(token);
-      if (!similarity) return null;
-      product *= similarity.score;
-      phonetic ||= similarity.relation === 'phonetic';
+    // A middle word the protected name does not have ("Taylor Alison Swift").
+    if (m >= 2) {
+      for (let s = 0; s + m + 1 <= n; s++) {
+        for (let skip = 1; skip < m; skip++) {
+          const positions = [...Array(m + 1).keys()].filter((i) => i !== skip).map((i) => s + i);
+          tryAlignment(positions, PENALTY.extraToken, false);
+        }
+      }
     }
-    return { product, phonetic };
   }
 
-  private result(entry: NameEntry, layer: MatchLayer, confidence: number): MatchResult {
-    return {
-      identityId: entry.identityId,
-      matchedName: entry.text,
-      confidence: roundConfidence(confidence),
+  private consider(search: Search, entry: number, layer: MatchLayer, rawConfidence: number): void {
+    const confidence = roundConfidence(rawConfidence);
+    if (confidence > search.bestScore) search.bestScore = confidence;
+    if (search.best && confidence < search.best.confidence) return;
+    const result: MatchResult = {
+      identityId: this.identityIds.text(this.entryIdentity.get(entry)),
+      matchedName: this.texts.read(this.entryTextOffset.get(entry), this.entryTextLength.get(entry)),
+      confidence,
       layer,
       classification: CLASSIFICATION_OF_LAYER[layer],
     };
+    if (isBetter(result, search.best) && (search.accept === undefined || search.accept(result))) {
+      search.best = result;
+    }
   }
 }

@@ -44,6 +44,7 @@ export function checkResultForm(outcome: CheckOutcome) {
       parodyLikelihood: outcome.parodyLikelihood,
       matchedVariations: outcome.matchedVariations,
       imageMatchScore: outcome.imageMatchScore,
+      bestScore: outcome.bestScore,
     },
     action: outcome.action,
   };

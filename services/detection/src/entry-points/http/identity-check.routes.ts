@@ -9,7 +9,7 @@ import {
   secondFamilyBatchBodySchema,
   secondFamilyCheckBodySchema,
 } from '@svc/contracts';
-import { AppError } from '@svc/errors';
+import { AppError, errors } from '@svc/errors';
 import { authOf, parseBody, parseParams } from '@svc/service-kit';
 import { z } from 'zod';
 import { checkIdentities, checkIdentity } from '../../domain/check-identity.use-case';
@@ -43,6 +43,10 @@ const elapsedSince = (start: number): number => Math.round(performance.now() - s
 
 /** The identity check in both families, and enforcement's avatar evaluation. */
 export function identityCheckRoutes(router: Router, ctx: DetectionContext): void {
+  // A partial index would answer ALLOW for protected names: nothing is checked until it is loaded.
+  router.use((_req, _res, next) => {
+    next(ctx.indexReady() ? undefined : errors.unavailable('the identity index is loading', 5));
+  });
   router.post(ops.checkIdentity.path, async (req, res) => {
     const body = parseBody(identityCheckBodySchema, req);
     const outcome = await checkIdentity(ctx, callerOf(req), body);
