@@ -75,7 +75,7 @@ export const detectionSchema = z.object({
   }),
   bestScore: z.number().min(0).max(1).meta({
     description:
-      'The highest name score of any candidate, also when nothing matched (ALLOW): borderline names can go to review (contracts §13)',
+      'The highest name score of any candidate, also when nothing matched (ALLOW): borderline names can go to review (docs/spec/contracts.md §13)',
   }),
 });
 

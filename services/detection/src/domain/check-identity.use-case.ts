@@ -21,7 +21,7 @@ export interface Detection {
   classification: Classification;
   matchedVariations: string[];
   imageMatchScore: number | null;
-  /** The best name score of any candidate, matched or not (contracts §13: near misses show). */
+  /** The best name score of any candidate, matched or not (docs/spec/contracts.md §13: near misses show). */
   bestScore: number;
 }
 
