@@ -84,3 +84,28 @@ export async function freshPostgresDatabase(label = 'test'): Promise<{ url: stri
     },
   };
 }
+
+/**
+ * Closes a test database to connections and ends its sessions, as an operator's maintenance would
+ * (`ALTER DATABASE … ALLOW_CONNECTIONS false`); `reopen()` lets connections in again. Only for a
+ * database a test created on the test server.
+ */
+export async function refuseConnections(databaseUrl: string): Promise<{ reopen(): Promise<void> }> {
+  const infra = await infrastructure();
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  const admin = async (sql: string, params: unknown[] = []): Promise<void> => {
+    const client = new pg.Client({ connectionString: infra.postgresUrl });
+    await client.connect();
+    try {
+      await client.query(sql, params);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+  await admin(
+    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [name],
+  );
+  return { reopen: () => admin(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`) };
+}

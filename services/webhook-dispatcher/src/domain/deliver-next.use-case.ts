@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { webhookEndpointDisabled } from '@svc/contracts';
+import { isTransientFailure } from '@svc/errors';
 import { isFetchGuardError } from '@svc/fetch-guard';
 import { appendToOutbox } from '@svc/messaging';
 import { fetchPolicyOf } from './endpoint-url';
@@ -95,6 +96,38 @@ async function disable(
   );
 }
 
+// How long the outcome of a sent delivery is held while the database is unavailable.
+const RECORD_BUDGET_MS = 60_000;
+const RECORD_RETRY_CAP_MS = 2000;
+
+/**
+ * Records what happened to a sent delivery. Once the endpoint has answered, forgetting the answer
+ * would send the delivery again (a second delivery after a 200), so a database outage is waited
+ * out here (capped backoff, up to a minute) while this worker still holds the endpoint; only a
+ * longer outage or a real error gives up, and then the delivery is sent again later (at least once).
+ */
+async function recordOutcome(
+  ctx: WebhookContext,
+  deliveryId: string,
+  record: Parameters<WebhookContext['transaction']>[0],
+): Promise<void> {
+  const started = performance.now();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await ctx.transaction(record);
+      return;
+    } catch (err) {
+      if (!isTransientFailure(err) || performance.now() - started > RECORD_BUDGET_MS) throw err;
+      const delay = Math.min(RECORD_RETRY_CAP_MS, 100 * 2 ** Math.min(attempt - 1, 10));
+      ctx.logger.warn(
+        { err, deliveryId, attempt, delay },
+        'webhook worker: recording a sent delivery, retrying',
+      );
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
 /**
  * Sends the oldest due delivery of one endpoint (the caller holds the endpoint's lease) and
  * records the attempt: success, a retry on the schedule, `failed` when the schedule is spent, or
@@ -126,7 +159,7 @@ export async function deliverNext(ctx: WebhookContext, endpointId: string): Prom
     eventCreatedAt: delivery.eventCreatedAt,
   };
 
-  await ctx.transaction(async (store, tx) => {
+  await recordOutcome(ctx, delivery.id, async (store, tx) => {
     await store.recordAttempt(
       {
         deliveryId: delivery.id,

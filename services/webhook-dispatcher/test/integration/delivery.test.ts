@@ -1,5 +1,5 @@
 import { gracePeriodStarted, licenseRequestApproved, paymentDue } from '@svc/contracts';
-import { waitFor } from '@svc/test-kit';
+import { refuseConnections, waitFor } from '@svc/test-kit';
 import { Webhook } from 'standardwebhooks';
 import { startHarness, startReceiver, type Harness } from '../fixtures/dispatcher-harness';
 
@@ -109,6 +109,35 @@ describe('delivering events', () => {
       await filtered.close();
     }
   });
+
+  it('when the database goes away between the 200 and its record, then the outcome is kept and nothing is sent twice', async () => {
+    const p = platform();
+    let outage: Promise<{ reopen(): Promise<void> }> | undefined;
+    // The first delivery closes the dispatcher's database just before it is answered 200.
+    const receiver = await startReceiver((_req, res) => {
+      outage ??= refuseConnections(h.databaseUrl);
+      void outage.then(() => res.writeHead(200).end('ok'));
+    });
+    try {
+      const endpoint = await register(p, receiver.url, ['grace_period.started']);
+      await h.bus.publish(gpStarted(p));
+      await waitFor(() => outage, { what: 'the first delivery' });
+      await new Promise((r) => setTimeout(r, 1500));
+      await (await outage!).reopen();
+      await waitFor(
+        async () => {
+          const list = await deliveries(p, endpoint.id).catch(() => []);
+          return list.length === 1 && list[0].status === 'succeeded' ? list : undefined;
+        },
+        { what: 'the delivery recorded as succeeded', timeoutMs: 30_000 },
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      if (outage !== undefined) await (await outage).reopen();
+      await receiver.close();
+    }
+  }, 45_000);
 
   it('when the endpoint fails and then recovers, then the delivery is retried on the schedule and succeeds', async () => {
     const p = platform();
