@@ -1,4 +1,4 @@
-import { ByteArena, GrowableUint32, StringTable } from './name-matching/compact-tables';
+import { ByteArena, GrowableUint32, snapshotReader, type StringTable } from './name-matching/compact-tables';
 import type { IndexedIdentity } from './identity';
 
 /** The records' flat arrays, as a snapshot stores them. */
@@ -83,24 +83,7 @@ export class IdentityRecords {
   private live = 0;
 
   constructor(parts?: IdentityRecordParts) {
-    const u32 = (name: string): Uint32Array | undefined => {
-      const part = parts?.[name];
-      return part instanceof Uint32Array ? part : undefined;
-    };
-    const buf = (name: string): Buffer | undefined => {
-      const part = parts?.[name];
-      return Buffer.isBuffer(part) ? part : undefined;
-    };
-    const table = (prefix: string) => {
-      const arena = buf(`${prefix}.arena`);
-      const offsets = u32(`${prefix}.offsets`);
-      const lengths = u32(`${prefix}.lengths`);
-      const hashes = u32(`${prefix}.hashes`);
-      const slots = u32(`${prefix}.slots`);
-      return new StringTable(
-        arena && offsets && lengths && hashes ? { arena, offsets, lengths, hashes, slots } : undefined,
-      );
-    };
+    const { u32, buf, table } = snapshotReader(parts);
     this.claims = table('claims');
     this.boxes = table('boxes');
     this.arena = new ByteArena(64 * 1024, buf('rows'));

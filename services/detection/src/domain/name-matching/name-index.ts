@@ -1,5 +1,12 @@
 import { phoneticCodes, PENALTY, roundConfidence } from './confidence';
-import { GrowableUint32, IntMultiMap, StringTable, ByteArena, hash32 } from './compact-tables';
+import {
+  GrowableUint32,
+  type IntMultiMap,
+  type StringTable,
+  ByteArena,
+  hash32,
+  snapshotReader,
+} from './compact-tables';
 import {
   CLASSIFICATION_OF_LAYER,
   type MatchLayer,
@@ -126,31 +133,7 @@ export class NameIndex {
   private stamp = 0;
 
   constructor(parts?: NameIndexParts) {
-    const u32 = (name: string): Uint32Array | undefined => {
-      const part = parts?.[name];
-      return part instanceof Uint32Array ? part : undefined;
-    };
-    const buf = (name: string): Buffer | undefined => {
-      const part = parts?.[name];
-      return Buffer.isBuffer(part) ? part : undefined;
-    };
-    const table = (prefix: string) => {
-      const arena = buf(`${prefix}.arena`);
-      const offsets = u32(`${prefix}.offsets`);
-      const lengths = u32(`${prefix}.lengths`);
-      const hashes = u32(`${prefix}.hashes`);
-      const slots = u32(`${prefix}.slots`);
-      return new StringTable(
-        arena && offsets && lengths && hashes ? { arena, offsets, lengths, hashes, slots } : undefined,
-      );
-    };
-    const multi = (prefix: string) => {
-      const keys = u32(`${prefix}.keys`);
-      const values = u32(`${prefix}.values`);
-      const next = u32(`${prefix}.next`);
-      const heads = u32(`${prefix}.heads`);
-      return new IntMultiMap(keys && values ? { keys, values, next, heads } : undefined);
-    };
+    const { u32, buf, table, multi } = snapshotReader(parts);
     this.tokens = table('tokens');
     this.identityIds = table('identities');
     this.deletions = multi('deletions');
