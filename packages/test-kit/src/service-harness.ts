@@ -74,7 +74,7 @@ export async function startHarnessBase(service: string, options: HarnessBaseOpti
 /** A caller of a service under test, holding an internal token as the gateway would mint it. */
 export interface InternalClient {
   platformId: string;
-  call(method: string, path: string, body?: unknown): Promise<JsonReply>;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonReply>;
 }
 
 /** A client calling `baseUrl` (read at each call when a function) with an internal token for `claims`. */
@@ -87,7 +87,7 @@ export function internalClient(
   const urlNow = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
   return {
     platformId: claims.platformId,
-    call: (method, path, body) => requestJson(urlNow(), token, method, path, body),
+    call: (method, path, body, headers) => requestJson(urlNow(), token, method, path, body, headers),
   };
 }
 

@@ -99,6 +99,7 @@ export async function startEnforcement(
         eventsCommitted: kickRelay,
         workWaiting: () => kick('evaluations'),
         newId,
+        logger,
       };
       context = ctx;
       const jobs = enforcementJobs(

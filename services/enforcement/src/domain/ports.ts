@@ -1,3 +1,4 @@
+import type { Logger } from '@svc/logger';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope, Policy } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
@@ -280,4 +281,6 @@ export interface EnforcementContext {
   /** Tells the evaluation and scan workers that there is work (after a commit). */
   workWaiting(): void;
   newId(prefix: 'viol' | 'gp' | 'appeal' | 'av'): string;
+  /** For what a use case survives but an operator should see (work left to a background job). */
+  logger: Logger;
 }

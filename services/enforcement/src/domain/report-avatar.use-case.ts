@@ -1,4 +1,4 @@
-import { errors } from '@svc/errors';
+import { errors, isTransientFailure } from '@svc/errors';
 import type { Avatar, AvatarInput } from './avatar';
 import { evaluateAvatars } from './evaluate-avatars.use-case';
 import { platformNow } from '@svc/clock';
@@ -16,12 +16,34 @@ async function withViolations(ctx: EnforcementContext, avatar: Avatar): Promise<
   return { avatar, openViolations: open.get(avatar.ref) ?? [] };
 }
 
-/** After a change: evaluate at once; when detection is down the avatar stays pending for the retry job. */
-async function evaluateChanged(ctx: EnforcementContext, avatar: Avatar): Promise<AvatarWithViolations> {
-  await evaluateAvatars(ctx, [avatar]);
-  ctx.workWaiting();
-  const current = await ctx.avatars.findByRef(ctx.db, avatar.ref);
-  return withViolations(ctx, current ?? avatar);
+/**
+ * After a change: evaluate at once; when detection is down the avatar stays pending for the retry job.
+ *
+ * The change is committed (and with it the request's Idempotency-Key, ADR 0011) before this runs,
+ * so nothing here may turn the request into an error: a 5xx now would leave the key committed
+ * with no answer, and the client's retry would be told the answer is lost (409) for a write that
+ * succeeded. Whatever fails here (the database going away between the two transactions, most
+ * often) leaves the avatar pending, due now, for the evaluation worker, and the answer is the
+ * state the change committed.
+ */
+async function evaluateChanged(
+  ctx: EnforcementContext,
+  committed: AvatarWithViolations,
+): Promise<AvatarWithViolations> {
+  try {
+    await evaluateAvatars(ctx, [committed.avatar]);
+    ctx.workWaiting();
+    const current = await ctx.avatars.findByRef(ctx.db, committed.avatar.ref);
+    return await withViolations(ctx, current ?? committed.avatar);
+  } catch (err) {
+    const level = isTransientFailure(err) ? 'warn' : 'error';
+    ctx.logger[level](
+      { err, avatarRef: committed.avatar.ref },
+      'avatar committed but not evaluated in the request: left pending for the evaluation worker',
+    );
+    ctx.workWaiting();
+    return committed;
+  }
 }
 
 /**
@@ -34,7 +56,7 @@ export async function reportAvatar(
   id: string,
   input: AvatarInput,
 ): Promise<AvatarWithViolations & { created: boolean }> {
-  const { avatar, created } = await ctx.db.transaction(async (tx) => {
+  const { committed, created } = await ctx.db.transaction(async (tx) => {
     const now = await platformNow(ctx, tx, caller.platformId);
     const existing = await ctx.avatars.find(tx, caller.platformId, id, { lock: true });
     const pending = {
@@ -58,7 +80,7 @@ export async function reportAvatar(
         ...pending,
       };
       await ctx.avatars.insert(tx, fresh);
-      return { avatar: fresh, created: true };
+      return { committed: { avatar: fresh, openViolations: [] }, created: true };
     }
     const revived = existing.deletedAt !== null;
     const changed: Avatar = {
@@ -68,9 +90,11 @@ export async function reportAvatar(
       ...(revived ? { createdAt: now, deletedAt: null, match: null } : {}),
     };
     await ctx.avatars.update(tx, changed);
-    return { avatar: changed, created: revived };
+    // Read with the change, so the answer is whole even if nothing after the commit succeeds.
+    const open = await ctx.violations.openIdsForAvatars(tx, [changed.ref]);
+    return { committed: { avatar: changed, openViolations: open.get(changed.ref) ?? [] }, created: revived };
   });
-  return { ...(await evaluateChanged(ctx, avatar)), created };
+  return { ...(await evaluateChanged(ctx, committed)), created };
 }
 
 /** PATCH: the given fields change (null clears an optional one); then it is evaluated again. */

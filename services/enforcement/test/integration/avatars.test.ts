@@ -1,3 +1,4 @@
+import { refuseConnections, waitFor } from '@svc/test-kit';
 import { startEnforcementHarness, type EnforcementHarness } from '../fixtures/enforcement-harness';
 
 let h: EnforcementHarness;
@@ -156,6 +157,44 @@ describe('POST /v1/svc/avatars', () => {
       'imageUrl',
     ]);
   });
+
+  it('when the database goes away after the avatar is committed, then 201 with the avatar pending, a retry with its Idempotency-Key gets that answer again, and the worker opens the violation', async () => {
+    const box = await h.box('Outage Person');
+    const client = h.platform();
+    const body = { id: 'outage-1', name: 'Outage Person AI', creatorId: 'c-1', userCount: 10 };
+    const key = { 'Idempotency-Key': 'report-outage-1' };
+    const held = h.detection.holdNextEvaluation();
+    const reporting = client.call('POST', '/v1/svc/avatars', body, key);
+    await held.received;
+    // Committed, asked detection; the database goes before the answer can be applied.
+    const outage = await refuseConnections(h.databaseUrl);
+    let reply;
+    try {
+      held.release();
+      reply = await reporting;
+    } finally {
+      await outage.reopen();
+    }
+    expect(reply.status).toBe(201);
+    expect(reply.body.data).toMatchObject({ id: 'outage-1', evaluation: 'pending', openViolations: [] });
+
+    // The answer is recorded in the background once the database is back; until then: in progress.
+    const retry = await waitFor(
+      async () => {
+        const again = await client.call('POST', '/v1/svc/avatars', body, key);
+        return again.status === 409 && again.body.error.details.reason === 'in_progress' ? undefined : again;
+      },
+      { what: 'the retry to be answered', timeoutMs: 20_000 },
+    );
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(reply.body);
+
+    await h.running.retryEvaluations();
+    const after = await client.call('GET', '/v1/svc/avatars/outage-1');
+    expect(after.body.data).toMatchObject({ evaluation: 'completed', match: { boxId: box.boxId } });
+    expect(after.body.data.openViolations).toHaveLength(1);
+  }, 45_000);
 
   it('when there is no internal token or a bad one, then 401', async () => {
     expect((await h.raw('POST', '/v1/svc/avatars')).status).toBe(401);
