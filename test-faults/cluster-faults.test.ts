@@ -144,10 +144,13 @@ describe('the cluster under faults, with a steady workload through the gateway',
     it(
       `when ${service} is killed with -9 under concurrent writes and restarted, then nothing acknowledged is lost or doubled`,
       async () => {
+        let killedAt = 0;
         await fault({
           label: `kill -9 ${service}`,
           warmupMs: 3000,
+          ...(service === 'webhook-dispatcher' ? { dispatcherKilledAt: () => killedAt } : {}),
           inject: async () => {
+            killedAt = performance.now();
             env.kill(service);
             await sleep(1500);
             await env.restart(service);

@@ -35,8 +35,16 @@ export interface FaultSpec {
   /** Load before the fault (default 4 s) and after it ends (default 3 s). */
   warmupMs?: number;
   afterMs?: number;
-  /** How long the system may take to settle once the load stopped (default 30 s). */
+  /**
+   * How long the system may take to settle once the load stopped (default 60 s: after a 10 s
+   * outage the retry backoffs, 1, 2, 4, 8, 16, 32 s, can put the next attempt half a minute out).
+   */
   settleMs?: number;
+  /**
+   * When the fault killed the webhook dispatcher: deliveries answered 200 in the 2 s before this
+   * instant may be sent again (their outcome died with the process; at least once, docs/spec/contracts.md §10).
+   */
+  dispatcherKilledAt?: () => number;
 }
 
 export interface FaultOutcome {
@@ -65,9 +73,11 @@ export function summarize(problems: string[]): string[] {
   );
 }
 
-async function findings(bench: Bench, label: string, since: Date, deadline: number): Promise<Finding[]> {
-  const chains = bench.workload.of(label);
-  const found = await checkChains(bench.checker, bench.receiver, chains, deadline);
+async function findings(bench: Bench, spec: FaultSpec, since: Date, deadline: number): Promise<Finding[]> {
+  const chains = bench.workload.of(spec.label);
+  const killedAt = spec.dispatcherKilledAt?.();
+  const inFlight = killedAt === undefined ? undefined : { from: killedAt - 2000, to: killedAt };
+  const found = await checkChains(bench.checker, bench.receiver, chains, deadline, inFlight);
   if (bench.inside !== undefined) {
     found.push(...(await duplicateRows(bench.inside, chains)));
     found.push(...(await undeliveredWebhooks(bench.inside, since)));
@@ -120,12 +130,12 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
   // Settling: the checks are asked again until they all pass or the budget is spent; each
   // round is bounded too (a dead route must not hold the suite).
   await bench.reviveDead().catch(() => undefined);
-  const settleDeadline = performance.now() + (spec.settleMs ?? 30_000);
+  const settleDeadline = performance.now() + (spec.settleMs ?? 60_000);
   let settled: number | null = null;
   let last: Finding[] = [];
   for (;;) {
     const roundDeadline = Math.max(settleDeadline, performance.now() + 20_000);
-    last = await findings(bench, spec.label, since, roundDeadline).catch((err: unknown) => [
+    last = await findings(bench, spec, since, roundDeadline).catch((err: unknown) => [
       { kind: 'lost' as const, what: `the checks failed: ${(err as Error).message}` },
     ]);
     // Settled: nothing missing any more (a doubled row or webhook cannot un-happen).

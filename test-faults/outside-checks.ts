@@ -67,9 +67,14 @@ export async function checkChain(
     const violations = await client.read(avatars.key, `/v1/svc/violations?boxId=${chain.boxId}&limit=100`);
     const list = (violations.body?.data ?? []) as { id: string; avatar?: { id: string } }[];
     const mine = list.filter((v) => v.avatar?.id === chain.avatarId);
-    if (violations.status !== 200 || mine.length === 0)
-      lost(`avatar ${chain.avatarId} on box ${chain.boxId} never became a violation`);
-    else if (mine.length > 1) doubled(`${mine.length} violations for avatar ${chain.avatarId}`);
+    if (violations.status !== 200 || mine.length === 0) {
+      const seen = avatar.body?.data;
+      const state =
+        seen === undefined
+          ? `reads ${avatar.status}`
+          : `reads evaluation ${seen.evaluation}, match ${seen.match?.boxId ?? 'none'}${seen.match?.outcome === undefined ? '' : ` (${seen.match.outcome})`}`;
+      lost(`avatar ${chain.avatarId} on box ${chain.boxId} never became a violation (the avatar ${state})`);
+    } else if (mine.length > 1) doubled(`${mine.length} violations for avatar ${chain.avatarId}`);
     else {
       const violationId = mine[0]?.id;
       for (const [type, field] of [
@@ -116,6 +121,7 @@ export async function checkChains(
   receiver: WebhookReceiver,
   chains: Chain[],
   deadline: number,
+  inFlight?: { from: number; to: number },
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const queue = [...chains];
@@ -130,7 +136,7 @@ export async function checkChains(
       }
     }),
   );
-  for (const hook of receiver.repeatedAfterSuccess())
+  for (const hook of receiver.repeatedAfterSuccess(inFlight))
     findings.push({
       kind: 'doubled',
       what: `webhook ${hook.webhookId} (${hook.body?.type ?? hook.body?.event}) delivered again after a 200`,

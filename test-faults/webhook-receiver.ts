@@ -22,8 +22,12 @@ export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
   failing: boolean;
-  /** Webhook ids answered 200 more than once: a delivery repeated after it succeeded. */
-  repeatedAfterSuccess(): ReceivedWebhook[];
+  /**
+   * Deliveries repeated after a 200. One repeat of a webhook first answered 200 inside
+   * `inFlight` (the dispatcher killed before it could record that 200) is at-least-once delivery
+   * (docs/spec/contracts.md §10), which the receiver deduplicates by `webhook-id`: not counted.
+   */
+  repeatedAfterSuccess(inFlight?: { from: number; to: number }): ReceivedWebhook[];
   close(): Promise<void>;
 }
 
@@ -77,12 +81,18 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     set failing(value: boolean) {
       state.failing = value;
     },
-    repeatedAfterSuccess: () => {
-      const succeeded = new Set<string>();
+    repeatedAfterSuccess: (inFlight) => {
+      const firstSuccess = new Map<string, number>();
+      const excused = new Set<string>();
       const repeated: ReceivedWebhook[] = [];
       for (const hook of received) {
-        if (succeeded.has(hook.webhookId)) repeated.push(hook);
-        if (hook.answered === 200) succeeded.add(hook.webhookId);
+        const success = firstSuccess.get(hook.webhookId);
+        if (success !== undefined) {
+          const wasInFlight = inFlight !== undefined && success >= inFlight.from && success <= inFlight.to;
+          if (wasInFlight && !excused.has(hook.webhookId)) excused.add(hook.webhookId);
+          else repeated.push(hook);
+        }
+        if (hook.answered === 200 && success === undefined) firstSuccess.set(hook.webhookId, hook.at);
       }
       return repeated;
     },

@@ -190,7 +190,14 @@ export async function evaluateAvatars(ctx: EnforcementContext, avatars: Avatar[]
   return applied;
 }
 
-const LEASE_MS = 60_000;
+/**
+ * A pass holds its avatars this long: one call to detection (5 s timeout) and up to 100 short
+ * transactions fit well inside it. It is also how long avatars wait when a pass dies half-way (the
+ * database went away, the process was killed): kept short so that a protected identity's
+ * violation is not held back a minute after an outage. Two passes on one avatar are harmless
+ * (applyEvaluation locks the avatar and checks its revision and when the answer was asked).
+ */
+const LEASE_MS = 15_000;
 const RETRY_BATCH = 100;
 
 /** The evaluation worker's pass: pending avatars whose next attempt is due, 100 at a time. */

@@ -6,7 +6,8 @@ import type { BoxScan, EnforcementContext } from './ports';
 
 /** Avatars asked about per call to detection. */
 export const SCAN_PAGE = 100;
-const LEASE_MS = 120_000;
+/** Extended page by page; also how long a scan waits when a pass dies half-way (kept short). */
+const LEASE_MS = 30_000;
 const MAX_RETRY_MS = 5 * 60_000;
 
 /**

@@ -196,6 +196,35 @@ describe('POST /v1/svc/avatars', () => {
     expect(after.body.data.openViolations).toHaveLength(1);
   }, 45_000);
 
+  it("when the evaluation worker's pass dies half-way (the database went away), then its avatars are tried again 15 s later, not a minute", async () => {
+    const box = await h.box('Halfway Person');
+    const client = h.platform();
+    h.detection.down = true;
+    try {
+      await h.avatar(client, 'halfway-1', 'Halfway Person AI');
+    } finally {
+      h.detection.down = false;
+    }
+    h.clock.advance(60_000); // past the first backoff: due
+    const held = h.detection.holdNextEvaluation();
+    const pass = h.running.retryEvaluations();
+    await held.received;
+    const outage = await refuseConnections(h.databaseUrl);
+    try {
+      held.release();
+      await expect(pass).rejects.toThrow();
+    } finally {
+      await outage.reopen();
+    }
+    h.clock.advance(14_000);
+    expect(await h.running.retryEvaluations()).toBe(0); // still held by the dead pass's lease
+    h.clock.advance(1_000);
+    expect(await h.running.retryEvaluations()).toBe(1);
+    const avatar = await client.call('GET', '/v1/svc/avatars/halfway-1');
+    expect(avatar.body.data).toMatchObject({ evaluation: 'completed', match: { boxId: box.boxId } });
+    expect(avatar.body.data.openViolations).toHaveLength(1);
+  }, 45_000);
+
   it('when there is no internal token or a bad one, then 401', async () => {
     expect((await h.raw('POST', '/v1/svc/avatars')).status).toBe(401);
     expect((await h.raw('GET', '/v1/svc/avatars', { token: 'not-a-token' })).status).toBe(401);
