@@ -142,5 +142,41 @@ export async function pageOf<DB, TB extends keyof DB, O>(
   return { rows, total: counted?.total ?? 0 };
 }
 
+// The plugin's own snake_case → camelCase, so a row read as jsonb is keyed exactly as Kysely keys it.
+class ColumnNames extends CamelCasePlugin {
+  toCamelCase(name: string): string {
+    return this.camelCase(name);
+  }
+}
+const columnNames = new ColumnNames();
+
+declare const rowJsonOf: unique symbol;
+/** A whole row of a table read as jsonb (`rowJson`), keys as in SQL; read it with `fromRowJson`. */
+export interface RowJson<Row> {
+  readonly [rowJsonOf]: Row;
+}
+
+/**
+ * `to_jsonb(table.*)`: the whole row of `table` (its name or alias in the query) as one value, for a
+ * join whose rows have clashing column names (a step with its grace period). `Row` is the table's
+ * `Selectable<…>`; read the value with `fromRowJson`.
+ */
+export function rowJson<Row>(table: string): RawBuilder<RowJson<Row>> {
+  return sql<RowJson<Row>>`to_jsonb(${sql.table(table)}.*)`;
+}
+
+/**
+ * A `rowJson` value keyed as Kysely keys the row (camelCase); JSON gives dates back as strings and
+ * jsonb columns as their values, hence `Jsonified<Row>`.
+ */
+export function fromRowJson<Row>(json: RowJson<Row>): Jsonified<Row> {
+  const entries = Object.entries(json as object).map(([name, value]) => [
+    columnNames.toCamelCase(name),
+    value,
+  ]);
+  // The keys are the table's columns in camelCase; the values are as to_jsonb gives them.
+  return Object.fromEntries(entries) as Jsonified<Row>;
+}
+
 // Repositories reach Kysely only through this package (docs/spec/style.md rule 4).
 export { sql, type ColumnType, type Kysely, type Selectable, type Insertable, type Updateable } from 'kysely';

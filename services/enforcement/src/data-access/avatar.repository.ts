@@ -1,108 +1,113 @@
-import { selectPage, type Queryable } from '@svc/storage';
-import type { Avatar, AvatarMatchSummary, EvaluationStatus } from '../domain/avatar';
+import { jsonb, kyselyOn, pageOf, sql, type Jsonified, type Queryable, type Selectable } from '@svc/storage';
+import type { Avatar, EvaluationStatus } from '../domain/avatar';
 import type { AvatarStore, Page } from '../domain/ports';
-import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber } from '@svc/storage';
+import type { Avatars, DB } from './db.generated';
 
-export interface AvatarRow {
-  ref: string;
-  seq: unknown;
-  platform_id: string;
-  avatar_id: string;
-  name: string;
-  description: string | null;
-  image_url: string | null;
-  creator_id: string;
-  creator_name: string | null;
-  creator_email: string | null;
-  user_count: unknown;
-  commercial: boolean;
-  platform_domain: string | null;
-  revision: unknown;
-  evaluation: string;
-  evaluation_attempts: unknown;
-  next_evaluation_at: unknown;
-  last_evaluation_error: string | null;
-  match: unknown;
-  created_at: unknown;
-  updated_at: unknown;
-  deleted_at: unknown;
+const db = (q: Queryable) => kyselyOn<DB>(q);
+
+/** The columns the domain reads: not the ordering `seq`, the evaluation lease or the answer guard. */
+const AVATAR = [
+  'ref',
+  'platformId',
+  'avatarId',
+  'name',
+  'description',
+  'imageUrl',
+  'creatorId',
+  'creatorName',
+  'creatorEmail',
+  'userCount',
+  'commercial',
+  'platformDomain',
+  'revision',
+  'evaluation',
+  'evaluationAttempts',
+  'nextEvaluationAt',
+  'lastEvaluationError',
+  'match',
+  'createdAt',
+  'updatedAt',
+  'deletedAt',
+] as const;
+
+type AvatarRow = Pick<Selectable<Avatars>, (typeof AVATAR)[number]>;
+
+// The one renaming: `ref` is ours, `id` the platform's own id, stored as `avatar_id`.
+function toAvatar({ avatarId, ...row }: AvatarRow): Avatar {
+  return { ...row, id: avatarId };
 }
 
-export function toAvatar(row: AvatarRow): Avatar {
+const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+/** An avatar read as jsonb (beside its violation): the dates come back as ISO strings. */
+export function avatarFromJson(a: Jsonified<Selectable<Avatars>>): Avatar {
+  return toAvatar({
+    ref: a.ref,
+    platformId: a.platformId,
+    avatarId: a.avatarId,
+    name: a.name,
+    description: a.description,
+    imageUrl: a.imageUrl,
+    creatorId: a.creatorId,
+    creatorName: a.creatorName,
+    creatorEmail: a.creatorEmail,
+    userCount: a.userCount,
+    commercial: a.commercial,
+    platformDomain: a.platformDomain,
+    revision: a.revision,
+    evaluation: a.evaluation,
+    evaluationAttempts: a.evaluationAttempts,
+    nextEvaluationAt: dateOrNull(a.nextEvaluationAt),
+    lastEvaluationError: a.lastEvaluationError,
+    match: a.match,
+    createdAt: new Date(a.createdAt),
+    updatedAt: new Date(a.updatedAt),
+    deletedAt: dateOrNull(a.deletedAt),
+  });
+}
+
+/** Every column but the keys (ref, platform, avatar id), as both writes send them. */
+function mutableColumns(a: Avatar) {
   return {
-    ref: row.ref,
-    platformId: row.platform_id,
-    id: row.avatar_id,
-    name: row.name,
-    description: row.description,
-    imageUrl: row.image_url,
-    creatorId: row.creator_id,
-    creatorName: row.creator_name,
-    creatorEmail: row.creator_email,
-    userCount: toNumber(row.user_count),
-    commercial: row.commercial,
-    platformDomain: row.platform_domain,
-    revision: toNumber(row.revision),
-    evaluation: row.evaluation as EvaluationStatus,
-    evaluationAttempts: toNumber(row.evaluation_attempts),
-    nextEvaluationAt: toDateOrNull(row.next_evaluation_at),
-    lastEvaluationError: row.last_evaluation_error,
-    match: row.match === null ? null : fromJson<AvatarMatchSummary>(row.match),
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-    deletedAt: toDateOrNull(row.deleted_at),
+    name: a.name,
+    description: a.description,
+    imageUrl: a.imageUrl,
+    creatorId: a.creatorId,
+    creatorName: a.creatorName,
+    creatorEmail: a.creatorEmail,
+    userCount: a.userCount,
+    commercial: a.commercial,
+    platformDomain: a.platformDomain,
+    revision: a.revision,
+    evaluation: a.evaluation,
+    evaluationAttempts: a.evaluationAttempts,
+    nextEvaluationAt: a.nextEvaluationAt,
+    lastEvaluationError: a.lastEvaluationError,
+    match: a.match === null ? null : jsonb(a.match),
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+    deletedAt: a.deletedAt,
   };
 }
 
 /** Avatars reported by platforms. */
-/** The avatar's columns in table order, as both writes send them. */
-function avatarValues(a: Avatar): unknown[] {
-  return [
-    a.ref,
-    a.platformId,
-    a.id,
-    a.name,
-    a.description,
-    a.imageUrl,
-    a.creatorId,
-    a.creatorName,
-    a.creatorEmail,
-    a.userCount,
-    a.commercial,
-    a.platformDomain,
-    a.revision,
-    a.evaluation,
-    a.evaluationAttempts,
-    isoOrNull(a.nextEvaluationAt),
-    a.lastEvaluationError,
-    a.match === null ? null : JSON.stringify(a.match),
-    a.createdAt.toISOString(),
-    a.updatedAt.toISOString(),
-    isoOrNull(a.deletedAt),
-  ];
-}
-
 export class AvatarRepository implements AvatarStore {
   async insert(tx: Queryable, a: Avatar): Promise<void> {
-    await tx.query(
-      `INSERT INTO avatars (ref, platform_id, avatar_id, name, description, image_url, creator_id, creator_name,
-         creator_email, user_count, commercial, platform_domain, revision, evaluation, evaluation_attempts,
-         next_evaluation_at, last_evaluation_error, match, created_at, updated_at, deleted_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21)`,
-      avatarValues(a),
-    );
+    await db(tx)
+      .insertInto('avatars')
+      .values({ ref: a.ref, platformId: a.platformId, avatarId: a.id, ...mutableColumns(a) })
+      .execute();
   }
 
   /** Writes every column but the keys (ref, platform, avatar id); a held evaluation lease is released. */
   async update(tx: Queryable, a: Avatar): Promise<void> {
-    await tx.query(
-      `UPDATE avatars SET name = $4, description = $5, image_url = $6, creator_id = $7, creator_name = $8,
-         creator_email = $9, user_count = $10, commercial = $11, platform_domain = $12, revision = $13,
-         evaluation = $14, evaluation_attempts = $15, next_evaluation_at = $16, last_evaluation_error = $17,
-         match = $18::jsonb, created_at = $19, updated_at = $20, deleted_at = $21, evaluation_lease_until = NULL
-       WHERE ref = $1 AND platform_id = $2 AND avatar_id = $3`,
-      avatarValues(a),
-    );
+    await db(tx)
+      .updateTable('avatars')
+      .set({ ...mutableColumns(a), evaluationLeaseUntil: null })
+      .where('ref', '=', a.ref)
+      .where('platformId', '=', a.platformId)
+      .where('avatarId', '=', a.id)
+      .execute();
   }
 
   async find(
@@ -111,27 +116,34 @@ export class AvatarRepository implements AvatarStore {
     avatarId: string,
     options: { lock?: boolean } = {},
   ): Promise<Avatar | null> {
-    const { rows } = await q.query<AvatarRow>(
-      `SELECT * FROM avatars WHERE platform_id = $1 AND avatar_id = $2 ${options.lock === true ? 'FOR UPDATE' : ''}`,
-      [platformId, avatarId],
-    );
-    const row = rows[0];
+    const row = await db(q)
+      .selectFrom('avatars')
+      .select(AVATAR)
+      .where('platformId', '=', platformId)
+      .where('avatarId', '=', avatarId)
+      .$if(options.lock === true, (query) => query.forUpdate())
+      .executeTakeFirst();
     return row === undefined ? null : toAvatar(row);
   }
 
   async findByRef(q: Queryable, ref: string, options: { lock?: boolean } = {}): Promise<Avatar | null> {
-    const { rows } = await q.query<AvatarRow>(
-      `SELECT * FROM avatars WHERE ref = $1 ${options.lock === true ? 'FOR UPDATE' : ''}`,
-      [ref],
-    );
-    const row = rows[0];
+    const row = await db(q)
+      .selectFrom('avatars')
+      .select(AVATAR)
+      .where('ref', '=', ref)
+      .$if(options.lock === true, (query) => query.forUpdate())
+      .executeTakeFirst();
     return row === undefined ? null : toAvatar(row);
   }
 
   async findManyByRef(q: Queryable, refs: string[]): Promise<Map<string, Avatar>> {
     const found = new Map<string, Avatar>();
     if (refs.length === 0) return found;
-    const { rows } = await q.query<AvatarRow>('SELECT * FROM avatars WHERE ref = ANY($1)', [refs]);
+    const rows = await db(q)
+      .selectFrom('avatars')
+      .select(AVATAR)
+      .where((eb) => eb('ref', '=', eb.fn.any(eb.val(refs))))
+      .execute();
     for (const row of rows) found.set(row.ref, toAvatar(row));
     return found;
   }
@@ -144,62 +156,87 @@ export class AvatarRepository implements AvatarStore {
       creatorId?: string | undefined;
     },
   ): Promise<{ items: Avatar[]; total: number }> {
-    const { rows, total } = await selectPage<AvatarRow>(q, {
-      select: '*',
-      from: 'avatars',
-      where: ['deleted_at IS NULL'],
-      equals: [
-        ['platform_id', filter.platformId],
-        ['evaluation', filter.evaluation],
-        ['creator_id', filter.creatorId],
-      ],
-      orderBy: 'created_at DESC, seq DESC',
-      limit: filter.limit,
-      offset: filter.offset,
-    });
+    let matching = db(q)
+      .selectFrom('avatars')
+      .select(AVATAR)
+      .where('deletedAt', 'is', null)
+      .where('platformId', '=', filter.platformId);
+    if (filter.evaluation !== undefined) matching = matching.where('evaluation', '=', filter.evaluation);
+    if (filter.creatorId !== undefined) matching = matching.where('creatorId', '=', filter.creatorId);
+    const { rows, total } = await pageOf(
+      matching.orderBy('createdAt', 'desc').orderBy('seq', 'desc'),
+      filter,
+    );
     return { items: rows.map(toAvatar), total };
   }
 
   async leaseDueEvaluations(tx: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<Avatar[]> {
-    const { rows } = await tx.query<AvatarRow>(
-      `UPDATE avatars SET evaluation_lease_until = $2 WHERE ref IN (
-         SELECT ref FROM avatars
-         WHERE evaluation = 'pending' AND deleted_at IS NULL AND next_evaluation_at <= $1
-           AND (evaluation_lease_until IS NULL OR evaluation_lease_until <= $1)
-         ORDER BY next_evaluation_at, seq LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
-      [now.toISOString(), leaseUntil.toISOString(), limit],
-    );
+    const rows = await db(tx)
+      .updateTable('avatars')
+      .set({ evaluationLeaseUntil: leaseUntil })
+      .where('ref', 'in', (eb) =>
+        eb
+          .selectFrom('avatars')
+          .select('ref')
+          .where('evaluation', '=', 'pending')
+          .where('deletedAt', 'is', null)
+          .where('nextEvaluationAt', '<=', now)
+          .where((inner) =>
+            inner.or([inner('evaluationLeaseUntil', 'is', null), inner('evaluationLeaseUntil', '<=', now)]),
+          )
+          .orderBy('nextEvaluationAt')
+          .orderBy('seq')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning(AVATAR)
+      .execute();
     return rows.map(toAvatar);
   }
 
   async reevaluateMatching(tx: Queryable, platformId: string, boxId: string, dueAt: Date): Promise<number> {
     // A new revision: an evaluation already under way (made while the license held) is dropped.
-    const { rows } = await tx.query(
-      `UPDATE avatars SET evaluation = 'pending', evaluation_attempts = 0, next_evaluation_at = $3,
-         evaluation_lease_until = NULL, last_evaluation_error = NULL, revision = revision + 1
-       WHERE platform_id = $1 AND match ->> 'boxId' = $2 AND deleted_at IS NULL
-       RETURNING ref`,
-      [platformId, boxId, dueAt.toISOString()],
-    );
+    const rows = await db(tx)
+      .updateTable('avatars')
+      .set((eb) => ({
+        evaluation: 'pending',
+        evaluationAttempts: 0,
+        nextEvaluationAt: dueAt,
+        evaluationLeaseUntil: null,
+        lastEvaluationError: null,
+        revision: eb('revision', '+', 1),
+      }))
+      .where('platformId', '=', platformId)
+      // The expression of avatars_match_box_idx.
+      .where(sql<string>`${sql.ref('match')} ->> 'boxId'`, '=', boxId)
+      .where('deletedAt', 'is', null)
+      .returning('ref')
+      .execute();
     return rows.length;
   }
 
   async recordAnswer(tx: Queryable, ref: string, askedAt: Date): Promise<boolean> {
-    const { rows } = await tx.query(
-      `UPDATE avatars SET answer_asked_at = $2
-        WHERE ref = $1 AND (answer_asked_at IS NULL OR answer_asked_at <= $2)
-        RETURNING ref`,
-      [ref, askedAt.toISOString()],
-    );
-    return rows.length > 0;
+    // An answer asked before the newest one applied is stale: it changes nothing.
+    const recorded = await db(tx)
+      .updateTable('avatars')
+      .set({ answerAskedAt: askedAt })
+      .where('ref', '=', ref)
+      .where((eb) => eb.or([eb('answerAskedAt', 'is', null), eb('answerAskedAt', '<=', askedAt)]))
+      .returning('ref')
+      .executeTakeFirst();
+    return recorded !== undefined;
   }
 
   async scanPage(q: Queryable, afterSeq: number, limit: number): Promise<{ avatar: Avatar; seq: number }[]> {
-    const { rows } = await q.query<AvatarRow>(
-      'SELECT * FROM avatars WHERE seq > $1 AND deleted_at IS NULL ORDER BY seq LIMIT $2',
-      [afterSeq, limit],
-    );
-    return rows.map((row) => ({ avatar: toAvatar(row), seq: toNumber(row.seq) }));
+    const rows = await db(q)
+      .selectFrom('avatars')
+      .select([...AVATAR, 'seq'])
+      .where('seq', '>', afterSeq)
+      .where('deletedAt', 'is', null)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map(({ seq, ...row }) => ({ avatar: toAvatar(row), seq }));
   }
 }

@@ -1,219 +1,195 @@
-import { selectPage, type Queryable } from '@svc/storage';
+import {
+  fromRowJson,
+  jsonb,
+  kyselyOn,
+  pageOf,
+  rowJson,
+  sql,
+  type Queryable,
+  type Selectable,
+} from '@svc/storage';
 import type { Avatar } from '../domain/avatar';
 import type { ViolationFilter, ViolationStore } from '../domain/ports';
-import type { AvatarSnapshot, ResolutionEvidence } from '../domain/resolution-check';
-import type { Violation } from '../domain/violation';
+import type { Violation, ViolationStatus } from '../domain/violation';
+import { avatarFromJson } from './avatar.repository';
+import type { Avatars, DB } from './db.generated';
 
-const jsonOrNull = (value: unknown) => (value === null ? null : JSON.stringify(value));
-import { toAvatar, type AvatarRow } from './avatar.repository';
-import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber, toNumberOrNull } from '@svc/storage';
+const db = (q: Queryable) => kyselyOn<DB>(q);
 
-interface ViolationRow {
-  id: string;
-  platform_id: string;
-  avatar_ref: string;
-  box_id: string;
-  claim_id: string;
-  identity_name: string;
-  box_owner_platform_id: string;
-  policy: string;
-  enforcement: string;
-  policy_config: unknown;
-  status: string;
-  severity: string;
-  confidence: unknown;
-  layer: unknown;
-  classification: string;
-  matched_variations: unknown;
-  image_match_score: unknown;
-  parody_likelihood: unknown;
-  detected_at: unknown;
-  grace_period_id: string;
-  resolution: string | null;
-  resolution_notes: string | null;
-  license_id: string | null;
-  resolved_at: unknown;
-  resolved_by: string | null;
-  resolution_evidence: unknown;
-  detected_avatar: unknown;
-  enforced_at: unknown;
+type ViolationRow = Selectable<DB['violations']>;
+
+// The one reshaping: the table keeps detection's answer in flat columns, the domain in `detection`
+// (and `seq` is only for ordering).
+function toViolation({
+  seq: _seq,
+  confidence,
+  layer,
+  classification,
+  matchedVariations,
+  imageMatchScore,
+  parodyLikelihood,
+  ...row
+}: ViolationRow): Violation {
+  return {
+    ...row,
+    detection: { confidence, layer, classification, matchedVariations, imageMatchScore, parodyLikelihood },
+  };
 }
 
-export function toViolation(row: ViolationRow): Violation {
-  return {
-    id: row.id,
-    platformId: row.platform_id,
-    avatarRef: row.avatar_ref,
-    boxId: row.box_id,
-    claimId: row.claim_id,
-    identityName: row.identity_name,
-    boxOwnerPlatformId: row.box_owner_platform_id,
-    policy: row.policy as Violation['policy'],
-    enforcement: row.enforcement as Violation['enforcement'],
-    policyConfig: fromJson<Record<string, unknown>>(row.policy_config),
-    status: row.status as Violation['status'],
-    severity: row.severity as Violation['severity'],
-    detection: {
-      confidence: toNumber(row.confidence),
-      layer: toNumber(row.layer),
-      classification: row.classification as Violation['detection']['classification'],
-      matchedVariations: fromJson<string[]>(row.matched_variations),
-      imageMatchScore: toNumberOrNull(row.image_match_score),
-      parodyLikelihood: toNumber(row.parody_likelihood),
-    },
-    detectedAt: toDate(row.detected_at),
-    gracePeriodId: row.grace_period_id,
-    resolution: row.resolution as Violation['resolution'],
-    resolutionNotes: row.resolution_notes,
-    licenseId: row.license_id,
-    resolvedAt: toDateOrNull(row.resolved_at),
-    resolvedBy: row.resolved_by as Violation['resolvedBy'],
-    resolutionEvidence:
-      row.resolution_evidence === null ? null : fromJson<ResolutionEvidence>(row.resolution_evidence),
-    detectedAvatar: row.detected_avatar === null ? null : fromJson<AvatarSnapshot>(row.detected_avatar),
-    enforcedAt: toDateOrNull(row.enforced_at),
-  };
+/** Open: the violation still asks something of the platform. */
+const OPEN: ViolationStatus[] = ['pending', 'appealed'];
+
+/** Violations with their avatars (the avatar row as jsonb: both tables have `platform_id`, `seq`…). */
+function casesWithAvatar(q: Queryable) {
+  return db(q)
+    .selectFrom('violations as v')
+    .innerJoin('avatars as a', 'a.ref', 'v.avatarRef')
+    .selectAll('v')
+    .select(rowJson<Selectable<Avatars>>('a').as('avatar'));
+}
+
+function toCase({
+  avatar,
+  ...row
+}: ViolationRow & { avatar: Parameters<typeof fromRowJson<Selectable<Avatars>>>[0] }) {
+  return { violation: toViolation(row), avatar: avatarFromJson(fromRowJson(avatar)) };
 }
 
 /** Violations. */
 export class ViolationRepository implements ViolationStore {
   async insert(tx: Queryable, v: Violation): Promise<void> {
-    await tx.query(
-      `INSERT INTO violations (id, platform_id, avatar_ref, box_id, claim_id, identity_name, box_owner_platform_id,
-         policy, enforcement, policy_config, status, severity, confidence, layer, classification, matched_variations,
-         image_match_score, parody_likelihood, detected_at, grace_period_id, resolution, resolution_notes, license_id,
-         resolved_at, enforced_at, resolved_by, resolution_evidence, detected_avatar)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14, $15, $16::jsonb, $17, $18, $19,
-         $20, $21, $22, $23, $24, $25, $26, $27::jsonb, $28::jsonb)`,
-      [
-        v.id,
-        v.platformId,
-        v.avatarRef,
-        v.boxId,
-        v.claimId,
-        v.identityName,
-        v.boxOwnerPlatformId,
-        v.policy,
-        v.enforcement,
-        JSON.stringify(v.policyConfig),
-        v.status,
-        v.severity,
-        v.detection.confidence,
-        v.detection.layer,
-        v.detection.classification,
-        JSON.stringify(v.detection.matchedVariations),
-        v.detection.imageMatchScore,
-        v.detection.parodyLikelihood,
-        v.detectedAt.toISOString(),
-        v.gracePeriodId,
-        v.resolution,
-        v.resolutionNotes,
-        v.licenseId,
-        isoOrNull(v.resolvedAt),
-        isoOrNull(v.enforcedAt),
-        v.resolvedBy,
-        jsonOrNull(v.resolutionEvidence),
-        jsonOrNull(v.detectedAvatar),
-      ],
-    );
+    await db(tx)
+      .insertInto('violations')
+      .values({
+        id: v.id,
+        platformId: v.platformId,
+        avatarRef: v.avatarRef,
+        boxId: v.boxId,
+        claimId: v.claimId,
+        identityName: v.identityName,
+        boxOwnerPlatformId: v.boxOwnerPlatformId,
+        policy: v.policy,
+        enforcement: v.enforcement,
+        policyConfig: jsonb(v.policyConfig),
+        status: v.status,
+        severity: v.severity,
+        confidence: v.detection.confidence,
+        layer: v.detection.layer,
+        classification: v.detection.classification,
+        matchedVariations: jsonb(v.detection.matchedVariations),
+        imageMatchScore: v.detection.imageMatchScore,
+        parodyLikelihood: v.detection.parodyLikelihood,
+        detectedAt: v.detectedAt,
+        gracePeriodId: v.gracePeriodId,
+        resolution: v.resolution,
+        resolutionNotes: v.resolutionNotes,
+        licenseId: v.licenseId,
+        resolvedAt: v.resolvedAt,
+        enforcedAt: v.enforcedAt,
+        resolvedBy: v.resolvedBy,
+        resolutionEvidence: v.resolutionEvidence === null ? null : jsonb(v.resolutionEvidence),
+        detectedAvatar: v.detectedAvatar === null ? null : jsonb(v.detectedAvatar),
+      })
+      .execute();
   }
 
   async update(tx: Queryable, v: Violation): Promise<void> {
-    await tx.query(
-      `UPDATE violations SET status = $2, resolution = $3, resolution_notes = $4, license_id = $5, resolved_at = $6,
-         enforced_at = $7, resolved_by = $8, resolution_evidence = $9::jsonb WHERE id = $1`,
-      [
-        v.id,
-        v.status,
-        v.resolution,
-        v.resolutionNotes,
-        v.licenseId,
-        isoOrNull(v.resolvedAt),
-        isoOrNull(v.enforcedAt),
-        v.resolvedBy,
-        jsonOrNull(v.resolutionEvidence),
-      ],
-    );
+    await db(tx)
+      .updateTable('violations')
+      .set({
+        status: v.status,
+        resolution: v.resolution,
+        resolutionNotes: v.resolutionNotes,
+        licenseId: v.licenseId,
+        resolvedAt: v.resolvedAt,
+        enforcedAt: v.enforcedAt,
+        resolvedBy: v.resolvedBy,
+        resolutionEvidence: v.resolutionEvidence === null ? null : jsonb(v.resolutionEvidence),
+      })
+      .where('id', '=', v.id)
+      .execute();
   }
 
   async find(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<Violation | null> {
-    const { rows } = await q.query<ViolationRow>(
-      `SELECT * FROM violations WHERE id = $1 ${options.lock === true ? 'FOR UPDATE' : ''}`,
-      [id],
-    );
-    const row = rows[0];
+    const row = await db(q)
+      .selectFrom('violations')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(options.lock === true, (query) => query.forUpdate())
+      .executeTakeFirst();
     return row === undefined ? null : toViolation(row);
   }
 
   async findMany(q: Queryable, ids: string[]): Promise<Map<string, Violation>> {
     const found = new Map<string, Violation>();
     if (ids.length === 0) return found;
-    const { rows } = await q.query<ViolationRow>('SELECT * FROM violations WHERE id = ANY($1)', [ids]);
+    const rows = await db(q)
+      .selectFrom('violations')
+      .selectAll()
+      .where((eb) => eb('id', '=', eb.fn.any(eb.val(ids))))
+      .execute();
     for (const row of rows) found.set(row.id, toViolation(row));
     return found;
   }
 
   async openForAvatar(q: Queryable, avatarRef: string): Promise<Violation[]> {
-    const { rows } = await q.query<ViolationRow>(
-      `SELECT * FROM violations WHERE avatar_ref = $1 AND status IN ('pending', 'appealed') ORDER BY seq`,
-      [avatarRef],
-    );
+    const rows = await db(q)
+      .selectFrom('violations')
+      .selectAll()
+      .where('avatarRef', '=', avatarRef)
+      .where('status', 'in', OPEN)
+      .orderBy('seq')
+      .execute();
     return rows.map(toViolation);
   }
 
   async openIdsForAvatars(q: Queryable, avatarRefs: string[]): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
     if (avatarRefs.length === 0) return found;
-    const { rows } = await q.query<{ id: string; avatar_ref: string }>(
-      `SELECT id, avatar_ref FROM violations WHERE avatar_ref = ANY($1) AND status IN ('pending', 'appealed')
-       ORDER BY seq`,
-      [avatarRefs],
-    );
-    for (const row of rows) found.set(row.avatar_ref, [...(found.get(row.avatar_ref) ?? []), row.id]);
+    const rows = await db(q)
+      .selectFrom('violations')
+      .select(['id', 'avatarRef'])
+      .where((eb) => eb('avatarRef', '=', eb.fn.any(eb.val(avatarRefs))))
+      .where('status', 'in', OPEN)
+      .orderBy('seq')
+      .execute();
+    for (const row of rows) found.set(row.avatarRef, [...(found.get(row.avatarRef) ?? []), row.id]);
     return found;
   }
 
   async openIdsOnBox(q: Queryable, boxId: string, platformId?: string): Promise<string[]> {
-    const { rows } = await q.query<{ id: string }>(
-      `SELECT id FROM violations WHERE box_id = $1 AND status IN ('pending', 'appealed')
-         AND ($2::text IS NULL OR platform_id = $2) ORDER BY seq`,
-      [boxId, platformId ?? null],
-    );
+    let open = db(q)
+      .selectFrom('violations')
+      .select('id')
+      .where('boxId', '=', boxId)
+      .where('status', 'in', OPEN);
+    if (platformId !== undefined) open = open.where('platformId', '=', platformId);
+    const rows = await open.orderBy('seq').execute();
     return rows.map((row) => row.id);
   }
 
   async list(q: Queryable, filter: ViolationFilter): Promise<{ items: Violation[]; total: number }> {
-    const { rows, total } = await selectPage<ViolationRow>(q, {
-      select: '*',
-      from: 'violations',
-      equals: [
-        ['platform_id', filter.platformId],
-        ['status', filter.status],
-        ['box_id', filter.boxId],
-        ['severity', filter.severity],
-      ],
-      orderBy: 'detected_at DESC, seq DESC',
-      limit: filter.limit,
-      offset: filter.offset,
-    });
+    let matching = db(q).selectFrom('violations').selectAll().where('platformId', '=', filter.platformId);
+    if (filter.status !== undefined) matching = matching.where('status', '=', filter.status);
+    if (filter.boxId !== undefined) matching = matching.where('boxId', '=', filter.boxId);
+    if (filter.severity !== undefined) matching = matching.where('severity', '=', filter.severity);
+    const { rows, total } = await pageOf(
+      matching.orderBy('detectedAt', 'desc').orderBy('seq', 'desc'),
+      filter,
+    );
     return { items: rows.map(toViolation), total };
   }
 
   async listOnBox(
     q: Queryable,
-    filter: { boxId: string; status?: string | undefined; limit: number; offset: number },
+    filter: { boxId: string; status?: ViolationStatus | undefined; limit: number; offset: number },
   ): Promise<{ items: Violation[]; total: number }> {
-    const { rows, total } = await selectPage<ViolationRow>(q, {
-      select: '*',
-      from: 'violations',
-      equals: [
-        ['box_id', filter.boxId],
-        ['status', filter.status],
-      ],
-      orderBy: 'detected_at DESC, seq DESC',
-      limit: filter.limit,
-      offset: filter.offset,
-    });
+    let matching = db(q).selectFrom('violations').selectAll().where('boxId', '=', filter.boxId);
+    if (filter.status !== undefined) matching = matching.where('status', '=', filter.status);
+    const { rows, total } = await pageOf(
+      matching.orderBy('detectedAt', 'desc').orderBy('seq', 'desc'),
+      filter,
+    );
     return { items: rows.map(toViolation), total };
   }
 
@@ -223,29 +199,32 @@ export class ViolationRepository implements ViolationStore {
   ): Promise<Map<string, { violation: Violation; avatar: Avatar }>> {
     const found = new Map<string, { violation: Violation; avatar: Avatar }>();
     if (violationIds.length === 0) return found;
-    const { rows } = await q.query<ViolationRow & { avatar: AvatarRow }>(
-      `SELECT v.*, to_jsonb(a.*) AS avatar FROM violations v JOIN avatars a ON a.ref = v.avatar_ref
-       WHERE v.id = ANY($1)`,
-      [violationIds],
-    );
-    for (const row of rows) {
-      found.set(row.id, { violation: toViolation(row), avatar: toAvatar(fromJson<AvatarRow>(row.avatar)) });
-    }
+    const rows = await casesWithAvatar(q)
+      .where((eb) => eb('v.id', '=', eb.fn.any(eb.val(violationIds))))
+      .execute();
+    for (const row of rows) found.set(row.id, toCase(row));
     return found;
   }
 
   async markEnforced(tx: Queryable, violations: Violation[]): Promise<void> {
     if (violations.length === 0) return;
-    await tx.query(
-      `UPDATE violations SET status = e.status, enforced_at = e.enforced_at
-       FROM jsonb_to_recordset($1::jsonb) AS e(id text, status text, enforced_at timestamptz)
-       WHERE violations.id = e.id`,
-      [
-        JSON.stringify(
-          violations.map((v) => ({ id: v.id, status: v.status, enforced_at: isoOrNull(v.enforcedAt) })),
-        ),
-      ],
+    const recordset = JSON.stringify(
+      violations.map((v) => ({ id: v.id, status: v.status, enforced_at: v.enforcedAt })),
     );
+    await db(tx)
+      .updateTable('violations')
+      .from(
+        sql<{
+          id: string;
+          status: ViolationStatus;
+          enforcedAt: Date | null;
+        }>`jsonb_to_recordset(${recordset}::jsonb)`.as<'e'>(
+          sql`e(id text, status text, enforced_at timestamptz)`,
+        ),
+      )
+      .set((eb) => ({ status: eb.ref('e.status'), enforcedAt: eb.ref('e.enforcedAt') }))
+      .whereRef('violations.id', '=', 'e.id')
+      .execute();
   }
 
   async takedowns(
@@ -253,15 +232,14 @@ export class ViolationRepository implements ViolationStore {
     platformId: string,
     limit: number,
   ): Promise<{ violation: Violation; avatar: Avatar }[]> {
-    const { rows } = await q.query<ViolationRow & { avatar: AvatarRow }>(
-      `SELECT v.*, to_jsonb(a.*) AS avatar FROM violations v JOIN avatars a ON a.ref = v.avatar_ref
-       WHERE v.platform_id = $1 AND v.status = 'enforced' AND a.deleted_at IS NULL
-       ORDER BY v.enforced_at DESC, v.seq DESC LIMIT $2`,
-      [platformId, limit],
-    );
-    return rows.map((row) => ({
-      violation: toViolation(row),
-      avatar: toAvatar(fromJson<AvatarRow>(row.avatar)),
-    }));
+    const rows = await casesWithAvatar(q)
+      .where('v.platformId', '=', platformId)
+      .where('v.status', '=', 'enforced')
+      .where('a.deletedAt', 'is', null)
+      .orderBy('v.enforcedAt', 'desc')
+      .orderBy('v.seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toCase);
   }
 }
