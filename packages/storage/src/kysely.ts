@@ -9,6 +9,7 @@ import {
   PostgresQueryCompiler,
   sql,
   type ColumnType,
+  type Compilable,
   type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
@@ -25,11 +26,19 @@ import type { Queryable } from './database';
 const OWN_TRANSACTIONS =
   'Transactions are Database.transaction(fn) (the idempotency hook enlists there); pass its tx to kyselyOn';
 
+// The prepared-statement name of a compiled query run by `executeNamed`.
+const statementNames = new WeakMap<CompiledQuery, string>();
+
 class QueryableConnection implements DatabaseConnection {
   constructor(private readonly q: Queryable) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<KyselyQueryResult<R>> {
-    const result = await this.q.query<R & object>(compiled.sql, [...compiled.parameters]);
+    const name = statementNames.get(compiled);
+    const result = await this.q.query<R & object>(
+      compiled.sql,
+      [...compiled.parameters],
+      name === undefined ? undefined : { name },
+    );
     return { rows: result.rows as R[], numAffectedRows: BigInt(result.rowCount) };
   }
 
@@ -95,6 +104,22 @@ export function kyselyOn<DB>(q: Queryable): Kysely<DB> {
     builders.set(q, builder);
   }
   return builder as Kysely<DB>;
+}
+
+/**
+ * Runs `query` on `q` as the prepared statement `name` (QueryOptions.name: planned once per
+ * connection on PostgreSQL), for a hot query; its rows come back as `execute()` gives them. One
+ * name, one SQL text: pass arrays as one parameter (`= any(${ids})`), never spread into `in (…)`.
+ */
+export async function executeNamed<O>(
+  q: Queryable,
+  name: string,
+  query: Compilable<O>,
+): Promise<{ rows: O[]; numAffectedRows: number }> {
+  const compiled = query.compile();
+  statementNames.set(compiled, name);
+  const result = await kyselyOn<unknown>(q).executeQuery(compiled);
+  return { rows: result.rows, numAffectedRows: Number(result.numAffectedRows ?? 0) };
 }
 
 /** `T` as JSON gives it back: a Date becomes its ISO string, everywhere inside `T`. */

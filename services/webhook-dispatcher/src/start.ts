@@ -26,7 +26,9 @@ import {
   type MigrationSource,
 } from '@svc/storage';
 import type { WebhookDispatcherConfig } from './config';
-import { WebhookRepository } from './data-access/webhook.repository';
+import { AttemptRepository } from './data-access/attempt.repository';
+import { DeliveryRepository } from './data-access/delivery.repository';
+import { EndpointRepository } from './data-access/endpoint.repository';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './domain/delivery-worker';
 import type { FetchFn, WebhookContext } from './domain/ports';
 import { defaultRetryPolicy, type RetryPolicy } from './domain/retry-schedule';
@@ -92,9 +94,10 @@ export async function startWebhookDispatcher(
   // The context is built before the worker and relay it kicks; they are set right below.
   const late: { worker?: DeliveryWorker; relay?: OutboxRelay } = {};
   const context: WebhookContext = {
-    store: new WebhookRepository(db),
-    storeOn: (tx) => new WebhookRepository(tx),
-    transaction: (fn) => db.transaction((tx) => fn(new WebhookRepository(tx), tx)),
+    db,
+    endpoints: new EndpointRepository(),
+    deliveries: new DeliveryRepository(),
+    attempts: new AttemptRepository(),
     clock,
     logger,
     environment: config.SVC_ENVIRONMENT,
@@ -150,7 +153,7 @@ export async function startWebhookDispatcher(
     name: 'webhook_pending_deliveries',
     help: 'Deliveries waiting to be sent or retried',
     collect() {
-      return context.store.countPending().then((n) => this.set(n));
+      return context.deliveries.countPending(db).then((n) => this.set(n));
     },
   });
 

@@ -2,6 +2,7 @@ import { freshPostgresDatabase } from '@svc/test-kit';
 import type { Generated } from 'kysely';
 import {
   createDatabase,
+  executeNamed,
   jsonb,
   kyselyOn,
   runWithTransactionHook,
@@ -151,6 +152,36 @@ describe.each(engines)('Kysely over a Queryable on %s', (_engine, open) => {
     const rows = await kyselyOn<TestDb>(db).selectFrom('audit').select('what').orderBy('id').execute();
     expect(enlisted).toHaveLength(1);
     expect(rows.map((r) => r.what)).toEqual(['hook', 'effect']);
+  });
+
+  it('when a query runs as a named statement, then the Queryable gets the name and camelCase rows come back', async () => {
+    const names: (string | undefined)[] = [];
+    const spy: Queryable = {
+      query: (text, params, options) => {
+        names.push(options?.name);
+        return db.query(text, params, options);
+      },
+      exec: (text) => db.exec(text),
+    };
+    const k = kyselyOn<TestDb>(spy);
+    const insert = () =>
+      k
+        .insertInto('claims')
+        .values({ id: 'c1', ownerName: 'Ada', tags: jsonb([]), createdAt: new Date() })
+        .onConflict((conflict) => conflict.column('id').doNothing());
+
+    const first = await executeNamed(spy, 'test_insert_claim', insert());
+    const again = await executeNamed(spy, 'test_insert_claim', insert());
+    const { rows } = await executeNamed(
+      spy,
+      'test_claim_owner',
+      k.selectFrom('claims').select(['id', 'ownerName']).where('id', '=', 'c1'),
+    );
+    await k.selectFrom('claims').select('id').execute();
+
+    expect([first.numAffectedRows, again.numAffectedRows]).toEqual([1, 0]);
+    expect(rows).toEqual([{ id: 'c1', ownerName: 'Ada' }]);
+    expect(names).toEqual(['test_insert_claim', 'test_insert_claim', 'test_claim_owner', undefined]);
   });
 
   it('when the same Queryable is used twice, then the same builder is reused', () => {

@@ -1,16 +1,25 @@
-import type { Queryable } from '@svc/storage';
+import { executeNamed, kyselyOn, sql, type Queryable } from '@svc/storage';
 import type { LicenseStore } from '../domain/ports';
+import type { DB } from './db.generated';
+
+const db = (q: Queryable) => kyselyOn<DB>(q);
 
 /** The licenses detection keeps from licensing.license.* (one row per license, latest state). */
 export class LicenseRepository implements LicenseStore {
-  async activeLicenseTiers(db: Queryable, platformId: string, boxId: string, now: Date): Promise<string[]> {
-    const result = await db.query<{ tier: string }>(
-      `SELECT DISTINCT tier FROM licenses
-       WHERE licensee_platform_id = $1 AND box_id = $2 AND status = 'active' AND expires_at > $3`,
-      [platformId, boxId, now.toISOString()],
-      { name: 'detection_active_license_tiers' },
+  async activeLicenseTiers(q: Queryable, platformId: string, boxId: string, now: Date): Promise<string[]> {
+    const { rows } = await executeNamed(
+      q,
+      'detection_active_license_tiers',
+      db(q)
+        .selectFrom('licenses')
+        .select('tier')
+        .distinct()
+        .where('licenseePlatformId', '=', platformId)
+        .where('boxId', '=', boxId)
+        .where('status', '=', sql.lit('active'))
+        .where('expiresAt', '>', now),
     );
-    return result.rows.map((row) => row.tier);
+    return rows.map((row) => row.tier);
   }
 
   async upsert(
@@ -26,22 +35,37 @@ export class LicenseRepository implements LicenseStore {
       version: number;
     },
   ): Promise<void> {
-    await tx.query(
-      `INSERT INTO licenses (license_id, box_id, licensee_platform_id, status, expires_at, updated_at, tier, version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (license_id) DO UPDATE SET status = EXCLUDED.status, expires_at = EXCLUDED.expires_at,
-         tier = EXCLUDED.tier, updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
-       WHERE (licenses.version, licenses.updated_at) <= (EXCLUDED.version, EXCLUDED.updated_at)`,
-      [
-        license.licenseId,
-        license.boxId,
-        license.licenseePlatformId,
-        license.status,
-        license.expiresAt.toISOString(),
-        license.updatedAt.toISOString(),
-        license.tier,
-        license.version,
-      ],
-    );
+    await db(tx)
+      .insertInto('licenses')
+      .values({
+        licenseId: license.licenseId,
+        boxId: license.boxId,
+        licenseePlatformId: license.licenseePlatformId,
+        status: license.status,
+        expiresAt: license.expiresAt,
+        updatedAt: license.updatedAt,
+        tier: license.tier,
+        version: license.version,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .column('licenseId')
+          .doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            expiresAt: eb.ref('excluded.expiresAt'),
+            tier: eb.ref('excluded.tier'),
+            updatedAt: eb.ref('excluded.updatedAt'),
+            version: eb.ref('excluded.version'),
+          }))
+          // A later state of the license is never overwritten (ADR 0010).
+          .where((eb) =>
+            eb(
+              eb.refTuple('licenses.version', 'licenses.updatedAt'),
+              '<=',
+              eb.refTuple('excluded.version', 'excluded.updatedAt'),
+            ),
+          ),
+      )
+      .execute();
   }
 }

@@ -29,7 +29,7 @@ async function settle(
     let changed = false;
     if ('hex' in outcome) {
       changed = await deps.referenceImages.markIndexed(tx, image, outcome.hex);
-      if (changed) await deps.referenceImages.touchIdentity(tx, image.claimId);
+      if (changed) await deps.identities.touch(tx, image.claimId);
     } else {
       const delay = RETRY_DELAYS_MS[image.attempts];
       const retryAt = delay === undefined ? null : new Date(deps.clock.now().getTime() + delay);

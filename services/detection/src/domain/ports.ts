@@ -108,6 +108,8 @@ export interface IdentityStore {
   ): Promise<void>;
   /** Publishes detection.box.indexed once the box's images are settled: the announcement, or null. */
   takeBoxAnnouncement(tx: Queryable, claimId: string): Promise<BoxAnnouncement | null>;
+  /** The identity changed (a new fingerprint of its pictures): replicas read it again. */
+  touch(tx: Queryable, claimId: string): Promise<void>;
   changesAfter(db: Queryable, changeSeq: number, limit: number): Promise<IdentityChange[]>;
   /** The projection's own id (made once by its migration) and the last change_seq drawn. */
   projectionState(db: Queryable): Promise<{ projectionId: string; lastChangeSeq: number }>;

@@ -3,10 +3,11 @@ import { webhookEndpointDisabled } from '@svc/contracts';
 import { isTransientFailure } from '@svc/errors';
 import { isFetchGuardError } from '@svc/fetch-guard';
 import { appendToOutbox } from '@svc/messaging';
+import type { Queryable } from '@svc/storage';
 import { fetchPolicyOf } from './endpoint-url';
 import { fanOutEvents } from './fan-out-event.use-case';
 import { signingSecrets } from './manage-endpoints.use-case';
-import type { Delivery, Endpoint, WebhookContext, WebhookStore } from './ports';
+import type { Delivery, Endpoint, WebhookContext } from './ports';
 import { endpointDisabledEvent } from './public-events';
 import { breakerCooldownMs, failedForTooLong, retryDelayMs } from './retry-schedule';
 import { webhookHeaders } from './webhook-signature';
@@ -65,14 +66,13 @@ async function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery)
 
 async function disable(
   ctx: WebhookContext,
-  store: WebhookStore,
-  tx: Parameters<typeof appendToOutbox>[0],
+  tx: Queryable,
   endpoint: Endpoint,
   reason: 'gone' | 'failing',
   lastError: string | null,
   now: Date,
 ): Promise<void> {
-  await store.disableEndpoint(endpoint.id, reason, now);
+  await ctx.endpoints.disable(tx, endpoint.id, reason, now);
   await appendToOutbox(
     tx,
     webhookEndpointDisabled.create(
@@ -89,7 +89,7 @@ async function disable(
     disabledAt: now,
     lastError,
   });
-  await fanOutEvents(store, [event], now, { excludeEndpointId: endpoint.id });
+  await fanOutEvents(ctx, tx, [event], now, { excludeEndpointId: endpoint.id });
   ctx.logger.warn(
     { endpointId: endpoint.id, platformId: endpoint.platformId, reason },
     'webhook endpoint disabled',
@@ -109,12 +109,12 @@ const RECORD_RETRY_CAP_MS = 2000;
 async function recordOutcome(
   ctx: WebhookContext,
   deliveryId: string,
-  record: Parameters<WebhookContext['transaction']>[0],
+  record: (tx: Queryable) => Promise<void>,
 ): Promise<void> {
   const started = performance.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await ctx.transaction(record);
+      await ctx.db.transaction(record);
       return;
     } catch (err) {
       if (!isTransientFailure(err) || performance.now() - started > RECORD_BUDGET_MS) throw err;
@@ -135,11 +135,11 @@ async function recordOutcome(
  */
 export async function deliverNext(ctx: WebhookContext, endpointId: string): Promise<AttemptOutcome | null> {
   const startedAt = ctx.clock.now();
-  const endpoint = await ctx.store.endpointById(endpointId);
+  const endpoint = await ctx.endpoints.byId(ctx.db, endpointId);
   if (endpoint === null || endpoint.status !== 'enabled') return null;
   if (endpoint.breakerOpenUntil !== null && endpoint.breakerOpenUntil.getTime() > startedAt.getTime())
     return null;
-  const delivery = await ctx.store.nextDueDelivery(endpointId, startedAt);
+  const delivery = await ctx.deliveries.nextDue(ctx.db, endpointId, startedAt);
   if (delivery === null) return null;
 
   const sent = await send(ctx, endpoint, delivery);
@@ -159,32 +159,31 @@ export async function deliverNext(ctx: WebhookContext, endpointId: string): Prom
     eventCreatedAt: delivery.eventCreatedAt,
   };
 
-  await recordOutcome(ctx, delivery.id, async (store, tx) => {
-    await store.recordAttempt(
-      {
-        deliveryId: delivery.id,
-        number,
-        attemptedAt: startedAt,
-        outcome: outcome.outcome,
-        responseStatus: sent.responseStatus,
-        durationMs: sent.durationMs,
-        error: sent.error,
-        nextRetryAt,
-      },
-      {
-        id: delivery.id,
-        status: succeeded ? 'succeeded' : nextRetryAt === null ? 'failed' : 'pending',
-        attemptCount: number,
-        nextAttemptAt: nextRetryAt,
-        lastResponseStatus: sent.responseStatus,
-        lastError: sent.error,
-      },
-    );
+  await recordOutcome(ctx, delivery.id, async (tx) => {
+    await ctx.attempts.insert(tx, {
+      deliveryId: delivery.id,
+      number,
+      attemptedAt: startedAt,
+      outcome: outcome.outcome,
+      responseStatus: sent.responseStatus,
+      durationMs: sent.durationMs,
+      error: sent.error,
+      nextRetryAt,
+    });
+    await ctx.deliveries.recordAttempt(tx, {
+      id: delivery.id,
+      status: succeeded ? 'succeeded' : nextRetryAt === null ? 'failed' : 'pending',
+      attemptCount: number,
+      nextAttemptAt: nextRetryAt,
+      lastResponseStatus: sent.responseStatus,
+      lastError: sent.error,
+    });
     if (succeeded) {
-      await store.recordEndpointSuccess(endpointId, now);
+      await ctx.endpoints.recordSuccess(tx, endpointId, now);
       return;
     }
-    const streak = await store.recordEndpointFailure(
+    const streak = await ctx.endpoints.recordFailure(
+      tx,
       endpointId,
       now,
       ctx.retry.breakerThreshold,
@@ -192,8 +191,7 @@ export async function deliverNext(ctx: WebhookContext, endpointId: string): Prom
     );
     if (gone) outcome.disabled = 'gone';
     else if (failedForTooLong(streak.failingSince, now, ctx.retry)) outcome.disabled = 'failing';
-    if (outcome.disabled !== undefined)
-      await disable(ctx, store, tx, endpoint, outcome.disabled, sent.error, now);
+    if (outcome.disabled !== undefined) await disable(ctx, tx, endpoint, outcome.disabled, sent.error, now);
   });
   if (outcome.disabled !== undefined) {
     ctx.kick();

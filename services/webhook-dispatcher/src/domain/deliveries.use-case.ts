@@ -5,10 +5,10 @@ import type { DeliveryStatus, Endpoint, WebhookContext } from './ports';
 import { sampleEvent } from './sample-events';
 import { deliveryView } from './webhook-views';
 
-type Ctx = Pick<WebhookContext, 'store' | 'clock' | 'kick'>;
+type Ctx = Pick<WebhookContext, 'db' | 'endpoints' | 'deliveries' | 'attempts' | 'clock' | 'kick'>;
 
 async function owned(ctx: Ctx, platformId: string, id: string): Promise<Endpoint> {
-  const endpoint = await ctx.store.findEndpoint(platformId, id);
+  const endpoint = await ctx.endpoints.find(ctx.db, platformId, id);
   if (endpoint === null) throw errors.notFound('Webhook endpoint', id);
   return endpoint;
 }
@@ -21,13 +21,11 @@ export async function listDeliveries(
   query: { limit: number; offset: number; status?: DeliveryStatus | undefined },
 ) {
   await owned(ctx, platformId, endpointId);
-  const { items, total } = await ctx.store.listDeliveries(
-    endpointId,
-    query.status,
-    query.limit,
-    query.offset,
+  const { items, total } = await ctx.deliveries.list(ctx.db, endpointId, query);
+  const attempts = await ctx.attempts.of(
+    ctx.db,
+    items.map((d) => d.id),
   );
-  const attempts = await ctx.store.attemptsOf(items.map((d) => d.id));
   return {
     data: items.map((d) => deliveryView(d, attempts)),
     meta: { total, limit: query.limit, offset: query.offset },
@@ -37,16 +35,16 @@ export async function listDeliveries(
 /** Sends a delivery again now: one attempt, whatever its status. */
 export async function retryDelivery(ctx: Ctx, platformId: string, endpointId: string, deliveryId: string) {
   const endpoint = await owned(ctx, platformId, endpointId);
-  const delivery = await ctx.store.findDelivery(endpointId, deliveryId);
+  const delivery = await ctx.deliveries.find(ctx.db, endpointId, deliveryId);
   if (delivery === null) throw errors.notFound('Delivery', deliveryId);
   if (endpoint.status !== 'enabled') {
     throw errors.invalidState('The endpoint is disabled: enable it first (PATCH status "enabled")');
   }
-  await ctx.store.requeueManually(delivery.id, ctx.clock.now());
+  await ctx.deliveries.requeueManually(ctx.db, delivery.id, ctx.clock.now());
   ctx.kick();
-  const updated = await ctx.store.findDelivery(endpointId, deliveryId);
+  const updated = await ctx.deliveries.find(ctx.db, endpointId, deliveryId);
   if (updated === null) throw errors.notFound('Delivery', deliveryId);
-  return deliveryView(updated, await ctx.store.attemptsOf([updated.id]));
+  return deliveryView(updated, await ctx.attempts.of(ctx.db, [updated.id]));
 }
 
 /** Queues a signed sample event of `type` (default grace_period.started) to one endpoint. */
@@ -60,7 +58,7 @@ export async function sendTestEvent(
   const now = ctx.clock.now();
   const event = sampleEvent(input.type ?? 'grace_period.started', platformId, now);
   const id = newId('del');
-  await ctx.store.insertDeliveries([
+  await ctx.deliveries.insertMany(ctx.db, [
     {
       id,
       endpointId: endpoint.id,
@@ -74,7 +72,7 @@ export async function sendTestEvent(
     },
   ]);
   ctx.kick();
-  const delivery = await ctx.store.findDelivery(endpoint.id, id);
+  const delivery = await ctx.deliveries.find(ctx.db, endpoint.id, id);
   if (delivery === null) throw errors.internal();
   return deliveryView(delivery, []);
 }

@@ -65,8 +65,8 @@ export class DeliveryWorker {
     const endpointIds = [...this.inFlight.keys()];
     if (endpointIds.length === 0) return;
     const until = new Date(this.ctx.clock.now().getTime() + this.leaseMs);
-    this.ctx.store
-      .renewLeases(this.owner, endpointIds, until)
+    this.ctx.endpoints
+      .renewLeases(this.ctx.db, this.owner, endpointIds, until)
       .catch((err: unknown) => this.ctx.logger.warn({ err }, 'webhook worker: lease renewal failed'));
   }
 
@@ -101,8 +101,9 @@ export class DeliveryWorker {
     const now = this.ctx.clock.now();
     let leased: string[];
     try {
-      leased = await this.ctx.transaction((store) =>
-        store.leaseDueEndpoints(
+      leased = await this.ctx.db.transaction((tx) =>
+        this.ctx.endpoints.leaseDue(
+          tx,
           this.owner,
           free,
           [...this.inFlight.keys()],
@@ -135,8 +136,8 @@ export class DeliveryWorker {
     } catch (err) {
       this.ctx.logger.error({ err, endpointId }, 'webhook worker: delivery failed unexpectedly');
     } finally {
-      await this.ctx.store
-        .releaseLease(endpointId, this.owner)
+      await this.ctx.endpoints
+        .releaseLease(this.ctx.db, endpointId, this.owner)
         .catch((err: unknown) =>
           this.ctx.logger.error({ err, endpointId }, 'webhook worker: lease release failed'),
         );

@@ -9,11 +9,11 @@ import { toPublicEvents } from './public-events';
  * after it commits).
  */
 export async function dispatchEvent(
-  ctx: Pick<WebhookContext, 'storeOn' | 'clock'>,
+  ctx: Pick<WebhookContext, 'endpoints' | 'deliveries' | 'clock'>,
   tx: Queryable,
   envelope: InternalEvent,
 ): Promise<number> {
   const events = toPublicEvents(envelope);
   if (events.length === 0) return 0;
-  return fanOutEvents(ctx.storeOn(tx), events, ctx.clock.now());
+  return fanOutEvents(ctx, tx, events, ctx.clock.now());
 }

@@ -1,5 +1,6 @@
 import { newId } from '@svc/ids';
-import type { NewDelivery, WebhookStore } from './ports';
+import type { Queryable } from '@svc/storage';
+import type { NewDelivery, WebhookContext } from './ports';
 import { endpointWants, type PublicEvent } from './public-events';
 
 /**
@@ -8,7 +9,8 @@ import { endpointWants, type PublicEvent } from './public-events';
  * id (a redelivered internal event) is kept as is. Returns how many deliveries are new.
  */
 export async function fanOutEvents(
-  store: WebhookStore,
+  ctx: Pick<WebhookContext, 'endpoints' | 'deliveries'>,
+  tx: Queryable,
   events: PublicEvent[],
   now: Date,
   options: { excludeEndpointId?: string } = {},
@@ -18,7 +20,7 @@ export async function fanOutEvents(
     byPlatform.set(event.platformId, [...(byPlatform.get(event.platformId) ?? []), event]);
   const deliveries: NewDelivery[] = [];
   for (const [platformId, platformEvents] of byPlatform) {
-    const endpoints = await store.enabledEndpoints(platformId);
+    const endpoints = await ctx.endpoints.enabledOf(tx, platformId);
     for (const event of platformEvents) {
       for (const endpoint of endpoints) {
         if (endpoint.id === options.excludeEndpointId || !endpointWants(endpoint.events, event.type))
@@ -37,5 +39,5 @@ export async function fanOutEvents(
       }
     }
   }
-  return deliveries.length === 0 ? 0 : store.insertDeliveries(deliveries);
+  return deliveries.length === 0 ? 0 : ctx.deliveries.insertMany(tx, deliveries);
 }

@@ -8,7 +8,7 @@ import { endpointView, endpointWithSecretView } from './webhook-views';
 /** During this long after a rotation both the new and the previous secret sign. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-type Ctx = Pick<WebhookContext, 'store' | 'clock' | 'environment' | 'allowPrivateFetch'>;
+type Ctx = Pick<WebhookContext, 'db' | 'endpoints' | 'clock' | 'environment' | 'allowPrivateFetch'>;
 
 /** ['*'] for "all"; otherwise the distinct names, in a stable order. */
 function normaliseEvents(events: string[] | undefined): string[] {
@@ -17,7 +17,7 @@ function normaliseEvents(events: string[] | undefined): string[] {
 }
 
 async function owned(ctx: Ctx, platformId: string, id: string): Promise<Endpoint> {
-  const endpoint = await ctx.store.findEndpoint(platformId, id);
+  const endpoint = await ctx.endpoints.find(ctx.db, platformId, id);
   // Another platform's endpoint is "not found": its existence is never revealed.
   if (endpoint === null) throw errors.notFound('Webhook endpoint', id);
   return endpoint;
@@ -50,12 +50,12 @@ export async function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.store.insertEndpoint(endpoint);
+  await ctx.endpoints.insert(ctx.db, endpoint);
   return endpointWithSecretView(endpoint);
 }
 
 export async function listEndpoints(ctx: Ctx, platformId: string, page: { limit: number; offset: number }) {
-  const { items, total } = await ctx.store.listEndpoints(platformId, page.limit, page.offset);
+  const { items, total } = await ctx.endpoints.list(ctx.db, platformId, page);
   return { data: items.map(endpointView), meta: { total, limit: page.limit, offset: page.offset } };
 }
 
@@ -80,13 +80,13 @@ export async function updateEndpoint(
   if (input.events !== undefined) patch.events = normaliseEvents(input.events);
   if (input.description !== undefined) patch.description = input.description;
   if (input.status !== undefined) patch.status = input.status;
-  await ctx.store.updateEndpoint(id, patch, ctx.clock.now());
+  await ctx.endpoints.update(ctx.db, id, patch, ctx.clock.now());
   return endpointView(await owned(ctx, platformId, id));
 }
 
 export async function deleteEndpoint(ctx: Ctx, platformId: string, id: string) {
   await owned(ctx, platformId, id);
-  await ctx.store.deleteEndpoint(id);
+  await ctx.endpoints.delete(ctx.db, id);
   return { id, deleted: true as const };
 }
 
@@ -95,7 +95,7 @@ export async function rotateEndpointSecret(ctx: Ctx, platformId: string, id: str
   await owned(ctx, platformId, id);
   const now = ctx.clock.now();
   const previousSecretExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
-  await ctx.store.rotateSecret(id, generateSecret(), previousSecretExpiresAt, now);
+  await ctx.endpoints.rotateSecret(ctx.db, id, generateSecret(), previousSecretExpiresAt, now);
   const endpoint = await owned(ctx, platformId, id);
   return {
     ...endpointWithSecretView(endpoint),

@@ -77,59 +77,79 @@ export interface EndpointPatch {
   status?: EndpointStatus;
 }
 
-/** The dispatcher's tables (data-access/webhook.repository.ts). */
-export interface WebhookStore {
-  insertEndpoint(endpoint: Endpoint): Promise<void>;
-  findEndpoint(platformId: string, id: string): Promise<Endpoint | null>;
-  endpointById(id: string): Promise<Endpoint | null>;
-  listEndpoints(
-    platformId: string,
-    limit: number,
-    offset: number,
-  ): Promise<{ items: Endpoint[]; total: number }>;
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** Webhook endpoints, their circuit and the worker leases (data-access/endpoint.repository.ts). */
+export interface EndpointStore {
+  insert(tx: Queryable, endpoint: Endpoint): Promise<void>;
+  /** The platform's endpoint, or null (another platform's is not found). */
+  find(q: Queryable, platformId: string, id: string): Promise<Endpoint | null>;
+  byId(q: Queryable, id: string): Promise<Endpoint | null>;
+  list(q: Queryable, platformId: string, page: Page): Promise<{ items: Endpoint[]; total: number }>;
   /** Enabled endpoints of a platform. */
-  enabledEndpoints(platformId: string): Promise<Endpoint[]>;
-  updateEndpoint(id: string, patch: EndpointPatch, now: Date): Promise<void>;
-  rotateSecret(id: string, secret: string, previousExpiresAt: Date, now: Date): Promise<void>;
-  deleteEndpoint(id: string): Promise<void>;
-  disableEndpoint(id: string, reason: string, now: Date): Promise<void>;
-  /** Inserts deliveries; one already there for (endpoint, event) is kept. Returns how many are new. */
-  insertDeliveries(deliveries: NewDelivery[]): Promise<number>;
-  findDelivery(endpointId: string, id: string): Promise<Delivery | null>;
-  listDeliveries(
-    endpointId: string,
-    status: DeliveryStatus | undefined,
-    limit: number,
-    offset: number,
-  ): Promise<{ items: Delivery[]; total: number }>;
-  attemptsOf(deliveryIds: string[]): Promise<Attempt[]>;
-  requeueManually(id: string, now: Date): Promise<void>;
+  enabledOf(q: Queryable, platformId: string): Promise<Endpoint[]>;
+  update(tx: Queryable, id: string, patch: EndpointPatch, now: Date): Promise<void>;
+  rotateSecret(tx: Queryable, id: string, secret: string, previousExpiresAt: Date, now: Date): Promise<void>;
+  delete(tx: Queryable, id: string): Promise<void>;
+  disable(tx: Queryable, id: string, reason: string, now: Date): Promise<void>;
   /**
    * Takes up to `limit` enabled endpoints with a due delivery, closed circuit and no live lease
    * (FOR UPDATE SKIP LOCKED), and leases them to `owner` until `leaseUntil`.
    */
-  leaseDueEndpoints(
+  leaseDue(
+    tx: Queryable,
     owner: string,
     limit: number,
     exclude: string[],
     now: Date,
     leaseUntil: Date,
   ): Promise<string[]>;
-  releaseLease(endpointId: string, owner: string): Promise<void>;
+  releaseLease(q: Queryable, endpointId: string, owner: string): Promise<void>;
   /** Extends the leases `owner` still holds on these endpoints to `leaseUntil`. */
-  renewLeases(owner: string, endpointIds: string[], leaseUntil: Date): Promise<void>;
-  /** The oldest due pending delivery of an endpoint, or null. */
-  nextDueDelivery(endpointId: string, now: Date): Promise<Delivery | null>;
-  recordAttempt(attempt: Attempt, delivery: DeliveryUpdate): Promise<void>;
-  recordEndpointSuccess(endpointId: string, now: Date): Promise<void>;
+  renewLeases(q: Queryable, owner: string, endpointIds: string[], leaseUntil: Date): Promise<void>;
+  recordSuccess(tx: Queryable, endpointId: string, now: Date): Promise<void>;
   /** Counts a failure; returns the endpoint's streak after it. */
-  recordEndpointFailure(
+  recordFailure(
+    tx: Queryable,
     endpointId: string,
     now: Date,
     breakerThreshold: number,
     breakerOpenUntil: Date,
   ): Promise<{ consecutiveFailures: number; failingSince: Date }>;
-  countPending(): Promise<number>;
+}
+
+/** Deliveries owed to endpoints (data-access/delivery.repository.ts). */
+export interface DeliveryStore {
+  /** Inserts deliveries; one already there for (endpoint, event) is kept. Returns how many are new. */
+  insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number>;
+  find(q: Queryable, endpointId: string, id: string): Promise<Delivery | null>;
+  /** Newest first. */
+  list(
+    q: Queryable,
+    endpointId: string,
+    filter: Page & { status?: DeliveryStatus | undefined },
+  ): Promise<{ items: Delivery[]; total: number }>;
+  requeueManually(tx: Queryable, id: string, now: Date): Promise<void>;
+  /** The oldest due pending delivery of an endpoint, or null. */
+  nextDue(q: Queryable, endpointId: string, now: Date): Promise<Delivery | null>;
+  /** The delivery's state after an attempt. */
+  recordAttempt(tx: Queryable, delivery: DeliveryUpdate): Promise<void>;
+  countPending(q: Queryable): Promise<number>;
+}
+
+/** Attempts at deliveries (data-access/attempt.repository.ts). */
+export interface AttemptStore {
+  insert(tx: Queryable, attempt: Attempt): Promise<void>;
+  /** The attempts of these deliveries, by delivery and number. */
+  of(q: Queryable, deliveryIds: string[]): Promise<Attempt[]>;
+}
+
+/** Runs work in one transaction. */
+export interface TransactionRunner extends Queryable {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
 }
 
 export interface DeliveryUpdate {
@@ -146,10 +166,10 @@ export type FetchFn = (url: string, options: GuardedFetchOptions) => Promise<Gua
 
 /** What the use cases need; start.ts builds it. */
 export interface WebhookContext {
-  store: WebhookStore;
-  /** Runs `fn` in one transaction, with a store and the raw transaction (for the outbox). */
-  transaction<T>(fn: (store: WebhookStore, tx: Queryable) => Promise<T>): Promise<T>;
-  storeOn(tx: Queryable): WebhookStore;
+  db: TransactionRunner;
+  endpoints: EndpointStore;
+  deliveries: DeliveryStore;
+  attempts: AttemptStore;
   clock: Clock;
   logger: Logger;
   environment: 'sandbox' | 'production';

@@ -123,13 +123,15 @@ it('when two dispatchers share a backlog, then each delivery is sent exactly onc
     );
   }
   await Promise.all(publishes);
-  expect(await h.dispatcher.context.store.countPending()).toBe(ENDPOINTS * PER_ENDPOINT);
+  expect(await h.dispatcher.context.deliveries.countPending(h.dispatcher.db)).toBe(ENDPOINTS * PER_ENDPOINT);
   expect(receivers.every((r) => r.received.length === 0)).toBe(true);
 
   h.dispatcher.worker.start();
   second.worker.start();
 
-  await waitFor(async () => (await h.dispatcher.context.store.countPending()) === 0, { timeoutMs: 20_000 });
+  await waitFor(async () => (await h.dispatcher.context.deliveries.countPending(h.dispatcher.db)) === 0, {
+    timeoutMs: 20_000,
+  });
   // Anything sent twice would arrive within a moment.
   await new Promise((resolve) => setTimeout(resolve, 200));
 
