@@ -1,3 +1,4 @@
+import { waitFor } from '@svc/test-kit';
 import { boxUpdated } from '@svc/contracts';
 import { startEnforcementHarness, type EnforcementHarness } from '../fixtures/enforcement-harness';
 
@@ -158,7 +159,14 @@ describe('detection.box.indexed (the initial scan)', () => {
     expect(after.body.data.map((v: { id: string; status: string }) => [v.id, v.status])).toEqual([
       [violationId, 'pending'],
     ]);
-    const avatar = await client.call('GET', '/v1/svc/avatars/racer');
+    // The report's own kick of the evaluation worker may hold the avatar's lease: wait for it.
+    const avatar = await waitFor(
+      async () => {
+        const read = await client.call('GET', '/v1/svc/avatars/racer');
+        return read.body.data.evaluation === 'completed' ? read : undefined;
+      },
+      { what: 'the avatar asked again and completed', timeoutMs: 10_000 },
+    );
     expect(avatar.body.data).toMatchObject({
       evaluation: 'completed',
       match: { boxId: box.boxId },
