@@ -91,6 +91,18 @@ function deletionKeys(token: string): Set<string> {
   return keys;
 }
 
+/**
+ * Work done by the searches so far (a figure that does not depend on the machine's load, for
+ * bench/detection): protected words followed, postings read, names scored, word pairs compared.
+ */
+export interface SearchWork {
+  searches: number;
+  tokensVisited: number;
+  postingsRead: number;
+  candidatesScored: number;
+  wordComparisons: number;
+}
+
 /** The state of one search: caches per query word, the best so far, the entries already scored. */
 interface Search {
   words: string[];
@@ -131,6 +143,20 @@ export class NameIndex {
   private live = 0;
   private stamps = new Uint32Array(0);
   private stamp = 0;
+  /** Running totals of the work done by searches (see SearchWork); reset them at will. */
+  readonly work: SearchWork = {
+    searches: 0,
+    tokensVisited: 0,
+    postingsRead: 0,
+    candidatesScored: 0,
+    wordComparisons: 0,
+  };
+
+  /**
+   * False: every candidate the words lead to is scored instead of ranking them first (the same
+   * answers, more work): the same-run baseline bench/detection/name-index.bench.ts compares with.
+   */
+  rankCandidates = true;
 
   constructor(parts?: NameIndexParts) {
     const { u32, buf, table, multi } = snapshotReader(parts);
@@ -252,6 +278,7 @@ export class NameIndex {
   /** The best accepted match and the best score of any candidate, in a name or a description. */
   search(query: string, accept?: (result: MatchResult) => boolean, mode: SearchMode = 'name'): SearchOutcome {
     const outcome: SearchOutcome = { best: null, bestScore: 0 };
+    this.work.searches++;
     // "Kang-ho" may stand for the protected "Kangho" as well as "Kang Ho": both are read.
     const joined = query.replace(/(\p{L})-(\p{L})/gu, '$1$2');
     const readings = normaliseName(query);
@@ -392,7 +419,9 @@ export class NameIndex {
     const visitToken = (token: number): void => {
       if (visited.has(token)) return;
       visited.add(token);
+      this.work.tokensVisited++;
       this.postings.forEach(token, (entry) => {
+        this.work.postingsRead++;
         if (this.stamps[entry] === this.stamp) return;
         this.stamps[entry] = this.stamp;
         if (this.isLive(entry)) this.scoreEntry(search, entry);
@@ -435,6 +464,7 @@ export class NameIndex {
     const key = token * MAX_QUERY_TOKENS + position;
     const cached = search.relations.get(key);
     if (cached !== undefined) return cached;
+    this.work.wordComparisons++;
     const target = this.tokens.text(token);
     const word = search.words[position] ?? '';
     let result = NOT_ALIKE;
@@ -463,6 +493,7 @@ export class NameIndex {
     const n = search.words.length;
     if (m === 0 || m > n + 1) return;
     if (search.mode === 'description' && m === 1) return;
+    this.work.candidatesScored++;
     const start = this.entryTokenStart.get(entry);
     const tokens: number[] = [];
     let letters = 0;
