@@ -34,6 +34,7 @@ import { signInternalToken } from '@svc/service-kit';
 import { createDatabase } from '@svc/storage';
 import { freshPostgresDatabase } from '@svc/test-kit';
 import sharp from 'sharp';
+import { personName, prng, typo, unknownName, variationsOf, WRAPPERS } from './synthetic-names';
 
 const silent = createLogger('bench', { level: 'silent' });
 const SECRET = 'bench-detection-secret-0123456789-abcdef';
@@ -45,72 +46,6 @@ function intFromEnv(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 1)
     throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
-}
-
-/** A seeded PRNG (mulberry32): the same run every time. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const ONSETS = [
-  'b',
-  'br',
-  'c',
-  'ch',
-  'd',
-  'f',
-  'g',
-  'gr',
-  'h',
-  'j',
-  'k',
-  'l',
-  'm',
-  'n',
-  'p',
-  'r',
-  's',
-  'sh',
-  't',
-  'th',
-  'v',
-  'w',
-  'z',
-  '',
-];
-const VOWELS = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou', 'y'];
-const CODAS = ['', 'n', 'r', 's', 'l', 'm', 'th', 'ck', 'x', 'nd', 'rt'];
-
-function word(random: () => number, syllables: number): string {
-  let out = '';
-  for (let i = 0; i < syllables; i++) {
-    out += ONSETS[Math.floor(random() * ONSETS.length)];
-    out += VOWELS[Math.floor(random() * VOWELS.length)];
-    if (i === syllables - 1 || random() < 0.3) out += CODAS[Math.floor(random() * CODAS.length)];
-  }
-  return out.charAt(0).toUpperCase() + out.slice(1);
-}
-
-function personName(random: () => number): string {
-  return `${word(random, 2 + Math.floor(random() * 2))} ${word(random, 2 + Math.floor(random() * 2))}`;
-}
-
-function typo(random: () => number, name: string): string {
-  const letters = [...name];
-  let at = Math.floor(random() * letters.length);
-  if (letters[at] === ' ') at = Math.max(0, at - 1);
-  const kind = Math.floor(random() * 3);
-  if (kind === 0) letters.splice(at, 1);
-  else if (kind === 1) letters.splice(at, 0, letters[at] ?? 'e');
-  else if (at + 1 < letters.length && letters[at + 1] !== ' ')
-    [letters[at], letters[at + 1]] = [letters[at + 1] ?? '', letters[at] ?? ''];
-  return letters.join('');
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -151,14 +86,7 @@ async function seed(url: string, count: number, random: () => number): Promise<s
         boxIds.push(`box_bench${String(n).padStart(9, '0')}`);
         owners.push(`plat_owner${n % 1000}`);
         primary.push(name);
-        const [first, last] = name.split(' ');
-        variations.push(
-          JSON.stringify([
-            `${first?.slice(0, 3)} ${last}`,
-            `${first} ${word(random, 2)} ${last}`,
-            `${word(random, 2)} ${last}`,
-          ]),
-        );
+        variations.push(JSON.stringify(variationsOf(random, name)));
         policies.push(
           ['BLOCK_ALL', 'LICENSE', 'MONETIZE', 'TEAM', 'OPEN', 'BLOCK_COMMERCIAL'][n % 6] ?? 'LICENSE',
         );
@@ -187,8 +115,6 @@ const GOALS = {
   oneTypoGatewayP99Ms: 8,
   batchGatewayP99Ms: 60,
 } as const;
-
-const WRAPPERS = ['X Official', 'X (official)', 'X_official', 'X AI', 'AI X', 'X AI Companion', 'The Real X'];
 
 function p99(samples: number[]): number {
   return percentile(
@@ -416,7 +342,7 @@ async function main(): Promise<number> {
     ['exact', pick],
     ['one typo', () => typo(random, pick())],
     ['one typo, wrapped', wrapped],
-    ['unknown', () => `${word(random, 3)} ${word(random, 3)}x`],
+    ['unknown', () => unknownName(random)],
   ];
   // Warm the picture's fingerprint cache and the JIT.
   await post(detection.url, tokenNow(), '/v1/svc/identity/check', { name: pick(), imageUrl });
@@ -464,12 +390,7 @@ async function main(): Promise<number> {
     const identitiesOf = () =>
       Array.from({ length: 100 }, (_, i) => ({
         id: String(i),
-        name:
-          i % 2 === 1
-            ? `${word(random, 3)} ${word(random, 3)}x`
-            : i % 10 === 0
-              ? wrapped()
-              : typo(random, pick()),
+        name: i % 2 === 1 ? unknownName(random) : i % 10 === 0 ? wrapped() : typo(random, pick()),
         imageUrl,
       }));
     batchDirect.push(

@@ -6,6 +6,7 @@ export {
   type MatchOptions,
   type SearchMode,
   type SearchOutcome,
+  type SearchWork,
 } from './domain/name-matching/name-index';
 export {
   CLASSIFICATION_OF_LAYER,

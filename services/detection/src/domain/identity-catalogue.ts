@@ -9,7 +9,10 @@ import { enforcementOf, type IndexedIdentity } from './identity';
 import { IdentityRecords } from './identity-records';
 import type { MatchResult } from './name-matching/match-result';
 import { NameIndex, type SearchMode } from './name-matching/name-index';
-import { isAboveThreshold } from './name-matching/thresholds';
+import { isAboveThreshold, MATCH_THRESHOLDS } from './name-matching/thresholds';
+
+/** No identity's threshold is lower: a name scoring less is never accepted. */
+const LOWEST_THRESHOLD = Math.min(...Object.values(MATCH_THRESHOLDS));
 
 /** The catalogue's flat arrays and Buffers, as a snapshot stores them (ADR 0007). */
 export type CatalogueParts = Record<string, Uint32Array | Buffer>;
@@ -185,6 +188,7 @@ export class IdentityCatalogue {
         return ok;
       },
       mode,
+      LOWEST_THRESHOLD,
     );
     const match = outcome.best;
     const identity =

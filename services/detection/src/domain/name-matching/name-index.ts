@@ -52,6 +52,10 @@ const MAX_SOUND_ALIKE_TOKENS = 64;
 /** A protected name found inside a longer one ("X Official", "The Real X"). */
 const WRAPPED = 0.96;
 const PRIMARY = 1;
+/** The highest factor a word alike only by sound can score (PHONETIC and SOUNDS_ALIKE below). */
+const FAR_FACTOR = 0.88;
+/** Reported confidences are rounded to 4 places: a bound must clear them by more than that. */
+const BOUND_MARGIN = 1e-4;
 
 const PERMUTATIONS: Readonly<Record<number, readonly (readonly number[])[]>> = {
   2: [[1, 0]],
@@ -91,11 +95,25 @@ function deletionKeys(token: string): Set<string> {
   return keys;
 }
 
+/**
+ * Work done by the searches so far (a figure that does not depend on the machine's load, for
+ * bench/detection): protected words followed, postings read, names scored, word pairs compared.
+ */
+export interface SearchWork {
+  searches: number;
+  tokensVisited: number;
+  postingsRead: number;
+  candidatesScored: number;
+  wordComparisons: number;
+}
+
 /** The state of one search: caches per query word, the best so far, the entries already scored. */
 interface Search {
   words: string[];
   mode: SearchMode;
   accept: ((result: MatchResult) => boolean) | undefined;
+  /** The lowest confidence `accept` may take (0 when unknown). */
+  acceptsFrom: number;
   best: MatchResult | null;
   bestScore: number;
   relations: Map<number, number>;
@@ -131,6 +149,20 @@ export class NameIndex {
   private live = 0;
   private stamps = new Uint32Array(0);
   private stamp = 0;
+  /** Running totals of the work done by searches (see SearchWork); reset them at will. */
+  readonly work: SearchWork = {
+    searches: 0,
+    tokensVisited: 0,
+    postingsRead: 0,
+    candidatesScored: 0,
+    wordComparisons: 0,
+  };
+
+  /**
+   * False: every candidate the words lead to is scored instead of ranking them first (the same
+   * answers, more work): the same-run baseline bench/detection/name-index.bench.ts compares with.
+   */
+  rankCandidates = true;
 
   constructor(parts?: NameIndexParts) {
     const { u32, buf, table, multi } = snapshotReader(parts);
@@ -249,22 +281,37 @@ export class NameIndex {
     return this.search(query, accept).best;
   }
 
-  /** The best accepted match and the best score of any candidate, in a name or a description. */
-  search(query: string, accept?: (result: MatchResult) => boolean, mode: SearchMode = 'name'): SearchOutcome {
+  /**
+   * The best accepted match and the best score of any candidate, in a name or a description.
+   * `acceptsFrom`: the lowest confidence `accept` ever takes (each identity's threshold is one of
+   * MATCH_THRESHOLDS), so that candidates that cannot reach it are not scored once a better one
+   * has been; 0 when unknown.
+   */
+  search(
+    query: string,
+    accept?: (result: MatchResult) => boolean,
+    mode: SearchMode = 'name',
+    acceptsFrom = 0,
+  ): SearchOutcome {
     const outcome: SearchOutcome = { best: null, bestScore: 0 };
+    this.work.searches++;
     // "Kang-ho" may stand for the protected "Kangho" as well as "Kang Ho": both are read.
     const joined = query.replace(/(\p{L})-(\p{L})/gu, '$1$2');
     const readings = normaliseName(query);
     if (joined !== query) readings.push(...normaliseName(joined));
     for (const reading of readings) {
       const words = reading.tokens.slice(0, MAX_QUERY_TOKENS);
-      this.searchReading(this.newSearch(words, mode, accept), reading, outcome);
+      this.searchReading(this.newSearch(words, mode, accept, acceptsFrom), reading, outcome);
       if (mode === 'name' && words.length === 1) {
         // A one-word name may be two words run together ("TaylorSwfit").
         const [word = ''] = words;
         for (let cut = MIN_SPLIT_PART; cut <= word.length - MIN_SPLIT_PART; cut++) {
           const split = [word.slice(0, cut), word.slice(cut)];
-          this.searchReading(this.newSearch(split, mode, accept), { tokens: split, compact: word }, outcome);
+          this.searchReading(
+            this.newSearch(split, mode, accept, acceptsFrom),
+            { tokens: split, compact: word },
+            outcome,
+          );
         }
       }
     }
@@ -311,8 +358,22 @@ export class NameIndex {
     return out;
   }
 
-  private newSearch(words: string[], mode: SearchMode, accept: Search['accept']): Search {
-    return { words, mode, accept, best: null, bestScore: 0, relations: new Map(), codes: new Map() };
+  private newSearch(
+    words: string[],
+    mode: SearchMode,
+    accept: Search['accept'],
+    acceptsFrom: number,
+  ): Search {
+    return {
+      words,
+      mode,
+      accept,
+      acceptsFrom,
+      best: null,
+      bestScore: 0,
+      relations: new Map(),
+      codes: new Map(),
+    };
   }
 
   private tokenId(token: string): number {
@@ -377,7 +438,11 @@ export class NameIndex {
     return out;
   }
 
-  /** Names holding a word alike to some query word, each scored once against every window. */
+  /**
+   * Names holding a word alike to some query word, each scored once against every window: the
+   * candidates are gathered from the postings first, ranked by a cheap upper bound of their score
+   * and scored best first, until no candidate left can change the answer (ADR 0007).
+   */
   private byWords(search: Search): void {
     if (this.stamps.length < this.entryIdentity.length) {
       this.stamps = new Uint32Array(Math.max(1024, this.entryIdentity.data.length));
@@ -388,14 +453,20 @@ export class NameIndex {
       this.stamps.fill(0);
       this.stamp = 1;
     }
+    const rank = this.rankCandidates;
+    const candidates: number[] = [];
     const visited = new Set<number>();
     const visitToken = (token: number): void => {
       if (visited.has(token)) return;
       visited.add(token);
+      this.work.tokensVisited++;
       this.postings.forEach(token, (entry) => {
+        this.work.postingsRead++;
         if (this.stamps[entry] === this.stamp) return;
         this.stamps[entry] = this.stamp;
-        if (this.isLive(entry)) this.scoreEntry(search, entry);
+        if (!this.isLive(entry)) return;
+        if (rank) candidates.push(entry);
+        else this.scoreEntry(search, entry);
       });
     };
     // Which words lead to candidates (every protected name has a word within one edit of the
@@ -419,6 +490,96 @@ export class NameIndex {
         });
       }
     }
+    if (rank) this.scoreRanked(search, candidates);
+  }
+
+  /**
+   * Scores the candidates in the order of an upper bound of their confidence (`scoreBound`), and
+   * stops at the first whose bound is below both the best score so far (so `bestScore` is what
+   * scoring them all would give) and what could still be accepted (the best accepted so far, or
+   * `acceptsFrom` while there is none): the answer is the same as scoring every candidate, and
+   * the names scored are those that may still win, however many share the query's words.
+   */
+  private scoreRanked(search: Search, candidates: number[]): void {
+    if (candidates.length === 0) return;
+    const near = this.nearTokens(search);
+    const bounds = new Float64Array(candidates.length);
+    const order: number[] = [];
+    for (let i = 0; i < candidates.length; i++) {
+      const bound = this.scoreBound(search, candidates[i] ?? 0, near);
+      bounds[i] = bound;
+      if (bound > 0) order.push(i);
+    }
+    order.sort((a, b) => (bounds[b] ?? 0) - (bounds[a] ?? 0) || a - b);
+    for (const i of order) {
+      // The bound is compared with a margin for the rounding of reported confidences.
+      const bound = (bounds[i] ?? 0) + BOUND_MARGIN;
+      const floor = search.best ? search.best.confidence : search.acceptsFrom;
+      if (bound < search.bestScore && bound < floor) break;
+      this.scoreEntry(search, candidates[i] ?? 0);
+    }
+  }
+
+  /**
+   * The protected words within one edit of some query word (the query word itself and its
+   * one-deletion neighbours; in a description, the query words only). A word outside this set is
+   * two edits or more from every query word, or alike only by sound, or not alike at all.
+   */
+  private nearTokens(search: Search): Set<number> {
+    const near = new Set<number>();
+    const add = (token: number): void => void near.add(token);
+    for (const word of search.words) {
+      const exact = this.tokens.get(word);
+      if (exact >= 0) near.add(exact);
+      if (search.mode === 'description') continue;
+      for (const key of deletionKeys(word)) this.deletions.forEach(hash32(key), add);
+    }
+    return near;
+  }
+
+  /**
+   * An upper bound of the confidence `scoreEntry` can give this name, or 0 when it gives none.
+   * It mirrors the scorer: a word outside `near` adds two edits or more (plain, or counted as a
+   * sound-alike) or multiplies by a phonetic factor of at most 0.88; a word whose length is too
+   * far from every query word's for the scorer's distance cap is not alike, so the name scores
+   * nothing; in a description only words written out exactly are alike.
+   */
+  private scoreBound(search: Search, entry: number, near: Set<number>): number {
+    const m = this.entryTokenCount.get(entry);
+    const n = search.words.length;
+    if (m === 0 || m > n + 1) return 0;
+    if (search.mode === 'description' && m === 1) return 0;
+    const start = this.entryTokenStart.get(entry);
+    let letters = 0;
+    let far = 0;
+    for (let i = 0; i < m; i++) {
+      const token = this.entryTokens.get(start + i);
+      const length = this.tokens.lengths.get(token);
+      letters += length;
+      if (near.has(token)) continue;
+      if (search.mode === 'description') return 0;
+      let reachable = false;
+      for (let position = 0; position < n && !reachable; position++) {
+        const wordLength = search.words[position]?.length ?? 0;
+        const cap = Math.max(
+          editsAllowedIn(length),
+          Math.max(1, Math.floor(Math.max(wordLength, length) / 3)),
+        );
+        reachable = Math.abs(wordLength - length) <= cap;
+      }
+      if (!reachable) return 0;
+      far++;
+    }
+    let bound = far === 0 ? 1 : FAR_FACTOR ** far;
+    // One far word counted as two edits, if the name's budget takes them.
+    if (far > 0 && nameEditBudget(m, letters) >= 2) {
+      bound = Math.max(bound, (1 - 1.2 / Math.max(letters, 1)) * FAR_FACTOR ** (far - 1));
+    }
+    if ((this.entryFlags.get(entry) & PRIMARY) === 0) bound *= PENALTY.variation;
+    if (m === 1) bound *= PENALTY.singleTokenName;
+    // Every alignment spans m or m + 1 query words: with more, the name is always wrapped.
+    if (m > 1 && n > m + 1) bound *= WRAPPED;
+    return bound;
   }
 
   private codesOf(search: Search, word: string): string[] {
@@ -435,6 +596,7 @@ export class NameIndex {
     const key = token * MAX_QUERY_TOKENS + position;
     const cached = search.relations.get(key);
     if (cached !== undefined) return cached;
+    this.work.wordComparisons++;
     const target = this.tokens.text(token);
     const word = search.words[position] ?? '';
     let result = NOT_ALIKE;
@@ -463,6 +625,7 @@ export class NameIndex {
     const n = search.words.length;
     if (m === 0 || m > n + 1) return;
     if (search.mode === 'description' && m === 1) return;
+    this.work.candidatesScored++;
     const start = this.entryTokenStart.get(entry);
     const tokens: number[] = [];
     let letters = 0;
