@@ -93,12 +93,10 @@ export function adminRoutes(router: Router, ctx: GatewayContext): void {
 
   // Every other operator operation (verify a claim, decide an appeal…) belongs to a service.
   router.all('/admin/*rest', async (req, res) => {
-    const queryStart = req.originalUrl.indexOf('?');
     const result = await dispatchOperatorRequest(ctx, {
-      matched: ctx.routes.match(req.method, req.path),
       method: req.method,
+      path: req.path,
       url: req.originalUrl,
-      search: queryStart === -1 ? '' : req.originalUrl.slice(queryStart),
       body: req.body as unknown,
       requestId: currentRequestId() ?? '',
     });
