@@ -1,13 +1,12 @@
 import type { Request, Router } from 'express';
 import { AppError } from '@svc/errors';
+import { idParamSchema, pageQuerySchema } from '@svc/contracts/common';
 import {
   createPlatformBodySchema,
   deadLetterQuerySchema,
-  idParamSchema,
   issueKeyBodySchema,
-  pageQuerySchema,
   replayDeadLettersBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/gateway';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { bearerToken, sameSecret } from '../../domain/api-key';
 import type { GatewayContext } from '../../domain/gateway-context';
