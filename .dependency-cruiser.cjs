@@ -16,6 +16,14 @@ module.exports = {
       to: { path: '^services/' },
     },
     {
+      name: 'no-contract-imports-another',
+      comment:
+        "A service's contract (packages/contracts/src/<service>/) imports only its own files and common/; common/ imports no service's contract. What two contracts share moves to common/ (docs/adr/0018).",
+      severity: 'error',
+      from: { path: '^packages/contracts/src/([^/]+)/' },
+      to: { path: '^packages/contracts/src/[^/]+/', pathNot: '^packages/contracts/src/($1|common)/' },
+    },
+    {
       name: 'routes-never-import-data-access',
       comment: 'Entry points parse, call a use case, respond; SQL lives only in data-access.',
       severity: 'error',

@@ -4,7 +4,11 @@
 const transform = {
   '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
 };
-const moduleNameMapper = { '^@svc/([a-z-]+)$': ['<rootDir>/packages/$1/src', '<rootDir>/services/$1/src'] };
+const moduleNameMapper = {
+  // A service's contract by its sub-path export (`@svc/contracts/registry`, docs/adr/0018).
+  '^@svc/contracts/([a-z-]+)$': '<rootDir>/packages/contracts/src/$1',
+  '^@svc/([a-z-]+)$': ['<rootDir>/packages/$1/src', '<rootDir>/services/$1/src'],
+};
 const common = { transform, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };
 
 /** @type {import('jest').Config} */

@@ -1,21 +1,12 @@
-export * from './events/envelope';
-export * from './api/operation';
-export * from './api/common';
-export * from './api/openapi';
-export * from './api/admin.operations';
-export * as sharedSchemas from './events/shared.schemas';
-export * from './events/enforcement.events';
-export * from './events/licensing.events';
-export * from './events/billing.events';
-export * from './api/registry.operations';
-export * from './events/registry.events';
-export * from './api/webhooks.operations';
-export * from './events/webhook.events';
-export * from './api/licensing.operations';
-export * from './api/billing.operations';
-export * from './api/licence-fees';
-export * from './api/detection.operations';
-export * from './events/detection.events';
-export * from './api/names';
-export * from './api/enforcement.operations';
-export * from './events/entity-snapshots';
+// Every service's contract in one import (docs/adr/0018). A service may import a narrower one:
+// `@svc/contracts/common`, `@svc/contracts/<service>`.
+export * from './common';
+export * from './openapi';
+export * from './catalogue';
+export * from './gateway';
+export * from './registry';
+export * from './webhook-dispatcher';
+export * from './licensing';
+export * from './billing';
+export * from './detection';
+export * from './enforcement';

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, declaredOperations, type ServiceName } from '@svc/contracts';
+import { allOperations, buildOpenApiDocument, type ServiceName } from '@svc/contracts';
 import type { Clock } from '@svc/clock';
 import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';
@@ -64,9 +64,9 @@ export function buildGateway(options: GatewayOptions): Gateway {
     store: new KeyAuthenticationRepository(options.hotPathDb ?? db),
     // Async commit is enough for a binding: losing one only lets a key be reused for another route.
     idempotency: new IdempotencyRepository(options.hotPathDb ?? db),
-    routes: new RouteTable(options.routes ?? routesFrom(declaredOperations())),
+    routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,
-    openapi: buildOpenApiDocument(declaredOperations(), { version: '1.0.0' }),
+    openapi: buildOpenApiDocument(allOperations, { version: '1.0.0' }),
   };
   const service = createService({
     name: 'gateway',

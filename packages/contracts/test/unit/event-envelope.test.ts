@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { declaredEvents, defineEvent, eventEnvelopeSchema } from '../../src';
+import { allEvents, defineEvent, eventEnvelopeSchema, listEvents } from '../../src';
 
 const OCCURRED_AT = new Date('2026-03-01T12:00:00.000Z');
 
@@ -128,8 +128,9 @@ describe('defineEvent parse()', () => {
 });
 
 describe('declaring event types', () => {
-  it('when the same type is declared twice, then the second declaration throws', () => {
-    expect(() => defineEvent('sample.claim.verified', 2, z.object({}))).toThrow(
+  it('when the same type is listed twice, then listing the events throws', () => {
+    const again = defineEvent('sample.claim.verified', 2, z.object({}));
+    expect(() => listEvents([...allEvents, claimVerified, again])).toThrow(
       'Event sample.claim.verified is declared twice',
     );
   });
@@ -147,12 +148,14 @@ describe('declaring event types', () => {
     expect(() => defineEvent('registry.box.created', 1.5, z.object({}))).toThrow(/positive integer/);
   });
 
-  it('when types are declared, then declaredEvents lists each of them once', () => {
-    const types = declaredEvents().map((event) => event.type);
+  it('when the services declare their types, then allEvents lists each of them once, and declaring alone lists nothing', () => {
+    const types = allEvents.map((event) => event.type);
 
-    expect(types).toContain('sample.claim.verified');
-    expect(types).toContain('billing.payment.received');
+    expect(types).toContain('registry.box.created');
+    expect(types).toContain('billing.payment.due');
+    expect(types).toContain('webhooks.endpoint.disabled');
     expect(new Set(types).size).toBe(types.length);
-    expect(types).not.toContain('sample.box.created');
+    expect(types).not.toContain('sample.claim.verified');
+    expect(types).not.toContain('billing.payment.received');
   });
 });

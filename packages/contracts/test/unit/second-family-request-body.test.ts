@@ -1,4 +1,4 @@
-import { secondFamilyRequestBodySchema } from '../../src/api/licensing.operations';
+import { secondFamilyRequestBodySchema } from '../../src/licensing';
 
 // The cluster fuzz found a 500: an identity_id with a NUL reached PostgreSQL through the read-through.
 describe('POST /licensing/request body', () => {

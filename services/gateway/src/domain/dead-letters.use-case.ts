@@ -1,10 +1,10 @@
+import type { ServiceName } from '@svc/contracts/common';
 import {
   INTERNAL_DEAD_LETTERS_PATH,
   INTERNAL_DEAD_LETTERS_REPLAY_PATH,
   serviceDeadLetterQueueSchema,
   serviceReplayedQueueSchema,
-  type ServiceName,
-} from '@svc/contracts';
+} from '@svc/contracts/gateway';
 import { errors, isAppError } from '@svc/errors';
 import { z } from 'zod';
 import { operatorClaims } from './dispatch-request.use-case';

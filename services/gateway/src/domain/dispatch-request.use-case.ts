@@ -9,7 +9,7 @@ import {
   requestFingerprint,
 } from './idempotency';
 import type { IdempotencyBinding, IdempotencyStore } from './ports';
-import type { MatchedRoute } from './route-table';
+import type { MatchedRoute, RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 
 export interface DispatchInput {
@@ -28,6 +28,12 @@ export interface DispatchResult {
   status: number;
   headers: Record<string, string>;
   body: Buffer | string;
+}
+
+/** The query string of a URL as received, `?` included; '' when there is none. */
+export function searchOf(url: string): string {
+  const queryStart = url.indexOf('?');
+  return queryStart === -1 ? '' : url.slice(queryStart);
 }
 
 function mayHaveRun(err: unknown): boolean {
@@ -133,24 +139,25 @@ export function operatorClaims(environment: 'sandbox' | 'production'): InternalC
 
 /** An operator call (/admin) to the service that owns it, e.g. verifying a claim. */
 export async function dispatchOperatorRequest(
-  deps: { upstreams: UpstreamClient; environment: 'sandbox' | 'production' },
+  deps: { upstreams: UpstreamClient; environment: 'sandbox' | 'production'; routes: RouteTable },
   input: {
-    matched: MatchedRoute | null;
     method: string;
+    /** The path alone, for route matching. */
+    path: string;
+    /** Path and query as received. */
     url: string;
-    search: string;
     body: unknown;
     requestId: string;
   },
 ): Promise<DispatchResult> {
-  const { matched } = input;
+  const matched = deps.routes.match(input.method, input.path);
   if (matched === null || matched.route.auth !== 'operator' || matched.route.service === 'gateway') {
     throw new AppError('NOT_FOUND', `No route ${input.method} ${input.url.split('?')[0] ?? ''}`);
   }
   if (matched.problem !== undefined) throw matched.problem;
   return deps.upstreams.forward(matched.route.service, operatorClaims(deps.environment), {
     method: input.method,
-    path: matched.upstreamPath + input.search,
+    path: matched.upstreamPath + searchOf(input.url),
     requestId: input.requestId,
     ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
     ...(matched.route.timeoutMs === undefined ? {} : { timeoutMs: matched.route.timeoutMs }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { declaredOperations, IDENTITY_CHECK_TIMEOUT_MS } from '@svc/contracts';
+import { allOperations, IDENTITY_CHECK_TIMEOUT_MS } from '@svc/contracts';
 import { RouteTable, routesFrom } from '../../src/domain/route-table';
 import { isReplayable } from '@svc/service-kit';
 import { requestFingerprint } from '../../src/domain/idempotency';
@@ -108,7 +108,7 @@ describe('idempotency rules', () => {
 
 describe('budgets of the declared routes', () => {
   it('when routes come from the declared operations, then the identity check fails fast and writes get the default budget', () => {
-    const declared = new RouteTable(routesFrom(declaredOperations()));
+    const declared = new RouteTable(routesFrom(allOperations));
     expect(declared.match('POST', '/v1/svc/identity/check')?.route.timeoutMs).toBe(IDENTITY_CHECK_TIMEOUT_MS);
     expect(declared.match('POST', '/identity/check')?.route.timeoutMs).toBe(IDENTITY_CHECK_TIMEOUT_MS);
     expect(IDENTITY_CHECK_TIMEOUT_MS).toBeLessThan(2000);

@@ -1,13 +1,12 @@
 import type { Request, Router } from 'express';
 import { AppError } from '@svc/errors';
+import { idParamSchema, pageQuerySchema } from '@svc/contracts/common';
 import {
   createPlatformBodySchema,
   deadLetterQuerySchema,
-  idParamSchema,
   issueKeyBodySchema,
-  pageQuerySchema,
   replayDeadLettersBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/gateway';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { bearerToken, sameSecret } from '../../domain/api-key';
 import type { GatewayContext } from '../../domain/gateway-context';
@@ -93,12 +92,10 @@ export function adminRoutes(router: Router, ctx: GatewayContext): void {
 
   // Every other operator operation (verify a claim, decide an appeal…) belongs to a service.
   router.all('/admin/*rest', async (req, res) => {
-    const queryStart = req.originalUrl.indexOf('?');
     const result = await dispatchOperatorRequest(ctx, {
-      matched: ctx.routes.match(req.method, req.path),
       method: req.method,
+      path: req.path,
       url: req.originalUrl,
-      search: queryStart === -1 ? '' : req.originalUrl.slice(queryStart),
       body: req.body as unknown,
       requestId: currentRequestId() ?? '',
     });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineEvent } from './envelope';
-import { instant } from './shared.schemas';
+import { defineEvent } from '../common/envelope';
+import { instant } from '../common/event-values';
 
 /** The entity each event versions (ADR 0010). */
 const byEndpoint = { entity: 'endpointId' };
@@ -20,3 +20,6 @@ export const webhookEndpointDisabled = defineEvent(
   }),
   byEndpoint,
 );
+
+/** Every event the webhook dispatcher publishes (collected by the package's `allEvents`). */
+export const webhookDispatcherEvents = [webhookEndpointDisabled] as const;

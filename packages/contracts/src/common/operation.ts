@@ -49,17 +49,10 @@ export const IDENTITY_CHECK_TIMEOUT_MS = 1200;
 /** The budget of a batch of up to 100 checks. */
 export const IDENTITY_BATCH_TIMEOUT_MS = 5000;
 
-const operations: Operation[] = [];
-
-/** Declares a public operation; later services add theirs here. */
+/**
+ * Declares a public operation (typed; no side effect). The gateway, the OpenAPI document and the
+ * fuzz suite read the explicit list `allOperations` of the package's index, not a registry.
+ */
 export function defineOperation(operation: Operation): Operation {
-  if (operations.some((o) => o.id === operation.id))
-    throw new Error(`Operation ${operation.id} declared twice`);
-  operations.push(operation);
   return operation;
-}
-
-/** Every declared operation. */
-export function declaredOperations(): readonly Operation[] {
-  return operations;
 }

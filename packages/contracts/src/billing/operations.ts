@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { idParamSchema, idSchema, storable } from './common';
-import { defineOperation } from './operation';
+import { idParamSchema, idSchema, storable } from '../common/schemas';
+import { defineOperation } from '../common/operation';
 
 // Billing's public operations: usage reports (docs/spec/service-interface.md, Endpoints: Licenses) and the
 // second family's revenue paths (docs/spec/contracts.md §12). Both count against the usage-report bucket.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { errorBodySchema } from './common';
-import type { Operation } from './operation';
+import { errorBodySchema } from './common/schemas';
+import type { Operation } from './common/operation';
 
 type JsonObject = Record<string, unknown>;
 

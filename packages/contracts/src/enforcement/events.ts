@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineEvent } from './envelope';
-import { instant, policy, severity } from './shared.schemas';
+import { defineEvent } from '../common/envelope';
+import { instant, policy, severity } from '../common/event-values';
 
 /** The entity each event versions (ADR 0010). */
 const byGracePeriod = { entity: 'gracePeriodId' };
@@ -186,3 +186,11 @@ export const boxScanCompleted = defineEvent(
     completedAt: instant,
   }),
 );
+
+/** Every event enforcement publishes, in declaration order (collected by the package's `allEvents`). */
+export const enforcementEvents = [
+  ...violationEvents,
+  ...gracePeriodEvents,
+  clockAdvanced,
+  boxScanCompleted,
+] as const;

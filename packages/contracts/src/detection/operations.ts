@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { idSchema, storable } from './common';
-import { MAX_NAME_LENGTH } from './names';
-import { defineOperation, IDENTITY_BATCH_TIMEOUT_MS, IDENTITY_CHECK_TIMEOUT_MS } from './operation';
+import { idSchema, storable } from '../common/schemas';
+import { MAX_NAME_LENGTH } from '../common/names';
+import { defineOperation, IDENTITY_BATCH_TIMEOUT_MS, IDENTITY_CHECK_TIMEOUT_MS } from '../common/operation';
 import {
+  detectionClassificationSchema,
+  detectionLayerSchema,
   enforcementSchema,
   entityTypeSchema,
   policySchema,
   verificationTierSchema,
-} from './registry.operations';
+} from '../common/identity';
 
 // Detection's public operations: the identity check, single and batch, in both path families
 // (docs/spec/service-interface.md, Identity check; docs/spec/contracts.md §12 and §13). Check results are not
@@ -42,22 +44,6 @@ export const actionSchema = z
       'TRACK_REVENUE: create the avatar and enable revenue tracking. VERIFY_COMMERCIAL: ask the user ' +
       'about commercial intent. REVIEW_PARODY: allow with a parody disclaimer. Treat an unknown action as not allowed.',
   });
-
-export const detectionLayerSchema = z
-  .number()
-  .int()
-  .min(0)
-  .max(5)
-  .meta({
-    description:
-      '0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, ' +
-      'honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing ' +
-      'or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image',
-  });
-
-export const detectionClassificationSchema = z
-  .enum(['NO_MATCH', 'EXACT_MATCH', 'VARIATION_MATCH', 'FUZZY_MATCH', 'PHONETIC_MATCH', 'IMAGE_MATCH'])
-  .meta({ description: 'The layer, named: NO_MATCH (0) to IMAGE_MATCH (5)' });
 
 export const detectionSchema = z.object({
   layer: detectionLayerSchema,

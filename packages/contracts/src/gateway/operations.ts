@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { dataOf, idParamSchema, listOf, pageQuerySchema, storable } from './common';
-import { defineOperation } from './operation';
+import { dataOf, idParamSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
+import { defineOperation } from '../common/operation';
 
 export const planSchema = z.enum(['sandbox', 'basic', 'standard', 'enterprise']);
 export const environmentSchema = z.enum(['sandbox', 'production']);

@@ -46,9 +46,13 @@ export interface EventDefinition<S extends z.ZodType<Record<string, unknown>>> {
   parse(envelope: unknown): EventEnvelope<z.output<S>>;
 }
 
-const registry = new Map<string, EventDefinition<z.ZodType<Record<string, unknown>>>>();
+/** Any event definition, as the lists of a service's events hold them. */
+export type AnyEventDefinition = EventDefinition<z.ZodType<Record<string, unknown>>>;
 
-/** Declares an event type. Each type is declared once, in this package. */
+/**
+ * Declares an event type (no side effect): each type is declared once, in its owner's contract,
+ * and listed in the owner's `<service>Events`; the package's `allEvents` collects those lists.
+ */
 export function defineEvent<S extends z.ZodType<Record<string, unknown>>>(
   type: string,
   version: number,
@@ -87,25 +91,7 @@ export function defineEvent<S extends z.ZodType<Record<string, unknown>>>(
       return schema.parse(envelope) as EventEnvelope<z.output<S>>;
     },
   };
-  if (registry.has(type)) throw new Error(`Event ${type} is declared twice`);
-  registry.set(type, definition as unknown as EventDefinition<z.ZodType<Record<string, unknown>>>);
   return definition;
-}
-
-/** Every declared event type, for the catalogue and the webhook mapping tests. */
-export function declaredEvents(): EventDefinition<z.ZodType<Record<string, unknown>>>[] {
-  return [...registry.values()];
-}
-
-/**
- * The entity an event of a declared type is about (the value of its definition's `entityKey`),
- * or null when its type versions no entity.
- */
-export function entityIdOf(envelope: Pick<EventEnvelope, 'type' | 'data'>): string | null {
-  const key = registry.get(envelope.type)?.entityKey;
-  if (key === undefined) return null;
-  const id = envelope.data[key];
-  return typeof id === 'string' && id.length > 0 ? id : null;
 }
 
 /**

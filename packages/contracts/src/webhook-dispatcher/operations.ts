@@ -7,8 +7,8 @@ import {
   listOf,
   pageQuerySchema,
   storable,
-} from './common';
-import { defineOperation } from './operation';
+} from '../common/schemas';
+import { defineOperation } from '../common/operation';
 
 // The webhook dispatcher's public operations (docs/spec/contracts.md §10). The same schemas validate
 // requests in services/webhook-dispatcher and build the OpenAPI document.
@@ -264,3 +264,16 @@ export const testWebhookOperation = defineOperation({
     ...errors,
   },
 });
+
+/** The webhook dispatcher's public operations, in declaration order (collected by `allOperations`). */
+export const webhookOperations = [
+  createWebhookOperation,
+  listWebhooksOperation,
+  getWebhookOperation,
+  updateWebhookOperation,
+  deleteWebhookOperation,
+  rotateWebhookSecretOperation,
+  listWebhookDeliveriesOperation,
+  retryWebhookDeliveryOperation,
+  testWebhookOperation,
+];

@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from './common';
-import { MAX_NAME_LENGTH } from './names';
-import { defineOperation } from './operation';
+import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
+import { MAX_NAME_LENGTH } from '../common/names';
+import {
+  enforcementSchema,
+  entityTypeSchema,
+  policySchema,
+  verificationTierSchema,
+  type Policy,
+} from '../common/identity';
+import { defineOperation } from '../common/operation';
 
 // The registry's public operations: claims and boxes (docs/spec/service-interface.md, Endpoints). The
 // same schemas validate requests in services/registry and build the OpenAPI document.
@@ -20,11 +27,7 @@ export const httpUrlSchema = storable(z.string().max(2048))
   .refine(isHttpUrl, 'expected an http(s) URL')
   .meta({ format: 'uri', example: 'https://cdn.example.com/ref/1.jpg' });
 
-export const entityTypeSchema = z.enum(['INDIVIDUAL', 'ESTATE', 'CORPORATION', 'AGENCY']);
 export const claimStatusSchema = z.enum(['pending', 'verified', 'rejected', 'suspended']);
-export const verificationTierSchema = z.enum(['GOLD', 'SILVER', 'BRONZE']);
-export const policySchema = z.enum(['BLOCK_ALL', 'BLOCK_COMMERCIAL', 'MONETIZE', 'LICENSE', 'TEAM', 'OPEN']);
-export const enforcementSchema = z.enum(['STRICT', 'MODERATE', 'RELAXED']);
 
 // Names are checked by the registry's name rules (INVALID_NAME), not here: a 201-character
 // name is INVALID_NAME, never VALIDATION_ERROR.
@@ -208,8 +211,6 @@ export const policyConfigSchemas = {
   BLOCK_ALL: emptyConfigSchema,
   OPEN: emptyConfigSchema,
 } as const;
-
-export type Policy = z.infer<typeof policySchema>;
 
 const policyConfigInputSchema = z.record(z.string(), z.unknown()).meta({
   description:

@@ -1,6 +1,6 @@
 // The one rule for a checked or claimed name (docs/spec/contracts.md §2, INVALID_NAME), shared by the
 // registry (claims, variations) and detection (identity checks) so that both refuse the same names.
-import { STORABLE_TEXT } from './common';
+import { STORABLE_TEXT } from './schemas';
 
 export const MAX_NAME_LENGTH = 200;
 

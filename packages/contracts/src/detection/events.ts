@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineEvent } from './envelope';
-import { enforcementLevel, instant, policy } from './shared.schemas';
+import { defineEvent } from '../common/envelope';
+import { enforcementLevel, instant, policy } from '../common/event-values';
 
 /** The entity each event versions (ADR 0010). */
 const byBox = { entity: 'boxId' };

@@ -1,7 +1,15 @@
 import { z } from 'zod';
-import { MAX_INT32, dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from './common';
+import {
+  MAX_INT32,
+  dataOf,
+  idParamSchema,
+  idSchema,
+  listOf,
+  pageQuerySchema,
+  storable,
+} from '../common/schemas';
 import { hasWholeCents } from '@svc/money';
-import { defineOperation } from './operation';
+import { defineOperation } from '../common/operation';
 
 // Licensing's public operations (docs/spec/service-interface.md, Endpoints: Licenses; docs/spec/contracts.md §8,
 // §9, §12). The same schemas validate requests in services/licensing and build the OpenAPI document.

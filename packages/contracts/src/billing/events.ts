@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineEvent } from './envelope';
-import { cents, instant, period } from './shared.schemas';
+import { defineEvent } from '../common/envelope';
+import { cents, instant, period } from '../common/event-values';
 
 // Billing's facts. The envelope's platformId is the licensee that reported the usage.
 
@@ -66,3 +66,6 @@ export const paymentDue = defineEvent(
     dueDate: instant,
   }),
 );
+
+/** Every event billing publishes (collected by the package's `allEvents`). */
+export const billingEvents = [usageReported, paymentDue] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineEvent } from './envelope';
-import { cents, instant, licenseTier } from './shared.schemas';
+import { defineEvent } from '../common/envelope';
+import { cents, instant, licenseTier } from '../common/event-values';
 
 /** The entity each event versions (ADR 0010). */
 const byLicense = { entity: 'licenseId' };
@@ -92,3 +92,6 @@ export const licenseRequestEvents = [
   licenseRequestApproved,
   licenseRequestDenied,
 ] as const;
+
+/** Every event licensing publishes, in declaration order (collected by the package's `allEvents`). */
+export const licensingEvents = [...licenseRequestEvents, ...licenseEvents] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineEvent } from './envelope';
-import { enforcementLevel, instant, policy } from './shared.schemas';
+import { defineEvent } from '../common/envelope';
+import { enforcementLevel, instant, policy } from '../common/event-values';
 
 /** The entity each event versions (ADR 0010). */
 const byBox = { entity: 'boxId' };
@@ -91,3 +91,6 @@ export const boxDeleted = defineEvent(
 
 export const claimEvents = [claimCreated, claimUpdated, claimVerified, claimRejected, claimDeleted] as const;
 export const boxEvents = [boxCreated, boxUpdated, boxDeleted] as const;
+
+/** Every event the registry publishes (collected by the package's `allEvents`). */
+export const registryEvents = [...claimEvents, ...boxEvents] as const;

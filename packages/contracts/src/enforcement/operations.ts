@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from './common';
-import { detectionClassificationSchema, detectionLayerSchema } from './detection.operations';
-import { defineOperation } from './operation';
-import { policySchema } from './registry.operations';
+import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
+import { detectionClassificationSchema, detectionLayerSchema, policySchema } from '../common/identity';
+import { defineOperation } from '../common/operation';
 
 // Enforcement's public operations (docs/spec/service-interface.md: Violation, Grace period, Endpoints
 // /violations and /grace-periods; docs/spec/contracts.md §8 avatars and appeals, §9 test helpers, §12

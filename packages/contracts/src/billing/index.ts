@@ -1,0 +1,4 @@
+// The contract of the billing service (docs/adr/0018): imports only ../common, never another service's contract.
+export * from './events';
+export * from './operations';
+export * from './usage-figures';

@@ -1,0 +1,3 @@
+// The contract of the detection service (docs/adr/0018): imports only ../common, never another service's contract.
+export * from './events';
+export * from './operations';

@@ -1,0 +1,77 @@
+import type { Clock } from '@svc/clock';
+import type { Environment } from './api-key';
+import { authenticateRequest, rateLimitedError } from './authenticate-request.use-case';
+import { dispatchRequest, searchOf, type DispatchResult } from './dispatch-request.use-case';
+import type { IdempotencyStore, KeyAuthenticationStore } from './ports';
+import type { RouteTable } from './route-table';
+import type { UpstreamClient } from './upstream.client';
+
+/** The second path family's prefixes (docs/spec/contracts.md §12); the reference family lives under /v1/svc. */
+export const PUBLIC_PREFIXES = ['/v1/svc', '/identity', '/licensing', '/revenue', '/enforcement'];
+
+function isPublicPath(path: string): boolean {
+  return PUBLIC_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+export interface PublicRequest {
+  method: string;
+  /** The path alone (decoded as the router sees it), for route matching. */
+  path: string;
+  /** Path and query as received. */
+  url: string;
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  body: unknown;
+  requestId: string;
+}
+
+/**
+ * What to answer. `rateHeaders` go on the answer whatever it is, the refusal included: a client
+ * sees its budget on every counted request (docs/spec/contracts.md §4).
+ */
+export type PublicAnswer =
+  | { kind: 'not-public' }
+  | { kind: 'answered'; rateHeaders: Record<string, string>; result: DispatchResult }
+  | { kind: 'refused'; rateHeaders: Record<string, string>; error: unknown };
+
+/**
+ * Every public request: find its route, authenticate the key and count the request against the
+ * key's budget (and the route's extra bucket), refuse it when over, else dispatch it to the owning
+ * service. A path outside the public families is not this story's (`not-public`). A request that
+ * cannot be authenticated throws: it is counted against no budget, so it has no rate headers.
+ */
+export async function handlePublicRequest(
+  deps: {
+    store: KeyAuthenticationStore;
+    clock: Clock;
+    environment: Environment;
+    routes: RouteTable;
+    upstreams: UpstreamClient;
+    idempotency: IdempotencyStore;
+  },
+  input: PublicRequest,
+): Promise<PublicAnswer> {
+  if (!isPublicPath(input.path)) return { kind: 'not-public' };
+  const matched = deps.routes.match(input.method, input.path);
+  const auth = await authenticateRequest(
+    { store: deps.store, clock: deps.clock, deploymentEnvironment: deps.environment },
+    { authorization: input.authorization, extraBucket: matched?.route.bucket },
+  );
+  const rateHeaders = auth.rate.headers;
+  if (!auth.rate.allowed) return { kind: 'refused', rateHeaders, error: rateLimitedError(auth.rate) };
+  try {
+    const result = await dispatchRequest(deps, {
+      caller: auth.caller,
+      matched,
+      method: input.method,
+      url: input.url,
+      search: searchOf(input.url),
+      body: input.body,
+      idempotencyKey: input.idempotencyKey,
+      requestId: input.requestId,
+    });
+    return { kind: 'answered', rateHeaders, result };
+  } catch (error) {
+    return { kind: 'refused', rateHeaders, error };
+  }
+}
