@@ -9,6 +9,7 @@ import {
   PostgresQueryCompiler,
   sql,
   type ColumnType,
+  type Compilable,
   type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
@@ -67,7 +68,8 @@ const dialect: Dialect = {
 };
 
 // camelCase in TypeScript, snake_case in SQL. Keys inside jsonb values are data, not columns.
-const config = { dialect, plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })] };
+const camelCase = new CamelCasePlugin({ maintainNestedObjectKeys: true });
+const config = { dialect, plugins: [camelCase] };
 // One builder compiles for every Queryable; building a whole Kysely per transaction costs far more
 // (about 300 µs in bench/storage) than giving the shared one a connection.
 const shared = new Kysely<unknown>(config);
@@ -96,6 +98,34 @@ export function kyselyOn<DB>(q: Queryable): Kysely<DB> {
   }
   return builder as Kysely<DB>;
 }
+
+/**
+ * Runs `query` on `q` as the prepared statement `name`, which pg parses and plans once per
+ * connection (a per-request hot path's saving; PGlite ignores the name). Rows come back in
+ * camelCase, as from `execute()`; `rowCount` counts the rows a write touched.
+ */
+export async function executeNamed<O>(
+  q: Queryable,
+  name: string,
+  query: Compilable<O>,
+): Promise<{ rows: O[]; rowCount: number }> {
+  const compiled = query.compile();
+  const result = await q.query<O & object>(compiled.sql, [...compiled.parameters], { name });
+  const transformed = await camelCase.transformResult({
+    queryId: compiled.queryId,
+    result: { rows: result.rows as Record<string, unknown>[] },
+  });
+  return { rows: transformed.rows as O[], rowCount: result.rowCount };
+}
+
+/**
+ * An int8 column of cents. Read as a number, like every int8 (exact up to 2^53; cast it to text
+ * where an amount may be larger), and written from the bigint's decimal string, so that a `bigint`
+ * never passes through a double on its way in.
+ */
+export type Int8Cents = ColumnType<number, string, string>;
+/** A nullable `Int8Cents`. */
+export type Int8CentsOrNull = ColumnType<number | null, string | null, string | null>;
 
 /** `T` as JSON gives it back: a Date becomes its ISO string, everywhere inside `T`. */
 export type Jsonified<T> = T extends Date
