@@ -1,11 +1,13 @@
-import type { Database } from '@svc/storage';
+import { executeNamed, kyselyOn, sql, type Queryable } from '@svc/storage';
 import type { IdempotencyBinding, IdempotencyStore } from '../domain/ports';
+import type { DB } from './db.generated';
+
+const db = (q: Queryable) => kyselyOn<DB>(q);
 
 /** Which request each Idempotency-Key of a platform was first used with, in the gateway's database. */
 export class IdempotencyRepository implements IdempotencyStore {
-  constructor(private readonly db: Database) {}
-
   async bind(
+    q: Queryable,
     platformId: string,
     key: string,
     fingerprint: string,
@@ -13,38 +15,52 @@ export class IdempotencyRepository implements IdempotencyStore {
     ttlMs: number,
   ): Promise<IdempotencyBinding> {
     // One statement in the usual case: a new key (or one whose 24 hours are over) is bound to this request.
-    const taken = await this.db.query(
-      `INSERT INTO idempotency_bindings (platform_id, idempotency_key, fingerprint, created_at)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (platform_id, idempotency_key) DO UPDATE
-       SET fingerprint = excluded.fingerprint, created_at = excluded.created_at
-       WHERE idempotency_bindings.created_at <= $5
-       RETURNING 1`,
-      [platformId, key, fingerprint, now, new Date(now.getTime() - ttlMs)],
-      { name: 'gateway_idempotency_bind' },
+    const taken = await executeNamed(
+      q,
+      'gateway_idempotency_bind',
+      db(q)
+        .insertInto('idempotencyBindings')
+        .values({ platformId, idempotencyKey: key, fingerprint, createdAt: now })
+        .onConflict((conflict) =>
+          conflict
+            .columns(['platformId', 'idempotencyKey'])
+            .doUpdateSet((eb) => ({
+              fingerprint: eb.ref('excluded.fingerprint'),
+              createdAt: eb.ref('excluded.createdAt'),
+            }))
+            .where('idempotencyBindings.createdAt', '<=', new Date(now.getTime() - ttlMs)),
+        )
+        .returning(sql<number>`1`.as('taken')),
     );
     if (taken.rowCount === 1) return 'new';
-    const { rows } = await this.db.query<{ fingerprint: string }>(
-      `SELECT fingerprint FROM idempotency_bindings WHERE platform_id = $1 AND idempotency_key = $2`,
-      [platformId, key],
-      { name: 'gateway_idempotency_binding' },
+    const { rows } = await executeNamed(
+      q,
+      'gateway_idempotency_binding',
+      db(q)
+        .selectFrom('idempotencyBindings')
+        .select('fingerprint')
+        .where('platformId', '=', platformId)
+        .where('idempotencyKey', '=', key),
     );
     // Released in between: nothing holds it any more, so this request may take it next time.
     const bound = rows[0];
     return bound === undefined || bound.fingerprint === fingerprint ? 'same' : 'different';
   }
 
-  async release(platformId: string, key: string, fingerprint: string): Promise<void> {
-    await this.db.query(
-      `DELETE FROM idempotency_bindings WHERE platform_id = $1 AND idempotency_key = $2 AND fingerprint = $3`,
-      [platformId, key, fingerprint],
-    );
+  async release(q: Queryable, platformId: string, key: string, fingerprint: string): Promise<void> {
+    await db(q)
+      .deleteFrom('idempotencyBindings')
+      .where('platformId', '=', platformId)
+      .where('idempotencyKey', '=', key)
+      .where('fingerprint', '=', fingerprint)
+      .execute();
   }
 
-  async purge(before: Date): Promise<number> {
-    const { rowCount } = await this.db.query('DELETE FROM idempotency_bindings WHERE created_at < $1', [
-      before,
-    ]);
-    return rowCount;
+  async purge(q: Queryable, before: Date): Promise<number> {
+    const { numDeletedRows } = await db(q)
+      .deleteFrom('idempotencyBindings')
+      .where('createdAt', '<', before)
+      .executeTakeFirstOrThrow();
+    return Number(numDeletedRows);
   }
 }

@@ -24,7 +24,7 @@ export function publicRoutes(router: Router, ctx: GatewayContext): void {
     }
     const matched = ctx.routes.match(req.method, req.path);
     const auth = await authenticateRequest(
-      { store: ctx.store, clock: ctx.clock, deploymentEnvironment: ctx.environment },
+      { db: ctx.hotPathDb, store: ctx.store, clock: ctx.clock, deploymentEnvironment: ctx.environment },
       { authorization: req.header('authorization'), extraBucket: matched?.route.bucket },
     );
     res.set(auth.rate.headers);
