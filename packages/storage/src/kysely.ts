@@ -118,6 +118,46 @@ export async function executeNamed<O>(
   return { rows: transformed.rows as O[], rowCount: result.rowCount };
 }
 
+const SLOT = '\u0000kysely-slot:';
+
+/**
+ * A named prepared statement built and compiled once, then run with each call's values: for a
+ * per-request hot path, where building and compiling the query every time costs a few hundred µs
+ * of CPU. `build` gets stand-ins for the inputs: it must use them only as values (never branch on
+ * them); every other value in the query is fixed when it is first built. Rows come back in camelCase.
+ */
+export function preparedStatement<DB, I extends Record<string, unknown>, O>(
+  name: string,
+  build: (db: Kysely<DB>, input: I) => Compilable<O>,
+): (q: Queryable, input: I) => Promise<{ rows: O[]; rowCount: number }> {
+  let prepared: { sql: string; values: ((input: I) => unknown)[] } | undefined;
+  return async (q, input) => {
+    if (prepared === undefined) {
+      const standIns = Object.fromEntries(Object.keys(input).map((key) => [key, SLOT + key])) as I;
+      const compiled = build(shared as Kysely<DB>, standIns).compile();
+      prepared = {
+        sql: compiled.sql,
+        values: compiled.parameters.map((value) =>
+          typeof value === 'string' && value.startsWith(SLOT)
+            ? (each: I) => each[value.slice(SLOT.length)]
+            : () => value,
+        ),
+      };
+    }
+    const { sql: text, values } = prepared;
+    const result = await q.query<O & object>(
+      text,
+      values.map((value) => value(input)),
+      { name },
+    );
+    const transformed = await camelCase.transformResult({
+      queryId: { queryId: name },
+      result: { rows: result.rows as Record<string, unknown>[] },
+    });
+    return { rows: transformed.rows as O[], rowCount: result.rowCount };
+  };
+}
+
 /**
  * An int8 column of cents. Read as a number, like every int8 (exact up to 2^53; cast it to text
  * where an amount may be larger), and written from the bigint's decimal string, so that a `bigint`
