@@ -99,25 +99,6 @@ export function kyselyOn<DB>(q: Queryable): Kysely<DB> {
   return builder as Kysely<DB>;
 }
 
-/**
- * Runs `query` on `q` as the prepared statement `name`, which pg parses and plans once per
- * connection (a per-request hot path's saving; PGlite ignores the name). Rows come back in
- * camelCase, as from `execute()`; `rowCount` counts the rows a write touched.
- */
-export async function executeNamed<O>(
-  q: Queryable,
-  name: string,
-  query: Compilable<O>,
-): Promise<{ rows: O[]; rowCount: number }> {
-  const compiled = query.compile();
-  const result = await q.query<O & object>(compiled.sql, [...compiled.parameters], { name });
-  const transformed = await camelCase.transformResult({
-    queryId: compiled.queryId,
-    result: { rows: result.rows as Record<string, unknown>[] },
-  });
-  return { rows: transformed.rows as O[], rowCount: result.rowCount };
-}
-
 const SLOT = '\u0000kysely-slot:';
 
 /**

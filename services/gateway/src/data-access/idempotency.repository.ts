@@ -1,8 +1,45 @@
-import { executeNamed, kyselyOn, sql, type Queryable } from '@svc/storage';
+import { kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
 import type { IdempotencyBinding, IdempotencyStore } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
+
+// Per request with an Idempotency-Key: built and compiled once, then run with each request's values.
+const bindIfFree = preparedStatement(
+  'gateway_idempotency_bind',
+  (
+    db: Kysely<DB>,
+    input: { platformId: string; idempotencyKey: string; fingerprint: string; now: Date; expiredBy: Date },
+  ) =>
+    db
+      .insertInto('idempotencyBindings')
+      .values({
+        platformId: input.platformId,
+        idempotencyKey: input.idempotencyKey,
+        fingerprint: input.fingerprint,
+        createdAt: input.now,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['platformId', 'idempotencyKey'])
+          .doUpdateSet((eb) => ({
+            fingerprint: eb.ref('excluded.fingerprint'),
+            createdAt: eb.ref('excluded.createdAt'),
+          }))
+          .where('idempotencyBindings.createdAt', '<=', input.expiredBy),
+      )
+      .returning(sql<number>`1`.as('taken')),
+);
+
+const binding = preparedStatement(
+  'gateway_idempotency_binding',
+  (db: Kysely<DB>, input: { platformId: string; idempotencyKey: string }) =>
+    db
+      .selectFrom('idempotencyBindings')
+      .select('fingerprint')
+      .where('platformId', '=', input.platformId)
+      .where('idempotencyKey', '=', input.idempotencyKey),
+);
 
 /** Which request each Idempotency-Key of a platform was first used with, in the gateway's database. */
 export class IdempotencyRepository implements IdempotencyStore {
@@ -15,33 +52,15 @@ export class IdempotencyRepository implements IdempotencyStore {
     ttlMs: number,
   ): Promise<IdempotencyBinding> {
     // One statement in the usual case: a new key (or one whose 24 hours are over) is bound to this request.
-    const taken = await executeNamed(
-      q,
-      'gateway_idempotency_bind',
-      db(q)
-        .insertInto('idempotencyBindings')
-        .values({ platformId, idempotencyKey: key, fingerprint, createdAt: now })
-        .onConflict((conflict) =>
-          conflict
-            .columns(['platformId', 'idempotencyKey'])
-            .doUpdateSet((eb) => ({
-              fingerprint: eb.ref('excluded.fingerprint'),
-              createdAt: eb.ref('excluded.createdAt'),
-            }))
-            .where('idempotencyBindings.createdAt', '<=', new Date(now.getTime() - ttlMs)),
-        )
-        .returning(sql<number>`1`.as('taken')),
-    );
+    const taken = await bindIfFree(q, {
+      platformId,
+      idempotencyKey: key,
+      fingerprint,
+      now,
+      expiredBy: new Date(now.getTime() - ttlMs),
+    });
     if (taken.rowCount === 1) return 'new';
-    const { rows } = await executeNamed(
-      q,
-      'gateway_idempotency_binding',
-      db(q)
-        .selectFrom('idempotencyBindings')
-        .select('fingerprint')
-        .where('platformId', '=', platformId)
-        .where('idempotencyKey', '=', key),
-    );
+    const { rows } = await binding(q, { platformId, idempotencyKey: key });
     // Released in between: nothing holds it any more, so this request may take it next time.
     const bound = rows[0];
     return bound === undefined || bound.fingerprint === fingerprint ? 'same' : 'different';
