@@ -114,7 +114,8 @@ export function preparedStatement<DB, I extends Record<string, unknown>, O>(
   let prepared: { sql: string; values: ((input: I) => unknown)[] } | undefined;
   return async (q, input) => {
     if (prepared === undefined) {
-      const standIns = Object.fromEntries(Object.keys(input).map((key) => [key, SLOT + key])) as I;
+      // Every input read while building is a stand-in, whether or not this call's input has it.
+      const standIns = new Proxy({} as I, { get: (_target, key) => SLOT + String(key) });
       const compiled = build(shared as Kysely<DB>, standIns).compile();
       prepared = {
         sql: compiled.sql,
