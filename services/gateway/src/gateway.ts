@@ -59,11 +59,13 @@ export function buildGateway(options: GatewayOptions): Gateway {
     clock: options.clock,
     environment: options.environment,
     adminToken: options.adminToken,
-    platforms: new PlatformRepository(db),
-    keys: new ApiKeyRepository(db),
-    store: new KeyAuthenticationRepository(options.hotPathDb ?? db),
-    // Async commit is enough for a binding: losing one only lets a key be reused for another route.
-    idempotency: new IdempotencyRepository(options.hotPathDb ?? db),
+    db,
+    // Async commit is enough for a binding too: losing one only lets a key be reused for another route.
+    hotPathDb: options.hotPathDb ?? db,
+    platforms: new PlatformRepository(),
+    keys: new ApiKeyRepository(),
+    store: new KeyAuthenticationRepository(),
+    idempotency: new IdempotencyRepository(),
     routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,
     openapi: buildOpenApiDocument(allOperations, { version: '1.0.0' }),

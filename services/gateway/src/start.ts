@@ -43,9 +43,9 @@ export function gatewayMigrations() {
 async function bootstrap(gateway: Gateway, key: string, clock: Clock): Promise<void> {
   const environment = environmentOfKey(key);
   if (environment === null) throw new Error('SVC_BOOTSTRAP_KEY is not a well-formed key');
-  const { platforms, keys } = gateway.context;
-  if ((await platforms.find(BOOTSTRAP_PLATFORM_ID)) === null) {
-    await platforms.insert({
+  const { db, platforms, keys } = gateway.context;
+  if ((await platforms.find(db, BOOTSTRAP_PLATFORM_ID)) === null) {
+    await platforms.insert(db, {
       id: BOOTSTRAP_PLATFORM_ID,
       name: 'bootstrap',
       plan: 'sandbox',
@@ -55,7 +55,7 @@ async function bootstrap(gateway: Gateway, key: string, clock: Clock): Promise<v
     });
   }
   await registerKnownKey(
-    { keys, clock },
+    { db, keys, clock },
     { platformId: BOOTSTRAP_PLATFORM_ID, key, environment, keyId: BOOTSTRAP_KEY_ID },
   );
 }
@@ -114,8 +114,8 @@ export async function startGateway(
   const housekeeping = setInterval(() => {
     const dayAgo = new Date(clock.now().getTime() - 2 * 86_400_000);
     Promise.all([
-      gateway.context.store.purgeCounters(dayAgo),
-      gateway.context.idempotency.purge(dayAgo),
+      gateway.context.store.purgeCounters(gateway.context.hotPathDb, dayAgo),
+      gateway.context.idempotency.purge(gateway.context.hotPathDb, dayAgo),
     ]).catch((err: unknown) => logger.warn({ err }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();

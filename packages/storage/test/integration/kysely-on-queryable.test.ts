@@ -1,10 +1,11 @@
 import { freshPostgresDatabase } from '@svc/test-kit';
-import type { Generated } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import {
   createDatabase,
   executeNamed,
   jsonb,
   kyselyOn,
+  preparedStatement,
   runWithTransactionHook,
   type Database,
   type Jsonb,
@@ -186,5 +187,35 @@ describe.each(engines)('Kysely over a Queryable on %s', (_engine, open) => {
 
   it('when the same Queryable is used twice, then the same builder is reused', () => {
     expect(kyselyOn<TestDb>(db)).toBe(kyselyOn<TestDb>(db));
+  });
+
+  it('when a prepared statement runs twice, then each run has its own values and the fixed ones stay', async () => {
+    const byOwner = preparedStatement(
+      `kysely_test_by_owner_${_engine}`,
+      (k: Kysely<TestDb>, input: { ownerName: string; after: Date }) =>
+        k
+          .selectFrom('claims')
+          .select(['id', 'ownerName'])
+          .where('ownerName', '=', input.ownerName)
+          .where('createdAt', '>', input.after)
+          .where('id', '<>', 'never')
+          .orderBy('id'),
+    );
+    await kyselyOn<TestDb>(db)
+      .insertInto('claims')
+      .values([
+        { id: 'p1', ownerName: 'prep-a', tags: jsonb([]), createdAt: new Date('2026-01-02T00:00:00Z') },
+        { id: 'p2', ownerName: 'prep-b', tags: jsonb([]), createdAt: new Date('2026-01-03T00:00:00Z') },
+      ])
+      .execute();
+    const after = new Date('2026-01-01T00:00:00Z');
+
+    const first = await byOwner(db, { ownerName: 'prep-a', after });
+    const second = await byOwner(db, { ownerName: 'prep-b', after });
+    const none = await byOwner(db, { ownerName: 'prep-b', after: new Date('2026-01-04T00:00:00Z') });
+
+    expect(first.rows).toEqual([{ id: 'p1', ownerName: 'prep-a' }]);
+    expect(second.rows).toEqual([{ id: 'p2', ownerName: 'prep-b' }]);
+    expect(none.rows).toEqual([]);
   });
 });

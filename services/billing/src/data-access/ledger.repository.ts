@@ -1,82 +1,91 @@
-import type { Queryable } from '@svc/storage';
+import { kyselyOn, type Queryable } from '@svc/storage';
 import type { CurrencyTotals, LedgerEntry, LedgerStore, PendingPayout } from '../domain/ports';
+import type { DB } from './db.generated';
+
+const db = (q: Queryable) => kyselyOn<DB>(q);
 
 /** The append-only royalty ledger (SQL lives here). */
 export class LedgerRepository implements LedgerStore {
   async append(tx: Queryable, e: LedgerEntry): Promise<void> {
-    await tx.query(
-      `INSERT INTO ledger_entries (id, kind, report_id, license_id, period, payer_platform_id,
-         recipient_platform_id, amount_cents, currency, due_date, created_at, charge)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        e.id,
-        e.kind,
-        e.reportId,
-        e.licenseId,
-        e.period,
-        e.payerPlatformId,
-        e.recipientPlatformId,
-        e.amountCents.toString(),
-        e.currency,
-        e.dueDate.toISOString(),
-        e.createdAt.toISOString(),
-        e.charge,
-      ],
-    );
+    await db(tx)
+      .insertInto('ledgerEntries')
+      .values({
+        id: e.id,
+        kind: e.kind,
+        reportId: e.reportId,
+        licenseId: e.licenseId,
+        period: e.period,
+        payerPlatformId: e.payerPlatformId,
+        recipientPlatformId: e.recipientPlatformId,
+        amountCents: e.amountCents.toString(),
+        currency: e.currency,
+        dueDate: e.dueDate,
+        createdAt: e.createdAt,
+        charge: e.charge,
+      })
+      .execute();
   }
 
   async totals(q: Queryable, platformId: string): Promise<CurrencyTotals[]> {
-    const { rows } = await q.query<{
-      currency: string;
-      payable: string;
-      receivable: string;
-      payable_fees: string;
-      receivable_fees: string;
-    }>(
-      `SELECT currency,
-         COALESCE(SUM(amount_cents) FILTER (WHERE payer_platform_id = $1), 0)::text AS payable,
-         COALESCE(SUM(amount_cents) FILTER (WHERE recipient_platform_id = $1), 0)::text AS receivable,
-         COALESCE(SUM(amount_cents) FILTER (WHERE payer_platform_id = $1 AND charge = 'fee'), 0)::text AS payable_fees,
-         COALESCE(SUM(amount_cents) FILTER (WHERE recipient_platform_id = $1 AND charge = 'fee'), 0)::text
-           AS receivable_fees
-       FROM ledger_entries WHERE payer_platform_id = $1 OR recipient_platform_id = $1
-       GROUP BY currency ORDER BY COUNT(*) DESC, currency`,
-      [platformId],
-    );
+    // Sums are read as text: exact past 2^53, where an int8 read as a number is not.
+    const rows = await db(q)
+      .selectFrom('ledgerEntries')
+      .select((eb) => {
+        const total = (payer: 'payerPlatformId' | 'recipientPlatformId', feesOnly: boolean) =>
+          eb.cast<string>(
+            eb.fn.coalesce(
+              eb.fn
+                .sum('amountCents')
+                .filterWhere((f) =>
+                  f.and([f(payer, '=', platformId), ...(feesOnly ? [f('charge', '=', 'fee')] : [])]),
+                ),
+              eb.lit(0),
+            ),
+            'text',
+          );
+        return [
+          'currency',
+          total('payerPlatformId', false).as('payable'),
+          total('recipientPlatformId', false).as('receivable'),
+          total('payerPlatformId', true).as('payableFees'),
+          total('recipientPlatformId', true).as('receivableFees'),
+        ];
+      })
+      .where((eb) =>
+        eb.or([eb('payerPlatformId', '=', platformId), eb('recipientPlatformId', '=', platformId)]),
+      )
+      .groupBy('currency')
+      .orderBy((eb) => eb.fn.countAll(), 'desc')
+      .orderBy('currency')
+      .execute();
     return rows.map((row) => ({
       currency: row.currency,
       payableCents: BigInt(row.payable),
       receivableCents: BigInt(row.receivable),
-      payableFeesCents: BigInt(row.payable_fees),
-      receivableFeesCents: BigInt(row.receivable_fees),
+      payableFeesCents: BigInt(row.payableFees),
+      receivableFeesCents: BigInt(row.receivableFees),
     }));
   }
 
   async pendingPayouts(q: Queryable, payerPlatformId: string): Promise<PendingPayout[]> {
-    const { rows } = await q.query<{
-      charge: 'royalty' | 'fee';
-      license_id: string;
-      period: string;
-      amount: string;
-      currency: string;
-      due_date: Date | string;
-      recipient: string;
-    }>(
-      `SELECT charge, license_id, period, SUM(amount_cents)::text AS amount, currency, MAX(due_date) AS due_date,
-         MAX(recipient_platform_id) AS recipient
-       FROM ledger_entries WHERE payer_platform_id = $1
-       GROUP BY charge, license_id, period, currency HAVING SUM(amount_cents) > 0
-       ORDER BY MAX(due_date), license_id, charge`,
-      [payerPlatformId],
-    );
-    return rows.map((row) => ({
-      charge: row.charge,
-      licenseId: row.license_id,
-      period: row.period,
-      amountCents: BigInt(row.amount),
-      currency: row.currency,
-      dueDate: new Date(row.due_date),
-      recipient: row.recipient,
-    }));
+    const rows = await db(q)
+      .selectFrom('ledgerEntries')
+      .select((eb) => [
+        'charge',
+        'licenseId',
+        'period',
+        eb.cast<string>(eb.fn.sum('amountCents'), 'text').as('amount'),
+        'currency',
+        eb.fn.max('dueDate').as('dueDate'),
+        eb.fn.max('recipientPlatformId').as('recipient'),
+      ])
+      .where('payerPlatformId', '=', payerPlatformId)
+      .groupBy(['charge', 'licenseId', 'period', 'currency'])
+      .having((eb) => eb.fn.sum('amountCents'), '>', 0)
+      .orderBy((eb) => eb.fn.max('dueDate'))
+      .orderBy('licenseId')
+      .orderBy('charge')
+      .execute();
+    return rows.map(({ amount, ...row }) => ({ ...row, amountCents: BigInt(amount) }));
   }
 }

@@ -1,11 +1,50 @@
-import type { Database } from '@svc/storage';
+import { kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
 import type { IdempotencyBinding, IdempotencyStore } from '../domain/ports';
+import type { DB } from './db.generated';
+
+const db = (q: Queryable) => kyselyOn<DB>(q);
+
+// Per request with an Idempotency-Key: built and compiled once, then run with each request's values.
+const bindIfFree = preparedStatement(
+  'gateway_idempotency_bind',
+  (
+    db: Kysely<DB>,
+    input: { platformId: string; idempotencyKey: string; fingerprint: string; now: Date; expiredBy: Date },
+  ) =>
+    db
+      .insertInto('idempotencyBindings')
+      .values({
+        platformId: input.platformId,
+        idempotencyKey: input.idempotencyKey,
+        fingerprint: input.fingerprint,
+        createdAt: input.now,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['platformId', 'idempotencyKey'])
+          .doUpdateSet((eb) => ({
+            fingerprint: eb.ref('excluded.fingerprint'),
+            createdAt: eb.ref('excluded.createdAt'),
+          }))
+          .where('idempotencyBindings.createdAt', '<=', input.expiredBy),
+      )
+      .returning(sql<number>`1`.as('taken')),
+);
+
+const binding = preparedStatement(
+  'gateway_idempotency_binding',
+  (db: Kysely<DB>, input: { platformId: string; idempotencyKey: string }) =>
+    db
+      .selectFrom('idempotencyBindings')
+      .select('fingerprint')
+      .where('platformId', '=', input.platformId)
+      .where('idempotencyKey', '=', input.idempotencyKey),
+);
 
 /** Which request each Idempotency-Key of a platform was first used with, in the gateway's database. */
 export class IdempotencyRepository implements IdempotencyStore {
-  constructor(private readonly db: Database) {}
-
   async bind(
+    q: Queryable,
     platformId: string,
     key: string,
     fingerprint: string,
@@ -13,38 +52,34 @@ export class IdempotencyRepository implements IdempotencyStore {
     ttlMs: number,
   ): Promise<IdempotencyBinding> {
     // One statement in the usual case: a new key (or one whose 24 hours are over) is bound to this request.
-    const taken = await this.db.query(
-      `INSERT INTO idempotency_bindings (platform_id, idempotency_key, fingerprint, created_at)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (platform_id, idempotency_key) DO UPDATE
-       SET fingerprint = excluded.fingerprint, created_at = excluded.created_at
-       WHERE idempotency_bindings.created_at <= $5
-       RETURNING 1`,
-      [platformId, key, fingerprint, now, new Date(now.getTime() - ttlMs)],
-      { name: 'gateway_idempotency_bind' },
-    );
+    const taken = await bindIfFree(q, {
+      platformId,
+      idempotencyKey: key,
+      fingerprint,
+      now,
+      expiredBy: new Date(now.getTime() - ttlMs),
+    });
     if (taken.rowCount === 1) return 'new';
-    const { rows } = await this.db.query<{ fingerprint: string }>(
-      `SELECT fingerprint FROM idempotency_bindings WHERE platform_id = $1 AND idempotency_key = $2`,
-      [platformId, key],
-      { name: 'gateway_idempotency_binding' },
-    );
+    const { rows } = await binding(q, { platformId, idempotencyKey: key });
     // Released in between: nothing holds it any more, so this request may take it next time.
     const bound = rows[0];
     return bound === undefined || bound.fingerprint === fingerprint ? 'same' : 'different';
   }
 
-  async release(platformId: string, key: string, fingerprint: string): Promise<void> {
-    await this.db.query(
-      `DELETE FROM idempotency_bindings WHERE platform_id = $1 AND idempotency_key = $2 AND fingerprint = $3`,
-      [platformId, key, fingerprint],
-    );
+  async release(q: Queryable, platformId: string, key: string, fingerprint: string): Promise<void> {
+    await db(q)
+      .deleteFrom('idempotencyBindings')
+      .where('platformId', '=', platformId)
+      .where('idempotencyKey', '=', key)
+      .where('fingerprint', '=', fingerprint)
+      .execute();
   }
 
-  async purge(before: Date): Promise<number> {
-    const { rowCount } = await this.db.query('DELETE FROM idempotency_bindings WHERE created_at < $1', [
-      before,
-    ]);
-    return rowCount;
+  async purge(q: Queryable, before: Date): Promise<number> {
+    const { numDeletedRows } = await db(q)
+      .deleteFrom('idempotencyBindings')
+      .where('createdAt', '<', before)
+      .executeTakeFirstOrThrow();
+    return Number(numDeletedRows);
   }
 }

@@ -1,5 +1,6 @@
 import { AppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
+import type { Queryable } from '@svc/storage';
 import { bearerToken, environmentOfKey, hashApiKey, sameHash, type Environment } from './api-key';
 import { EXTRA_BUCKETS, limitsFor, type Plan } from './plans';
 import { decide, windowOf, type BucketState, type RateDecision } from './rate-limit';
@@ -33,7 +34,7 @@ function unauthorized(message: string): AppError {
  * the key's budget and refused when a bucket is over its limit.
  */
 export async function authenticateRequest(
-  deps: { store: KeyAuthenticationStore; clock: Clock; deploymentEnvironment: Environment },
+  deps: { db: Queryable; store: KeyAuthenticationStore; clock: Clock; deploymentEnvironment: Environment },
   input: { authorization: string | undefined; extraBucket?: ExtraBucket | undefined },
 ): Promise<AuthenticatedRequest> {
   const token = bearerToken(input.authorization);
@@ -58,7 +59,7 @@ export async function authenticateRequest(
   const extra = input.extraBucket === undefined ? undefined : EXTRA_BUCKETS[input.extraBucket];
   const extraWindow = extra === undefined ? undefined : windowOf(now, extra.windowSeconds);
   const keyHash = hashApiKey(token);
-  const found = await deps.store.authenticateAndCount(keyHash, now, deps.deploymentEnvironment, {
+  const found = await deps.store.authenticateAndCount(deps.db, keyHash, now, deps.deploymentEnvironment, {
     minuteStart: minute.start,
     dayStart: day.start,
     ...(input.extraBucket === undefined || extraWindow === undefined

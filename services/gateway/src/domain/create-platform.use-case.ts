@@ -1,5 +1,6 @@
 import { newId } from '@svc/ids';
 import type { Clock } from '@svc/clock';
+import type { Queryable } from '@svc/storage';
 import { errors } from '@svc/errors';
 import { limitsFor, type Limits, type Plan } from './plans';
 import type { Platform, PlatformStore } from './ports';
@@ -13,7 +14,7 @@ export interface CreatePlatformInput {
 
 /** The operator registers an API customer; only enterprise platforms carry agreed limits. */
 export async function createPlatform(
-  deps: { platforms: PlatformStore; clock: Clock },
+  deps: { db: Queryable; platforms: PlatformStore; clock: Clock },
   input: CreatePlatformInput,
 ): Promise<Platform> {
   if (input.limits !== undefined && input.plan !== 'enterprise') {
@@ -32,6 +33,6 @@ export async function createPlatform(
     limits: limitsFor(input.plan, input.limits ?? null),
     createdAt: deps.clock.now(),
   };
-  await deps.platforms.insert(platform);
+  await deps.platforms.insert(deps.db, platform);
   return platform;
 }

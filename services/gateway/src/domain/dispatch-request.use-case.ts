@@ -1,5 +1,6 @@
 import { AppError, isAppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
+import type { Queryable } from '@svc/storage';
 import { isReplayable, OPERATOR_PLATFORM_ID, type InternalClaims } from '@svc/service-kit';
 import type { Caller } from './authenticate-request.use-case';
 import {
@@ -61,7 +62,7 @@ export function claimsOf(caller: Caller): InternalClaims {
  * with its write and replays its answer (ADR 0011); the gateway keeps no answers.
  */
 export async function dispatchRequest(
-  deps: { upstreams: UpstreamClient; idempotency: IdempotencyStore; clock: Clock },
+  deps: { upstreams: UpstreamClient; hotPathDb: Queryable; idempotency: IdempotencyStore; clock: Clock },
   input: DispatchInput,
 ): Promise<DispatchResult> {
   const { matched, caller } = input;
@@ -84,7 +85,7 @@ export async function dispatchRequest(
     }
     const fingerprint = requestFingerprint(input.method, input.url, input.body);
     const bound = await deps.idempotency
-      .bind(caller.platformId, key, fingerprint, deps.clock.now(), IDEMPOTENCY_TTL_MS)
+      .bind(deps.hotPathDb, caller.platformId, key, fingerprint, deps.clock.now(), IDEMPOTENCY_TTL_MS)
       // The binding only catches a key reused for another route; the owning service still runs the
       // write at most once, so a gateway database blip here must not fail the request.
       .catch((): 'unknown' => 'unknown');
@@ -104,7 +105,7 @@ export async function dispatchRequest(
   const unbind = async (): Promise<void> => {
     if (binding?.bound !== 'new') return;
     await deps.idempotency
-      .release(caller.platformId, binding.key, binding.fingerprint)
+      .release(deps.hotPathDb, caller.platformId, binding.key, binding.fingerprint)
       .catch(() => undefined);
   };
 

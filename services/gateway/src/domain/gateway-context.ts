@@ -1,6 +1,13 @@
 import type { Clock } from '@svc/clock';
+import type { Queryable } from '@svc/storage';
 import type { Environment } from './api-key';
-import type { ApiKeyStore, IdempotencyStore, KeyAuthenticationStore, PlatformStore } from './ports';
+import type {
+  ApiKeyStore,
+  IdempotencyStore,
+  KeyAuthenticationStore,
+  PlatformStore,
+  TransactionRunner,
+} from './ports';
 import type { RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 
@@ -9,6 +16,10 @@ export interface GatewayContext {
   clock: Clock;
   environment: Environment;
   adminToken: string | undefined;
+  /** The gateway's database: platforms and keys. */
+  db: TransactionRunner;
+  /** The per-request key lookup, rate counting and Idempotency-Key bindings (ADR 0006). */
+  hotPathDb: Queryable;
   platforms: PlatformStore;
   keys: ApiKeyStore;
   store: KeyAuthenticationStore;

@@ -1,4 +1,5 @@
 import type { Clock } from '@svc/clock';
+import type { Queryable } from '@svc/storage';
 import type { Environment } from './api-key';
 import { authenticateRequest, rateLimitedError } from './authenticate-request.use-case';
 import { dispatchRequest, searchOf, type DispatchResult } from './dispatch-request.use-case';
@@ -42,6 +43,8 @@ export type PublicAnswer =
  */
 export async function handlePublicRequest(
   deps: {
+    /** The per-request pool (asynchronous commit): the key lookup, the rate count, the key binding. */
+    hotPathDb: Queryable;
     store: KeyAuthenticationStore;
     clock: Clock;
     environment: Environment;
@@ -54,7 +57,7 @@ export async function handlePublicRequest(
   if (!isPublicPath(input.path)) return { kind: 'not-public' };
   const matched = deps.routes.match(input.method, input.path);
   const auth = await authenticateRequest(
-    { store: deps.store, clock: deps.clock, deploymentEnvironment: deps.environment },
+    { db: deps.hotPathDb, store: deps.store, clock: deps.clock, deploymentEnvironment: deps.environment },
     { authorization: input.authorization, extraBucket: matched?.route.bucket },
   );
   const rateHeaders = auth.rate.headers;

@@ -1,3 +1,4 @@
+import type { Queryable } from '@svc/storage';
 import type { Environment } from './api-key';
 import type { Limits, Plan } from './plans';
 
@@ -55,32 +56,38 @@ export interface CountWindows {
   extra?: { bucket: string; windowStart: Date };
 }
 
+/** Runs work in one transaction. */
+export interface TransactionRunner extends Queryable {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
 export interface PlatformStore {
-  insert(platform: Platform): Promise<void>;
-  find(id: string): Promise<Platform | null>;
-  list(limit: number, offset: number): Promise<{ items: Platform[]; total: number }>;
+  insert(tx: Queryable, platform: Platform): Promise<void>;
+  find(q: Queryable, id: string): Promise<Platform | null>;
+  list(q: Queryable, limit: number, offset: number): Promise<{ items: Platform[]; total: number }>;
 }
 
 export interface ApiKeyStore {
-  insert(key: NewApiKey): Promise<void>;
-  find(id: string): Promise<ApiKeyRecord | null>;
-  listForPlatform(platformId: string): Promise<ApiKeyRecord[]>;
-  /** In one transaction: the old key expires at `expiresAt` and points at its successor. */
-  rotate(oldId: string, successor: NewApiKey, expiresAt: Date): Promise<'ok' | 'not_found' | 'not_active'>;
-  /** In one transaction: the old key is revoked now and a successor issued. */
-  revoke(oldId: string, successor: NewApiKey, now: Date): Promise<'ok' | 'not_found' | 'already_revoked'>;
+  insert(tx: Queryable, key: NewApiKey): Promise<void>;
+  find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<ApiKeyRecord | null>;
+  listForPlatform(q: Queryable, platformId: string): Promise<ApiKeyRecord[]>;
+  /** The key is rotated: it works until `expiresAt` and points at its successor. */
+  markRotated(tx: Queryable, id: string, expiresAt: Date, successorId: string): Promise<void>;
+  /** The key is revoked at `at`; it points at its successor unless it already did. */
+  markRevoked(tx: Queryable, id: string, at: Date, successorId: string): Promise<void>;
 }
 
 export interface KeyAuthenticationStore {
   /** Finds a key by hash and, when usable at `now` in `environment`, counts the request in its buckets. */
   authenticateAndCount(
+    q: Queryable,
     keyHash: string,
     now: Date,
     environment: Environment,
     windows: CountWindows,
   ): Promise<AuthenticatedKey | null>;
   /** Drops counters of windows that ended before `before`. */
-  purgeCounters(before: Date): Promise<number>;
+  purgeCounters(q: Queryable, before: Date): Promise<number>;
 }
 
 /** `new`: the key was free; `same`: used before with this request; `different`: with another one. */
@@ -93,6 +100,7 @@ export type IdempotencyBinding = 'new' | 'same' | 'different';
 export interface IdempotencyStore {
   /** Binds the key to this request unless it is bound (and not expired); says how it stands. */
   bind(
+    q: Queryable,
     platformId: string,
     key: string,
     fingerprint: string,
@@ -100,6 +108,6 @@ export interface IdempotencyStore {
     ttlMs: number,
   ): Promise<IdempotencyBinding>;
   /** Unbinds a key whose request surely did not run (the service was unreachable), so it may be reused. */
-  release(platformId: string, key: string, fingerprint: string): Promise<void>;
-  purge(before: Date): Promise<number>;
+  release(q: Queryable, platformId: string, key: string, fingerprint: string): Promise<void>;
+  purge(q: Queryable, before: Date): Promise<number>;
 }

@@ -1,3 +1,4 @@
+import type { Queryable } from '@svc/storage';
 import { ManualClock } from '@svc/clock';
 import { isAppError } from '@svc/errors';
 import { hashApiKey } from '../../src/domain/api-key';
@@ -45,8 +46,14 @@ const noIdempotency = {
   release: () => Promise.reject(new Error('released')),
 } as unknown as IdempotencyStore;
 
+// The store under test is a stand-in: the database it would be handed is never used.
+const noDatabase = {
+  query: () => Promise.reject(new Error('queried')),
+} as unknown as Queryable;
+
 function depsWith(store: KeyAuthenticationStore) {
   return {
+    hotPathDb: noDatabase,
     store,
     clock: new ManualClock('2026-03-01T12:00:30.000Z'),
     environment: 'sandbox' as const,

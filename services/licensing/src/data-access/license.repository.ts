@@ -1,122 +1,77 @@
-import { selectPage, type Queryable } from '@svc/storage';
-import type { License, LicenseStatus, LicenseTerms, Tier } from '../domain/license';
+import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
+import type { License, LicenseStatus, Tier } from '../domain/license';
 import type { LicenseStore, Page } from '../domain/ports';
+import type { DB } from './db.generated';
 
-import { fromJson, isoOrNull, toDate, toDateOrNull, toNumber } from '@svc/storage';
+const db = (q: Queryable) => kyselyOn<DB>(q);
 
-interface LicenseRow {
-  id: string;
-  request_id: string;
-  box_id: string;
-  claim_id: string;
-  identity_name: string;
-  box_owner_platform_id: string;
-  licensee_platform_id: string;
-  licensee_platform_name: string;
-  tier: string;
-  status: string;
-  monthly_fee_cents: unknown;
-  royalty_rate: unknown;
-  currency: string;
-  terms: unknown;
-  term_months: unknown;
-  auto_renew: boolean;
-  valid_from: unknown;
-  expires_at: unknown;
-  cancel_at: unknown;
-  cancel_reason: string | null;
-  ended_at: unknown;
-  created_at: unknown;
+function licenses(q: Queryable) {
+  return db(q).selectFrom('licenses').selectAll();
 }
 
-function toLicense(row: LicenseRow): License {
-  return {
-    id: row.id,
-    requestId: row.request_id,
-    boxId: row.box_id,
-    claimId: row.claim_id,
-    identityName: row.identity_name,
-    boxOwnerPlatformId: row.box_owner_platform_id,
-    licenseePlatformId: row.licensee_platform_id,
-    licenseePlatformName: row.licensee_platform_name,
-    tier: row.tier as Tier,
-    status: row.status as LicenseStatus,
-    monthlyFeeCents: BigInt(String(row.monthly_fee_cents)),
-    royaltyRate: toNumber(row.royalty_rate),
-    currency: row.currency,
-    terms: fromJson<LicenseTerms>(row.terms),
-    termMonths: toNumber(row.term_months),
-    autoRenew: row.auto_renew,
-    validFrom: toDate(row.valid_from),
-    expiresAt: toDate(row.expires_at),
-    cancelAt: toDateOrNull(row.cancel_at),
-    cancelReason: row.cancel_reason,
-    endedAt: toDateOrNull(row.ended_at),
-    createdAt: toDate(row.created_at),
-  };
+type LicenseRow = Awaited<ReturnType<ReturnType<typeof licenses>['executeTakeFirstOrThrow']>>;
+
+// The one mapping left: the fee is cents as a bigint in the domain, an int8 (a number) when read.
+function toLicense({ seq: _seq, monthlyFeeCents, ...row }: LicenseRow): License {
+  return { ...row, monthlyFeeCents: BigInt(monthlyFeeCents) };
 }
 
 /** Licenses. */
 export class LicenseRepository implements LicenseStore {
   async insert(tx: Queryable, l: License): Promise<void> {
-    await tx.query(
-      `INSERT INTO licenses (id, request_id, box_id, claim_id, identity_name, box_owner_platform_id, licensee_platform_id,
-         licensee_platform_name, tier, status, monthly_fee_cents, royalty_rate, currency, terms, term_months, auto_renew,
-         valid_from, expires_at, cancel_at, cancel_reason, ended_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17, $18, $19, $20, $21, $22)`,
-      [
-        l.id,
-        l.requestId,
-        l.boxId,
-        l.claimId,
-        l.identityName,
-        l.boxOwnerPlatformId,
-        l.licenseePlatformId,
-        l.licenseePlatformName,
-        l.tier,
-        l.status,
-        l.monthlyFeeCents.toString(),
-        l.royaltyRate,
-        l.currency,
-        JSON.stringify(l.terms),
-        l.termMonths,
-        l.autoRenew,
-        l.validFrom.toISOString(),
-        l.expiresAt.toISOString(),
-        isoOrNull(l.cancelAt),
-        l.cancelReason,
-        isoOrNull(l.endedAt),
-        l.createdAt.toISOString(),
-      ],
-    );
+    await db(tx)
+      .insertInto('licenses')
+      .values({
+        id: l.id,
+        requestId: l.requestId,
+        boxId: l.boxId,
+        claimId: l.claimId,
+        identityName: l.identityName,
+        boxOwnerPlatformId: l.boxOwnerPlatformId,
+        licenseePlatformId: l.licenseePlatformId,
+        licenseePlatformName: l.licenseePlatformName,
+        tier: l.tier,
+        status: l.status,
+        monthlyFeeCents: l.monthlyFeeCents.toString(),
+        royaltyRate: l.royaltyRate,
+        currency: l.currency,
+        terms: jsonb(l.terms),
+        termMonths: l.termMonths,
+        autoRenew: l.autoRenew,
+        validFrom: l.validFrom,
+        expiresAt: l.expiresAt,
+        cancelAt: l.cancelAt,
+        cancelReason: l.cancelReason,
+        endedAt: l.endedAt,
+        createdAt: l.createdAt,
+      })
+      .execute();
   }
 
   async update(tx: Queryable, l: License): Promise<void> {
-    await tx.query(
-      `UPDATE licenses SET tier = $2, status = $3, monthly_fee_cents = $4, royalty_rate = $5, currency = $6,
-         expires_at = $7, cancel_at = $8, cancel_reason = $9, ended_at = $10, auto_renew = $11 WHERE id = $1`,
-      [
-        l.id,
-        l.tier,
-        l.status,
-        l.monthlyFeeCents.toString(),
-        l.royaltyRate,
-        l.currency,
-        l.expiresAt.toISOString(),
-        isoOrNull(l.cancelAt),
-        l.cancelReason,
-        isoOrNull(l.endedAt),
-        l.autoRenew,
-      ],
-    );
+    await db(tx)
+      .updateTable('licenses')
+      .set({
+        tier: l.tier,
+        status: l.status,
+        monthlyFeeCents: l.monthlyFeeCents.toString(),
+        royaltyRate: l.royaltyRate,
+        currency: l.currency,
+        expiresAt: l.expiresAt,
+        cancelAt: l.cancelAt,
+        cancelReason: l.cancelReason,
+        endedAt: l.endedAt,
+        autoRenew: l.autoRenew,
+      })
+      .where('id', '=', l.id)
+      .execute();
   }
 
   async find(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<License | null> {
-    const { rows } = await q.query<LicenseRow>(
-      `SELECT * FROM licenses WHERE id = $1 ${options.lock === true ? 'FOR UPDATE' : ''}`,
-      [id],
-    );
-    const row = rows[0];
+    const row = await licenses(q)
+      .where('id', '=', id)
+      .$if(options.lock === true, (query) => query.forUpdate())
+      .executeTakeFirst();
     return row === undefined ? null : toLicense(row);
   }
 
@@ -129,19 +84,14 @@ export class LicenseRepository implements LicenseStore {
       tier?: Tier | undefined;
     },
   ): Promise<{ items: License[]; total: number }> {
-    const { rows, total } = await selectPage<LicenseRow>(q, {
-      select: '*',
-      from: 'licenses',
-      equals: [
-        ['licensee_platform_id', filter.licenseePlatformId],
-        ['status', filter.status],
-        ['box_id', filter.boxId],
-        ['tier', filter.tier],
-      ],
-      orderBy: 'created_at DESC, seq DESC',
-      limit: filter.limit,
-      offset: filter.offset,
-    });
+    let matching = licenses(q).where('licenseePlatformId', '=', filter.licenseePlatformId);
+    if (filter.status !== undefined) matching = matching.where('status', '=', filter.status);
+    if (filter.boxId !== undefined) matching = matching.where('boxId', '=', filter.boxId);
+    if (filter.tier !== undefined) matching = matching.where('tier', '=', filter.tier);
+    const { rows, total } = await pageOf(
+      matching.orderBy('createdAt', 'desc').orderBy('seq', 'desc'),
+      filter,
+    );
     return { items: rows.map(toLicense), total };
   }
 
@@ -151,27 +101,44 @@ export class LicenseRepository implements LicenseStore {
     boxId: string,
     tier: Tier,
   ): Promise<License | null> {
-    const { rows } = await q.query<LicenseRow>(
-      `SELECT * FROM licenses WHERE licensee_platform_id = $1 AND box_id = $2 AND tier = $3 AND status = 'active'
-       ORDER BY created_at, seq LIMIT 1`,
-      [licenseePlatformId, boxId, tier],
-    );
-    const row = rows[0];
+    const row = await licenses(q)
+      .where('licenseePlatformId', '=', licenseePlatformId)
+      .where('boxId', '=', boxId)
+      .where('tier', '=', tier)
+      .where('status', '=', 'active')
+      .orderBy('createdAt')
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
     return row === undefined ? null : toLicense(row);
   }
 
   async lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]> {
-    const { rows } = await tx.query<LicenseRow>(
-      `SELECT l.* FROM licenses l
-       LEFT JOIN sandbox_clocks c ON c.platform_id = l.licensee_platform_id
-       CROSS JOIN LATERAL (
-         SELECT $1::timestamptz + COALESCE(c.offset_ms, 0) * interval '1 millisecond' AS now
-       ) t
-       WHERE l.status = 'active' AND (l.expires_at <= t.now OR (l.cancel_at IS NOT NULL AND l.cancel_at <= t.now))
-         AND ($3::text IS NULL OR l.licensee_platform_id = $3)
-       ORDER BY l.expires_at, l.id LIMIT $2 FOR UPDATE OF l SKIP LOCKED`,
-      [now.toISOString(), limit, licenseePlatformId ?? null],
-    );
+    const rows = await db(tx)
+      .selectFrom('licenses as l')
+      .leftJoin('sandboxClocks as c', 'c.platformId', 'l.licenseePlatformId')
+      // The licensee's clock: the service's now plus the licensee's sandbox offset.
+      .crossJoinLateral(
+        sql<{ now: Date }>`(SELECT ${now.toISOString()}::timestamptz
+          + COALESCE(${sql.ref('c.offsetMs')}, 0) * interval '1 millisecond' AS now)`.as('t'),
+      )
+      .selectAll('l')
+      .where('l.status', '=', 'active')
+      .where((eb) =>
+        eb.or([
+          eb('l.expiresAt', '<=', eb.ref('t.now')),
+          eb.and([eb('l.cancelAt', 'is not', null), eb('l.cancelAt', '<=', eb.ref('t.now'))]),
+        ]),
+      )
+      .$if(licenseePlatformId !== undefined, (query) =>
+        query.where('l.licenseePlatformId', '=', licenseePlatformId ?? ''),
+      )
+      .orderBy('l.expiresAt')
+      .orderBy('l.id')
+      .limit(limit)
+      .forUpdate('l')
+      .skipLocked()
+      .execute();
     return rows.map(toLicense);
   }
 }

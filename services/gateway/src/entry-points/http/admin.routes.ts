@@ -50,7 +50,7 @@ export function adminRoutes(router: Router, ctx: GatewayContext): void {
 
   router.get('/admin/platforms', async (req, res) => {
     const { limit, offset } = parseQuery(pageQuerySchema, req);
-    const page = await ctx.platforms.list(limit, offset);
+    const page = await ctx.platforms.list(ctx.db, limit, offset);
     res.json({ data: page.items.map(presentPlatform), meta: { total: page.total, limit, offset } });
   });
 

@@ -33,10 +33,10 @@ function keyStatus(key: ApiKeyRecord, now: Date): 'active' | 'expiring' | 'expir
 
 /** A platform with the state of each of its keys (never a secret or a hash). */
 export async function describePlatform(ctx: GatewayContext, id: string) {
-  const platform = await ctx.platforms.find(id);
+  const platform = await ctx.platforms.find(ctx.db, id);
   if (platform === null) throw errors.notFound('Platform', id);
   const now = ctx.clock.now();
-  const keys = await ctx.keys.listForPlatform(id);
+  const keys = await ctx.keys.listForPlatform(ctx.db, id);
   return {
     ...presentPlatform(platform),
     keys: keys.map((key) => ({
