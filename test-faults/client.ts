@@ -18,6 +18,8 @@ export interface RequestRecord {
   status: number;
   body: any;
   acknowledged: boolean;
+  /** The last answer was 409 `answer_lost`: the write was carried out, its answer is gone. */
+  answerLost?: boolean;
   startedAt: number;
   endedAt: number;
   /** The error of the last unanswered attempt, when there was one. */
@@ -115,8 +117,11 @@ export class WorkloadClient {
           record.body = text;
         }
         retryAfter = response.headers.get('retry-after');
-        const inProgress =
-          response.status === 409 && record.body?.error?.code === 'IDEMPOTENCY_CONFLICT' && idempotencyKey;
+        const conflict = response.status === 409 && record.body?.error?.code === 'IDEMPOTENCY_CONFLICT';
+        // The write was carried out but its answer died with the process that made it (ADR 0011):
+        // retrying is pointless; the caller reads the resource instead.
+        record.answerLost = conflict && record.body?.error?.details?.reason === 'answer_lost';
+        const inProgress = conflict && !record.answerLost && idempotencyKey;
         if (!RETRIED.has(response.status) && !inProgress) break;
       } catch (err) {
         record.status = 0;

@@ -214,7 +214,13 @@ export class Workload {
           creatorId: `creator-${no}`,
           userCount: 120,
         });
-        if (avatar.acknowledged) chain.avatarReported = true;
+        // A lost answer (the process died between its commit and its answer): as ADR 0011 tells
+        // an integrator, read the avatar it was about instead of retrying.
+        const reported =
+          avatar.acknowledged ||
+          (avatar.answerLost === true &&
+            (await c.read(cast.avatars.key, `/v1/svc/avatars/${chain.avatarId}`)).status === 200);
+        if (reported) chain.avatarReported = true;
         else chain.stopped = refusal('avatar', avatar);
       })(),
       (async () => {
@@ -236,7 +242,8 @@ export class Workload {
           metrics: { subscribers: 40, messages: 900 },
           revenue: { subscriptions: 100 },
         });
-        if (usage.acknowledged) chain.usageReported = true;
+        // A lost answer: the report was recorded; the license's figures show it (outside checks).
+        if (usage.acknowledged || usage.answerLost === true) chain.usageReported = true;
         else chain.stopped = refusal('usage', usage);
       })(),
     ]);
