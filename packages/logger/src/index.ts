@@ -40,6 +40,7 @@ const REDACTED_PATHS = [
 
 /**
  * A JSON logger for a service; each line carries `service` and the current request id.
+ * `options.level` is the service's LOG_LEVEL from its typed config (default info).
  * `destination` (optional) receives the lines instead of stdout, e.g. a stream a test reads.
  */
 export function createLogger(
@@ -48,7 +49,7 @@ export function createLogger(
   destination?: DestinationStream,
 ): Logger {
   const settings: LoggerOptions = {
-    level: process.env.LOG_LEVEL ?? 'info',
+    level: 'info',
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },

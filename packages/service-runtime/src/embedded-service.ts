@@ -12,7 +12,12 @@ export interface EmbeddedDeps {
   internalJwtSecret: string;
   allowPrivateFetch: boolean;
   /** `<NAME>_URL` of every service started before this one (enforcement reaches detection). */
-  serviceUrls: Record<string, string>;
+  serviceUrls?: Record<string, string>;
+  /**
+   * Settings of the embedded default's own config that it passes on to every service (each
+   * service's schema picks what it reads and validates it), e.g. TIMELINE_INTERVAL_MS.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A service the embedded default can start. */

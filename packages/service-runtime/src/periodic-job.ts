@@ -1,5 +1,5 @@
 import type { Logger } from '@svc/logger';
-import type { BackgroundPart } from './start-domain-service';
+import type { BackgroundPart } from './start-http-service';
 
 /** A background job that runs its pass every `intervalMs` (never two passes at once). */
 export interface PeriodicJob<T = unknown> extends BackgroundPart {

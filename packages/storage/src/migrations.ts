@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Database } from './database';
+import { MigrationError, Umzug, type UmzugStorage } from 'umzug';
+import type { Database, Queryable } from './database';
 
 export interface Migration {
   version: number;
@@ -62,10 +63,51 @@ function checksum(sql: string): string {
   return createHash('sha256').update(sql).digest('hex').slice(0, 16);
 }
 
+/** A migration's name for umzug, and in the list runMigrations returns after its namespace. */
+function migrationName(migration: Migration): string {
+  return `${migration.version}_${migration.name}`;
+}
+
+/**
+ * umzug's record of what ran: the `schema_migrations` rows of one namespace, written in the
+ * applying transaction (`context`). Rows are matched by version, as they always were, so that a
+ * database migrated before umzug came in (ADR 0019) never applies a migration again.
+ */
+function namespaceStorage(
+  namespace: string,
+  migrations: Migration[],
+  recordedVersions: Set<number>,
+): UmzugStorage<Queryable> {
+  const byName = new Map(migrations.map((migration) => [migrationName(migration), migration]));
+  const named = (name: string): Migration => {
+    const migration = byName.get(name);
+    if (migration === undefined) throw new Error(`Unknown migration ${namespace}/${name}`);
+    return migration;
+  };
+  return {
+    executed: async () =>
+      migrations.filter((migration) => recordedVersions.has(migration.version)).map(migrationName),
+    logMigration: async ({ name, context }) => {
+      const migration = named(name);
+      await context.query(
+        'INSERT INTO schema_migrations (namespace, version, name, checksum) VALUES ($1, $2, $3, $4)',
+        [namespace, migration.version, migration.name, checksum(migration.sql)],
+      );
+    },
+    unlogMigration: async ({ name, context }) => {
+      await context.query('DELETE FROM schema_migrations WHERE namespace = $1 AND version = $2', [
+        namespace,
+        named(name).version,
+      ]);
+    },
+  };
+}
+
 /**
  * Applies every pending migration of every source in one transaction, under an advisory lock so
- * that replicas starting together apply each migration once. An applied migration whose text
- * has changed is an error: migrations are append-only.
+ * that replicas starting together apply each migration once; umzug orders and runs them and
+ * records each in `schema_migrations` (ADR 0019). An applied migration whose text has changed is
+ * an error: migrations are append-only.
  */
 export async function runMigrations(db: Database, sources: MigrationSource[]): Promise<string[]> {
   return db.transaction(async (tx) => {
@@ -80,29 +122,37 @@ export async function runMigrations(db: Database, sources: MigrationSource[]): P
     )`);
     const applied: string[] = [];
     for (const source of sources) {
-      const done = await tx.query<{ version: number; checksum: string; name: string }>(
-        'SELECT version, checksum, name FROM schema_migrations WHERE namespace = $1',
+      const migrations = [...source.migrations].sort((a, b) => a.version - b.version);
+      const done = await tx.query<{ version: number; checksum: string }>(
+        'SELECT version, checksum FROM schema_migrations WHERE namespace = $1',
         [source.namespace],
       );
-      const byVersion = new Map(done.rows.map((row) => [Number(row.version), row]));
-      for (const migration of [...source.migrations].sort((a, b) => a.version - b.version)) {
-        const sum = checksum(migration.sql);
-        const previous = byVersion.get(migration.version);
-        if (previous !== undefined) {
-          if (previous.checksum !== sum) {
-            throw new Error(
-              `Migration ${source.namespace}/${migration.version}_${migration.name} changed after it was applied`,
-            );
-          }
-          continue;
+      const recorded = new Map(done.rows.map((row) => [Number(row.version), row.checksum]));
+      // umzug keeps names only: that an applied migration is unchanged is checked here.
+      for (const migration of migrations) {
+        const previous = recorded.get(migration.version);
+        if (previous !== undefined && previous !== checksum(migration.sql)) {
+          throw new Error(
+            `Migration ${source.namespace}/${migrationName(migration)} changed after it was applied`,
+          );
         }
-        await tx.exec(migration.sql);
-        await tx.query(
-          'INSERT INTO schema_migrations (namespace, version, name, checksum) VALUES ($1, $2, $3, $4)',
-          [source.namespace, migration.version, migration.name, sum],
-        );
-        applied.push(`${source.namespace}/${migration.version}_${migration.name}`);
       }
+      const umzug = new Umzug<Queryable>({
+        migrations: migrations.map((migration) => ({
+          name: migrationName(migration),
+          up: async ({ context }) => {
+            await context.exec(migration.sql);
+          },
+        })),
+        context: tx,
+        storage: namespaceStorage(source.namespace, migrations, new Set(recorded.keys())),
+        logger: undefined,
+      });
+      const ran = await umzug.up().catch((err: unknown) => {
+        // The database's own error, as before umzug: callers read its code (transient or not).
+        throw err instanceof MigrationError && err.cause !== undefined ? err.cause : err;
+      });
+      applied.push(...ran.map((migration) => `${source.namespace}/${migration.name}`));
     }
     return applied;
   });

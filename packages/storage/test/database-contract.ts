@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { runMigrations, type Database, type Migration, type MigrationSource } from '../src';
 
 /** One engine under the contract: how to open it, and what it calls itself. */
@@ -269,6 +270,34 @@ export function migrationContract(fixture: Pick<DatabaseFixture, 'kind' | 'fresh
       ).rejects.toThrow(/relation "nowhere" does not exist/);
 
       expect(await tables()).toEqual([]);
+    });
+
+    it('when the database was migrated by the hand-written runner before umzug, then what it recorded is not applied again', async () => {
+      // What the runner before ADR 0019 left behind: its table, and a row per applied migration
+      // with the first 16 hex digits of the SQL's sha256 as checksum.
+      await db.exec(`CREATE TABLE schema_migrations (
+        namespace text NOT NULL,
+        version integer NOT NULL,
+        name text NOT NULL,
+        checksum text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (namespace, version)
+      )`);
+      await db.exec(CREATE_CLAIMS.sql);
+      const oldChecksum = createHash('sha256').update(CREATE_CLAIMS.sql).digest('hex').slice(0, 16);
+      await db.query(
+        'INSERT INTO schema_migrations (namespace, version, name, checksum) VALUES ($1, $2, $3, $4)',
+        ['registry', CREATE_CLAIMS.version, CREATE_CLAIMS.name, oldChecksum],
+      );
+      const source: MigrationSource = { namespace: 'registry', migrations: [CREATE_CLAIMS, ADD_NAME] };
+
+      await expect(runMigrations(db, [source])).resolves.toEqual(['registry/2_claim_name']);
+      await expect(runMigrations(db, [source])).resolves.toEqual([]);
+      expect(await recorded()).toEqual(['registry/1_claims', 'registry/2_claim_name']);
+      const edited = { ...CREATE_CLAIMS, sql: `${CREATE_CLAIMS.sql} -- edited` };
+      await expect(runMigrations(db, [{ namespace: 'registry', migrations: [edited] }])).rejects.toThrow(
+        'Migration registry/1_claims changed after it was applied',
+      );
     });
 
     it('when two namespaces use the same versions, then each is applied and recorded apart', async () => {

@@ -1,5 +1,6 @@
 export {
   startBilling,
+  billingService,
   billingMigrations,
   type BillingOverrides,
   type RunningBilling,

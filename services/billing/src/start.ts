@@ -3,6 +3,7 @@ import { newId } from '@svc/ids';
 import type { Queryable } from '@svc/storage';
 import { appendToOutbox } from '@svc/messaging';
 import {
+  defineService,
   domainMigrations,
   periodicJob,
   type PeriodicJob,
@@ -10,7 +11,7 @@ import {
   type RunningDomainService,
   type StartOverrides,
 } from '@svc/service-runtime';
-import type { BillingConfig } from './config';
+import { billingConfigSchema, type BillingConfig } from './config';
 import { FeeChargeRepository } from './data-access/fee-charge.repository';
 import { LedgerRepository } from './data-access/ledger.repository';
 import { LicenseRepository } from './data-access/license.repository';
@@ -118,3 +119,12 @@ export async function startBilling(
   if (job === undefined) throw new Error('unreachable: the fee job is made while wiring');
   return { ...running, accrueFees: () => job.runOnce() };
 }
+
+/** Billing's start-up, declared once: main.ts, the embedded default and the test harness start it from here. */
+export const billingService = defineService({
+  name: 'billing',
+  urlVariable: 'BILLING_URL',
+  configSchema: billingConfigSchema,
+  start: startBilling,
+  embedded: (deps) => ({ env: { LICENSING_URL: deps.serviceUrls?.LICENSING_URL } }),
+});

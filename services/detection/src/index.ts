@@ -1,4 +1,10 @@
-export { startDetection, detectionMigrations, type RunningDetection, type StartOverrides } from './start';
+export {
+  startDetection,
+  detectionService,
+  detectionMigrations,
+  type RunningDetection,
+  type StartOverrides,
+} from './start';
 export { detectionConfigSchema, type DetectionConfig } from './config';
 export { detectionEmbedded } from './embedded';
 export {

@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { appendToOutbox } from '@svc/messaging';
 import {
+  defineService,
   domainMigrations,
   periodicJob,
   startDomainService,
   type RunningDomainService,
   type StartOverrides,
 } from '@svc/service-runtime';
-import type { DetectionConfig } from './config';
+import { detectionConfigSchema, type DetectionConfig } from './config';
 import { IdentityRepository } from './data-access/identity.repository';
 import { ImageFetcher } from './data-access/image-fetcher';
 import { LicenseRepository } from './data-access/license.repository';
@@ -236,3 +237,11 @@ export async function startDetection(
     fingerprintReferenceImages: () => (referenceJob ? referenceJob.runOnce() : Promise.resolve()),
   };
 }
+
+/** Detection's start-up, declared once: main.ts, the embedded default and the test harness start it from here. */
+export const detectionService = defineService({
+  name: 'detection',
+  urlVariable: 'DETECTION_URL',
+  configSchema: detectionConfigSchema,
+  start: startDetection,
+});

@@ -13,6 +13,14 @@ export const embeddedConfigSchema = baseEnvSchema.omit({ INTERNAL_JWT_SECRET: tr
     .regex(/^svc_(test|live)_[0-9A-Za-z]{32,64}$/, 'expected svc_test_<32+ base62> or svc_live_<32+ base62>')
     .optional(),
   SVC_ALLOW_PRIVATE_FETCH: env.boolean(true),
+  // Passed on as they are to every service (EmbeddedDeps.env); the service that reads one
+  // validates it with its own schema and applies its own default when it is unset.
+  /** Registry: the verification page a new claim's `nextStep.url` points at. */
+  VERIFICATION_BASE_URL: z.string().optional(),
+  /** Enforcement: how often due timeline steps fire; 0 turns it off. */
+  TIMELINE_INTERVAL_MS: z.string().optional(),
+  /** Licensing: how often due licenses are expired, renewed or cancelled; 0 turns it off. */
+  LICENSE_EXPIRY_INTERVAL_MS: z.string().optional(),
 });
 
 export type EmbeddedConfig = z.output<typeof embeddedConfigSchema>;

@@ -4,22 +4,21 @@ import { randomBase62 } from '@svc/ids';
 import { createLogger, type Logger } from '@svc/logger';
 import { InProcessMessageBus } from '@svc/messaging';
 import { createDatabase, type Database } from '@svc/storage';
-import { generateApiKey, gatewayConfigSchema, startGateway, type RunningGateway } from '@svc/gateway';
-import { loadConfig } from '@svc/config';
+import { generateApiKey, gatewayService, type RunningGateway } from '@svc/gateway';
 import { billingEmbedded } from '@svc/billing';
 import { detectionEmbedded } from '@svc/detection';
 import { enforcementEmbedded } from '@svc/enforcement';
 import { licensingEmbedded } from '@svc/licensing';
 import { registryEmbedded } from '@svc/registry';
 import { webhookDispatcherEmbedded } from '@svc/webhook-dispatcher';
-import { type EmbeddedDeps, type EmbeddedService } from '@svc/service-runtime';
+import { startFromEnv, type EmbeddedDeps, type EmbeddedService } from '@svc/service-runtime';
 import type { EmbeddedConfig } from './config';
 
 export type { EmbeddedDeps, EmbeddedService } from '@svc/service-runtime';
 
 /**
  * Every domain service of the embedded default. Adding a service is one line here: its
- * embedded form (`embeddedService` of @svc/service-runtime) opens PGlite under DATA_DIR, joins the in-process bus and listens on port 0.
+ * embedded form (`embeddedServiceOf` its descriptor, @svc/service-runtime) opens PGlite under DATA_DIR, joins the in-process bus and listens on port 0.
  */
 export const EMBEDDED_SERVICES: EmbeddedService[] = [
   registryEmbedded,
@@ -59,6 +58,7 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     persistedSecret(dataDir, 'bootstrap-key', () => generateApiKey(config.SVC_ENVIRONMENT));
 
   const bus = new InProcessMessageBus({ logger });
+  const urls: Record<string, string> = {};
   const deps: EmbeddedDeps = {
     dataDir,
     bus,
@@ -66,10 +66,14 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     environment: config.SVC_ENVIRONMENT,
     internalJwtSecret,
     allowPrivateFetch: config.SVC_ALLOW_PRIVATE_FETCH,
-    serviceUrls: {},
+    serviceUrls: urls,
+    env: {
+      VERIFICATION_BASE_URL: config.VERIFICATION_BASE_URL,
+      TIMELINE_INTERVAL_MS: config.TIMELINE_INTERVAL_MS,
+      LICENSE_EXPIRY_INTERVAL_MS: config.LICENSE_EXPIRY_INTERVAL_MS,
+    },
   };
   const services: { stop(): Promise<void> }[] = [];
-  const urls = deps.serviceUrls;
   for (const service of EMBEDDED_SERVICES) {
     const running = await service.start(deps);
     services.push(running);
@@ -77,21 +81,21 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
   }
 
   const gatewayDb: Database = await createDatabase({ url: `pglite://${path.join(dataDir, 'gateway')}` });
-  const gatewayConfig = loadConfig(gatewayConfigSchema, {
-    PORT: String(config.PORT),
-    HOST: config.HOST,
-    SVC_ENVIRONMENT: config.SVC_ENVIRONMENT,
-    INTERNAL_JWT_SECRET: internalJwtSecret,
-    ADMIN_TOKEN: adminToken,
-    SVC_BOOTSTRAP_KEY: sandboxKey,
-    SVC_ALLOW_PRIVATE_FETCH: String(config.SVC_ALLOW_PRIVATE_FETCH),
-    LOG_LEVEL: config.LOG_LEVEL,
-    ...urls,
-  });
-  const gateway = await startGateway(gatewayConfig, {
-    logger: createLogger('gateway'),
-    db: gatewayDb,
-  });
+  const gateway = await startFromEnv(
+    gatewayService,
+    {
+      PORT: String(config.PORT),
+      HOST: config.HOST,
+      SVC_ENVIRONMENT: config.SVC_ENVIRONMENT,
+      INTERNAL_JWT_SECRET: internalJwtSecret,
+      ADMIN_TOKEN: adminToken,
+      SVC_BOOTSTRAP_KEY: sandboxKey,
+      SVC_ALLOW_PRIVATE_FETCH: String(config.SVC_ALLOW_PRIVATE_FETCH),
+      LOG_LEVEL: config.LOG_LEVEL,
+      ...urls,
+    },
+    { logger: createLogger('gateway', { level: config.LOG_LEVEL }), db: gatewayDb },
+  );
 
   return {
     url: gateway.url,

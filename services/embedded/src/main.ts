@@ -6,7 +6,7 @@ import { startEmbedded } from './embedded';
 
 async function main(): Promise<void> {
   const config = loadConfig(embeddedConfigSchema);
-  const logger = createLogger('embedded');
+  const logger = createLogger('embedded', { level: config.LOG_LEVEL });
   const running = await startEmbedded(config, logger);
   const base = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${running.gateway.port}`;
   process.stdout.write(

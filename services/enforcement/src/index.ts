@@ -1,5 +1,6 @@
 export {
   startEnforcement,
+  enforcementService,
   enforcementMigrations,
   type RunningEnforcement,
   type EnforcementOverrides,

@@ -3,12 +3,13 @@ import { newId } from '@svc/ids';
 import { appendToOutbox } from '@svc/messaging';
 import { createServiceRegistry } from '@svc/service-kit';
 import {
+  defineService,
   domainMigrations,
   startDomainService,
   type RunningDomainService,
   type StartOverrides,
 } from '@svc/service-runtime';
-import type { EnforcementConfig } from './config';
+import { enforcementConfigSchema, type EnforcementConfig } from './config';
 import { AppealRepository } from './data-access/appeal.repository';
 import { AvatarRepository } from './data-access/avatar.repository';
 import { BoxScanRepository } from './data-access/box-scan.repository';
@@ -139,3 +140,13 @@ export async function startEnforcement(
     runBoxScans: () => runBoxScans(ctx),
   };
 }
+
+/** Enforcement's start-up, declared once: main.ts, the embedded default and the test harness start it from here. */
+export const enforcementService = defineService({
+  name: 'enforcement',
+  urlVariable: 'ENFORCEMENT_URL',
+  configSchema: enforcementConfigSchema,
+  start: startEnforcement,
+  // Detection starts before enforcement: its loopback URL is known.
+  embedded: (deps) => ({ env: { DETECTION_URL: deps.serviceUrls?.DETECTION_URL } }),
+});

@@ -2,8 +2,8 @@ import { allOperations, buildOpenApiDocument, type ServiceName } from '@svc/cont
 import type { Clock } from '@svc/clock';
 import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';
-import { createService, type Service } from '@svc/service-kit';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Router } from 'express';
+import type { Registry } from 'prom-client';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { KeyAuthenticationRepository } from './data-access/key-authentication.repository';
@@ -25,6 +25,8 @@ export interface GatewayOptions {
   hotPathDb?: Database;
   clock: Clock;
   logger: Logger;
+  /** What `/metrics` serves: the upstream clients record into it. */
+  registry: Registry;
   environment: Environment;
   adminToken: string | undefined;
   internalJwtSecret: string;
@@ -36,18 +38,15 @@ export interface GatewayOptions {
 }
 
 export interface Gateway {
-  service: Service;
   context: GatewayContext;
+  /** The admin API and the public API (the app around them is startHttpService's). */
+  routes(router: Router): void;
   close(): Promise<void>;
 }
 
-/** Assembles the gateway's express app from its stores and its route table. */
+/** Assembles the gateway's context and routes from its stores and its route table. */
 export function buildGateway(options: GatewayOptions): Gateway {
-  const { db } = options;
-  // The registry exists before the app: the upstream clients record into it, and createService
-  // mounts the routes (which need the context) synchronously.
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const { db, registry } = options;
   const upstreams = new UpstreamClient({
     serviceUrls: options.serviceUrls,
     internalJwtSecret: options.internalJwtSecret,
@@ -70,17 +69,12 @@ export function buildGateway(options: GatewayOptions): Gateway {
     upstreams,
     openapi: buildOpenApiDocument(allOperations, { version: '1.0.0' }),
   };
-  const service = createService({
-    name: 'gateway',
-    logger: options.logger,
-    internalJwtSecret: options.internalJwtSecret,
-    requireInternalAuth: false,
-    registry,
-    readiness: [{ name: 'database', check: () => db.ping() }],
+  return {
+    context,
     routes: (router) => {
       adminRoutes(router, context);
       publicRoutes(router, context);
     },
-  });
-  return { service, context, close: () => upstreams.close() };
+    close: () => upstreams.close(),
+  };
 }

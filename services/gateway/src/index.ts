@@ -1,4 +1,10 @@
-export { startGateway, gatewayMigrations, type RunningGateway, type StartOverrides } from './start';
+export {
+  startGateway,
+  gatewayMigrations,
+  gatewayService,
+  type RunningGateway,
+  type StartOverrides,
+} from './start';
 export { buildGateway, type Gateway, type GatewayOptions } from './gateway';
 export { gatewayConfigSchema, type GatewayConfig } from './config';
 export type { Route } from './domain/route-table';

@@ -1,17 +1,4 @@
-import { loadConfig } from '@svc/config';
-import { createLogger } from '@svc/logger';
-import { runUntilSignalled } from '@svc/service-kit';
-import { gatewayConfigSchema } from './config';
-import { startGateway } from './start';
+import { runServiceMain } from '@svc/service-runtime';
+import { gatewayService } from './start';
 
-async function main(): Promise<void> {
-  const config = loadConfig(gatewayConfigSchema);
-  const logger = createLogger('gateway');
-  const running = await startGateway(config, { logger });
-  runUntilSignalled([{ name: 'gateway', stop: running.stop }], logger);
-}
-
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runServiceMain(gatewayService);

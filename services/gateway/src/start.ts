@@ -1,33 +1,27 @@
-import { systemClock, type Clock } from '@svc/clock';
-import { createLogger, type Logger } from '@svc/logger';
-import {
-  createDatabase,
-  loadMigrationsFromDir,
-  runMigrations,
-  serviceMigrationsDir,
-  type Database,
-} from '@svc/storage';
+import type { Clock } from '@svc/clock';
 import type { ServiceName } from '@svc/contracts';
+import {
+  defineService,
+  periodicJob,
+  startHttpService,
+  type HttpStartOverrides,
+  type RunningHttpService,
+} from '@svc/service-runtime';
+import { createDatabase, loadMigrationsFromDir, serviceMigrationsDir } from '@svc/storage';
+import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { environmentOfKey } from './domain/api-key';
 import { registerKnownKey } from './domain/issue-api-key.use-case';
 import type { Route } from './domain/route-table';
-import type { GatewayConfig } from './config';
 import { buildGateway, type Gateway } from './gateway';
 
-export interface StartOverrides {
-  clock?: Clock;
-  logger?: Logger;
+/** What a caller (tests, the embedded default, benchmarks) may hand in. */
+export interface StartOverrides extends HttpStartOverrides {
+  /** Default: every declared operation owned by another service. */
   routes?: Route[];
-  /** An already open database (the embedded default opens PGlite itself). */
-  db?: Database;
 }
 
-export interface RunningGateway {
-  url: string;
-  port: number;
+export interface RunningGateway extends RunningHttpService {
   gateway: Gateway;
-  db: Database;
-  stop(): Promise<void>;
 }
 
 const BOOTSTRAP_PLATFORM_ID = 'plat_bootstrap0000000000000000';
@@ -71,67 +65,79 @@ function serviceUrls(config: GatewayConfig): Partial<Record<ServiceName, string>
   return urls;
 }
 
-/** Wires config -> database -> migrations -> bootstrap -> http, and starts housekeeping. */
+/**
+ * Wires config -> database -> migrations -> bootstrap -> http and housekeeping, through the start
+ * sequence of the services without a bus (the gateway publishes and consumes nothing).
+ */
 export async function startGateway(
   config: GatewayConfig,
   overrides: StartOverrides = {},
 ): Promise<RunningGateway> {
-  const logger = overrides.logger ?? createLogger('gateway');
-  const clock = overrides.clock ?? systemClock;
-  const db =
-    overrides.db ??
-    (await createDatabase({
-      url: config.DATABASE_URL,
-      applicationName: 'gateway',
-      onError: (err) => logger.error({ err }, 'database'),
-    }));
-  const applied = await runMigrations(db, gatewayMigrations());
-  const hotPathDb =
-    db.kind === 'postgres' && config.DATABASE_URL.startsWith('postgres')
-      ? await createDatabase({
-          url: config.DATABASE_URL,
-          applicationName: 'gateway-hot-path',
-          sessionSettings: { synchronous_commit: 'off' },
-          onError: (err) => logger.error({ err }, 'database'),
-        })
-      : undefined;
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-
-  const gateway = buildGateway({
-    db,
-    ...(hotPathDb === undefined ? {} : { hotPathDb }),
-    clock,
-    logger,
-    environment: config.SVC_ENVIRONMENT,
-    adminToken: config.ADMIN_TOKEN,
-    internalJwtSecret: config.INTERNAL_JWT_SECRET,
-    serviceUrls: serviceUrls(config),
-    upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
-    ...(overrides.routes === undefined ? {} : { routes: overrides.routes }),
-  });
-  if (config.SVC_BOOTSTRAP_KEY !== undefined) await bootstrap(gateway, config.SVC_BOOTSTRAP_KEY, clock);
-
-  const housekeeping = setInterval(() => {
-    const dayAgo = new Date(clock.now().getTime() - 2 * 86_400_000);
-    Promise.all([
-      gateway.context.store.purgeCounters(gateway.context.hotPathDb, dayAgo),
-      gateway.context.idempotency.purge(gateway.context.hotPathDb, dayAgo),
-    ]).catch((err: unknown) => logger.warn({ err }, 'housekeeping failed'));
-  }, HOUSEKEEPING_INTERVAL_MS);
-  housekeeping.unref();
-
-  const { port, url } = await gateway.service.listen(config.PORT, config.HOST);
-  return {
-    url,
-    port,
-    gateway,
-    db,
-    stop: async () => {
-      clearInterval(housekeeping);
-      await gateway.service.stop();
-      await gateway.close();
-      await hotPathDb?.close();
-      if (overrides.db === undefined) await db.close();
+  let gateway: Gateway | undefined;
+  const running = await startHttpService({
+    name: 'gateway',
+    config,
+    overrides,
+    migrations: gatewayMigrations(),
+    // Clients reach the gateway with API keys; it keeps its own Idempotency-Key bindings.
+    edge: true,
+    wire: async ({ db, clock, logger, registry }) => {
+      const hotPathDb =
+        db.kind === 'postgres' && config.DATABASE_URL.startsWith('postgres')
+          ? await createDatabase({
+              url: config.DATABASE_URL,
+              applicationName: 'gateway-hot-path',
+              sessionSettings: { synchronous_commit: 'off' },
+              onError: (err) => logger.error({ err }, 'database'),
+            })
+          : undefined;
+      const built = buildGateway({
+        db,
+        ...(hotPathDb === undefined ? {} : { hotPathDb }),
+        clock,
+        logger,
+        registry,
+        environment: config.SVC_ENVIRONMENT,
+        adminToken: config.ADMIN_TOKEN,
+        internalJwtSecret: config.INTERNAL_JWT_SECRET,
+        serviceUrls: serviceUrls(config),
+        upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+        ...(overrides.routes === undefined ? {} : { routes: overrides.routes }),
+      });
+      gateway = built;
+      const closeOnStop = [
+        { name: 'hot-path-pool', start: () => undefined, stop: async () => await hotPathDb?.close() },
+        { name: 'upstream-clients', start: () => undefined, stop: () => built.close() },
+      ];
+      try {
+        if (config.SVC_BOOTSTRAP_KEY !== undefined) await bootstrap(built, config.SVC_BOOTSTRAP_KEY, clock);
+      } catch (err) {
+        for (const part of closeOnStop.reverse()) await part.stop().catch(() => undefined);
+        throw err;
+      }
+      const housekeeping = periodicJob({
+        name: 'housekeeping',
+        intervalMs: HOUSEKEEPING_INTERVAL_MS,
+        logger,
+        run: async () => {
+          const dayAgo = new Date(clock.now().getTime() - 2 * 86_400_000);
+          await Promise.all([
+            built.context.store.purgeCounters(built.context.hotPathDb, dayAgo),
+            built.context.idempotency.purge(built.context.hotPathDb, dayAgo),
+          ]).catch((err: unknown) => logger.warn({ err }, 'housekeeping failed'));
+        },
+      });
+      return { routes: built.routes, background: [...closeOnStop, housekeeping] };
     },
-  };
+  });
+  if (gateway === undefined) throw new Error('unreachable: the gateway is built while wiring');
+  return { ...running, gateway };
 }
+
+/** The gateway's start-up, declared once: main.ts, the embedded default and the test harness start it from here. */
+export const gatewayService = defineService({
+  name: 'gateway',
+  urlVariable: 'GATEWAY_URL',
+  configSchema: gatewayConfigSchema,
+  start: startGateway,
+});

@@ -1,5 +1,6 @@
 export {
   startLicensing,
+  licensingService,
   licensingMigrations,
   type LicensingOverrides,
   type RunningLicensing,

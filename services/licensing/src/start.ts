@@ -2,6 +2,7 @@ import path from 'node:path';
 import { newId } from '@svc/ids';
 import { appendToOutbox, currentEntityVersion } from '@svc/messaging';
 import {
+  defineService,
   domainMigrations,
   periodicJob,
   type PeriodicJob,
@@ -9,7 +10,7 @@ import {
   type RunningDomainService,
   type StartOverrides,
 } from '@svc/service-runtime';
-import type { LicensingConfig } from './config';
+import { licensingConfigSchema, type LicensingConfig } from './config';
 import { BoxProjectionRepository } from './data-access/box-projection.repository';
 import { LicenseRequestRepository } from './data-access/license-request.repository';
 import { LicenseRepository } from './data-access/license.repository';
@@ -120,3 +121,16 @@ export async function startLicensing(
   if (job === undefined) throw new Error('unreachable: the expiry job is made while wiring');
   return { ...running, expireDueLicenses: () => job.runOnce() };
 }
+
+/** Licensing's start-up, declared once: main.ts, the embedded default and the test harness start it from here. */
+export const licensingService = defineService({
+  name: 'licensing',
+  urlVariable: 'LICENSING_URL',
+  configSchema: licensingConfigSchema,
+  start: startLicensing,
+  embedded: (deps) => ({
+    env: { REGISTRY_URL: deps.serviceUrls?.REGISTRY_URL },
+    // Billing starts after licensing: its URL is read when a license's detail first asks.
+    overrides: { billingUrl: () => deps.serviceUrls?.BILLING_URL },
+  }),
+});

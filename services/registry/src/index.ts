@@ -1,3 +1,9 @@
-export { startRegistry, registryMigrations, type RunningRegistry, type StartOverrides } from './start';
+export {
+  startRegistry,
+  registryService,
+  registryMigrations,
+  type RunningRegistry,
+  type StartOverrides,
+} from './start';
 export { registryConfigSchema, type RegistryConfig } from './config';
 export { registryEmbedded } from './embedded';

@@ -2,12 +2,13 @@ import path from 'node:path';
 import { newId } from '@svc/ids';
 import { appendToOutbox, currentEntityVersion } from '@svc/messaging';
 import {
+  defineService,
   domainMigrations,
   startDomainService,
   type RunningDomainService,
   type StartOverrides,
 } from '@svc/service-runtime';
-import type { RegistryConfig } from './config';
+import { registryConfigSchema, type RegistryConfig } from './config';
 import { BoxStatsRepository } from './data-access/box-stats.repository';
 import { BoxRepository } from './data-access/box.repository';
 import { ClaimRepository } from './data-access/claim.repository';
@@ -62,3 +63,11 @@ export function startRegistry(
     },
   });
 }
+
+/** The registry's start-up, declared once: main.ts, the embedded default and the test harness start it from here. */
+export const registryService = defineService({
+  name: 'registry',
+  urlVariable: 'REGISTRY_URL',
+  configSchema: registryConfigSchema,
+  start: startRegistry,
+});

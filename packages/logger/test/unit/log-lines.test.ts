@@ -94,13 +94,15 @@ describe('log lines', () => {
     expect(lines.map((l) => l.msg)).toEqual(['kept']);
   });
 
-  it('when no level is given, then LOG_LEVEL decides', () => {
+  // The level comes from the service's typed config (LOG_LEVEL of @svc/config's baseEnvSchema),
+  // handed in by whoever creates the logger; the logger itself never reads the environment.
+  it('when no level is given, then info decides, whatever LOG_LEVEL says', () => {
     const previous = process.env.LOG_LEVEL;
     process.env.LOG_LEVEL = 'error';
     try {
       const { logger, lines } = capture({});
-      logger.warn('dropped');
-      logger.error('kept');
+      logger.debug('dropped');
+      logger.info('kept');
 
       expect(lines.map((l) => l.msg)).toEqual(['kept']);
     } finally {

@@ -9,7 +9,53 @@ export type Generated<T> =
     ? ColumnType<S, I | undefined, U>
     : ColumnType<T, T | undefined, T>;
 
+export type Json = JsonValue;
+
+export type JsonArray = JsonValue[];
+
+export type JsonObject = {
+  [x: string]: JsonValue | undefined;
+};
+
+export type JsonPrimitive = boolean | number | string | null;
+
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export interface EntityVersions {
+  entityId: string;
+  version: number;
+}
+
+export interface IdempotencyKeys {
+  attempt: string;
+  createdAt: Timestamp;
+  fingerprint: string;
+  idempotencyKey: string;
+  platformId: string;
+  responseBody: string | null;
+  responseHeaders: Json | null;
+  responseStatus: number | null;
+}
+
+export interface Outbox {
+  attempts: Generated<number>;
+  createdAt: Generated<Timestamp>;
+  eventId: string;
+  id: Generated<number>;
+  lastError: string | null;
+  occurredAt: Timestamp;
+  payload: Json;
+  publishedAt: Timestamp | null;
+  type: string;
+}
+
+export interface ProcessedMessages {
+  consumer: string;
+  eventId: string;
+  processedAt: Timestamp;
+}
 
 export interface WebhookAttempts {
   attemptedAt: Timestamp;
@@ -64,6 +110,10 @@ export interface WebhookEndpoints {
 }
 
 export interface DB {
+  entityVersions: EntityVersions;
+  idempotencyKeys: IdempotencyKeys;
+  outbox: Outbox;
+  processedMessages: ProcessedMessages;
   webhookAttempts: WebhookAttempts;
   webhookDeliveries: WebhookDeliveries;
   webhookEndpoints: WebhookEndpoints;

@@ -1,4 +1,4 @@
-import { idempotentHandler, type MessageBus } from '@svc/messaging';
+import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import { dispatchEvent } from '../../domain/dispatch-event.use-case';
 import type { WebhookContext } from '../../domain/ports';
@@ -7,11 +7,7 @@ import { CONSUMED_PATTERNS } from '../../domain/public-events';
 export const PLATFORM_EVENTS_QUEUE = 'webhook-dispatcher.platform-events';
 
 /** Platform-facing events → deliveries; each event once (idempotentHandler), acked after commit. */
-export async function subscribePlatformEvents(
-  bus: MessageBus,
-  db: Database,
-  ctx: WebhookContext,
-): Promise<void> {
+export function platformEventsSubscription(db: Database, ctx: WebhookContext): Subscription {
   const handle = idempotentHandler({
     db,
     consumer: PLATFORM_EVENTS_QUEUE,
@@ -22,12 +18,12 @@ export async function subscribePlatformEvents(
       await dispatchEvent(ctx, tx, envelope);
     },
   });
-  await bus.subscribe({
+  return {
     queue: PLATFORM_EVENTS_QUEUE,
     patterns: CONSUMED_PATTERNS,
     handler: async (envelope, delivery) => {
       await handle(envelope, delivery);
       ctx.kick();
     },
-  });
+  };
 }
