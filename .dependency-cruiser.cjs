@@ -37,6 +37,14 @@ module.exports = {
       to: { path: '/src/entry-points/' },
     },
     {
+      name: 'domain-depends-only-on-ports',
+      comment:
+        'Domain code names the database through @svc/ports (Queryable, Database); the engines, Kysely and migrations of @svc/storage are for start.ts and data-access (docs/adr/0019).',
+      severity: 'error',
+      from: { path: '^services/[^/]+/src/domain/' },
+      to: { path: ['^packages/storage/', '(^|/)node_modules/@svc/storage/'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
