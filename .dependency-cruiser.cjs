@@ -37,6 +37,33 @@ module.exports = {
       to: { path: '/src/entry-points/' },
     },
     {
+      name: 'domain-depends-only-on-ports',
+      comment:
+        'Domain code names the database through @svc/ports (Queryable, Database); the engines, Kysely and migrations of @svc/storage are for start.ts and data-access (docs/adr/0019).',
+      severity: 'error',
+      from: { path: '^services/[^/]+/src/domain/' },
+      to: { path: ['^packages/storage/', '(^|/)node_modules/@svc/storage/'] },
+    },
+    {
+      name: 'data-access-imports-only-domain-types',
+      comment:
+        "A repository implements its domain's ports, so it names the domain's types (type-only imports); domain code must not run from data-access (docs/adr/0019).",
+      severity: 'error',
+      from: { path: '^services/[^/]+/src/data-access/' },
+      to: {
+        path: '^services/[^/]+/src/domain/',
+        // Known exceptions (ADR 0019): pure helpers an adapter calls today. Each goes when its
+        // caller is reworked; the list must only shrink.
+        pathNot: [
+          '^services/detection/src/domain/image-matching/(index|image-url)\\.ts$',
+          '^services/detection/src/domain/name-matching/compact-tables\\.ts$',
+          '^services/gateway/src/domain/plans\\.ts$',
+          '^services/registry/src/domain/box-stats\\.ts$',
+        ],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

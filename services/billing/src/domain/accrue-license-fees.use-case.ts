@@ -1,5 +1,5 @@
 import { feeCentsOfPeriod, feePeriodOf, paymentDue } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { LicenseProjection } from './license';
 import { dueDateOf } from './period';
 import { platformNow } from '@svc/clock';

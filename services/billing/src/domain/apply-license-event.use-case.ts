@@ -8,7 +8,7 @@ import {
   type EventEnvelope,
   type LicenseSnapshot,
 } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { LicenseProjection } from './license';
 import type { BillingContext, LicenseStore } from './ports';
 

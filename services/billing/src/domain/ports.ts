@@ -1,6 +1,6 @@
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { LicenseProjection } from './license';
 import type { LicensingPort } from './licensing.client';
 import type { UsageReport } from './usage-report';

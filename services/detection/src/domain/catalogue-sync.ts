@@ -1,5 +1,5 @@
 import { fingerprintFromHex } from '@svc/image-fingerprint';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { IdentityCatalogue } from './identity-catalogue';
 import type { IdentityStore } from './ports';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '@svc/clock';
 import { isAppError } from '@svc/errors';
 import { fingerprintToHex } from '@svc/image-fingerprint';
-import type { Database } from '@svc/storage';
+import type { Database } from '@svc/ports';
 import type { DueReferenceImage, ReferenceImageRepository } from '../data-access/reference-image.repository';
 import { boxIndexedEvent, type ProjectionDeps } from './project-registry-event.use-case';
 import type { ImageSource } from './ports';

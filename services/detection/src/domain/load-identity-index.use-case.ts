@@ -1,4 +1,4 @@
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { CatalogueSync } from './catalogue-sync';
 import type { IdentityCatalogue } from './identity-catalogue';
 import { NAME_INDEX_VERSION } from './name-matching/name-index';

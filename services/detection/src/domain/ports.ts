@@ -1,6 +1,6 @@
 import type { Clock } from '@svc/clock';
 import type { ImageFingerprint } from '@svc/image-fingerprint';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { IdentityCatalogue } from './identity-catalogue';
 import type { BoxTerms, IndexedIdentity } from './identity';
 

@@ -1,5 +1,5 @@
 import { entityVersionOf, licenseEvents, type EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { LicenseStore } from './ports';
 
 /** Keeps the licenses detection needs (LICENSE boxes allow platforms holding an active one). */

@@ -12,7 +12,7 @@ import {
   type EventEnvelope,
 } from '@svc/contracts';
 import type { Clock } from '@svc/clock';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { BoxAnnouncement, IdentityStore } from './ports';
 
 export interface ProjectionDeps {

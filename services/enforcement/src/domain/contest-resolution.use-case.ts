@@ -1,5 +1,5 @@
 import { errors } from '@svc/errors';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { Appeal } from './appeal';
 import type { Avatar } from './avatar';
 import { events } from './enforcement-events';

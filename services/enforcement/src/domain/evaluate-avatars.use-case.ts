@@ -1,5 +1,5 @@
 import type { AvatarMatch } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { nextEvaluationDelay, type Avatar } from './avatar';
 import type { AvatarToEvaluate } from './detection.client';
 import { platformNow } from '@svc/clock';

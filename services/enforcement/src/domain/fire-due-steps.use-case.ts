@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { recipientsOf, type Avatar } from './avatar';
 import { events } from './enforcement-events';
 import { ended, type GracePeriod } from './grace-period';

@@ -1,7 +1,7 @@
 import type { Logger } from '@svc/logger';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope, Policy } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { Appeal, AppealKind } from './appeal';
 import type { Avatar, EvaluationStatus } from './avatar';
 import type { DetectionPort } from './detection.client';

@@ -1,5 +1,5 @@
 import { boxCreated, boxDeleted, boxUpdated, entityVersionOf, type EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { platformNow } from '@svc/clock';
 import type { EnforcementContext } from './ports';
 import { closeViolation, lockCase } from './violation-lifecycle';

@@ -1,6 +1,6 @@
 import type { AvatarMatch } from '@svc/contracts';
 import { errors } from '@svc/errors';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { Avatar } from './avatar';
 import { toEvaluate } from './evaluate-avatars.use-case';
 import { platformNow } from '@svc/clock';

@@ -1,5 +1,5 @@
 import { boxIndexed, type EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { events } from './enforcement-events';
 import { applyEvaluation, toEvaluate } from './evaluate-avatars.use-case';
 import type { BoxScan, EnforcementContext } from './ports';

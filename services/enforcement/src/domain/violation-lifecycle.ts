@@ -1,6 +1,6 @@
 import type { AvatarMatch } from '@svc/contracts';
 import { errors } from '@svc/errors';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { recipientsOf, type Avatar } from './avatar';
 import { events } from './enforcement-events';
 import { ended, type GracePeriod } from './grace-period';

@@ -2,7 +2,7 @@ import type { BillingPort } from './billing.client';
 import type { RegistryPort } from './registry.client';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { BoxView } from './box';
 import type { License, LicenseStatus, LicenseRequest, RequestStatus, Tier } from './license';
 

@@ -6,7 +6,7 @@ import {
   type BoxSnapshot,
   type EventEnvelope,
 } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { BoxView } from './box';
 import type { BoxProjectionStore, LicensingContext } from './ports';
 

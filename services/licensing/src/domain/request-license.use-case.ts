@@ -1,5 +1,5 @@
 import { errors } from '@svc/errors';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import {
   DEFAULT_AUTO_RENEW,
   DEFAULT_TERM_MONTHS,

@@ -1,5 +1,5 @@
 import { errors } from '@svc/errors';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { addMonths, assertActive, assertDecidable, type License, type LicenseRequest } from './license';
 import { licenseRenewedEvent, requestApprovedEvent, requestDeniedEvent } from './licensing-events';
 import { platformNow } from '@svc/clock';

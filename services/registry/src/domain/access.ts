@@ -1,5 +1,5 @@
 import { AppError, errors } from '@svc/errors';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { Box } from './box';
 import { isVisibleTo, type Claim, type ClaimStatus } from './claim';
 import type { Caller, RegistryContext } from './ports';

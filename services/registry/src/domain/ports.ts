@@ -1,6 +1,6 @@
 import type { Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { Box, Policy } from './box';
 import type {
   BoxStatistics,

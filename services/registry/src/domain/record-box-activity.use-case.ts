@@ -7,7 +7,7 @@ import {
   entityVersionOf,
   type EventEnvelope,
 } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { terminalRank } from './box-stats';
 import type { BoxStatsStore } from './ports';
 

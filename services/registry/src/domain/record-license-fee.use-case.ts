@@ -1,5 +1,5 @@
 import { paymentDue, type EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { BoxStatsStore } from './ports';
 
 /**

@@ -3,7 +3,7 @@ import { webhookEndpointDisabled } from '@svc/contracts';
 import { isTransientFailure } from '@svc/errors';
 import { isFetchGuardError } from '@svc/fetch-guard';
 import { appendToOutbox } from '@svc/messaging';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { fetchPolicyOf } from './endpoint-url';
 import { fanOutEvents } from './fan-out-event.use-case';
 import { signingSecrets } from './manage-endpoints.use-case';

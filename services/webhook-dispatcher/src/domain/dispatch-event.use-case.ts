@@ -1,4 +1,4 @@
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { fanOutEvents } from './fan-out-event.use-case';
 import type { InternalEvent, WebhookContext } from './ports';
 import { toPublicEvents } from './public-events';

@@ -1,5 +1,5 @@
 import { newId } from '@svc/ids';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { NewDelivery, WebhookContext } from './ports';
 import { endpointWants, type PublicEvent } from './public-events';
 

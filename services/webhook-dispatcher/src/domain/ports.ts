@@ -2,7 +2,7 @@ import type { Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { GuardedFetchOptions, GuardedResponse } from '@svc/fetch-guard';
 import type { Logger } from '@svc/logger';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { RetryPolicy } from './retry-schedule';
 
 export type EndpointStatus = 'enabled' | 'disabled';
