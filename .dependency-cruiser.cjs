@@ -39,7 +39,7 @@ module.exports = {
     {
       name: 'domain-depends-only-on-ports',
       comment:
-        'Domain code names the database through @svc/ports (Queryable, Database); the engines, Kysely and migrations of @svc/storage are for start.ts and data-access (docs/adr/0019).',
+        'Domain code names the database through @svc/ports (Queryable, Database); the engines, Kysely and migrations of @svc/storage are for start.ts and data-access (docs/adr/0020).',
       severity: 'error',
       from: { path: '^services/[^/]+/src/domain/' },
       to: { path: ['^packages/storage/', '(^|/)node_modules/@svc/storage/'] },
@@ -47,12 +47,12 @@ module.exports = {
     {
       name: 'data-access-imports-only-domain-types',
       comment:
-        "A repository implements its domain's ports, so it names the domain's types (type-only imports); domain code must not run from data-access (docs/adr/0019).",
+        "A repository implements its domain's ports, so it names the domain's types (type-only imports); domain code must not run from data-access (docs/adr/0020).",
       severity: 'error',
       from: { path: '^services/[^/]+/src/data-access/' },
       to: {
         path: '^services/[^/]+/src/domain/',
-        // Known exceptions (ADR 0019): pure helpers an adapter calls today. Each goes when its
+        // Known exceptions (ADR 0020): pure helpers an adapter calls today. Each goes when its
         // caller is reworked; the list must only shrink.
         pathNot: [
           '^services/detection/src/domain/image-matching/(index|image-url)\\.ts$',

@@ -1,6 +1,6 @@
 import { AppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { bearerToken, environmentOfKey, hashApiKey, sameHash, type Environment } from './api-key';
 import { EXTRA_BUCKETS, limitsFor, type Plan } from './plans';
 import { decide, windowOf, type BucketState, type RateDecision } from './rate-limit';

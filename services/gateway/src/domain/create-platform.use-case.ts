@@ -1,6 +1,6 @@
 import { newId } from '@svc/ids';
 import type { Clock } from '@svc/clock';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { errors } from '@svc/errors';
 import { limitsFor, type Limits, type Plan } from './plans';
 import type { Platform, PlatformStore } from './ports';

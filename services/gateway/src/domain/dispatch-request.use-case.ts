@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import { isReplayable, OPERATOR_PLATFORM_ID, type InternalClaims } from '@svc/service-kit';
 import type { Caller } from './authenticate-request.use-case';
 import {

@@ -1,5 +1,5 @@
 import type { Clock } from '@svc/clock';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
 import type {
   ApiKeyStore,

@@ -1,5 +1,5 @@
 import type { Clock } from '@svc/clock';
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
 import { authenticateRequest, rateLimitedError } from './authenticate-request.use-case';
 import { dispatchRequest, searchOf, type DispatchResult } from './dispatch-request.use-case';

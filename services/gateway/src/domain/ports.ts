@@ -1,4 +1,4 @@
-import type { Queryable } from '@svc/storage';
+import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
 import type { Limits, Plan } from './plans';
 
