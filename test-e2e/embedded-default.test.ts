@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@svc/test-kit';
@@ -67,6 +67,9 @@ describe('embedded default', () => {
     } finally {
       expect(await stop(first)).toBe(0);
     }
+    // Everything it keeps is under DATA_DIR, detection's index snapshot included (written after
+    // the first start's rebuild), never in the directory it was started from.
+    expect(existsSync(path.join(dataDir, 'detection-index', 'identity-index.snapshot'))).toBe(true);
 
     const second = await startEmbedded(dataDir, port);
     try {

@@ -244,4 +244,6 @@ export const detectionService = defineService({
   urlVariable: 'DETECTION_URL',
   configSchema: detectionConfigSchema,
   start: startDetection,
+  // The index snapshot goes beside the embedded default's other files, not into the working directory.
+  embedded: (deps) => ({ env: { DATA_DIR: path.join(deps.dataDir, 'detection-index') } }),
 });
