@@ -10,18 +10,27 @@ import {
 
 /**
  * Work done by the look-ups so far, a figure that does not depend on the machine's load (for
- * bench/detection): block-table searches, bucket keys probed (a head read each) and stored
- * entries compared with the probe (a walk step and a popcount each; mostly cache misses at scale).
+ * bench/detection): block-table searches, bucket keys probed (a head read each), stored entries
+ * walked in the probed buckets (a link and short word read, one cache line), and stored hashes
+ * compared whole (a second cache line; in the scan fallback, every paired hash).
  */
 export interface ImageSearchWork {
   lookups: number;
   searches: number;
   bucketsProbed: number;
+  entriesWalked: number;
   entriesCompared: number;
 }
 
-/** The shelves the stored hashes are filed on, one BlockTable each: a stored kind (`ReferenceVariant.table`). */
-const SHELF_OF_VARIANT = REFERENCE_VARIANTS.map((variant) => variant.table);
+/**
+ * The shelves the stored hashes are filed on, one BlockTable each: a stored kind
+ * (`ReferenceVariant.table`), and for turns one shelf per angle either way round. A turned-canvas
+ * probe is paired only with the turns of its own angle, so it walks a third of the turned hashes
+ * instead of all of them (ADR 0015, "Look-ups at scale").
+ */
+const SHELF_OF_VARIANT = REFERENCE_VARIANTS.map((variant) =>
+  'degrees' in variant ? `turn ${Math.abs(variant.degrees)}` : variant.table,
+);
 const SHELVES = [...new Set(SHELF_OF_VARIANT)];
 /** Per shelf, the word offsets (in a stored fingerprint) of the hashes filed on it. */
 const STORED_ON = SHELVES.map((shelf) =>
@@ -38,6 +47,14 @@ const STORED_ON = SHELVES.map((shelf) =>
 // times as many candidates: 3.4 ms instead of ~0.5 ms a query at 1M; see the README.)
 const BLOCK_BITS = [22, 22, 21, 21, 21, 21] as const;
 const BLOCK_START = BLOCK_BITS.map((_, i) => BLOCK_BITS.slice(0, i).reduce((a, b) => a + b, 0));
+/**
+ * Per block, a 32-bit word of the hash that shares no bit with the block (blocks 0-5 cover bits
+ * 0-21, 22-43, 44-64, 65-85, 86-106, 107-127). It is kept beside each entry's bucket link, so a
+ * walk reads link and word in one cache line: an entry found at `r` flips of the block key is
+ * at least r + popcount(word ^ query word) away, and only entries within the limit by that
+ * bound have their whole hash read (about 45 % of unrelated ones at 17 bits).
+ */
+const SHORT_WORD = [2, 3, 0, 0, 1, 1] as const;
 
 /** The `bits` bits of a hash (words at `at`) starting at bit `start`, most significant first. */
 function blockKey(words: Uint32Array, at: number, start: number, bits: number): number {
@@ -92,20 +109,20 @@ function forEachKeyWithin(key: number, bits: number, radius: number, visit: (key
  * The stored hashes of one shelf (SHELVES), filed by block: typed arrays (no object per
  * entry) so that millions fit. A reference's `group` hashes sit at entries slot * group + i, so
  * an entry's owner needs no storage. Each block's buckets are singly linked lists through
- * `next`, holding entry + 1 (0 ends a list, so the zero-filled head arrays need no initialising
- * and their untouched pages cost no memory).
+ * `links`: per entry a pair [next entry + 1 (0 ends a list, so the zero-filled head arrays need
+ * no initialising and their untouched pages cost no memory), the entry's SHORT_WORD].
  */
 class BlockTable {
   private capacity = 0;
   private words = new Uint32Array(0);
   private readonly heads = BLOCK_BITS.map((bits) => new Int32Array(2 ** bits));
-  private nexts = BLOCK_BITS.map(() => new Int32Array(0));
+  private links = BLOCK_BITS.map(() => new Int32Array(0));
 
   constructor(readonly group: number) {}
 
   /** Bytes held by the entries (not counting the fixed bucket heads). */
   get entryBytes(): number {
-    return this.capacity * this.group * (HASH_WORDS * 4 + BLOCK_BITS.length * 4);
+    return this.capacity * this.group * (HASH_WORDS * 4 + BLOCK_BITS.length * 8);
   }
 
   private grow(slots: number): void {
@@ -114,10 +131,10 @@ class BlockTable {
     const words = new Uint32Array(capacity * this.group * HASH_WORDS);
     words.set(this.words);
     this.words = words;
-    this.nexts = this.nexts.map((old) => {
-      const next = new Int32Array(capacity * this.group);
-      next.set(old);
-      return next;
+    this.links = this.links.map((old) => {
+      const links = new Int32Array(capacity * this.group * 2);
+      links.set(old);
+      return links;
     });
     this.capacity = capacity;
   }
@@ -131,8 +148,9 @@ class BlockTable {
       BLOCK_BITS.forEach((bits, block) => {
         const key = blockKey(this.words, entry * HASH_WORDS, BLOCK_START[block] ?? 0, bits);
         const heads = this.heads[block] ?? new Int32Array(0);
-        const next = this.nexts[block] ?? new Int32Array(0);
-        next[entry] = heads[key] ?? 0;
+        const links = this.links[block] ?? new Int32Array(0);
+        links[entry * 2] = heads[key] ?? 0;
+        links[entry * 2 + 1] = this.words[entry * HASH_WORDS + (SHORT_WORD[block] ?? 0)] ?? 0;
         heads[key] = entry + 1;
       });
     });
@@ -145,14 +163,14 @@ class BlockTable {
       BLOCK_BITS.forEach((bits, block) => {
         const key = blockKey(this.words, entry * HASH_WORDS, BLOCK_START[block] ?? 0, bits);
         const heads = this.heads[block] ?? new Int32Array(0);
-        const next = this.nexts[block] ?? new Int32Array(0);
+        const links = this.links[block] ?? new Int32Array(0);
         if (heads[key] === entry + 1) {
-          heads[key] = next[entry] ?? 0;
+          heads[key] = links[entry * 2] ?? 0;
           return;
         }
-        for (let at = (heads[key] ?? 0) - 1; at !== -1; at = (next[at] ?? 0) - 1) {
-          if (next[at] === entry + 1) {
-            next[at] = next[entry] ?? 0;
+        for (let at = (heads[key] ?? 0) - 1; at !== -1; at = (links[at * 2] ?? 0) - 1) {
+          if (links[at * 2] === entry + 1) {
+            links[at * 2] = links[entry * 2] ?? 0;
             return;
           }
         }
@@ -183,22 +201,34 @@ class BlockTable {
     work: ImageSearchWork,
   ): void {
     const radius = Math.floor(maxDistance / BLOCK_BITS.length);
-    const wide = BLOCK_BITS.length;
+    // Norouzi et al.'s refinement of the pigeonhole bound: if the first `wide` blocks each
+    // differed in more than `radius` bits and the others in more than radius - 1, the distance
+    // would exceed maxDistance; so the blocks after the first `wide` need only radius - 1. At the
+    // detection threshold (17 bits) every block needs radius 2; once a match lowers the limit,
+    // most blocks need only 1.
+    const wide = maxDistance - BLOCK_BITS.length * radius + 1;
     const q0 = query[at] ?? 0;
     const q1 = query[at + 1] ?? 0;
     const q2 = query[at + 2] ?? 0;
     const q3 = query[at + 3] ?? 0;
     const words = this.words;
     const group = this.group;
+    let walked = 0;
     let compared = 0;
     let probed = 0;
     for (let block = 0; block < BLOCK_BITS.length; block += 1) {
       const bits = BLOCK_BITS[block] ?? 0;
       const heads = this.heads[block] ?? new Int32Array(0);
-      const next = this.nexts[block] ?? new Int32Array(0);
-      // The hot loop: a bucket walk with a popcount that stops as soon as the distance is exceeded.
-      const walk = (key: number): void => {
-        for (let entry = (heads[key] ?? 0) - 1; entry !== -1; entry = (next[entry] ?? 0) - 1) {
+      const links = this.links[block] ?? new Int32Array(0);
+      const qShort = query[at + (SHORT_WORD[block] ?? 0)] ?? 0;
+      // The hot loop: a bucket walk that first bounds the distance by the flips of the block key
+      // and the short word held beside the link, then reads the whole hash with a popcount that
+      // stops as soon as the distance is exceeded.
+      const walk = (key: number, flips: number): void => {
+        const shortLimit = maxDistance - flips;
+        for (let entry = (heads[key] ?? 0) - 1; entry !== -1; entry = (links[entry * 2] ?? 0) - 1) {
+          walked += 1;
+          if (popcount32(((links[entry * 2 + 1] ?? 0) ^ qShort) >>> 0) > shortLimit) continue;
           compared += 1;
           const base = entry * HASH_WORDS;
           let distance = popcount32(((words[base] ?? 0) ^ q0) >>> 0);
@@ -219,7 +249,7 @@ class BlockTable {
       if (blockRadius > 2) {
         forEachKeyWithin(key, bits, blockRadius, (k) => {
           probed += 1;
-          walk(k);
+          walk(k, popcount32((k ^ key) >>> 0));
         });
         continue;
       }
@@ -227,18 +257,19 @@ class BlockTable {
       // buckets inline is most of the saving, as most of the ~250 keys probed are empty.
       probed += keysWithin(bits, blockRadius);
       if (blockRadius < 0) continue;
-      if ((heads[key] ?? 0) !== 0) walk(key);
+      if ((heads[key] ?? 0) !== 0) walk(key, 0);
       for (let i = 0; blockRadius > 0 && i < bits; i += 1) {
         const one = key ^ (1 << i);
-        if ((heads[one] ?? 0) !== 0) walk(one);
+        if ((heads[one] ?? 0) !== 0) walk(one, 1);
         for (let j = i + 1; blockRadius > 1 && j < bits; j += 1) {
           const two = one ^ (1 << j);
-          if ((heads[two] ?? 0) !== 0) walk(two);
+          if ((heads[two] ?? 0) !== 0) walk(two, 2);
         }
       }
     }
     work.searches += 1;
     work.bucketsProbed += probed;
+    work.entriesWalked += walked;
     work.entriesCompared += compared;
   }
 }
@@ -273,7 +304,13 @@ export class ReferenceImageIndex {
     0,
   );
   /** Running totals of the work done by look-ups (see ImageSearchWork); reset them at will. */
-  readonly work: ImageSearchWork = { lookups: 0, searches: 0, bucketsProbed: 0, entriesCompared: 0 };
+  readonly work: ImageSearchWork = {
+    lookups: 0,
+    searches: 0,
+    bucketsProbed: 0,
+    entriesWalked: 0,
+    entriesCompared: 0,
+  };
   // Per slot: its identity and image ids (undefined: a free slot), and the next slot + 1 of the
   // same identity (a linked list per identity: no Set per identity).
   private readonly identityOf: (string | undefined)[] = [];
@@ -381,6 +418,7 @@ export class ReferenceImageIndex {
       // A loose threshold would probe more buckets than a scan compares hashes: scan instead.
       this.identityOf.forEach((identityId, slot) => {
         if (identityId === undefined) return;
+        this.work.entriesWalked += ReferenceImageIndex.PAIRS;
         this.work.entriesCompared += ReferenceImageIndex.PAIRS;
         let distance = HASH_BITS;
         ReferenceImageIndex.LOOKUPS.forEach((lookups, p) => {
