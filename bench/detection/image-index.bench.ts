@@ -10,6 +10,12 @@
  *   - unrelated: random probes (the common case: no match).
  * A sample of queries is checked against a full scan (same answer, same similarity).
  *
+ * Next to each time, the work of a look-up (ReferenceImageIndex.work): bucket keys probed and
+ * stored entries compared, p50/p99 per query. These do not depend on the machine's load (the
+ * machine is shared and times vary 2-10x from run to run), so they are what shows whether a
+ * look-up's cost grows with the references: the bench runs a small index (BENCH_SMALL_IMAGES)
+ * first, then the large one, and prints the ratio.
+ *
  * The fingerprints are synthetic: a uniformly random whole hash per reference, its other stored
  * hashes 16 to 40 bits away from it (a picture's crops and turns resemble it), and a query's other
  * probes 16 to 40 bits from its whole probe. Uniform bits fill the index's buckets evenly, which
@@ -22,8 +28,8 @@
  *   pnpm exec tsc -b bench && node --max-old-space-size=4096 bench/dist/detection/image-index.bench.js
  *   (add --expose-gc for steadier memory figures)
  *
- * Environment: BENCH_IMAGES (default 1000000), BENCH_QUERIES (per kind, default 2000),
- * BENCH_THRESHOLD (default 0.86), BENCH_SEED (default 1).
+ * Environment: BENCH_IMAGES (default 1000000), BENCH_SMALL_IMAGES (default 10000; 0: skip),
+ * BENCH_QUERIES (per kind, default 2000), BENCH_THRESHOLD (default 0.86), BENCH_SEED (default 1).
  */
 import { performance } from 'node:perf_hooks';
 import {
@@ -36,18 +42,20 @@ import {
   imageSimilarity,
   ReferenceImageIndex,
   type ImageFingerprint,
+  type ImageSearchWork,
 } from '@svc/image-fingerprint';
 
-function intFromEnv(name: string, fallback: number): number {
+function intFromEnv(name: string, fallback: number, least = 1): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
+  if (!Number.isInteger(value) || value < least)
     throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
 }
 
 const IMAGES = intFromEnv('BENCH_IMAGES', 1_000_000);
+const SMALL_IMAGES = intFromEnv('BENCH_SMALL_IMAGES', 10_000, 0);
 const QUERIES = intFromEnv('BENCH_QUERIES', 2000);
 const THRESHOLD = Number(process.env.BENCH_THRESHOLD ?? '0.86');
 let seed = intFromEnv('BENCH_SEED', 1) >>> 0;
@@ -113,7 +121,19 @@ function mib(bytes: number): string {
 
 const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
-function main(): void {
+type WorkKey = 'bucketsProbed' | 'entriesWalked' | 'entriesCompared';
+const WORK_KEYS: readonly WorkKey[] = ['bucketsProbed', 'entriesWalked', 'entriesCompared'];
+
+interface KindResult {
+  p50: number;
+  p99: number;
+  max: number;
+  found: number;
+  work: Record<WorkKey, { p50: number; p99: number; mean: number }>;
+}
+
+/** Builds an index of `IMAGES` references, times and counts the four kinds of query; prints all. */
+function run(IMAGES: number, checkGoals: boolean): Record<string, KindResult> {
   const firstCrop = REFERENCE_VARIANTS.findIndex((v) => v.table === 'crop');
   const firstTurn = REFERENCE_VARIANTS.findIndex((v) => v.table === 'turn');
   if (global.gc) global.gc();
@@ -168,16 +188,19 @@ function main(): void {
     },
   };
 
-  const results: Record<string, { p50: number; p99: number; max: number; found: number }> = {};
+  const results: Record<string, KindResult> = {};
   let mismatches = 0;
   for (const [kind, make] of Object.entries(kinds)) {
     const times: number[] = [];
+    const work: Record<WorkKey, number[]> = { bucketsProbed: [], entriesWalked: [], entriesCompared: [] };
     let found = 0;
     for (let q = 0; q < QUERIES; q += 1) {
       const { query, expected } = make();
+      const before: ImageSearchWork = { ...index.work };
       const started = performance.now();
       const match = index.bestMatch(query, THRESHOLD);
       times.push(performance.now() - started);
+      for (const key of WORK_KEYS) work[key].push(index.work[key] - before[key]);
       if (expected === null ? match === null : match?.imageId === `img_${expected}`) found += 1;
       // A sample is checked against a full scan of the kept references (the query was built from one).
       if (q < 10 && expected !== null) {
@@ -187,11 +210,21 @@ function main(): void {
       }
     }
     times.sort((a, b) => a - b);
+    const summary = (values: number[]): { p50: number; p99: number; mean: number } => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
+      return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), mean };
+    };
     results[kind] = {
       p50: percentile(times, 0.5),
       p99: percentile(times, 0.99),
       max: times.at(-1) ?? NaN,
       found,
+      work: {
+        bucketsProbed: summary(work.bucketsProbed),
+        entriesWalked: summary(work.entriesWalked),
+        entriesCompared: summary(work.entriesCompared),
+      },
     };
   }
 
@@ -217,7 +250,9 @@ function main(): void {
   for (const [kind, r] of Object.entries(results)) {
     const outcome = kind === 'unrelated' ? `${r.found} null` : `${r.found} found`;
     console.log(
-      `query    ${kind.padEnd(10)} p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  max ${r.max.toFixed(3)} ms  ${outcome}/${QUERIES}`,
+      `query    ${kind.padEnd(10)} p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  max ${r.max.toFixed(3)} ms  ${outcome}/${QUERIES}  ` +
+        `work (p50/p99) buckets ${r.work.bucketsProbed.p50}/${r.work.bucketsProbed.p99}, ` +
+        `entries walked ${r.work.entriesWalked.p50}/${r.work.entriesWalked.p99}, hashes compared ${r.work.entriesCompared.p50}/${r.work.entriesCompared.p99}`,
     );
   }
   console.log(
@@ -246,7 +281,7 @@ function main(): void {
       unit: 'B',
     },
   ];
-  for (const c of checks) {
+  for (const c of checkGoals ? checks : []) {
     console.log(
       `${verdict(c.value <= c.goal)}     ${c.figure.padEnd(22)} ${c.value.toFixed(c.unit === 'ms' ? 3 : 0)} ${c.unit} ` +
         `(before ${c.before.toFixed(c.unit === 'ms' ? 1 : 0)}, goal <= ${c.goal.toFixed(c.unit === 'ms' ? 1 : 0)})`,
@@ -267,6 +302,29 @@ function main(): void {
     }),
   );
   if (mismatches > 0 || !roundTrip) process.exitCode = 1;
+  return results;
+}
+
+function main(): void {
+  const small = SMALL_IMAGES > 0 && SMALL_IMAGES < IMAGES ? run(SMALL_IMAGES, false) : undefined;
+  if (small && global.gc) global.gc();
+  const large = run(IMAGES, true);
+  if (!small) return;
+  // Work per look-up, large over small: near 1 when it does not grow with the references.
+  console.log(`growth   work per look-up at ${IMAGES} over ${SMALL_IMAGES} references (mean, p99):`);
+  for (const [kind, r] of Object.entries(large)) {
+    const s = small[kind];
+    if (!s) continue;
+    const ratio = (key: WorkKey, at: 'mean' | 'p99'): string =>
+      (r.work[key][at] / Math.max(1, s.work[key][at])).toFixed(1);
+    console.log(
+      `         ${kind.padEnd(10)} buckets x${ratio('bucketsProbed', 'mean')} / x${ratio('bucketsProbed', 'p99')}  ` +
+        `walked x${ratio('entriesWalked', 'mean')} / x${ratio('entriesWalked', 'p99')}  ` +
+        `compared x${ratio('entriesCompared', 'mean')} / x${ratio('entriesCompared', 'p99')}  ` +
+        `(mean walked ${s.work.entriesWalked.mean.toFixed(0)} -> ${r.work.entriesWalked.mean.toFixed(0)}, ` +
+        `compared ${s.work.entriesCompared.mean.toFixed(0)} -> ${r.work.entriesCompared.mean.toFixed(0)})`,
+    );
+  }
 }
 
 main();

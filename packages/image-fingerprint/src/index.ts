@@ -14,4 +14,4 @@ export {
   type ImageFingerprint,
 } from './fingerprint';
 export { NotAnImageError, isNotAnImageError, type NotAnImageReason } from './not-an-image-error';
-export { ReferenceImageIndex, type ReferenceMatch } from './reference-image-index';
+export { ReferenceImageIndex, type ImageSearchWork, type ReferenceMatch } from './reference-image-index';

@@ -1,15 +1,41 @@
 import {
   HASH_BITS,
-  HASH_TABLES,
   HASH_WORDS,
   PAIRED,
-  PROBE_VARIANTS,
-  STORED_IN,
+  REFERENCE_VARIANTS,
   hashDistance,
   popcount32,
   type ImageFingerprint,
-  type StoredTable,
 } from './fingerprint';
+
+/**
+ * Work done by the look-ups so far, a figure that does not depend on the machine's load (for
+ * bench/detection): block-table searches, bucket keys probed (a head read each), stored entries
+ * walked in the probed buckets (a link and short word read, one cache line), and stored hashes
+ * compared whole (a second cache line; in the scan fallback, every paired hash).
+ */
+export interface ImageSearchWork {
+  lookups: number;
+  searches: number;
+  bucketsProbed: number;
+  entriesWalked: number;
+  entriesCompared: number;
+}
+
+/**
+ * The shelves the stored hashes are filed on, one BlockTable each: a stored kind
+ * (`ReferenceVariant.table`), and for turns one shelf per angle either way round. A turned-canvas
+ * probe is paired only with the turns of its own angle, so it walks a third of the turned hashes
+ * instead of all of them (ADR 0015, "Look-ups at scale").
+ */
+const SHELF_OF_VARIANT = REFERENCE_VARIANTS.map((variant) =>
+  'degrees' in variant ? `turn ${Math.abs(variant.degrees)}` : variant.table,
+);
+const SHELVES = [...new Set(SHELF_OF_VARIANT)];
+/** Per shelf, the word offsets (in a stored fingerprint) of the hashes filed on it. */
+const STORED_ON = SHELVES.map((shelf) =>
+  SHELF_OF_VARIANT.flatMap((name, v) => (name === shelf ? [v * HASH_WORDS] : [])),
+);
 
 // Multi-index hashing (Norouzi et al.): each 128-bit hash is cut into BLOCK_BITS.length blocks and
 // filed under each block's value. Two hashes within distance d differ, by the pigeonhole
@@ -21,6 +47,14 @@ import {
 // times as many candidates: 3.4 ms instead of ~0.5 ms a query at 1M; see the README.)
 const BLOCK_BITS = [22, 22, 21, 21, 21, 21] as const;
 const BLOCK_START = BLOCK_BITS.map((_, i) => BLOCK_BITS.slice(0, i).reduce((a, b) => a + b, 0));
+/**
+ * Per block, a 32-bit word of the hash that shares no bit with the block (blocks 0-5 cover bits
+ * 0-21, 22-43, 44-64, 65-85, 86-106, 107-127). It is kept beside each entry's bucket link, so a
+ * walk reads link and word in one cache line: an entry found at `r` flips of the block key is
+ * at least r + popcount(word ^ query word) away, and only entries within the limit by that
+ * bound have their whole hash read (about 45 % of unrelated ones at 17 bits).
+ */
+const SHORT_WORD = [2, 3, 0, 0, 1, 1] as const;
 
 /** The `bits` bits of a hash (words at `at`) starting at bit `start`, most significant first. */
 function blockKey(words: Uint32Array, at: number, start: number, bits: number): number {
@@ -72,23 +106,23 @@ function forEachKeyWithin(key: number, bits: number, radius: number, visit: (key
 }
 
 /**
- * The stored hashes of one kind (`StoredTable`), filed by block: typed arrays (no object per
+ * The stored hashes of one shelf (SHELVES), filed by block: typed arrays (no object per
  * entry) so that millions fit. A reference's `group` hashes sit at entries slot * group + i, so
  * an entry's owner needs no storage. Each block's buckets are singly linked lists through
- * `next`, holding entry + 1 (0 ends a list, so the zero-filled head arrays need no initialising
- * and their untouched pages cost no memory).
+ * `links`: per entry a pair [next entry + 1 (0 ends a list, so the zero-filled head arrays need
+ * no initialising and their untouched pages cost no memory), the entry's SHORT_WORD].
  */
 class BlockTable {
   private capacity = 0;
   private words = new Uint32Array(0);
   private readonly heads = BLOCK_BITS.map((bits) => new Int32Array(2 ** bits));
-  private nexts = BLOCK_BITS.map(() => new Int32Array(0));
+  private links = BLOCK_BITS.map(() => new Int32Array(0));
 
   constructor(readonly group: number) {}
 
   /** Bytes held by the entries (not counting the fixed bucket heads). */
   get entryBytes(): number {
-    return this.capacity * this.group * (HASH_WORDS * 4 + BLOCK_BITS.length * 4);
+    return this.capacity * this.group * (HASH_WORDS * 4 + BLOCK_BITS.length * 8);
   }
 
   private grow(slots: number): void {
@@ -97,10 +131,10 @@ class BlockTable {
     const words = new Uint32Array(capacity * this.group * HASH_WORDS);
     words.set(this.words);
     this.words = words;
-    this.nexts = this.nexts.map((old) => {
-      const next = new Int32Array(capacity * this.group);
-      next.set(old);
-      return next;
+    this.links = this.links.map((old) => {
+      const links = new Int32Array(capacity * this.group * 2);
+      links.set(old);
+      return links;
     });
     this.capacity = capacity;
   }
@@ -114,8 +148,9 @@ class BlockTable {
       BLOCK_BITS.forEach((bits, block) => {
         const key = blockKey(this.words, entry * HASH_WORDS, BLOCK_START[block] ?? 0, bits);
         const heads = this.heads[block] ?? new Int32Array(0);
-        const next = this.nexts[block] ?? new Int32Array(0);
-        next[entry] = heads[key] ?? 0;
+        const links = this.links[block] ?? new Int32Array(0);
+        links[entry * 2] = heads[key] ?? 0;
+        links[entry * 2 + 1] = this.words[entry * HASH_WORDS + (SHORT_WORD[block] ?? 0)] ?? 0;
         heads[key] = entry + 1;
       });
     });
@@ -128,14 +163,14 @@ class BlockTable {
       BLOCK_BITS.forEach((bits, block) => {
         const key = blockKey(this.words, entry * HASH_WORDS, BLOCK_START[block] ?? 0, bits);
         const heads = this.heads[block] ?? new Int32Array(0);
-        const next = this.nexts[block] ?? new Int32Array(0);
+        const links = this.links[block] ?? new Int32Array(0);
         if (heads[key] === entry + 1) {
-          heads[key] = next[entry] ?? 0;
+          heads[key] = links[entry * 2] ?? 0;
           return;
         }
-        for (let at = (heads[key] ?? 0) - 1; at !== -1; at = (next[at] ?? 0) - 1) {
-          if (next[at] === entry + 1) {
-            next[at] = next[entry] ?? 0;
+        for (let at = (heads[key] ?? 0) - 1; at !== -1; at = (links[at * 2] ?? 0) - 1) {
+          if (links[at * 2] === entry + 1) {
+            links[at * 2] = links[entry * 2] ?? 0;
             return;
           }
         }
@@ -163,21 +198,38 @@ class BlockTable {
     maxDistance: number,
     paired: Uint8Array,
     visit: (slot: number, distance: number) => void,
+    work: ImageSearchWork,
   ): void {
     const radius = Math.floor(maxDistance / BLOCK_BITS.length);
+    // Norouzi et al.'s refinement of the pigeonhole bound: if the first `wide` blocks each
+    // differed in more than `radius` bits and the others in more than radius - 1, the distance
+    // would exceed maxDistance; so the blocks after the first `wide` need only radius - 1. At the
+    // detection threshold (17 bits) every block needs radius 2; once a match lowers the limit,
+    // most blocks need only 1.
+    const wide = maxDistance - BLOCK_BITS.length * radius + 1;
     const q0 = query[at] ?? 0;
     const q1 = query[at + 1] ?? 0;
     const q2 = query[at + 2] ?? 0;
     const q3 = query[at + 3] ?? 0;
     const words = this.words;
     const group = this.group;
+    let walked = 0;
+    let compared = 0;
+    let probed = 0;
     for (let block = 0; block < BLOCK_BITS.length; block += 1) {
       const bits = BLOCK_BITS[block] ?? 0;
       const heads = this.heads[block] ?? new Int32Array(0);
-      const next = this.nexts[block] ?? new Int32Array(0);
-      // The hot loop: a bucket walk with a popcount that stops as soon as the distance is exceeded.
-      const walk = (key: number): void => {
-        for (let entry = (heads[key] ?? 0) - 1; entry !== -1; entry = (next[entry] ?? 0) - 1) {
+      const links = this.links[block] ?? new Int32Array(0);
+      const qShort = query[at + (SHORT_WORD[block] ?? 0)] ?? 0;
+      // The hot loop: a bucket walk that first bounds the distance by the flips of the block key
+      // and the short word held beside the link, then reads the whole hash with a popcount that
+      // stops as soon as the distance is exceeded.
+      const walk = (key: number, flips: number): void => {
+        const shortLimit = maxDistance - flips;
+        for (let entry = (heads[key] ?? 0) - 1; entry !== -1; entry = (links[entry * 2] ?? 0) - 1) {
+          walked += 1;
+          if (popcount32(((links[entry * 2 + 1] ?? 0) ^ qShort) >>> 0) > shortLimit) continue;
+          compared += 1;
           const base = entry * HASH_WORDS;
           let distance = popcount32(((words[base] ?? 0) ^ q0) >>> 0);
           if (distance > maxDistance) continue;
@@ -193,22 +245,32 @@ class BlockTable {
         }
       };
       const key = blockKey(query, at, BLOCK_START[block] ?? 0, bits);
-      if (radius > 2) {
-        forEachKeyWithin(key, bits, radius, walk);
+      const blockRadius = block < wide ? radius : radius - 1;
+      if (blockRadius > 2) {
+        forEachKeyWithin(key, bits, blockRadius, (k) => {
+          probed += 1;
+          walk(k, popcount32((k ^ key) >>> 0));
+        });
         continue;
       }
       // Radius 0 to 2 (thresholds down to 0.86), without a callback per key: skipping empty
       // buckets inline is most of the saving, as most of the ~250 keys probed are empty.
-      if ((heads[key] ?? 0) !== 0) walk(key);
-      for (let i = 0; radius > 0 && i < bits; i += 1) {
+      probed += keysWithin(bits, blockRadius);
+      if (blockRadius < 0) continue;
+      if ((heads[key] ?? 0) !== 0) walk(key, 0);
+      for (let i = 0; blockRadius > 0 && i < bits; i += 1) {
         const one = key ^ (1 << i);
-        if ((heads[one] ?? 0) !== 0) walk(one);
-        for (let j = i + 1; radius > 1 && j < bits; j += 1) {
+        if ((heads[one] ?? 0) !== 0) walk(one, 1);
+        for (let j = i + 1; blockRadius > 1 && j < bits; j += 1) {
           const two = one ^ (1 << j);
-          if ((heads[two] ?? 0) !== 0) walk(two);
+          if ((heads[two] ?? 0) !== 0) walk(two, 2);
         }
       }
     }
+    work.searches += 1;
+    work.bucketsProbed += probed;
+    work.entriesWalked += walked;
+    work.entriesCompared += compared;
   }
 }
 
@@ -227,16 +289,28 @@ export interface ReferenceMatch {
  * picture against a stored reference.
  */
 export class ReferenceImageIndex {
-  private readonly tables = Object.fromEntries(
-    HASH_TABLES.map((table) => [table, new BlockTable(STORED_IN[table].length)]),
-  ) as Record<StoredTable, BlockTable>;
-  // Per probe, the tables it searches with the positions (in a slot's group) it is paired with.
-  private static readonly LOOKUPS = PROBE_VARIANTS.map((probe, p) =>
-    probe.searches.map((table) => ({
-      table,
-      paired: Uint8Array.from(STORED_IN[table], (at) => (PAIRED[p]?.[at / HASH_WORDS] ? 1 : 0)),
-    })),
+  private readonly tables = STORED_ON.map((offsets) => new BlockTable(offsets.length));
+  // Per probe, the shelves it searches (those holding a hash it is paired with), with the
+  // positions (in a slot's group) it is paired with.
+  private static readonly LOOKUPS = PAIRED.map((pairs) =>
+    STORED_ON.flatMap((offsets, shelf) => {
+      const paired = Uint8Array.from(offsets, (at) => (pairs[at / HASH_WORDS] ? 1 : 0));
+      return paired.includes(1) ? [{ shelf, paired }] : [];
+    }),
   );
+  // Stored hashes one look-up compares with each reference (what a scan compares per slot).
+  private static readonly PAIRS = ReferenceImageIndex.LOOKUPS.reduce(
+    (sum, lookups) => sum + lookups.reduce((n, { paired }) => n + paired.reduce((a, b) => a + b, 0), 0),
+    0,
+  );
+  /** Running totals of the work done by look-ups (see ImageSearchWork); reset them at will. */
+  readonly work: ImageSearchWork = {
+    lookups: 0,
+    searches: 0,
+    bucketsProbed: 0,
+    entriesWalked: 0,
+    entriesCompared: 0,
+  };
   // Per slot: its identity and image ids (undefined: a free slot), and the next slot + 1 of the
   // same identity (a linked list per identity: no Set per identity).
   private readonly identityOf: (string | undefined)[] = [];
@@ -253,14 +327,14 @@ export class ReferenceImageIndex {
 
   /** Bytes held in typed arrays by the stored hashes (the bucket heads, a fixed cost, aside). */
   get hashBytes(): number {
-    return HASH_TABLES.reduce((sum, table) => sum + this.tables[table].entryBytes, 0);
+    return this.tables.reduce((sum, table) => sum + table.entryBytes, 0);
   }
 
   /** Adds a reference image of an identity (replacing an image with the same id). */
   add(identityId: string, imageId: string, fingerprint: ImageFingerprint): void {
     this.removeImage(imageId);
     const slot = this.freeSlots.pop() ?? this.identityOf.length;
-    for (const table of HASH_TABLES) this.tables[table].insert(slot, fingerprint.words, STORED_IN[table]);
+    this.tables.forEach((table, shelf) => table.insert(slot, fingerprint.words, STORED_ON[shelf] ?? []));
     this.identityOf[slot] = identityId;
     this.imageOf[slot] = imageId;
     if (slot >= this.nextOfIdentity.length) {
@@ -288,7 +362,7 @@ export class ReferenceImageIndex {
     const slot = this.slotOfImage.get(imageId);
     const identityId = slot === undefined ? undefined : this.identityOf[slot];
     if (slot === undefined || identityId === undefined) return;
-    for (const table of HASH_TABLES) this.tables[table].remove(slot);
+    for (const table of this.tables) table.remove(slot);
     // Unlink the slot from its identity's list.
     const after = this.nextOfIdentity[slot] ?? 0;
     if (this.firstSlotOfIdentity.get(identityId) === slot) {
@@ -319,6 +393,7 @@ export class ReferenceImageIndex {
   bestMatch(fingerprint: ImageFingerprint, minSimilarity: number): ReferenceMatch | null {
     const probes = fingerprint.probes;
     if (!(minSimilarity <= 1) || this.size === 0 || probes === undefined) return null;
+    this.work.lookups += 1;
     // The epsilon absorbs float error when (1 - minSimilarity) * 128 is a whole number of bits.
     const maxDistance = Math.min(HASH_BITS, Math.floor((1 - minSimilarity) * HASH_BITS + 1e-9));
     const best = { distance: Infinity, slot: -1 };
@@ -343,13 +418,14 @@ export class ReferenceImageIndex {
       // A loose threshold would probe more buckets than a scan compares hashes: scan instead.
       this.identityOf.forEach((identityId, slot) => {
         if (identityId === undefined) return;
+        this.work.entriesWalked += ReferenceImageIndex.PAIRS;
+        this.work.entriesCompared += ReferenceImageIndex.PAIRS;
         let distance = HASH_BITS;
         ReferenceImageIndex.LOOKUPS.forEach((lookups, p) => {
-          for (const { table, paired } of lookups)
-            distance = Math.min(
-              distance,
-              this.tables[table].distanceTo(slot, probes, p * HASH_WORDS, paired),
-            );
+          for (const { shelf, paired } of lookups) {
+            const table = this.tables[shelf];
+            if (table) distance = Math.min(distance, table.distanceTo(slot, probes, p * HASH_WORDS, paired));
+          }
         });
         if (distance <= maxDistance) consider(slot, distance);
       });
@@ -357,9 +433,9 @@ export class ReferenceImageIndex {
       // Once a match is found, later look-ups need only reach its distance (ties still count):
       // a close match lowers the radius of the rest, and the whole picture's probe goes first.
       ReferenceImageIndex.LOOKUPS.forEach((lookups, p) => {
-        for (const { table, paired } of lookups) {
+        for (const { shelf, paired } of lookups) {
           const limit = Math.min(maxDistance, best.distance);
-          this.tables[table].search(probes, p * HASH_WORDS, limit, paired, consider);
+          this.tables[shelf]?.search(probes, p * HASH_WORDS, limit, paired, consider, this.work);
         }
       });
     }

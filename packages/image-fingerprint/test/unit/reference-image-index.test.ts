@@ -168,6 +168,57 @@ describe('ReferenceImageIndex search', () => {
     expect(found).toBeLessThan(180);
   });
 
+  it('when any probe (turned-canvas ones included) is near a stored hash it is paired with, after removals, then it answers exactly as a full scan', () => {
+    const index = new ReferenceImageIndex();
+    const all = randomFingerprints(FILLER, 31).map((fingerprint, i) => ({
+      identityId: `claim_${i % 1500}`,
+      imageId: `img_${i}`,
+      fingerprint,
+    }));
+    for (const e of all) index.add(e.identityId, e.imageId, e.fingerprint);
+    // Removals unlink entries from the middle of bucket lists on every shelf.
+    const removed = new Set(['claim_7', 'claim_300', 'claim_1499']);
+    for (const identityId of removed) index.remove(identityId);
+    const entries = all.filter((e) => !removed.has(e.identityId));
+    const random = seededRandom(32);
+    let found = 0;
+    for (let q = 0; q < 48; q += 1) {
+      const source = entries[Math.floor(random() * entries.length)];
+      if (!source) throw new Error('no entry');
+      // A probe, and a stored hash it is paired with (a turned-canvas probe: a turn of its angle).
+      const probe = q % PROBE_VARIANTS.length;
+      const shape = PROBE_VARIANTS[probe];
+      const variants = REFERENCE_VARIANTS.flatMap((variant, v) => {
+        if (!shape?.searches.includes(variant.table)) return [];
+        if (shape && 'turnedCanvas' in shape && 'degrees' in variant)
+          return Math.abs(variant.degrees) === shape.turnedCanvas ? [v] : [];
+        return [v];
+      });
+      const variant = variants[Math.floor(random() * variants.length)] ?? 0;
+      const query = queryThrough(source.fingerprint, variant, probe, 0, random);
+      // Half the queries differ only within one 32-bit word, so whole distances sit exactly at a
+      // threshold's limit with every differing bit in a few blocks (the edge of each bound).
+      const flips = q % 2 === 0 ? ([1, 6, 17, 25][(q / 2) % 4] ?? 0) : Math.floor(random() * 30);
+      const word = Math.floor(random() * 4);
+      const bits = new Set<number>();
+      while (bits.size < flips)
+        bits.add(q % 2 === 0 ? word * 32 + Math.floor(random() * 32) : Math.floor(random() * 128));
+      const probes = query.probes ?? new Uint32Array(PROBE_WORDS);
+      for (const bit of bits) {
+        const at = probe * 4 + (bit >>> 5);
+        probes[at] = ((probes[at] ?? 0) ^ (1 << (31 - (bit & 31)))) >>> 0;
+      }
+      const similarities = entries.map((entry) => imageSimilarity(query, entry.fingerprint));
+      for (const threshold of [0.99, 0.95, DEFAULT_MATCH_THRESHOLD, 0.8, 0.75]) {
+        const expected = bruteForce(entries, query, threshold, similarities);
+        expect(index.bestMatch(query, threshold)).toEqual(expected);
+        if (expected !== null) found += 1;
+      }
+    }
+    expect(found).toBeGreaterThan(40);
+    expect(found).toBeLessThan(220);
+  });
+
   it.each([
     ['a one-sided crop', 'crop'],
     ['a straightened turn', 'turn'],
