@@ -9,3 +9,4 @@ export {
 export type { GuardedFetchOptions, GuardedResponse } from './guarded-fetch';
 export { FetchGuardError, isFetchGuardError, type FetchGuardReason } from './fetch-guard-error';
 export { blockedReason, isPublicAddress, parseIPv6 } from './address-policy';
+export { httpUrlProblem } from './url-problem';

@@ -9,6 +9,7 @@ import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { KeyAuthenticationRepository } from './data-access/key-authentication.repository';
 import { PlatformRepository } from './data-access/platform.repository';
 import type { Environment } from './domain/api-key';
+import { limitsFor } from './domain/plans';
 import type { GatewayContext } from './domain/gateway-context';
 import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
@@ -61,7 +62,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     db,
     // Async commit is enough for a binding too: losing one only lets a key be reused for another route.
     hotPathDb: options.hotPathDb ?? db,
-    platforms: new PlatformRepository(),
+    platforms: new PlatformRepository(limitsFor),
     keys: new ApiKeyRepository(),
     store: new KeyAuthenticationRepository(),
     idempotency: new IdempotencyRepository(),

@@ -5,12 +5,12 @@ import {
   DEFAULT_MAX_REDIRECTS,
   DEFAULT_TIMEOUT_MS,
   guardedFetch,
+  httpUrlProblem,
   isFetchGuardError,
   type FetchGuardReason,
   type GuardedResponse,
 } from '@svc/fetch-guard';
 import { fingerprintImage, isNotAnImageError, type ImageFingerprint } from '@svc/image-fingerprint';
-import { imageUrlProblem } from '../domain/image-matching';
 import type { ImageSource } from '../domain/ports';
 
 export interface ImageFetcherOptions {
@@ -81,7 +81,7 @@ export class ImageFetcher implements ImageSource {
 
   /** The picture's fingerprint; AppError INVALID_IMAGE_URL or IMAGE_TOO_LARGE when it cannot be had. */
   async fingerprintOf(url: string): Promise<ImageFingerprint> {
-    const problem = imageUrlProblem(url);
+    const problem = httpUrlProblem(url);
     if (problem !== null) {
       throw invalidImageUrl(`The image URL is not an absolute http(s) URL: ${problem}`, {
         reason: 'invalid_url',

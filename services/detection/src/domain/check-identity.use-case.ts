@@ -4,7 +4,7 @@ import type { ImageFingerprint } from '@svc/image-fingerprint';
 import { decideAction, type Action } from './action';
 import type { IdentityFilter, ImageHit } from './identity-catalogue';
 import type { IndexedIdentity } from './identity';
-import { imageUrlProblem } from './image-matching';
+import { httpUrlProblem } from '@svc/fetch-guard';
 import { CLASSIFICATION_OF_LAYER } from './name-matching/match-result';
 import { parodyLikelihood } from './parody';
 import type { Caller, DetectionContext } from './ports';
@@ -62,7 +62,7 @@ export function checkedName(value: string, field = 'name'): string {
 
 /** INVALID_IMAGE_URL (422) unless the value is an absolute http(s) URL (the fetch guard checks the rest). */
 export function checkImageUrl(value: string, field = 'imageUrl'): string {
-  const problem = imageUrlProblem(value);
+  const problem = httpUrlProblem(value);
   if (problem !== null) {
     throw new AppError('INVALID_IMAGE_URL', `${field}: ${problem}`, { details: { field, reason: problem } });
   }

@@ -1,6 +1,6 @@
 import { kyselyOn, pageOf, type Queryable } from '@svc/storage';
+import type { Limits, Plan } from '../domain/plans';
 import type { Platform, PlatformStore } from '../domain/ports';
-import { limitsFor } from '../domain/plans';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -11,14 +11,22 @@ function platforms(q: Queryable) {
 
 type PlatformRow = Awaited<ReturnType<ReturnType<typeof platforms>['executeTakeFirstOrThrow']>>;
 
-// The one mapping left: a platform's limits are its plan's, or the stored ones agreed for enterprise.
-function toPlatform({ perMinute, perDay, ...row }: PlatformRow): Platform {
-  const stored = perMinute === null || perDay === null ? null : { perMinute, perDay };
-  return { ...row, limits: limitsFor(row.plan, stored) };
-}
+/** The domain's rule for a platform's limits: its plan's, or the stored ones agreed for enterprise. */
+export type LimitsRule = (plan: Plan, stored: Limits | null) => Limits;
 
-/** Platforms in the gateway's database. */
+/**
+ * Platforms in the gateway's database. The limits a platform answers with come from the domain's
+ * rule, handed in where the gateway is wired (data access runs no domain code of its own).
+ */
 export class PlatformRepository implements PlatformStore {
+  constructor(private readonly limitsOf: LimitsRule) {}
+
+  // The one mapping left: the stored pair of columns becomes the platform's limits.
+  private toPlatform = ({ perMinute, perDay, ...row }: PlatformRow): Platform => {
+    const stored = perMinute === null || perDay === null ? null : { perMinute, perDay };
+    return { ...row, limits: this.limitsOf(row.plan, stored) };
+  };
+
   async insert(tx: Queryable, platform: Platform): Promise<void> {
     const custom = platform.plan === 'enterprise';
     await db(tx)
@@ -37,7 +45,7 @@ export class PlatformRepository implements PlatformStore {
 
   async find(q: Queryable, id: string): Promise<Platform | null> {
     const row = await platforms(q).where('id', '=', id).executeTakeFirst();
-    return row === undefined ? null : toPlatform(row);
+    return row === undefined ? null : this.toPlatform(row);
   }
 
   async list(q: Queryable, limit: number, offset: number): Promise<{ items: Platform[]; total: number }> {
@@ -45,6 +53,6 @@ export class PlatformRepository implements PlatformStore {
       limit,
       offset,
     });
-    return { items: rows.map(toPlatform), total };
+    return { items: rows.map(this.toPlatform), total };
   }
 }

@@ -1,6 +1,5 @@
 import { kyselyOn, sql, type Queryable } from '@svc/storage';
 import {
-  periodBounds,
   type BoxStatistics,
   type BoxStatsSummary,
   type FeeFact,
@@ -113,8 +112,12 @@ export class BoxStatsRepository implements BoxStatsStore {
     return out;
   }
 
-  async statistics(q: Queryable, boxId: string, period: string): Promise<BoxStatistics> {
-    const bounds = periodBounds(period);
+  async statistics(
+    q: Queryable,
+    boxId: string,
+    period: string,
+    bounds: { start: Date; end: Date },
+  ): Promise<BoxStatistics> {
     const c = await db(q)
       .selectNoFrom((eb) => {
         const violations = () =>

@@ -55,7 +55,13 @@ export interface BoxStore {
 
 export interface BoxStatsStore {
   summaries(q: Queryable, boxIds: string[], period: string): Promise<Map<string, BoxStatsSummary>>;
-  statistics(q: Queryable, boxId: string, period: string): Promise<BoxStatistics>;
+  /** The box's figures for `period` (YYYY-MM), whose instants are `bounds` (the domain's calendar). */
+  statistics(
+    q: Queryable,
+    boxId: string,
+    period: string,
+    bounds: { start: Date; end: Date },
+  ): Promise<BoxStatistics>;
   recordViolation(tx: Queryable, fact: ViolationFact): Promise<void>;
   recordGracePeriod(tx: Queryable, fact: StatusFact): Promise<void>;
   recordLicense(tx: Queryable, fact: LicenseFact): Promise<void>;

@@ -1,6 +1,6 @@
 import { boxForStatistics, visibleBox } from './access';
 import type { Box, Policy } from './box';
-import { EMPTY_SUMMARY, periodOf, type BoxStatistics, type BoxStatsSummary } from './box-stats';
+import { EMPTY_SUMMARY, periodBounds, periodOf, type BoxStatistics, type BoxStatsSummary } from './box-stats';
 import type { Caller, Page, RegistryContext } from './ports';
 
 export interface BoxWithStats {
@@ -37,5 +37,6 @@ export async function getBoxStatistics(
   id: string,
 ): Promise<BoxStatistics> {
   const box = await boxForStatistics(ctx, ctx.db, id, caller);
-  return ctx.stats.statistics(ctx.db, box.id, periodOf(ctx.clock.now()));
+  const period = periodOf(ctx.clock.now());
+  return ctx.stats.statistics(ctx.db, box.id, period, periodBounds(period));
 }

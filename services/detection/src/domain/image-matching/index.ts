@@ -1,2 +1,1 @@
 export { IMAGE_MATCH_THRESHOLD } from './thresholds';
-export { imageUrlProblem } from './image-url';
