@@ -78,9 +78,9 @@ test-faults: build ## Fault suite (issue #12): the cluster on its own PostgreSQL
 
 # Two jest runs, one closing line: the unit project with coverage (V8, held to the thresholds in
 # jest.config.js; measuring the I/O-bound projects too doubled their time for little), then the
-# integration and e2e projects. The fault suite is not part of it yet: its last whole run failed one
-# fault (PostgreSQL restarts: an avatar write that committed, then met the outage, left its
-# Idempotency-Key without an answer; test-faults/README.md). Run it with `make test-faults`.
+# integration and e2e projects. The fault suite is not part of it: the last CI run saw the webhook
+# dispatcher exit on an uncaught error during the PostgreSQL restarts, intermittently
+# (test-faults/README.md). Run it with `make test-faults`.
 test: check build ## The whole suite: static checks, build, unit (coverage thresholds), integration and e2e (faults: make test-faults)
 	@mkdir -p coverage
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --coverage --selectProjects unit \
