@@ -49,6 +49,7 @@ export interface FaultCluster {
 }
 
 const OUTPUT_LINES = 40;
+const STDERR_LINES = 200;
 
 export async function startFaultCluster(rootDir: string, env: Record<string, string>): Promise<FaultCluster> {
   const [postgres, broker] = await Promise.all([startPrivatePostgres(), startPrivateRabbitMQ()]);
@@ -64,20 +65,30 @@ export async function startFaultCluster(rootDir: string, env: Record<string, str
     if (child === undefined || watched.has(child)) return;
     watched.add(child);
     const lines: string[] = [];
+    // stderr is where Node writes an uncaught error and its whole stack: keep more of it, uncut.
+    const errorLines: string[] = [];
     output.set(name, lines);
-    const keep = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line === '') continue;
-        lines.push(line.slice(0, 600));
-        if (lines.length > OUTPUT_LINES) lines.shift();
-      }
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
+    const keeper =
+      (into: string[], most: number, width: number) =>
+      (chunk: Buffer): void => {
+        for (const line of chunk.toString('utf8').split('\n')) {
+          if (line === '') continue;
+          into.push(line.slice(0, width));
+          if (into.length > most) into.shift();
+        }
+      };
+    child.stdout?.on('data', keeper(lines, OUTPUT_LINES, 600));
+    child.stderr?.on('data', keeper(errorLines, STDERR_LINES, 4000));
     // 'close', not 'exit': by then its last output (the crash) has been read.
     child.once('close', (code, signal) => {
       if (intended.has(child)) return;
-      deaths.push({ name, code, signal, at: performance.now(), output: [...lines] });
+      deaths.push({
+        name,
+        code,
+        signal,
+        at: performance.now(),
+        output: [...lines, ...(errorLines.length > 0 ? ['--- stderr ---', ...errorLines] : [])],
+      });
     });
   };
 

@@ -168,7 +168,7 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
   const died = bench.deaths.slice(deathsBefore);
   for (const d of died)
     problems.push(
-      `died: ${d.name} (code ${d.code}, signal ${d.signal}); last output:\n    ${d.output.slice(-8).join('\n    ')}`,
+      `died: ${d.name} (code ${d.code}, signal ${d.signal}); last output:\n    ${lastWords(d.output).join('\n    ')}`,
     );
   await bench.reviveDead().catch(() => undefined);
 
@@ -192,4 +192,11 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     passed: problems.length === 0,
   };
   return { row, problems, summary: summarize(problems) };
+}
+
+/** A dead process's last log lines, and its whole stderr (where Node writes an uncaught error's stack). */
+function lastWords(output: string[]): string[] {
+  const stderrAt = output.indexOf('--- stderr ---');
+  if (stderrAt === -1) return output.slice(-8);
+  return [...output.slice(Math.max(0, stderrAt - 8), stderrAt), ...output.slice(stderrAt, stderrAt + 81)];
 }

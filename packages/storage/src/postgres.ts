@@ -60,6 +60,17 @@ export class PostgresDatabase implements Database {
     // An idle client's connection dying is reported here, never thrown: the pool drops the client
     // and opens a new one on the next query.
     this.pool.on('error', (err) => options.onError?.(err));
+    // Between handing a client out and the borrower's own listener there is a window: a new
+    // client's ReadyForQuery and the server's goodbye (57P01 during a restart) can arrive in one
+    // read, and the second message is parsed before `await pool.connect()` resumes. An 'error'
+    // event with no listener kills the process, so every client keeps one listener for its whole
+    // life. It reports only what no other listener (the pool's idle one, a transaction's) saw;
+    // the client is then not queryable, its query fails as transient and the pool discards it.
+    this.pool.on('connect', (client) => {
+      client.on('error', (err) => {
+        if (client.listenerCount('error') === 1) options.onError?.(err);
+      });
+    });
     this.root = new PgQueryable(this.pool);
   }
 
@@ -127,6 +138,8 @@ export async function ensurePostgresDatabase(url: string): Promise<void> {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
+  // A goodbye from the server while no query runs is an 'error' event: the next query fails instead.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
