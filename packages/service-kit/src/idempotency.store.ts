@@ -1,4 +1,14 @@
-import type { Database, MigrationSource, Queryable } from '@svc/storage';
+import {
+  kyselyOn,
+  preparedStatement,
+  sql,
+  type Database,
+  type JsonbInput,
+  type Kysely,
+  type MigrationSource,
+  type Queryable,
+} from '@svc/storage';
+import type { DB } from './db.generated';
 
 /**
  * The table of Idempotency-Keys a service has carried out. Each service runs it in its own
@@ -55,14 +65,53 @@ export interface KeyAttempt {
   createdAt: Date;
 }
 
-interface KeyRow {
-  fingerprint: string;
-  attempt: string;
-  created_at: Date | string;
-  response_status: number | null;
-  response_headers: Record<string, string> | null;
-  response_body: string | null;
-}
+// The statements' inputs: a mapped type, so that it is a record of values as preparedStatement wants.
+type KeyInput = { [K in keyof KeyAttempt]: KeyAttempt[K] };
+
+const findKey = preparedStatement(
+  'idempotency_find',
+  (db: Kysely<DB>, input: { platformId: string; key: string }) =>
+    db
+      .selectFrom('idempotencyKeys')
+      .select(['fingerprint', 'attempt', 'createdAt', 'responseStatus', 'responseHeaders', 'responseBody'])
+      .where('platformId', '=', input.platformId)
+      .where('idempotencyKey', '=', input.key),
+);
+
+// Takes the key, or confirms that this attempt already holds it (a retry of the same attempt).
+const enlistKey = preparedStatement('idempotency_enlist', (db: Kysely<DB>, input: KeyInput) =>
+  db
+    .insertInto('idempotencyKeys')
+    .values({
+      platformId: input.platformId,
+      idempotencyKey: input.key,
+      fingerprint: input.fingerprint,
+      attempt: input.attempt,
+      createdAt: input.createdAt,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['platformId', 'idempotencyKey'])
+        .doUpdateSet((eb) => ({ attempt: eb.ref('excluded.attempt') }))
+        .where('idempotencyKeys.attempt', '=', (eb) => eb.ref('excluded.attempt')),
+    )
+    .returning('attempt'),
+);
+
+const recordKeyAnswer = preparedStatement(
+  'idempotency_record_answer',
+  (db: Kysely<DB>, input: KeyInput & { status: number; headers: string; body: string }) =>
+    db
+      .updateTable('idempotencyKeys')
+      .set({
+        responseStatus: input.status,
+        responseHeaders: sql<JsonbInput<Record<string, string>>>`${input.headers}::jsonb`,
+        responseBody: input.body,
+      })
+      .where('platformId', '=', input.platformId)
+      .where('idempotencyKey', '=', input.key)
+      .where('attempt', '=', input.attempt),
+);
 
 /** Reads and writes `idempotency_keys`. */
 export class IdempotencyKeyStore {
@@ -70,26 +119,17 @@ export class IdempotencyKeyStore {
 
   /** The record of a key, if one committed. */
   async find(platformId: string, key: string): Promise<IdempotencyKeyRecord | null> {
-    const { rows } = await this.db.query<KeyRow>(
-      `SELECT fingerprint, attempt, created_at, response_status, response_headers, response_body
-       FROM idempotency_keys WHERE platform_id = $1 AND idempotency_key = $2`,
-      [platformId, key],
-      { name: 'idempotency_find' },
-    );
+    const { rows } = await findKey(this.db, { platformId, key });
     const row = rows[0];
     if (row === undefined) return null;
     return {
       fingerprint: row.fingerprint,
       attempt: row.attempt,
-      createdAt: new Date(row.created_at),
+      createdAt: new Date(row.createdAt),
       answer:
-        row.response_status === null
+        row.responseStatus === null
           ? null
-          : {
-              status: row.response_status,
-              headers: row.response_headers ?? {},
-              body: row.response_body ?? '',
-            },
+          : { status: row.responseStatus, headers: row.responseHeaders ?? {}, body: row.responseBody ?? '' },
     };
   }
 
@@ -99,47 +139,37 @@ export class IdempotencyKeyStore {
    * transaction, so the loser learns it only once the winner has committed or rolled back.
    */
   async enlist(tx: Queryable, entry: KeyAttempt): Promise<boolean> {
-    const { rowCount } = await tx.query(
-      `INSERT INTO idempotency_keys (platform_id, idempotency_key, fingerprint, attempt, created_at)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (platform_id, idempotency_key) DO UPDATE SET attempt = excluded.attempt
-       WHERE idempotency_keys.attempt = excluded.attempt
-       RETURNING attempt`,
-      [entry.platformId, entry.key, entry.fingerprint, entry.attempt, entry.createdAt],
-      { name: 'idempotency_enlist' },
-    );
+    const { rowCount } = await enlistKey(tx, { ...entry });
     return rowCount === 1;
   }
 
   /** Keeps the answer of an attempt whose key row committed; does nothing when none did. */
   async recordAnswer(entry: KeyAttempt, answer: StoredAnswer): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `UPDATE idempotency_keys SET response_status = $4, response_headers = $5::jsonb, response_body = $6
-       WHERE platform_id = $1 AND idempotency_key = $2 AND attempt = $3`,
-      [
-        entry.platformId,
-        entry.key,
-        entry.attempt,
-        answer.status,
-        JSON.stringify(answer.headers),
-        answer.body,
-      ],
-      { name: 'idempotency_record_answer' },
-    );
+    const { rowCount } = await recordKeyAnswer(this.db, {
+      ...entry,
+      status: answer.status,
+      headers: JSON.stringify(answer.headers),
+      body: answer.body,
+    });
     return rowCount === 1;
   }
 
   /** Drops a key whose 24 hours are over, so that it may be used again. */
   async forget(platformId: string, key: string, attempt: string): Promise<void> {
-    await this.db.query(
-      `DELETE FROM idempotency_keys WHERE platform_id = $1 AND idempotency_key = $2 AND attempt = $3`,
-      [platformId, key, attempt],
-    );
+    await kyselyOn<DB>(this.db)
+      .deleteFrom('idempotencyKeys')
+      .where('platformId', '=', platformId)
+      .where('idempotencyKey', '=', key)
+      .where('attempt', '=', attempt)
+      .execute();
   }
 
   /** Drops every key created before `before`. */
   async purge(before: Date): Promise<number> {
-    const { rowCount } = await this.db.query('DELETE FROM idempotency_keys WHERE created_at < $1', [before]);
-    return rowCount;
+    const result = await kyselyOn<DB>(this.db)
+      .deleteFrom('idempotencyKeys')
+      .where('createdAt', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }
