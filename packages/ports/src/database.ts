@@ -22,11 +22,20 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface TransactionOptions {
+  /**
+   * False for a write that is not the request's own effect, only bookkeeping any retry may repeat
+   * (a read-through filling a projection): the request's Idempotency-Key does not commit with it,
+   * so a failure after it still lets a retry carry the request out (ADR 0011). Default true.
+   */
+  requestEffect?: boolean;
+}
+
 /** A service's own database, whichever engine runs it. */
 export interface Database extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

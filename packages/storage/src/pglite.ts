@@ -1,5 +1,5 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import type { Database, QueryResult, Queryable } from './database';
+import type { Database, QueryResult, Queryable, TransactionOptions } from './database';
 import { isWriteStatement, transactionHookFor } from './transaction-hook';
 
 export type PgliteExtension = 'pg_trgm' | 'fuzzystrmatch';
@@ -73,8 +73,8 @@ export class PgliteDatabase implements Database {
     return this.root.exec(sql);
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const hook = transactionHookFor(this);
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const hook = options.requestEffect === false ? undefined : transactionHookFor(this);
     return this.pglite.transaction(async (raw) => {
       const tx = new PgliteQueryable(raw);
       await hook?.enlist(tx);

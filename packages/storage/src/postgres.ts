@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, QueryOptions, QueryResult, Queryable } from './database';
+import type { Database, QueryOptions, QueryResult, Queryable, TransactionOptions } from './database';
 import { isWriteStatement, transactionHookFor } from './transaction-hook';
 
 // COUNT(*) and bigserial come back as int8; every value we keep fits in a double.
@@ -90,7 +90,8 @@ export class PostgresDatabase implements Database {
     return this.root.exec(sql);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const hook = options.requestEffect === false ? undefined : transactionHookFor(this);
     const client = await this.pool.connect();
     // pg-pool listens for errors of idle clients only: a checked-out client whose connection
     // dies (a PostgreSQL restart, pg_terminate_backend) emits 'error' with no listener, which
@@ -105,7 +106,7 @@ export class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const tx = new PgQueryable(client);
-      await transactionHookFor(this)?.enlist(tx);
+      await hook?.enlist(tx);
       const result = await fn(tx);
       await client.query('COMMIT');
       return result;

@@ -51,6 +51,18 @@ describe('transaction hook', () => {
     expect(await count(db, 'marks')).toBe(1);
   });
 
+  it('when a transaction is not the request effect (a read-through fill), then the hook stays out of it and joins the next one', async () => {
+    await runWithTransactionHook(marking(db), async () => {
+      await db.transaction((tx) => tx.query(`INSERT INTO things (id) VALUES ('filled')`), {
+        requestEffect: false,
+      });
+      expect(await count(db, 'marks')).toBe(0);
+      await db.transaction((tx) => tx.query(`INSERT INTO things (id) VALUES ('effect')`));
+    });
+    expect(await count(db, 'things')).toBe(2);
+    expect(await count(db, 'marks')).toBe(1);
+  });
+
   it('when the transaction rolls back, then the hook work is gone too', async () => {
     await expect(
       runWithTransactionHook(marking(db), () =>

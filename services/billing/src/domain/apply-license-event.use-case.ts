@@ -85,7 +85,11 @@ export async function ensureLicenseProjected(
   if ((await ctx.licenses.find(ctx.db, licenseId)) !== null) return;
   const snapshot = await ctx.licensing.licenseSnapshot(licenseId);
   if (snapshot === null) return;
-  await ctx.db.transaction((tx) => ctx.licenses.save(tx, licenseOfSnapshot(snapshot, ctx.clock.now())));
+  // Not the request's effect: a retry may fill it again, so the request's Idempotency-Key does not
+  // commit here, only with the request's own write (a failure in between must not strand the key).
+  await ctx.db.transaction((tx) => ctx.licenses.save(tx, licenseOfSnapshot(snapshot, ctx.clock.now())), {
+    requestEffect: false,
+  });
 }
 
 function licenseOfSnapshot({ entity, version }: LicenseSnapshot, now: Date): LicenseProjection {

@@ -1,6 +1,6 @@
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/ports';
+import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { LicenseProjection } from './license';
 import type { LicensingPort } from './licensing.client';
 import type { UsageReport } from './usage-report';
@@ -82,7 +82,7 @@ export interface LedgerStore {
 
 /** Runs work in one transaction. */
 export interface TransactionRunner extends Queryable {
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
 
 /** Who is calling, as the gateway vouched for it. */

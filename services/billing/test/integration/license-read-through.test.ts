@@ -76,6 +76,40 @@ describe('a usage report on a license billing has not projected yet', () => {
     expect(stranger.status).toBe(404);
   });
 
+  it('when the report fails after the read-through stored the license, then a retry with the same Idempotency-Key carries it out (the key did not commit with the license)', async () => {
+    const license = licensingKnows(1);
+    const key = `read-through-${newId('usage')}`;
+    const path = `/v1/svc/licenses/${license.licenseId}/usage`;
+    // The database goes away after the license was projected, before the report's own write: the
+    // same SQLSTATE a PostgreSQL restart sends (57P01), raised by a trigger on that write.
+    await h.running.db.exec(`
+      CREATE FUNCTION refuse_reports() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'terminating connection due to administrator command' USING ERRCODE = '57P01'; END
+      $$ LANGUAGE plpgsql;
+      CREATE TRIGGER refuse_reports BEFORE INSERT ON usage_reports FOR EACH ROW EXECUTE FUNCTION refuse_reports();
+    `);
+    let failed;
+    try {
+      failed = await licensee.call('POST', path, body, { 'idempotency-key': key });
+    } finally {
+      await h.running.db.exec(
+        'DROP TRIGGER refuse_reports ON usage_reports; DROP FUNCTION refuse_reports();',
+      );
+    }
+    expect(failed.status).toBe(503);
+
+    const retried = await licensee.call('POST', path, body, { 'idempotency-key': key });
+    expect(retried.status).toBe(201);
+    const replayed = await licensee.call('POST', path, body, { 'idempotency-key': key });
+    expect(replayed.status).toBe(201);
+    expect(replayed.body.data).toEqual(retried.body.data);
+    const { rows } = await h.running.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM usage_reports WHERE license_id = $1',
+      [license.licenseId],
+    );
+    expect(rows[0]?.n).toBe(1);
+  });
+
   it('when licensing cannot be reached, then 503 SERVICE_UNAVAILABLE, never 404', async () => {
     const license = licensingKnows(1);
     await licensing.stop();

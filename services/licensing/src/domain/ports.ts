@@ -2,7 +2,7 @@ import type { BillingPort } from './billing.client';
 import type { RegistryPort } from './registry.client';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/ports';
+import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { BoxView } from './box';
 import type { License, LicenseStatus, LicenseRequest, RequestStatus, Tier } from './license';
 
@@ -65,7 +65,7 @@ export interface LicenseStore {
 
 /** Runs work in one transaction. */
 export interface TransactionRunner extends Queryable {
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
 
 /** Who is calling, as the gateway vouched for it. */

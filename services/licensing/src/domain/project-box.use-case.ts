@@ -59,5 +59,9 @@ export async function ensureBoxProjected(
   if ((await ctx.boxes.find(ctx.db, boxId)) !== null) return;
   const snapshot = await ctx.registry.boxSnapshot(boxId);
   if (snapshot === null) return;
-  await ctx.db.transaction((tx) => ctx.boxes.upsert(tx, boxViewOf(snapshot.entity, snapshot.version)));
+  // Not the request's effect: a retry may fill it again, so the request's Idempotency-Key does not
+  // commit here, only with the request's own write (a failure in between must not strand the key).
+  await ctx.db.transaction((tx) => ctx.boxes.upsert(tx, boxViewOf(snapshot.entity, snapshot.version)), {
+    requestEffect: false,
+  });
 }

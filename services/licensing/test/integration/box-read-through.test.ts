@@ -87,6 +87,46 @@ describe('a licence request on a box licensing has not projected yet', () => {
     expect(registry.callers.length).toBe(asked);
   });
 
+  it('when the request fails after the read-through stored the box, then a retry with the same Idempotency-Key carries it out (the key did not commit with the box)', async () => {
+    const { boxId } = registryBox(1);
+    const licensee = h.platform();
+    const key = `read-through-${newId('req')}`;
+    // The database goes away after the box was projected, before the request's own write: the
+    // same SQLSTATE a PostgreSQL restart sends (57P01), raised by a trigger on that write.
+    await h.running.db.exec(`
+      CREATE FUNCTION refuse_requests() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'terminating connection due to administrator command' USING ERRCODE = '57P01'; END
+      $$ LANGUAGE plpgsql;
+      CREATE TRIGGER refuse_requests BEFORE INSERT ON license_requests FOR EACH ROW EXECUTE FUNCTION refuse_requests();
+    `);
+    let failed;
+    try {
+      failed = await licensee.call('POST', '/v1/svc/licenses/request', requestBody(boxId), {
+        'idempotency-key': key,
+      });
+    } finally {
+      await h.running.db.exec(
+        'DROP TRIGGER refuse_requests ON license_requests; DROP FUNCTION refuse_requests();',
+      );
+    }
+    expect(failed.status).toBe(503);
+
+    const retried = await licensee.call('POST', '/v1/svc/licenses/request', requestBody(boxId), {
+      'idempotency-key': key,
+    });
+    expect(retried.status).toBe(201);
+    const replayed = await licensee.call('POST', '/v1/svc/licenses/request', requestBody(boxId), {
+      'idempotency-key': key,
+    });
+    expect(replayed.status).toBe(201);
+    expect(replayed.body.data.id).toBe(retried.body.data.id);
+    const { rows } = await h.running.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM license_requests WHERE box_id = $1',
+      [boxId],
+    );
+    expect(rows[0]?.n).toBe(1);
+  });
+
   it('when the registry says the box does not exist, then the request answers 404', async () => {
     const reply = await h.platform().call('POST', '/v1/svc/licenses/request', requestBody(newId('box')));
     expect(reply.status).toBe(404);
