@@ -8,7 +8,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults lint typecheck format format-check \
-	depcheck spec-check sync-spec check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement bench-storage db-types db-types-check clean
+	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement bench-storage db-types db-types-check clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -59,7 +59,10 @@ db-types: build ## Write each service's src/data-access/db.generated.ts from its
 db-types-check: build ## Fail when a checked-in db.generated.ts differs from its migrations (a notice without PostgreSQL)
 	node scripts/db-types.mjs --check
 
-check: lint format-check typecheck depcheck spec-check db-types-check ## Every static check
+k8s-check: install ## Render the k8s overlays (kustomize in kubectl, fetched once from npm), validate them, run the docs' Secret commands against them
+	node scripts/k8s-check.mjs
+
+check: lint format-check typecheck depcheck spec-check db-types-check k8s-check ## Every static check
 
 test-unit: install ## Unit tests (no I/O)
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects unit
