@@ -19,6 +19,7 @@ import {
   TRANSIENT_RETRY_BACKOFF,
   type RetryBackoff,
 } from './retry-backoff';
+import { consumeInTrace, messageTraceHeaders } from './trace-context';
 
 export interface AmqpMessageBusOptions {
   /** `amqp://user:password@host:5672/vhost`. */
@@ -532,6 +533,8 @@ export class AmqpMessageBus implements MessageBus {
         () => reject(new Error(`No publisher confirm within ${this.publishTimeoutMs} ms`)),
         Math.max(0, deadline - performance.now()),
       );
+      // Tracing on: the publishing span's W3C context travels in the message headers.
+      const trace = messageTraceHeaders();
       try {
         channel.publish(
           this.exchange,
@@ -542,6 +545,7 @@ export class AmqpMessageBus implements MessageBus {
             contentType: 'application/json',
             messageId: envelope.id,
             type: envelope.type,
+            ...(trace === undefined ? {} : { headers: trace }),
           },
           (err: unknown) => {
             clearTimeout(timer);
@@ -602,7 +606,8 @@ export class AmqpMessageBus implements MessageBus {
     const holdUntil = performance.now() + (this.options.transientHoldMs ?? DEFAULT_TRANSIENT_HOLD_MS);
     for (;;) {
       try {
-        await handler(envelope, { attempt, redelivered: message.fields.redelivered || attempt > 1 });
+        const delivery = { attempt, redelivered: message.fields.redelivered || attempt > 1 };
+        await consumeInTrace(queue, envelope, headers, attempt, () => handler(envelope, delivery));
       } catch (err) {
         const reason = describeError(err);
         if (isTransientFailure(err)) {

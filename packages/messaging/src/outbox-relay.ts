@@ -7,6 +7,7 @@ import type { Database, Queryable } from '@svc/storage';
 import type { MessageBus } from './message-bus';
 import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
 import { describeError } from './retry-backoff';
+import { publishInTrace } from './trace-context';
 
 /** Test seams of the relay. */
 export interface OutboxRelayHooks {
@@ -48,6 +49,8 @@ export interface OutboxRelayOptions {
 interface OutboxRow {
   id: number;
   payload: EventEnvelope;
+  /** The trace the event was written in (tracing on), published with it. */
+  trace_context: Record<string, string> | null;
 }
 
 interface PassOutcome {
@@ -178,14 +181,14 @@ export class OutboxRelay {
 
   private async publishBatch(q: Queryable, lock: boolean): Promise<PassOutcome> {
     const { rows } = await q.query<OutboxRow>(
-      `SELECT id, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1${lock ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      `SELECT id, payload, trace_context FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1${lock ? ' FOR UPDATE SKIP LOCKED' : ''}`,
       [this.batchSize],
     );
     const sent: number[] = [];
     let failure: { row: OutboxRow; err: unknown } | undefined;
     for (const row of rows) {
       try {
-        await this.breaker.fire(row.payload);
+        await publishInTrace(row.payload, row.trace_context, () => this.breaker.fire(row.payload));
       } catch (err) {
         failure = { row, err };
         break;

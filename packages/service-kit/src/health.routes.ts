@@ -15,10 +15,18 @@ export interface ReadinessCheck {
 // A probe must answer well within the orchestrator's own probe timeout, even when a dependency hangs.
 const CHECK_TIMEOUT_MS = 1000;
 
-/** Mounts `/healthz` (alive), `/readyz` (every readiness check that is not informational passes within 1 s, and not stopping) and `/metrics`. */
+/**
+ * Mounts `/healthz` (alive), `/readyz` (every readiness check that is not informational passes
+ * within 1 s, and not stopping) and, unless it has a port of its own (`serveMetrics: false`), `/metrics`.
+ */
 export function mountHealthRoutes(
   app: Express,
-  options: { readiness: ReadinessCheck[]; registry: Registry; isNotReady: () => boolean },
+  options: {
+    readiness: ReadinessCheck[];
+    registry: Registry;
+    isNotReady: () => boolean;
+    serveMetrics: boolean;
+  },
 ): void {
   app.get('/healthz', (_req: Request, res: Response) => {
     res.status(200).json({ status: 'ok' });
@@ -41,6 +49,7 @@ export function mountHealthRoutes(
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
 
+  if (!options.serveMetrics) return;
   app.get('/metrics', async (_req: Request, res: Response) => {
     const text = await options.registry.metrics();
     res.status(200).type(options.registry.contentType).send(text);

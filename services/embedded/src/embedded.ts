@@ -85,6 +85,7 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     gatewayService,
     {
       PORT: String(config.PORT),
+      METRICS_PORT: String(config.METRICS_PORT),
       HOST: config.HOST,
       SVC_ENVIRONMENT: config.SVC_ENVIRONMENT,
       INTERNAL_JWT_SECRET: internalJwtSecret,

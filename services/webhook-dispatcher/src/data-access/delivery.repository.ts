@@ -1,4 +1,4 @@
-import { executeNamed, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
+import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
 import type { Delivery, DeliveryStatus, DeliveryStore, DeliveryUpdate, NewDelivery } from '../domain/ports';
 import type { DB } from './db.generated';
 
@@ -25,6 +25,7 @@ const DELIVERY = [
   'lastError',
   'eventCreatedAt',
   'createdAt',
+  'traceContext',
 ] as const;
 
 /** Deliveries owed to endpoints: one per (endpoint, public event), sent oldest first. */
@@ -49,6 +50,7 @@ export class DeliveryRepository implements DeliveryStore {
             nextAttemptAt: d.createdAt,
             eventCreatedAt: d.eventCreatedAt,
             createdAt: d.createdAt,
+            traceContext: d.traceContext === null ? null : jsonb(d.traceContext),
           })
           .onConflict((conflict) => conflict.columns(['endpointId', 'eventId']).doNothing()),
       );
