@@ -23,19 +23,12 @@ export function loadConfig<S extends z.ZodType>(
         key: issue.path.map(String).join('.') || '(env)',
         message: issue.message,
       }));
-  // The development default is public: a production deployment must set its own secret. Checked
-  // on the raw environment so that it is reported together with every other bad key.
-  const readsSecret = schema instanceof z.ZodObject && 'INTERNAL_JWT_SECRET' in schema.shape;
-  const secret = env.INTERNAL_JWT_SECRET;
-  if (
-    readsSecret &&
-    env.SVC_ENVIRONMENT === 'production' &&
-    (secret === undefined || secret === DEVELOPMENT_JWT_SECRET)
-  ) {
-    problems.push({
-      key: 'INTERNAL_JWT_SECRET',
-      message: 'must be set in production (the development default is public)',
-    });
+  // Published secrets (code defaults, compose fallbacks, the example Secret's placeholders) are
+  // refused in production. Checked on the raw environment so that they are reported together
+  // with every other bad key.
+  if (env.SVC_ENVIRONMENT === 'production') {
+    const reported = new Set(problems.map((p) => p.key));
+    problems.push(...publishedSecretsIn(schema, env).filter((p) => !reported.has(p.key)));
   }
   if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(result.data);
@@ -91,6 +84,64 @@ export const env = {
 
 /** The INTERNAL_JWT_SECRET used when none is set; refused when SVC_ENVIRONMENT is production. */
 export const DEVELOPMENT_JWT_SECRET = 'dev-internal-jwt-secret-change-me-0123456789';
+
+/**
+ * Secrets this repository publishes, refused when SVC_ENVIRONMENT is production: the code's
+ * default, deploy/docker-compose.yml's fallbacks (`${INTERNAL_JWT_SECRET:-...}`,
+ * `${ADMIN_TOKEN:-...}`) and k8s/base/secret.example.yaml's placeholders. INTERNAL_JWT_SECRET is
+ * also refused when unset, since it then falls back to the development default.
+ */
+export const PUBLISHED_SECRETS: Readonly<Record<string, readonly string[]>> = {
+  INTERNAL_JWT_SECRET: [DEVELOPMENT_JWT_SECRET, 'compose-only-internal-jwt-secret-0123456789', 'change-me'],
+  ADMIN_TOKEN: ['compose-only-admin-token', 'change-me'],
+};
+
+/**
+ * Passwords this repository publishes, refused in production inside any `*_URL` (DATABASE_URL,
+ * AMQP_URL): compose's PostgreSQL (postgres) and RabbitMQ (svc) users, RabbitMQ's built-in guest,
+ * and the example Secret's placeholder (PASSWORD). Compared without case.
+ */
+export const PUBLISHED_PASSWORDS: readonly string[] = ['postgres', 'svc', 'guest', 'password'];
+
+function publishedSecretsIn(
+  schema: z.ZodType,
+  env: Record<string, string | undefined>,
+): { key: string; message: string }[] {
+  if (!(schema instanceof z.ZodObject)) return [];
+  const problems: { key: string; message: string }[] = [];
+  for (const key of Object.keys(schema.shape as Record<string, unknown>)) {
+    const value = env[key];
+    const published = PUBLISHED_SECRETS[key];
+    if (
+      published !== undefined &&
+      (published.includes(value ?? '') || (value === undefined && key === 'INTERNAL_JWT_SECRET'))
+    ) {
+      problems.push({
+        key,
+        message: 'must be set in production to a value of your own (this one is published in the repository)',
+      });
+    } else if (
+      key.endsWith('_URL') &&
+      value !== undefined &&
+      PUBLISHED_PASSWORDS.includes(passwordOf(value))
+    ) {
+      problems.push({
+        key,
+        message:
+          'has a password published in the repository (compose, the example Secret, RabbitMQ guest): not in production',
+      });
+    }
+  }
+  return problems;
+}
+
+function passwordOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password).toLowerCase();
+  } catch {
+    return '';
+  }
+}
 
 /** The variables every service shares. */
 export const baseEnvSchema = z.object({

@@ -6,7 +6,8 @@ export const webhookDispatcherConfigSchema = baseEnvSchema.extend({
   PORT: env.port(8086),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/webhook_dispatcher'),
-  AMQP_URL: env.url(['amqp', 'amqps']).default('amqp://guest:guest@127.0.0.1:5672'),
+  /** RabbitMQ; required unless a bus is handed in (embedded mode). No default: RabbitMQ's guest user is no credential to fall back on. */
+  AMQP_URL: env.url(['amqp', 'amqps']).optional(),
   /** Development and tests only: endpoints on private addresses. Never in production. */
   SVC_ALLOW_PRIVATE_FETCH: env.boolean(false),
   /** Deadline of one delivery attempt. */

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { ConfigError, DEVELOPMENT_JWT_SECRET, baseEnvSchema, env, loadConfig } from '../../src';
+import {
+  ConfigError,
+  DEVELOPMENT_JWT_SECRET,
+  PUBLISHED_SECRETS,
+  baseEnvSchema,
+  env,
+  loadConfig,
+} from '../../src';
 
 const schema = baseEnvSchema.extend({
   PORT: env.port(8080),
@@ -182,6 +189,82 @@ describe('baseEnvSchema', () => {
         { key: 'INTERNAL_JWT_SECRET', message: expect.stringContaining('must be set in production') },
       ]);
     }
+  });
+
+  it('when a production deployment uses a published JWT secret or admin token, then each is refused by name', () => {
+    const service = baseEnvSchema.extend({ ADMIN_TOKEN: z.string().min(16).optional() });
+    // deploy/docker-compose.yml's fallbacks, the code's default and k8s/base/secret.example.yaml's placeholder.
+    for (const [INTERNAL_JWT_SECRET, ADMIN_TOKEN] of [
+      ['compose-only-internal-jwt-secret-0123456789', 'compose-only-admin-token'],
+      [DEVELOPMENT_JWT_SECRET, 'compose-only-admin-token'],
+    ]) {
+      const err = configErrorOf(() =>
+        loadConfig(service, { SVC_ENVIRONMENT: 'production', INTERNAL_JWT_SECRET, ADMIN_TOKEN }),
+      );
+      expect(err.problems).toEqual([
+        { key: 'INTERNAL_JWT_SECRET', message: expect.stringContaining('must be set in production') },
+        { key: 'ADMIN_TOKEN', message: expect.stringContaining('must be set in production') },
+      ]);
+    }
+    // The example Secret's "change-me" is short as well: named once, for its length.
+    expect(
+      configErrorOf(() =>
+        loadConfig(service, {
+          SVC_ENVIRONMENT: 'production',
+          INTERNAL_JWT_SECRET: 'a-production-secret-of-more-than-32-chars',
+          ADMIN_TOKEN: 'change-me',
+        }),
+      ).problems.map((p) => p.key),
+    ).toEqual(['ADMIN_TOKEN']);
+  });
+
+  it('when a production URL carries a published password, then it is refused; a password of your own is kept', () => {
+    const service = baseEnvSchema.extend({
+      DATABASE_URL: z.string(),
+      AMQP_URL: env.url(['amqp', 'amqps']).optional(),
+    });
+    const production = {
+      SVC_ENVIRONMENT: 'production',
+      INTERNAL_JWT_SECRET: 'a-production-secret-of-more-than-32-chars',
+    };
+    for (const [DATABASE_URL, AMQP_URL] of [
+      // deploy/docker-compose.yml
+      ['postgres://postgres:postgres@postgres:5432/gateway', 'amqp://svc:svc@rabbitmq:5672'],
+      // k8s/base/secret.example.yaml
+      ['postgres://svc:PASSWORD@svc-postgres-pooler:5432/gateway', 'amqp://USER:PASSWORD@svc-rabbitmq:5672'],
+      // RabbitMQ's built-in user
+      ['postgres://svc:Password@db:5432/gateway', 'amqp://guest:guest@127.0.0.1:5672'],
+    ]) {
+      expect(
+        configErrorOf(() => loadConfig(service, { ...production, DATABASE_URL, AMQP_URL })).problems,
+      ).toEqual([
+        { key: 'DATABASE_URL', message: expect.stringContaining('password published') },
+        { key: 'AMQP_URL', message: expect.stringContaining('password published') },
+      ]);
+    }
+
+    const own = {
+      ...production,
+      DATABASE_URL: 'postgres://svc:x%2Fq7%40P@svc-postgres-pooler:5432/gateway',
+      AMQP_URL: 'amqp://default_user_x:Zq81vJt@svc-rabbitmq:5672',
+    };
+    expect(loadConfig(service, own).DATABASE_URL).toBe(own.DATABASE_URL);
+    // No password at all (trust or certificate authentication) is not a published one.
+    expect(
+      loadConfig(service, { ...own, DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/gateway' }),
+    ).toBeDefined();
+  });
+
+  it('when the deployment is a sandbox, then the published values still run (compose and local development)', () => {
+    const service = baseEnvSchema.extend({ ADMIN_TOKEN: z.string().optional(), DATABASE_URL: z.string() });
+    const config = loadConfig(service, {
+      SVC_ENVIRONMENT: 'sandbox',
+      INTERNAL_JWT_SECRET: PUBLISHED_SECRETS.INTERNAL_JWT_SECRET?.[1],
+      ADMIN_TOKEN: 'compose-only-admin-token',
+      DATABASE_URL: 'postgres://postgres:postgres@postgres:5432/gateway',
+    });
+
+    expect(config.ADMIN_TOKEN).toBe('compose-only-admin-token');
   });
 
   it('when LOG_LEVEL is silent, then it is accepted (tests run quiet)', () => {
