@@ -27,6 +27,7 @@ export function accessLog(logger: Logger, nameRoute: RouteNamer): RequestHandler
       durationMs,
       ...(facts.platformId === undefined ? {} : { platformId: facts.platformId }),
       ...(facts.errorCode === undefined ? {} : { code: facts.errorCode }),
+      ...(facts.traceId === undefined ? {} : { traceId: facts.traceId }),
     };
   };
   const middleware = pinoHttp({

@@ -1,5 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import type { Registry } from 'prom-client';
+import { gaugeOn } from './metric-registration';
 
 export interface ReadinessCheck {
   name: string;
@@ -28,12 +29,18 @@ export function mountHealthRoutes(
     serveMetrics: boolean;
   },
 ): void {
+  // What the last /readyz said (the orchestrator asks every few seconds): alerts need no kube-state-metrics.
+  const readyGauge = gaugeOn(options.registry, {
+    name: 'service_ready',
+    help: 'What the last /readyz answered: 1 ready, 0 not ready (a dependency down, or shutting down).',
+  });
   app.get('/healthz', (_req: Request, res: Response) => {
     res.status(200).json({ status: 'ok' });
   });
 
   app.get('/readyz', async (_req: Request, res: Response) => {
     if (options.isNotReady()) {
+      readyGauge.set(0);
       res.status(503).json({ status: 'not_ready', reason: 'shutting down', checks: {} });
       return;
     }
@@ -46,6 +53,7 @@ export function mountHealthRoutes(
       checks[name] = outcome === undefined ? 'ok' : informational ? `degraded: ${outcome}` : outcome;
       if (outcome !== undefined && !informational) ready = false;
     }
+    readyGauge.set(ready ? 1 : 0);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
 

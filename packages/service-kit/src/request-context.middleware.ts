@@ -34,6 +34,8 @@ export interface RequestFacts {
   route?: string;
   platformId?: string;
   errorCode?: string;
+  /** The trace of the request's span (tracing on). */
+  traceId?: string;
 }
 
 /** Takes the caller's X-Request-Id when it is sane (≤128 of [A-Za-z0-9._-]), else a new one; echoes it and runs the rest of the request in a logging context carrying it. */

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { openSpan, SpanKind, tracingEnabled } from '@svc/telemetry';
-import { requestFactsOf, requestIdOf } from './request-context.middleware';
+import { describeRequest, requestFactsOf, requestIdOf } from './request-context.middleware';
 import type { RouteNamer } from './route-names';
 
 /**
@@ -29,6 +29,7 @@ export function serverSpan(
       next();
       return;
     }
+    describeRequest(req, { traceId: open.span.spanContext().traceId });
     res.once('close', () => {
       const route = nameRoute(req);
       const status = res.writableFinished ? res.statusCode : 499;

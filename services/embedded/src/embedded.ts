@@ -43,6 +43,8 @@ export interface RunningEmbedded {
   sandboxKey: string;
   adminToken: string;
   gateway: RunningGateway;
+  /** Each service's loopback URL by its `<NAME>_URL` (their `/metrics` is there). */
+  serviceUrls: Readonly<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -103,6 +105,7 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     sandboxKey,
     adminToken,
     gateway,
+    serviceUrls: { ...urls },
     stop: async () => {
       await gateway.stop();
       for (const service of services.reverse()) await service.stop();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -149,4 +149,60 @@ describe('tracing across services (embedded, in-memory exporter)', () => {
     const servers = inTrace.filter((s) => s.kind === SpanKind.SERVER && s.name === 'POST requestLicense');
     expect(servers.map((s) => attribute(s, 'svc.service')).sort()).toEqual(['gateway', 'licensing']);
   }, 120_000);
+});
+
+// The alert rules and the dashboard must only name metrics the code exports: a renamed metric
+// would silently turn an alert into one that never fires.
+const MONITORING = path.resolve(__dirname, '../../../../k8s/monitoring');
+const PROMQL_FUNCTIONS = new Set(['histogram_quantile', 'label_values']);
+
+/** The snake_case names a rules or dashboard file mentions outside its comments (metric names). */
+function metricNamesIn(file: string): Set<string> {
+  const text = readFileSync(path.join(MONITORING, file), 'utf8')
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('#'))
+    .join('\n');
+  const names = new Set<string>();
+  for (const match of text.matchAll(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g))
+    if (!PROMQL_FUNCTIONS.has(match[0])) names.add(match[0]);
+  return names;
+}
+
+/** Every series name a /metrics text exposes, histogram series (_bucket, _count, _sum) included. */
+function exported(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+    names.add(name!);
+    if (type === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) names.add(name! + suffix);
+  }
+  return names;
+}
+
+describe('monitoring (k8s/monitoring) against what the services export', () => {
+  it('when the services are scraped, then every metric the alert rules and the dashboard name exists', async () => {
+    const scrapes = [
+      running.gateway.metricsUrl,
+      ...Object.values(running.serviceUrls).map((u) => `${u}/metrics`),
+    ];
+    const available = new Set<string>();
+    for (const url of scrapes)
+      for (const name of exported(await (await fetch(url)).text())) available.add(name);
+
+    const named = new Set([
+      ...metricNamesIn('prometheus-rules.yaml'),
+      ...metricNamesIn('dashboards/svc-overview.json'),
+    ]);
+    expect(named.size).toBeGreaterThan(10);
+    expect([...named].filter((name) => !available.has(name))).toEqual([]);
+  });
+
+  it('when /metrics is asked for on the public port of the gateway, then it is not served; its metrics port serves it', async () => {
+    const publicPort = await fetch(`${running.url}/metrics`);
+    expect(publicPort.status).toBe(404);
+    const own = await fetch(running.gateway.metricsUrl);
+    expect(own.status).toBe(200);
+    expect(await own.text()).toMatch(
+      /http_requests_total\{method="POST",route="requestLicense",status="201"\} 1/,
+    );
+  });
 });
