@@ -1,0 +1,235 @@
+import { performance } from 'node:perf_hooks';
+import { webhookEndpointDisabled } from '@svc/contracts';
+import { isTransientFailure } from '@svc/errors';
+import { isFetchGuardError } from '@svc/fetch-guard';
+import { appendToOutbox } from '@svc/messaging';
+import type { Queryable } from '@svc/ports';
+import { fetchPolicyOf } from './endpoint-url';
+import { fanOutEvents } from './fan-out-event.use-case';
+import { signingSecrets } from './manage-endpoints.use-case';
+import type { Attempt, Delivery, DeliveryUpdate, Endpoint, WebhookContext } from './ports';
+import { endpointDisabledEvent } from './public-events';
+import { breakerCooldownMs, failedForTooLong, retryDelayMs } from './retry-schedule';
+import { webhookHeaders } from './webhook-signature';
+
+/** Receivers answer with a short acknowledgement; a larger answer is cut off and counts as a failure. */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+export interface AttemptOutcome {
+  deliveryId: string;
+  endpointId: string;
+  outcome: 'succeeded' | 'failed';
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  /** Set when this attempt disabled the endpoint. */
+  disabled?: 'gone' | 'failing';
+  eventCreatedAt: Date;
+}
+
+async function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'svc-webhooks/1',
+    ...webhookHeaders({
+      id: delivery.eventId,
+      timestamp: ctx.clock.now(),
+      body: delivery.payload,
+      secrets: signingSecrets(endpoint, ctx.clock.now()),
+    }),
+  };
+  const started = performance.now();
+  try {
+    const response = await ctx.fetch(endpoint.url, {
+      method: 'POST',
+      headers,
+      body: delivery.payload,
+      timeoutMs: ctx.attemptTimeoutMs,
+      maxBytes: MAX_RESPONSE_BYTES,
+      // Standard Webhooks: a redirect is not followed; it counts as a failure.
+      maxRedirects: 0,
+      ...fetchPolicyOf(ctx),
+    });
+    const ok = response.status >= 200 && response.status < 300;
+    return {
+      responseStatus: response.status,
+      durationMs: Math.round(performance.now() - started),
+      error: ok ? null : `HTTP ${response.status}`,
+    };
+  } catch (err) {
+    const error = isFetchGuardError(err)
+      ? `${err.reason}: ${err.message}`
+      : `error: ${err instanceof Error ? err.message : String(err)}`;
+    return { responseStatus: null, durationMs: Math.round(performance.now() - started), error };
+  }
+}
+
+async function disable(
+  ctx: WebhookContext,
+  tx: Queryable,
+  endpoint: Endpoint,
+  reason: 'gone' | 'failing',
+  lastError: string | null,
+  now: Date,
+): Promise<void> {
+  await ctx.endpoints.disable(tx, endpoint.id, reason, now);
+  await appendToOutbox(
+    tx,
+    webhookEndpointDisabled.create(
+      { endpointId: endpoint.id, url: endpoint.url, reason, disabledAt: now.toISOString(), lastError },
+      { occurredAt: now, platformId: endpoint.platformId },
+    ),
+  );
+  // The platform hears of it on its other endpoints (those that want webhook.endpoint_disabled).
+  const event = endpointDisabledEvent({
+    platformId: endpoint.platformId,
+    endpointId: endpoint.id,
+    url: endpoint.url,
+    reason,
+    disabledAt: now,
+    lastError,
+  });
+  await fanOutEvents(ctx, tx, [event], now, { excludeEndpointId: endpoint.id });
+  ctx.logger.warn(
+    { endpointId: endpoint.id, platformId: endpoint.platformId, reason },
+    'webhook endpoint disabled',
+  );
+}
+
+// How long the outcome of a sent delivery is held while the database is unavailable.
+const RECORD_BUDGET_MS = 60_000;
+const RECORD_RETRY_CAP_MS = 2000;
+
+/**
+ * Records what happened to a sent delivery. Once the endpoint has answered, forgetting the answer
+ * would send the delivery again (a second delivery after a 200), so a database outage is waited
+ * out here (capped backoff, up to a minute) while this worker still holds the endpoint; only a
+ * longer outage or a real error gives up, and then the delivery is sent again later (at least once).
+ */
+async function recordOutcome(
+  ctx: WebhookContext,
+  deliveryId: string,
+  record: (tx: Queryable) => Promise<void>,
+): Promise<void> {
+  const started = performance.now();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await ctx.db.transaction(record);
+      return;
+    } catch (err) {
+      console.error("DBG record", attempt, isTransientFailure(err), err);
+      if (!isTransientFailure(err) || performance.now() - started > RECORD_BUDGET_MS) throw err;
+      const delay = Math.min(RECORD_RETRY_CAP_MS, 100 * 2 ** Math.min(attempt - 1, 10));
+      ctx.logger.warn(
+        { err, deliveryId, attempt, delay },
+        'webhook worker: recording a sent delivery, retrying',
+      );
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+interface Sent {
+  delivery: Delivery;
+  attemptedAt: Date;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/**
+ * Sends the oldest due deliveries of one endpoint (the caller holds the endpoint's lease), one at
+ * a time and in order, up to `max`, stopping at the first that fails; then records every attempt
+ * in one transaction: successes, a retry on the schedule, `failed` when the schedule is spent, or
+ * the endpoint disabled (410 Gone at once; or no success for days). Reading the batch in one
+ * query and recording it in one transaction is what lets a healthy endpoint drain a backlog at
+ * the speed of its answers (ADR 0021); a crash before the record re-sends the batch (at least
+ * once). Empty when nothing is due.
+ */
+export async function deliverDue(
+  ctx: WebhookContext,
+  endpointId: string,
+  max: number,
+): Promise<AttemptOutcome[]> {
+  const startedAt = ctx.clock.now();
+  const endpoint = await ctx.endpoints.byId(ctx.db, endpointId);
+  if (endpoint === null || endpoint.status !== 'enabled') return [];
+  if (endpoint.breakerOpenUntil !== null && endpoint.breakerOpenUntil.getTime() > startedAt.getTime())
+    return [];
+  const due = await ctx.deliveries.dueBatch(ctx.db, endpointId, startedAt, max);
+  if (due.length === 0) return [];
+
+  const sent: Sent[] = [];
+  for (const delivery of due) {
+    const attemptedAt = ctx.clock.now();
+    const result = await send(ctx, endpoint, delivery);
+    sent.push({ delivery, attemptedAt, ...result });
+    // A failure ends the batch: the later deliveries wait behind its retry (oldest first).
+    if (result.error !== null) break;
+  }
+
+  const now = ctx.clock.now();
+  const outcomes: AttemptOutcome[] = [];
+  const attempts: Attempt[] = [];
+  const updates: DeliveryUpdate[] = [];
+  for (const s of sent) {
+    const succeeded = s.error === null;
+    const number = s.delivery.attemptCount + 1;
+    const gone = s.responseStatus === 410;
+    const delay = succeeded || gone || s.delivery.manual ? null : retryDelayMs(number, ctx.retry);
+    const nextRetryAt = delay === null ? null : new Date(now.getTime() + delay);
+    outcomes.push({
+      deliveryId: s.delivery.id,
+      endpointId,
+      outcome: succeeded ? 'succeeded' : 'failed',
+      responseStatus: s.responseStatus,
+      durationMs: s.durationMs,
+      error: s.error,
+      eventCreatedAt: s.delivery.eventCreatedAt,
+    });
+    attempts.push({
+      deliveryId: s.delivery.id,
+      number,
+      attemptedAt: s.attemptedAt,
+      outcome: succeeded ? 'succeeded' : 'failed',
+      responseStatus: s.responseStatus,
+      durationMs: s.durationMs,
+      error: s.error,
+      nextRetryAt,
+    });
+    updates.push({
+      id: s.delivery.id,
+      status: succeeded ? 'succeeded' : nextRetryAt === null ? 'failed' : 'pending',
+      attemptCount: number,
+      nextAttemptAt: nextRetryAt,
+      lastResponseStatus: s.responseStatus,
+      lastError: s.error,
+    });
+  }
+  const last = sent[sent.length - 1] as Sent;
+  const lastOutcome = outcomes[outcomes.length - 1] as AttemptOutcome;
+  const anySucceeded = outcomes.some((o) => o.outcome === 'succeeded');
+
+  await recordOutcome(ctx, last.delivery.id, async (tx) => {
+    await ctx.attempts.insertMany(tx, attempts);
+    await ctx.deliveries.recordAttempts(tx, updates);
+    if (anySucceeded) await ctx.endpoints.recordSuccess(tx, endpointId, now);
+    if (lastOutcome.outcome === 'succeeded') return;
+    const streak = await ctx.endpoints.recordFailure(
+      tx,
+      endpointId,
+      now,
+      ctx.retry.breakerThreshold,
+      new Date(now.getTime() + breakerCooldownMs(ctx.retry)),
+    );
+    if (last.responseStatus === 410) lastOutcome.disabled = 'gone';
+    else if (failedForTooLong(streak.failingSince, now, ctx.retry)) lastOutcome.disabled = 'failing';
+    if (lastOutcome.disabled !== undefined)
+      await disable(ctx, tx, endpoint, lastOutcome.disabled, last.error, now);
+  });
+  if (lastOutcome.disabled !== undefined) {
+    ctx.kick();
+    ctx.kickOutbox();
+  }
+  return outcomes;
+}
