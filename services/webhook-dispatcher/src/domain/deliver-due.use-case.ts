@@ -117,7 +117,6 @@ async function recordOutcome(
       await ctx.db.transaction(record);
       return;
     } catch (err) {
-      console.error("DBG record", attempt, isTransientFailure(err), err);
       if (!isTransientFailure(err) || performance.now() - started > RECORD_BUDGET_MS) throw err;
       const delay = Math.min(RECORD_RETRY_CAP_MS, 100 * 2 ** Math.min(attempt - 1, 10));
       ctx.logger.warn(
