@@ -428,6 +428,29 @@ describe('transactional outbox on PostgreSQL and RabbitMQ', () => {
     expect(handled).toBe(0);
   });
 
+  it('when the relay runs in the background over many full batches, then every event arrives once and in id order', async () => {
+    const received: number[] = [];
+    await bus.subscribe({
+      queue: queueName('background-order'),
+      patterns: ['reg.box.ordered'],
+      prefetch: 100,
+      handler: async (e) => void received.push(Number(e.data.i)),
+    });
+    const events = Array.from({ length: 500 }, (_, i) => anEvent('reg.box.ordered', { i }));
+    await producerDb.transaction((tx) => appendToOutbox(tx, ...events));
+    // Batches of 40: the loop keeps a second pass reading while one awaits its confirms.
+    const running = relay({ batchSize: 40 });
+    running.start();
+    try {
+      await waitFor(() => received.length >= 500, { what: '500 deliveries' });
+    } finally {
+      await running.stop();
+    }
+    await sleep(300);
+    expect(received).toEqual(events.map((_, i) => i));
+    expect(await unpublished()).toBe(0);
+  });
+
   it('when the relay runs in the background and is kicked, then a committed event reaches the consumer promptly', async () => {
     const received: string[] = [];
     await bus.subscribe({
