@@ -90,9 +90,18 @@ describe('cluster mode through the gateway', () => {
     expect(res.body.openapi).toBe('3.1.0');
   });
 
-  it('when /metrics is scraped, then the gateway reports HTTP RED metrics', async () => {
-    const text = await (await fetch(`${cluster.gatewayUrl}/metrics`)).text();
-    expect(text).toContain('http_requests_total');
-    expect(text).toContain('http_request_duration_seconds');
+  it('when /metrics is scraped on the metrics port, then the gateway reports RED metrics per operation id', async () => {
+    await call(cluster.gatewayUrl, cluster.bootstrapKey, 'GET', '/v1/svc/claims');
+    const text = await (await fetch(cluster.gatewayMetricsUrl)).text();
+    expect(text).toMatch(/http_requests_total\{method="GET",route="listClaims",status="200"\} \d+/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="listClaims",status="200"\} \d+/,
+    );
+  });
+
+  it('when /metrics is asked for on the public port, then it is not there', async () => {
+    const res = await fetch(`${cluster.gatewayUrl}/metrics`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('http_requests_total');
   });
 });

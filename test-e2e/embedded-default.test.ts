@@ -16,7 +16,13 @@ interface Embedded {
 
 async function startEmbedded(dataDir: string, port: number): Promise<Embedded> {
   const child = spawn(process.execPath, [path.join(ROOT, 'services/embedded/dist/main.js')], {
-    env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      METRICS_PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -40,7 +40,13 @@ const forget = onAbnormalExit(() => {
 
 async function startEmbedded(): Promise<void> {
   const child = spawn(process.execPath, [path.join(ROOT, 'services/embedded/dist/main.js')], {
-    env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      METRICS_PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const embedded: Embedded = { child, output: '' };

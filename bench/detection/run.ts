@@ -261,6 +261,7 @@ async function main(): Promise<number> {
   const gateway = await startGateway(
     loadConfig(gatewayConfigSchema, {
       PORT: '0',
+      METRICS_PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: gatewayDb.url,
       INTERNAL_JWT_SECRET: SECRET,

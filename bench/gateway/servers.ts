@@ -104,6 +104,7 @@ export async function startBenchGateway(registryUrl: string, logger: Logger): Pr
   try {
     const config = gatewayConfigSchema.parse({
       PORT: '0',
+      METRICS_PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: database.url,
       ADMIN_TOKEN,

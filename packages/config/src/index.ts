@@ -70,6 +70,11 @@ export const env = {
     z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).max(65535).default(fallback)),
   /** A non-negative integer. */
   int: (fallback: number) => z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).default(fallback)),
+  /** A number from 0 to 1 (a share, e.g. of traces sampled). */
+  ratio: (fallback: number) =>
+    z.preprocess(unsetWhenEmpty, z.coerce.number().min(0).max(1).default(fallback)),
+  /** A URL with one of the given schemes; empty or absent is unset. */
+  optionalUrl: (schemes: string[]) => z.preprocess(unsetWhenEmpty, env.url(schemes).optional()),
   /** A URL with one of the given schemes. */
   url: (schemes: string[]) =>
     z.string().refine(
@@ -91,6 +96,13 @@ export const DEVELOPMENT_JWT_SECRET = 'dev-internal-jwt-secret-change-me-0123456
 export const baseEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Tracing (@svc/telemetry): the OTLP/HTTP collector spans are sent to (`http://otel-collector:4318`).
+   * Unset (the default): tracing is off, no span is made and no trace header is sent.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: env.optionalUrl(['http', 'https']),
+  /** The share of new traces recorded when tracing is on (a trace the caller sampled stays sampled). */
+  OTEL_TRACES_SAMPLER_ARG: env.ratio(1),
   SVC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
   INTERNAL_JWT_SECRET: z.string().min(32, 'at least 32 characters').default(DEVELOPMENT_JWT_SECRET),
 });

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger } from 'pino';
@@ -39,7 +40,32 @@ const REDACTED_PATHS = [
 ];
 
 /**
- * A JSON logger for a service; each line carries `service` and the current request id.
+ * The line's own fields, without a second `service` key: pino writes the base `service` and then
+ * the logged object as they are, so `logger.info({ service: 'detection' })` (a line about another
+ * service, as the embedded process and the operator API write) gave JSON with two `service` keys,
+ * which most parsers read as the last one. Such a field is kept as `peerService`.
+ */
+function withoutSecondService(service: string, fields: Record<string, unknown>): Record<string, unknown> {
+  if (!('service' in fields)) return fields;
+  const { service: named, ...rest } = fields;
+  return named === service || named === undefined ? rest : { ...rest, peerService: named };
+}
+
+/**
+ * The trace id of the active span, when tracing is on (the OpenTelemetry API answers undefined
+ * at once when no tracer provider is registered): a log line leads to its trace.
+ */
+function traceIdOfActiveSpan(): string | undefined {
+  const span = trace.getActiveSpan();
+  if (span === undefined) return undefined;
+  const { traceId, traceFlags } = span.spanContext();
+  // Unsampled spans are not exported: a trace id nobody can look up helps no one.
+  return (traceFlags & 1) === 1 ? traceId : undefined;
+}
+
+/**
+ * A JSON logger for a service; each line carries `service` (once), the current request id and,
+ * when tracing is on, the trace id.
  * `options.level` is the service's LOG_LEVEL from its typed config (default info).
  * `destination` (optional) receives the lines instead of stdout, e.g. a stream a test reads.
  */
@@ -55,8 +81,11 @@ export function createLogger(
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     mixin() {
       const ctx = context.getStore();
-      return ctx === undefined ? {} : { requestId: ctx.requestId };
+      const traceId = traceIdOfActiveSpan();
+      if (ctx === undefined) return traceId === undefined ? {} : { traceId };
+      return traceId === undefined ? { requestId: ctx.requestId } : { requestId: ctx.requestId, traceId };
     },
+    formatters: { log: (fields) => withoutSecondService(service, fields) },
     ...options,
   };
   return destination === undefined ? pino(settings) : pino(settings, destination);

@@ -26,6 +26,7 @@ import {
   TRANSIENT_RETRY_BACKOFF,
   type RetryBackoff,
 } from './retry-backoff';
+import { consumeInTrace, messageTraceHeaders, publishInTrace } from './trace-context';
 
 export interface AmqpMessageBusOptions {
   /** `amqp://user:password@host:5672/vhost`. */
@@ -197,7 +198,10 @@ export class AmqpMessageBus implements MessageBus {
    * A channel lost half-way is retried from the first unconfirmed event (duplicates possible,
    * losses not); a nack, or no confirm within `publishTimeoutMs`, stops the batch there.
    */
-  async publishBatch(envelopes: EventEnvelope[]): Promise<void> {
+  async publishBatch(
+    envelopes: EventEnvelope[],
+    traceContexts?: Array<Record<string, string> | null>,
+  ): Promise<void> {
     const bodies = envelopes.map((envelope) => Buffer.from(JSON.stringify(envelope)));
     const deadline = performance.now() + this.publishTimeoutMs;
     let confirmed = 0;
@@ -205,7 +209,14 @@ export class AmqpMessageBus implements MessageBus {
       let outcomes: Array<PromiseSettledResult<void>>;
       try {
         const { publisher } = await this.waitForConnection(deadline);
-        outcomes = await this.confirmedBatch(publisher, envelopes, bodies, confirmed, deadline);
+        outcomes = await this.confirmedBatch(
+          publisher,
+          envelopes,
+          bodies,
+          confirmed,
+          deadline,
+          traceContexts,
+        );
       } catch (err) {
         throw new BatchPublishError(confirmed, err);
       }
@@ -570,6 +581,8 @@ export class AmqpMessageBus implements MessageBus {
         () => reject(new Error(`No publisher confirm within ${this.publishTimeoutMs} ms`)),
         Math.max(0, deadline - performance.now()),
       );
+      // Tracing on: the publishing span's W3C context travels in the message headers.
+      const trace = messageTraceHeaders();
       try {
         channel.publish(
           this.exchange,
@@ -580,6 +593,7 @@ export class AmqpMessageBus implements MessageBus {
             contentType: 'application/json',
             messageId: envelope.id,
             type: envelope.type,
+            ...(trace === undefined ? {} : { headers: trace }),
           },
           (err: unknown) => {
             clearTimeout(timer);
@@ -602,6 +616,7 @@ export class AmqpMessageBus implements MessageBus {
     bodies: Buffer[],
     from: number,
     deadline: number,
+    traceContexts: Array<Record<string, string> | null> | undefined,
   ): Promise<Array<PromiseSettledResult<void>>> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
@@ -613,28 +628,37 @@ export class AmqpMessageBus implements MessageBus {
     const pending: Array<Promise<void>> = [];
     for (let i = from; i < envelopes.length; i += 1) {
       const envelope = envelopes[i] as EventEnvelope;
-      const confirm = new Promise<void>((resolve, reject) => {
-        try {
-          channel.publish(
-            this.exchange,
-            envelope.type,
-            bodies[i] as Buffer,
-            {
-              persistent: true,
-              contentType: 'application/json',
-              messageId: envelope.id,
-              type: envelope.type,
-            },
-            (err: unknown) => {
-              if (err === null || err === undefined) resolve();
-              else reject(confirmError(envelope, err));
-            },
-          );
-        } catch (err) {
-          // The channel closed under us: amqplib throws at once.
-          reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      });
+      // Each event in the trace it was written in (tracing on): a PRODUCER span until its confirm,
+      // whose context travels in the headers. inSpan calls back at once, so the wire keeps order.
+      const confirm = publishInTrace(
+        envelope,
+        traceContexts?.[i],
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const trace = messageTraceHeaders();
+            try {
+              channel.publish(
+                this.exchange,
+                envelope.type,
+                bodies[i] as Buffer,
+                {
+                  persistent: true,
+                  contentType: 'application/json',
+                  messageId: envelope.id,
+                  type: envelope.type,
+                  ...(trace === undefined ? {} : { headers: trace }),
+                },
+                (err: unknown) => {
+                  if (err === null || err === undefined) resolve();
+                  else reject(confirmError(envelope, err));
+                },
+              );
+            } catch (err) {
+              // The channel closed under us: amqplib throws at once.
+              reject(err instanceof Error ? err : new Error(String(err)));
+            }
+          }),
+      );
       pending.push(Promise.race([confirm, timedOut]));
     }
     timedOut.catch(() => undefined);
@@ -684,7 +708,8 @@ export class AmqpMessageBus implements MessageBus {
     const holdUntil = performance.now() + (this.options.transientHoldMs ?? DEFAULT_TRANSIENT_HOLD_MS);
     for (;;) {
       try {
-        await handler(envelope, { attempt, redelivered: message.fields.redelivered || attempt > 1 });
+        const delivery = { attempt, redelivered: message.fields.redelivered || attempt > 1 };
+        await consumeInTrace(queue, envelope, headers, attempt, () => handler(envelope, delivery));
       } catch (err) {
         const reason = describeError(err);
         if (isTransientFailure(err)) {

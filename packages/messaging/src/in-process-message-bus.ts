@@ -19,6 +19,7 @@ import {
   TRANSIENT_RETRY_BACKOFF,
   type RetryBackoff,
 } from './retry-backoff';
+import { consumeInTrace, messageTraceHeaders } from './trace-context';
 import { topicMatches } from './topic-matcher';
 
 export interface InProcessMessageBusOptions {
@@ -44,6 +45,8 @@ interface PendingMessage {
   deliveries: number;
   /** Non-transient failures so far: these count toward `maxAttempts`. */
   failures: number;
+  /** The publisher's trace context (tracing on), as AMQP headers would carry it. */
+  trace?: Record<string, string>;
   resolve(): void;
   reject(err: Error): void;
 }
@@ -112,10 +115,18 @@ export class InProcessMessageBus implements MessageBus {
       this.options.logger?.debug({ type: envelope.type, eventId: envelope.id }, 'unroutable message dropped');
       return;
     }
+    const trace = messageTraceHeaders();
     const settled = targets.map(
       (queue) =>
         new Promise<void>((resolve, reject) => {
-          queue.ready.push({ body, deliveries: 0, failures: 0, resolve, reject });
+          queue.ready.push({
+            body,
+            deliveries: 0,
+            failures: 0,
+            ...(trace === undefined ? {} : { trace }),
+            resolve,
+            reject,
+          });
         }),
     );
     for (const queue of targets) this.dispatch(queue);
@@ -281,8 +292,11 @@ export class InProcessMessageBus implements MessageBus {
     }
     const counters = this.counters.of(queue.name);
     try {
+      const envelope = parsed.data as EventEnvelope;
       await this.handlerContext.run(queue.name, () =>
-        consumer.handler(parsed.data as EventEnvelope, { attempt, redelivered: attempt > 1 }),
+        consumeInTrace(queue.name, envelope, message.trace, attempt, () =>
+          consumer.handler(envelope, { attempt, redelivered: attempt > 1 }),
+        ),
       );
       if (queue.outageStreak > 0) {
         this.options.logger?.info({ queue: queue.name }, 'handler succeeded again after transient failures');

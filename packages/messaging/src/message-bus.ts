@@ -85,8 +85,12 @@ export interface MessageBus extends DeadLetterAdmin {
    * cheaper way leaves it out, and the relay publishes one at a time). Resolves once all are
    * confirmed; otherwise rejects with a `BatchPublishError` that says how many, counted from the
    * first, were confirmed before the first that was not (later ones may have gone out too).
+   * `traceContexts[i]`, when given, is the trace the i-th event was written in (tracing on).
    */
-  publishBatch?(envelopes: EventEnvelope[]): Promise<void>;
+  publishBatch?(
+    envelopes: EventEnvelope[],
+    traceContexts?: Array<Record<string, string> | null>,
+  ): Promise<void>;
   subscribe(subscription: Subscription): Promise<void>;
   /** True while the bus can publish (readiness). */
   isReady(): boolean;

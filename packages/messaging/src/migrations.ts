@@ -47,5 +47,14 @@ CREATE TABLE entity_versions (
 );
 `,
     },
+    {
+      version: 11,
+      name: 'outbox_trace_context',
+      sql: `
+-- The W3C trace context (traceparent, tracestate) of the transaction that wrote the event, when
+-- tracing is on: the relay publishes the event inside that trace (ADR on observability).
+ALTER TABLE outbox ADD COLUMN trace_context jsonb NULL;
+`,
+    },
   ],
 };

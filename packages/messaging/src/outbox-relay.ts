@@ -7,6 +7,7 @@ import type { Database, Queryable } from '@svc/storage';
 import { BatchPublishError, type MessageBus } from './message-bus';
 import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
 import { describeError } from './retry-backoff';
+import { publishInTrace } from './trace-context';
 
 /** Test seams of the relay. */
 export interface OutboxRelayHooks {
@@ -48,6 +49,8 @@ export interface OutboxRelayOptions {
 interface OutboxRow {
   id: number;
   payload: EventEnvelope;
+  /** The trace the event was written in (tracing on), published with it. */
+  trace_context: Record<string, string> | null;
 }
 
 /** A pass under way in the background loop. */
@@ -73,7 +76,7 @@ const BACKLOG_REFRESH_MS = 1000;
  * Publishes the outbox: rows committed by `appendToOutbox` go to the bus in id order, each with
  * a confirm, and are marked sent only afterwards, so a crash can repeat an event but never lose
  * one. On a bus with `publishBatch` (RabbitMQ) a pass publishes its rows back to back and awaits
- * their confirms together (ADR 0021). A failed publish records the error on its row and ends the
+ * their confirms together (ADR 0022). A failed publish records the error on its row and ends the
  * pass (later rows wait, keeping order); a circuit breaker keeps a dead broker from being hammered.
  */
 export class OutboxRelay {
@@ -215,7 +218,7 @@ export class OutboxRelay {
 
   private async publishBatch(q: Queryable, lock: boolean, onReadFull?: () => void): Promise<PassOutcome> {
     const { rows } = await q.query<OutboxRow>(
-      `SELECT id, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1${lock ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      `SELECT id, payload, trace_context FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1${lock ? ' FOR UPDATE SKIP LOCKED' : ''}`,
       [this.batchSize],
     );
     if (rows.length === this.batchSize) onReadFull?.();
@@ -226,7 +229,12 @@ export class OutboxRelay {
       const publishBatch = bus.publishBatch.bind(bus);
       let confirmed = rows.length;
       try {
-        await this.breaker.fire(() => publishBatch(rows.map((row) => row.payload)));
+        await this.breaker.fire(() =>
+          publishBatch(
+            rows.map((row) => row.payload),
+            rows.map((row) => row.trace_context),
+          ),
+        );
       } catch (err) {
         confirmed = err instanceof BatchPublishError ? err.confirmed : 0;
         const row = rows[confirmed] as OutboxRow;
@@ -240,7 +248,9 @@ export class OutboxRelay {
     } else {
       for (const row of rows) {
         try {
-          await this.breaker.fire(() => bus.publish(row.payload));
+          await publishInTrace(row.payload, row.trace_context, () =>
+            this.breaker.fire(() => bus.publish(row.payload)),
+          );
         } catch (err) {
           failure = { row, err };
           break;

@@ -1,5 +1,6 @@
 import { entityIdOf, type EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/storage';
+import { traceContextToStore } from './trace-context';
 
 /**
  * Stamps an event with the next version of the entity it is about (ADR 0010). The counter row is
@@ -28,13 +29,15 @@ export async function appendToOutbox(tx: Queryable, ...received: EventEnvelope[]
   const params: unknown[] = [];
   const envelopes: EventEnvelope[] = [];
   for (const envelope of received) envelopes.push(await withEntityVersion(tx, envelope));
+  const trace = traceContextToStore();
+  const traceJson = trace === null ? null : JSON.stringify(trace);
   for (const envelope of envelopes) {
     const n = params.length;
-    values.push(`($${n + 1}, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::timestamptz)`);
-    params.push(envelope.id, envelope.type, JSON.stringify(envelope), envelope.occurredAt);
+    values.push(`($${n + 1}, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::timestamptz, $${n + 5}::jsonb)`);
+    params.push(envelope.id, envelope.type, JSON.stringify(envelope), envelope.occurredAt, traceJson);
   }
   await tx.query(
-    `INSERT INTO outbox (event_id, type, payload, occurred_at) VALUES ${values.join(', ')}`,
+    `INSERT INTO outbox (event_id, type, payload, occurred_at, trace_context) VALUES ${values.join(', ')}`,
     params,
   );
 }

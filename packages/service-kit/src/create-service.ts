@@ -6,13 +6,17 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { systemClock, type Clock } from '@svc/clock';
 import type { Logger } from '@svc/logger';
 import type { Database } from '@svc/storage';
+import { accessLog } from './access-log.middleware';
 import { errorHandler, notFound } from './error.middleware';
 import { mountHealthRoutes, type ReadinessCheck } from './health.routes';
 import { httpMetrics } from './http-metrics.middleware';
 import { idempotency } from './idempotency.middleware';
 import { internalAuth } from './internal-auth.middleware';
 import { jsonBody } from './json-body.middleware';
+import { startMetricsServer } from './metrics-server';
 import { requestContext } from './request-context.middleware';
+import { routeNamer, type NamedOperation } from './route-names';
+import { serverSpan } from './server-span.middleware';
 
 export interface CreateServiceOptions {
   name: string;
@@ -33,17 +37,42 @@ export interface CreateServiceOptions {
    * the effect in `db` (which must have run `idempotencyMigrations`). Needs internal auth.
    */
   idempotency?: { db: Database; clock?: Clock };
+  /**
+   * The operations this service serves (`@svc/contracts`): a request that took one is named by
+   * its id in `http_requests_total{route}`, the access log and its span. Default none (patterns).
+   */
+  operations?: readonly NamedOperation[];
+  /**
+   * Serve `/metrics` on this port (0: any free one) and not on the service's own: the gateway,
+   * whose own port is public. Default: `/metrics` beside `/healthz` on the service's port.
+   */
+  metricsPort?: number;
+  /**
+   * Default: `requireInternalAuth`. Whether a caller's W3C `traceparent` becomes the parent of the
+   * request's span (services behind the gateway) or is ignored (the public edge starts a trace).
+   */
+  trustTraceparent?: boolean;
 }
 
 export interface Service {
   app: express.Express;
   registry: Registry;
-  /** Starts serving; resolves with the bound port (use 0 for any free one) and a URL to reach it. */
-  listen(port: number, host?: string): Promise<{ port: number; url: string }>;
+  /**
+   * Starts serving; resolves with the bound port (use 0 for any free one) and a URL to reach it,
+   * and, with `metricsPort`, the metrics listener's port and URL (same host).
+   */
+  listen(port: number, host?: string): Promise<Listening>;
   /** Marks not ready, stops accepting, drains in-flight requests up to `timeoutMs` (default 10 s), then force-closes. */
   stop(timeoutMs?: number): Promise<void>;
   /** Makes /readyz answer 503 so the load balancer stops sending traffic (first step of a shutdown). */
   markNotReady(): void;
+}
+
+export interface Listening {
+  port: number;
+  url: string;
+  /** Where `/metrics` is served when it has a port of its own. */
+  metrics?: { port: number; url: string };
 }
 
 const DEFAULT_JSON_LIMIT = '1mb';
@@ -59,6 +88,7 @@ export function createService(options: CreateServiceOptions): Service {
   let notReady = false;
   let stopping = false;
   let server: Server | undefined;
+  let metricsServer: Server | undefined;
   let stopped: Promise<void> | undefined;
 
   const app = express();
@@ -66,12 +96,22 @@ export function createService(options: CreateServiceOptions): Service {
   // ETags hash every JSON body and turn GETs into 304s that the gateway would have to relay; not wanted for an API.
   app.set('etag', false);
 
+  const requireInternalAuth = options.requireInternalAuth ?? true;
+  const nameRoute = routeNamer(options.operations);
   app.use(requestContext(() => stopping));
-  app.use(httpMetrics(registry));
-  mountHealthRoutes(app, { readiness: options.readiness ?? [], registry, isNotReady: () => notReady });
+  app.use(serverSpan(options.name, nameRoute, options.trustTraceparent ?? requireInternalAuth));
+  app.use(httpMetrics(registry, nameRoute));
+  // A logger below info (warn, silent) would drop every line: pino-http's per-request work is skipped.
+  if (logger.isLevelEnabled('info')) app.use(accessLog(logger, nameRoute));
+  mountHealthRoutes(app, {
+    readiness: options.readiness ?? [],
+    registry,
+    isNotReady: () => notReady,
+    serveMetrics: options.metricsPort === undefined,
+  });
 
   app.use(jsonBody(jsonLimit));
-  if (options.requireInternalAuth ?? true) {
+  if (requireInternalAuth) {
     app.use(internalAuth(options.internalJwtSecret, options.clock ?? systemClock));
     if (options.idempotency !== undefined) {
       app.use(
@@ -93,28 +133,47 @@ export function createService(options: CreateServiceOptions): Service {
     notReady = true;
   };
 
-  const listen = (port: number, host?: string): Promise<{ port: number; url: string }> => {
-    if (server !== undefined) return Promise.reject(new Error(`${options.name} is already listening`));
+  const listenMetrics = async (host: string | undefined): Promise<Listening['metrics']> => {
+    if (options.metricsPort === undefined) return undefined;
+    const started = await startMetricsServer(registry, options.metricsPort, host);
+    metricsServer = started.server;
+    const url = `http://${urlHost(host)}:${started.port}/metrics`;
+    logger.info({ port: started.port, url }, `${options.name} metrics listening`);
+    return { port: started.port, url };
+  };
+
+  const listen = async (port: number, host?: string): Promise<Listening> => {
+    if (server !== undefined) throw new Error(`${options.name} is already listening`);
     const srv = createServer(app);
     srv.on('clientError', answerClientError);
     server = srv;
-    return new Promise((resolve, reject) => {
+    const bound = await new Promise<number>((resolve, reject) => {
       srv.once('error', reject);
       srv.listen(port, host, () => {
         srv.off('error', reject);
-        const bound = (srv.address() as AddressInfo).port;
-        const url = `http://${urlHost(host)}:${bound}`;
-        logger.info({ port: bound, url }, `${options.name} listening`);
-        resolve({ port: bound, url });
+        resolve((srv.address() as AddressInfo).port);
       });
     });
+    const url = `http://${urlHost(host)}:${bound}`;
+    let metrics: Listening['metrics'];
+    try {
+      metrics = await listenMetrics(host);
+    } catch (err) {
+      await new Promise<void>((resolve) => srv.close(() => resolve()));
+      throw err;
+    }
+    logger.info({ port: bound, url }, `${options.name} listening`);
+    return metrics === undefined ? { port: bound, url } : { port: bound, url, metrics };
   };
 
   const stop = (timeoutMs = DEFAULT_STOP_TIMEOUT_MS): Promise<void> => {
     markNotReady();
     stopping = true;
     if (stopped === undefined) {
-      stopped = server === undefined ? Promise.resolve() : drain(server, timeoutMs, logger, options.name);
+      const draining =
+        server === undefined ? Promise.resolve() : drain(server, timeoutMs, logger, options.name);
+      // Prometheus may scrape until the last request is served; then the metrics port goes too.
+      stopped = draining.then(() => closeMetricsServer(metricsServer));
     }
     return stopped;
   };
@@ -143,6 +202,14 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+function closeMetricsServer(server: Server | undefined): Promise<void> {
+  if (server === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 /** Stops accepting, lets in-flight requests finish until the deadline, then closes whatever is left. */

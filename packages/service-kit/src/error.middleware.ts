@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import { ZodError } from 'zod';
 import { AppError, isAppError, unavailableFrom, validationErrorFrom } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import { requestIdOf } from './request-context.middleware';
+import { describeRequest, requestIdOf } from './request-context.middleware';
 
 // The database usually comes back within a second or two (a restart, a failover).
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -31,6 +31,7 @@ export function errorHandler(logger: Logger, jsonLimit: string): ErrorRequestHan
     }
     const appError = toAppError(err, tooLargeMessage);
     const requestId = requestIdOf(req);
+    describeRequest(req, { errorCode: appError?.code ?? 'INTERNAL' });
     if (appError === undefined || appError.code === 'INTERNAL') {
       logger.error({ err, method: req.method, url: req.originalUrl }, 'Unexpected error');
       const body = {

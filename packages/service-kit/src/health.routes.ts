@@ -1,5 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import type { Registry } from 'prom-client';
+import { gaugeOn } from './metric-registration';
 
 export interface ReadinessCheck {
   name: string;
@@ -15,17 +16,31 @@ export interface ReadinessCheck {
 // A probe must answer well within the orchestrator's own probe timeout, even when a dependency hangs.
 const CHECK_TIMEOUT_MS = 1000;
 
-/** Mounts `/healthz` (alive), `/readyz` (every readiness check that is not informational passes within 1 s, and not stopping) and `/metrics`. */
+/**
+ * Mounts `/healthz` (alive), `/readyz` (every readiness check that is not informational passes
+ * within 1 s, and not stopping) and, unless it has a port of its own (`serveMetrics: false`), `/metrics`.
+ */
 export function mountHealthRoutes(
   app: Express,
-  options: { readiness: ReadinessCheck[]; registry: Registry; isNotReady: () => boolean },
+  options: {
+    readiness: ReadinessCheck[];
+    registry: Registry;
+    isNotReady: () => boolean;
+    serveMetrics: boolean;
+  },
 ): void {
+  // What the last /readyz said (the orchestrator asks every few seconds): alerts need no kube-state-metrics.
+  const readyGauge = gaugeOn(options.registry, {
+    name: 'service_ready',
+    help: 'What the last /readyz answered: 1 ready, 0 not ready (a dependency down, or shutting down).',
+  });
   app.get('/healthz', (_req: Request, res: Response) => {
     res.status(200).json({ status: 'ok' });
   });
 
   app.get('/readyz', async (_req: Request, res: Response) => {
     if (options.isNotReady()) {
+      readyGauge.set(0);
       res.status(503).json({ status: 'not_ready', reason: 'shutting down', checks: {} });
       return;
     }
@@ -38,9 +53,11 @@ export function mountHealthRoutes(
       checks[name] = outcome === undefined ? 'ok' : informational ? `degraded: ${outcome}` : outcome;
       if (outcome !== undefined && !informational) ready = false;
     }
+    readyGauge.set(ready ? 1 : 0);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
 
+  if (!options.serveMetrics) return;
   app.get('/metrics', async (_req: Request, res: Response) => {
     const text = await options.registry.metrics();
     res.status(200).type(options.registry.contentType).send(text);

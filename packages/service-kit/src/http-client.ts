@@ -4,6 +4,7 @@ import { Registry, type Counter } from 'prom-client';
 import { Pool } from 'undici';
 import { AppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
+import { injectTraceContext, openSpan, SpanKind, tracingEnabled, type OpenSpan } from '@svc/telemetry';
 import { counterOn, gaugeOn, histogramOn } from './metric-registration';
 
 export interface HttpClientOptions {
@@ -134,11 +135,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const deadline = setTimeout(() => controller.abort(), limitMs);
     const started = performance.now();
     let outcome = 'error';
+    // Tracing on: a CLIENT span, and the callee's request carries it as `traceparent`.
+    const span = tracingEnabled() ? clientSpan(target, req) : undefined;
+    const headers = span === undefined ? req.headers : tracedHeaders(span, req.headers);
     try {
       const res = await pool.request({
         method: req.method,
         path: prefix === '' ? req.path : prefix + req.path,
-        headers: req.headers,
+        headers,
         body: req.body,
         signal: controller.signal,
       });
@@ -163,6 +167,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       throw new CallFailure(kind, limitMs, err);
     } finally {
       clearTimeout(deadline);
+      span?.span.setAttribute('svc.outcome', outcome);
+      span?.end(/^\d+$/.test(outcome) && Number(outcome) < 500 ? undefined : new Error(outcome));
       metrics.count(outcome);
       metrics.duration.observe((performance.now() - started) / 1000);
     }
@@ -258,6 +264,24 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 
   return { request, json, isOpen: () => breaker.opened, close };
+}
+
+function clientSpan(target: string, req: HttpRequest): OpenSpan | undefined {
+  return openSpan('svc.http-client', `${req.method} ${target}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'http.request.method': req.method,
+      'server.address': target,
+      'url.path': req.path.split('?')[0] ?? '',
+    },
+  });
+}
+
+/** The request's headers plus the span's `traceparent` (a copy: the caller's object is left alone). */
+function tracedHeaders(span: OpenSpan, headers: Record<string, string> | undefined): Record<string, string> {
+  const traced = { ...headers };
+  span.run(() => injectTraceContext(traced));
+  return traced;
 }
 
 interface ClientMetrics {

@@ -2,23 +2,24 @@ import { performance } from 'node:perf_hooks';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Registry } from 'prom-client';
 import { counterOn, histogramOn } from './metric-registration';
+import type { RouteNamer } from './route-names';
 
-// Requests that matched no route (404, or refused before routing, e.g. 401) share one label so
-// that scanners probing random URLs cannot blow up the series count.
-export const UNMATCHED_ROUTE = '(unmatched)';
 // nginx's convention for "the client went away before the answer was sent".
 const CLIENT_CLOSED_STATUS = '499';
 
-/** Records HTTP RED metrics (`http_requests_total`, `http_request_duration_seconds`) by method, route pattern and status. */
-export function httpMetrics(registry: Registry): RequestHandler {
+/**
+ * Records HTTP RED metrics (`http_requests_total`, `http_request_duration_seconds`) by method,
+ * route (the operation id where one was served, see `routeNamer`) and status.
+ */
+export function httpMetrics(registry: Registry, nameRoute: RouteNamer): RequestHandler {
   const requests = counterOn(registry, {
     name: 'http_requests_total',
-    help: 'HTTP requests served, by method, matched route pattern and status.',
+    help: 'HTTP requests served, by method, route (operation id, else the matched pattern) and status.',
     labelNames: ['method', 'route', 'status'] as const,
   });
   const duration = histogramOn(registry, {
     name: 'http_request_duration_seconds',
-    help: 'Time to serve an HTTP request, by method, matched route pattern and status.',
+    help: 'Time to serve an HTTP request, by method, route (operation id, else the matched pattern) and status.',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   });
@@ -29,7 +30,7 @@ export function httpMetrics(registry: Registry): RequestHandler {
     res.once('close', () => {
       const labels = {
         method: req.method,
-        route: routePattern(req),
+        route: nameRoute(req),
         status: res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED_STATUS,
       };
       requests.inc(labels);
@@ -37,14 +38,4 @@ export function httpMetrics(registry: Registry): RequestHandler {
     });
     next();
   };
-}
-
-/** The matched route pattern (`/v1/svc/claims/:id`), never the raw URL, to keep label cardinality bounded. */
-function routePattern(req: Request): string {
-  const route: unknown = req.route;
-  if (route === undefined || route === null || typeof route !== 'object' || !('path' in route)) {
-    return UNMATCHED_ROUTE;
-  }
-  const path = typeof route.path === 'string' ? route.path : String(route.path);
-  return req.baseUrl + path;
 }

@@ -10,10 +10,19 @@ export {
   createService,
   createServiceRegistry,
   type CreateServiceOptions,
+  type Listening,
   type Service,
 } from './create-service';
 export type { ReadinessCheck } from './health.routes';
-export { authOf, requestIdOf, REQUEST_ID_HEADER } from './request-context.middleware';
+export {
+  authOf,
+  describeRequest,
+  requestFactsOf,
+  requestIdOf,
+  REQUEST_ID_HEADER,
+  type RequestFacts,
+} from './request-context.middleware';
+export { routeNamer, UNMATCHED_ROUTE, type NamedOperation, type RouteNamer } from './route-names';
 export { parseBody, parseQuery, parseParams } from './parse-request';
 export { jsonBody, checkJsonDepth, MAX_JSON_DEPTH } from './json-body.middleware';
 export { runUntilSignalled, stopInOrder, type Stoppable, type ShutdownOptions } from './graceful-shutdown';

@@ -9,6 +9,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 const CONTEXT = Symbol('service-kit.request-context');
 const CLAIMS = Symbol('service-kit.internal-claims');
+const FACTS = Symbol('service-kit.request-facts');
 
 interface RequestContext {
   requestId: string;
@@ -20,6 +21,21 @@ interface RequestContext {
 interface KitRequest extends Request {
   [CONTEXT]?: RequestContext;
   [CLAIMS]?: InternalClaims;
+  [FACTS]?: RequestFacts;
+}
+
+/**
+ * What the metrics and the access log say about a request that express's routing cannot tell:
+ * the operation a catch-all handler served (the gateway's proxy), the platform it authenticated,
+ * the closed error code it answered.
+ */
+export interface RequestFacts {
+  /** The operation id (`createClaim`), or another bounded name of what was served. */
+  route?: string;
+  platformId?: string;
+  errorCode?: string;
+  /** The trace of the request's span (tracing on). */
+  traceId?: string;
 }
 
 /** Takes the caller's X-Request-Id when it is sane (≤128 of [A-Za-z0-9._-]), else a new one; echoes it and runs the rest of the request in a logging context carrying it. */
@@ -44,6 +60,20 @@ export function attachClaims(req: Request, claims: InternalClaims, next: NextFun
   const ctx: RequestContext = { requestId, platformId: claims.platformId };
   kitReq[CONTEXT] = ctx;
   withRequestContext(ctx, next);
+}
+
+/** Records facts about this request for its metrics and access-log line (later calls add to earlier ones). */
+export function describeRequest(req: Request, facts: RequestFacts): void {
+  const kitReq = req as KitRequest;
+  kitReq[FACTS] = { ...kitReq[FACTS], ...facts };
+}
+
+/** What `describeRequest` recorded, with the platform of the verified internal token when none was named. */
+export function requestFactsOf(req: Request): RequestFacts {
+  const kitReq = req as KitRequest;
+  const facts = kitReq[FACTS] ?? {};
+  const platformId = facts.platformId ?? kitReq[CLAIMS]?.platformId;
+  return platformId === undefined ? facts : { ...facts, platformId };
 }
 
 /** The request id of this request (the echoed X-Request-Id). */

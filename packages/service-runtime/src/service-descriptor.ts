@@ -2,12 +2,16 @@ import type { z } from 'zod';
 import { loadConfig, type baseEnvSchema } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { runUntilSignalled } from '@svc/service-kit';
+import { startTelemetry } from '@svc/telemetry';
 import { embeddedEnv, embeddedService, type EmbeddedDeps, type EmbeddedService } from './embedded-service';
 import type { StartOverrides } from './start-domain-service';
 import type { HttpStartOverrides } from './start-http-service';
 
 /** The settings a descriptor's schema must yield (baseEnvSchema of @svc/config has them). */
-type BaseConfig = Pick<z.output<typeof baseEnvSchema>, 'LOG_LEVEL'>;
+type BaseConfig = Pick<
+  z.output<typeof baseEnvSchema>,
+  'LOG_LEVEL' | 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_TRACES_SAMPLER_ARG'
+>;
 
 /**
  * One service's start-up, declared once (in its `start.ts`): its `main.ts` (runServiceMain), its
@@ -52,7 +56,8 @@ export function startFromEnv<
 
 /**
  * A service's `main.ts`: the config from the process's environment, a logger at its LOG_LEVEL,
- * start, then run until SIGTERM/SIGINT. A start that fails prints the error and exits with 1.
+ * tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set, start, then run until SIGTERM/SIGINT (the
+ * spans still buffered are exported last). A start that fails prints the error and exits with 1.
  */
 export function runServiceMain<
   Schema extends z.ZodType<BaseConfig>,
@@ -61,8 +66,19 @@ export function runServiceMain<
   const main = async (): Promise<void> => {
     const config = loadConfig(descriptor.configSchema);
     const logger = createLogger(descriptor.name, { level: config.LOG_LEVEL });
+    const telemetry = startTelemetry({
+      serviceName: descriptor.name,
+      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+      sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+    });
     const running = await descriptor.start(config, { logger });
-    runUntilSignalled([{ name: descriptor.name, stop: running.stop }], logger);
+    runUntilSignalled(
+      [
+        { name: descriptor.name, stop: running.stop },
+        { name: 'telemetry', stop: () => telemetry.shutdown() },
+      ],
+      logger,
+    );
   };
   main().catch((err: unknown) => {
     console.error(err);

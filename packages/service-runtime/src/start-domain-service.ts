@@ -54,6 +54,8 @@ export interface DomainParts {
 export interface RunningDomainService {
   url: string;
   port: number;
+  /** Where `/metrics` is served. */
+  metricsUrl: string;
   db: Database;
   bus: MessageBus;
   relay: OutboxRelay;

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { Registry } from 'prom-client';
 import { systemClock, type Clock } from '@svc/clock';
+import { allOperations } from '@svc/contracts';
 import { createLogger, type Logger } from '@svc/logger';
 import { createService, createServiceRegistry, type ReadinessCheck } from '@svc/service-kit';
 import { createDatabase, runMigrations, type Database, type MigrationSource } from '@svc/storage';
@@ -13,6 +14,8 @@ export interface HttpServiceConfig {
   INTERNAL_JWT_SECRET: string;
   /** The level of the logger made when none is handed in. */
   LOG_LEVEL?: string;
+  /** `/metrics` on a port of its own, not the service's (the gateway: its own port is public). */
+  METRICS_PORT?: number | undefined;
 }
 
 /** What a caller may hand in instead of what a service without a bus would open itself. */
@@ -54,6 +57,8 @@ export interface HttpParts {
 export interface RunningHttpService {
   url: string;
   port: number;
+  /** Where `/metrics` is served: `<url>/metrics`, or its own port (METRICS_PORT). */
+  metricsUrl: string;
   db: Database;
   /** What `/metrics` serves. */
   registry: Registry;
@@ -110,12 +115,16 @@ export async function startHttpService(options: {
         registry,
         ...(edge ? {} : { idempotency: { db } }),
         readiness: [{ name: 'db', check: () => db.ping() }, ...(parts.readiness ?? [])],
+        // Metrics, access lines and spans name each request by the operation id it served.
+        operations: allOperations.filter((operation) => operation.service === name),
+        ...(config.METRICS_PORT === undefined ? {} : { metricsPort: config.METRICS_PORT }),
         routes: (router) => parts.routes(router),
       });
-      const { port, url } = await service.listen(config.PORT, config.HOST);
+      const { port, url, metrics } = await service.listen(config.PORT, config.HOST);
       return {
         url,
         port,
+        metricsUrl: metrics?.url ?? `${url}/metrics`,
         db,
         registry,
         stop: async () => {

@@ -14,6 +14,8 @@ export const SERVICE_PORTS: Record<string, number> = {
   billing: 8085,
   'webhook-dispatcher': 8086,
 };
+/** The gateway's metrics port in cluster mode when ports are fixed (its METRICS_PORT default). */
+export const GATEWAY_METRICS_PORT = 9464;
 
 export interface ClusterOptions {
   /** The repository root (where services/ is). */
@@ -63,6 +65,8 @@ export interface RunningProcess {
 
 export interface RunningCluster {
   gatewayUrl: string;
+  /** The gateway's `/metrics` (its own port: the public one does not serve it). */
+  gatewayMetricsUrl: string;
   adminToken: string;
   bootstrapKey: string;
   processes: Map<string, RunningProcess>;
@@ -232,12 +236,14 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const gatewayPort =
     options.ports?.gateway ??
     (options.fixedPorts === true ? Number(process.env.PORT ?? SERVICE_PORTS.gateway) : await freePort());
+  const gatewayMetricsPort = options.fixedPorts === true ? GATEWAY_METRICS_PORT : await freePort();
   settings.set('gateway', {
     port: gatewayPort,
     env: {
       ...common,
       ...serviceUrls,
       PORT: String(gatewayPort),
+      METRICS_PORT: String(gatewayMetricsPort),
       DATABASE_URL: databaseUrl(options.postgresUrl, `${prefix}gateway`),
       ADMIN_TOKEN: adminToken,
       SVC_BOOTSTRAP_KEY: bootstrapKey,
@@ -279,6 +285,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
 
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    gatewayMetricsUrl: `http://127.0.0.1:${gatewayMetricsPort}/metrics`,
     adminToken,
     bootstrapKey,
     processes,

@@ -63,6 +63,8 @@ export async function startHarnessBase(service: string, options: HarnessBaseOpti
     logger,
     env: {
       PORT: '0',
+      // The gateway's metrics port (the other services serve /metrics on PORT and ignore it).
+      METRICS_PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: database.url,
       INTERNAL_JWT_SECRET: options.jwtSecret,

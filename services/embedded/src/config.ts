@@ -5,6 +5,8 @@ import { baseEnvSchema, env } from '@svc/config';
 // The internal secret is generated and kept under DATA_DIR: the process signs and checks its own tokens.
 export const embeddedConfigSchema = baseEnvSchema.omit({ INTERNAL_JWT_SECRET: true }).extend({
   PORT: env.port(8080),
+  /** The gateway's /metrics (not on PORT, which is public); the services' own stay on their loopback ports. */
+  METRICS_PORT: env.port(9464),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('.data'),
   ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),

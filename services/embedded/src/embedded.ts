@@ -43,6 +43,8 @@ export interface RunningEmbedded {
   sandboxKey: string;
   adminToken: string;
   gateway: RunningGateway;
+  /** Each service's loopback URL by its `<NAME>_URL` (their `/metrics` is there). */
+  serviceUrls: Readonly<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     gatewayService,
     {
       PORT: String(config.PORT),
+      METRICS_PORT: String(config.METRICS_PORT),
       HOST: config.HOST,
       SVC_ENVIRONMENT: config.SVC_ENVIRONMENT,
       INTERNAL_JWT_SECRET: internalJwtSecret,
@@ -102,6 +105,7 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     sandboxKey,
     adminToken,
     gateway,
+    serviceUrls: { ...urls },
     stop: async () => {
       await gateway.stop();
       for (const service of services.reverse()) await service.stop();

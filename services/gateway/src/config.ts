@@ -7,6 +7,8 @@ const serviceUrl = env.url(['http', 'https']).optional();
 export const gatewayConfigSchema = baseEnvSchema.extend({
   PORT: env.port(8080),
   HOST: z.string().default('0.0.0.0'),
+  // /metrics is served here (same HOST), never on the public PORT: Prometheus scrapes it in-cluster.
+  METRICS_PORT: env.port(9464),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/gateway'),
   ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   SVC_BOOTSTRAP_KEY: z

@@ -36,6 +36,8 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       NODE_ENV: 'development',
       LOG_LEVEL: 'info',
+      // Tracing is off unless a collector is named; when on, every new trace is recorded.
+      OTEL_TRACES_SAMPLER_ARG: 1,
       SVC_ENVIRONMENT: 'sandbox',
       INTERNAL_JWT_SECRET: expect.any(String),
       PORT: 8080,
@@ -43,6 +45,29 @@ describe('loadConfig', () => {
       ADMIN_TOKEN: GOOD.ADMIN_TOKEN,
       LIMITS: { perMinute: 60, perDay: 1000, tiers: ['basic', 'standard'] },
     });
+  });
+
+  it('when no OTLP endpoint is set (or it is empty), then tracing has no endpoint: it stays off', () => {
+    expect(loadConfig(schema, GOOD).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(
+      loadConfig(schema, { ...GOOD, OTEL_EXPORTER_OTLP_ENDPOINT: '' }).OTEL_EXPORTER_OTLP_ENDPOINT,
+    ).toBeUndefined();
+  });
+
+  it('when an OTLP endpoint and a sampling share are set, then they come back; a bad one is named', () => {
+    const config = loadConfig(schema, {
+      ...GOOD,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    });
+    expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
+    expect(config.OTEL_TRACES_SAMPLER_ARG).toBe(0.25);
+    expect(() => loadConfig(schema, { ...GOOD, OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://x:4317' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+    expect(() => loadConfig(schema, { ...GOOD, OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(
+      /OTEL_TRACES_SAMPLER_ARG/,
+    );
   });
 
   it('when values are given as strings, then they come back coerced to their types', () => {

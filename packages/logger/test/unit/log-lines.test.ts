@@ -148,3 +148,32 @@ describe('request context', () => {
     expect(withRequestContext({ requestId: 'r' }, () => 42)).toBe(42);
   });
 });
+
+describe('the service key', () => {
+  /** The raw JSON lines, unparsed: JSON.parse would hide a duplicate key. */
+  function raw(): { logger: Logger; text: string[] } {
+    const text: string[] = [];
+    const logger = createLogger(
+      'embedded',
+      { level: 'info' },
+      { write: (chunk: string) => void text.push(chunk) },
+    );
+    return { logger, text };
+  }
+
+  it('when a line names another service, then it has one service key, the logger’s, and the other as peerService', () => {
+    const { logger, text } = raw();
+    logger.info({ service: 'detection', queue: 'detection.identities' }, 'message dead-lettered');
+
+    expect(text[0]?.match(/"service":/g)).toHaveLength(1);
+    expect(JSON.parse(text[0]!)).toMatchObject({ service: 'embedded', peerService: 'detection' });
+  });
+
+  it('when a line repeats its own service, then the key is written once', () => {
+    const { logger, text } = raw();
+    logger.info({ service: 'embedded' }, 'started');
+
+    expect(text[0]?.match(/"service":/g)).toHaveLength(1);
+    expect(JSON.parse(text[0]!)).not.toHaveProperty('peerService');
+  });
+});

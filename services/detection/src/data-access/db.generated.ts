@@ -87,6 +87,7 @@ export interface Outbox {
   occurredAt: Timestamp;
   payload: Json;
   publishedAt: Timestamp | null;
+  traceContext: Json | null;
   type: string;
 }
 

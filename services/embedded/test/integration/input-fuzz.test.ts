@@ -16,6 +16,7 @@ describe('embedded default: no input a client can send produces a 5xx', () => {
     process.env.LOG_LEVEL = 'error';
     const config = loadConfig(embeddedConfigSchema, {
       PORT: '0',
+      METRICS_PORT: '0',
       DATA_DIR: dataDir,
       ADMIN_TOKEN: 'adm_input_fuzz_0123456789abcdef',
       LOG_LEVEL: 'silent',

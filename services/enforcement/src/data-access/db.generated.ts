@@ -159,6 +159,7 @@ export interface Outbox {
   occurredAt: Timestamp;
   payload: Json;
   publishedAt: Timestamp | null;
+  traceContext: Json | null;
   type: string;
 }
 

@@ -24,6 +24,11 @@ export interface PublicRequest {
   idempotencyKey: string | undefined;
   body: unknown;
   requestId: string;
+  /**
+   * Told the operation id once the route is matched, and the platform once the key is
+   * authenticated: what the request's metrics, access line and span are labelled with.
+   */
+  note?: (facts: { route?: string; platformId?: string }) => void;
 }
 
 /**
@@ -56,10 +61,12 @@ export async function handlePublicRequest(
 ): Promise<PublicAnswer> {
   if (!isPublicPath(input.path)) return { kind: 'not-public' };
   const matched = deps.routes.match(input.method, input.path);
+  if (matched !== null) input.note?.({ route: matched.route.id });
   const auth = await authenticateRequest(
     { db: deps.hotPathDb, store: deps.store, clock: deps.clock, deploymentEnvironment: deps.environment },
     { authorization: input.authorization, extraBucket: matched?.route.bucket },
   );
+  input.note?.({ platformId: auth.caller.platformId });
   const rateHeaders = auth.rate.headers;
   if (!auth.rate.allowed) return { kind: 'refused', rateHeaders, error: rateLimitedError(auth.rate) };
   try {

@@ -48,6 +48,7 @@ export interface Outbox {
   occurredAt: Timestamp;
   payload: Json;
   publishedAt: Timestamp | null;
+  traceContext: Json | null;
   type: string;
 }
 
@@ -85,6 +86,7 @@ export interface WebhookDeliveries {
   seq: Generated<number>;
   status: DeliveryStatus;
   test: Generated<boolean>;
+  traceContext: Jsonb<Record<string, string>> | null;
 }
 
 export interface WebhookEndpoints {

@@ -1,4 +1,4 @@
-import { executeNamed, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
+import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
 import type { Delivery, DeliveryStatus, DeliveryStore, DeliveryUpdate, NewDelivery } from '../domain/ports';
 import type { DB } from './db.generated';
 
@@ -25,13 +25,14 @@ const DELIVERY = [
   'lastError',
   'eventCreatedAt',
   'createdAt',
+  'traceContext',
 ] as const;
 
 /** Deliveries owed to endpoints: one per (endpoint, public event), sent oldest first. */
 export class DeliveryRepository implements DeliveryStore {
   async insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
-    // One statement for the whole fan-out (a consumer's batch of events, ADR 0021).
+    // One statement for the whole fan-out (ADR 0022).
     const { numInsertedOrUpdatedRows } = await db(tx)
       .insertInto('webhookDeliveries')
       .values(
@@ -47,6 +48,7 @@ export class DeliveryRepository implements DeliveryStore {
           nextAttemptAt: d.createdAt,
           eventCreatedAt: d.eventCreatedAt,
           createdAt: d.createdAt,
+          traceContext: d.traceContext === null ? null : jsonb(d.traceContext),
         })),
       )
       .onConflict((conflict) => conflict.columns(['endpointId', 'eventId']).doNothing())

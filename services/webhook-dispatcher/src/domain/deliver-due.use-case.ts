@@ -4,6 +4,7 @@ import { isTransientFailure } from '@svc/errors';
 import { isFetchGuardError } from '@svc/fetch-guard';
 import { appendToOutbox } from '@svc/messaging';
 import type { Queryable } from '@svc/ports';
+import { inSpan, injectTraceContext, markFailed, SpanKind } from '@svc/telemetry';
 import { fetchPolicyOf } from './endpoint-url';
 import { fanOutEvents } from './fan-out-event.use-case';
 import { signingSecrets } from './manage-endpoints.use-case';
@@ -27,8 +28,36 @@ export interface AttemptOutcome {
   eventCreatedAt: Date;
 }
 
-async function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
-  const headers = {
+/**
+ * One attempt; with tracing on and a delivery made in a trace, a CLIENT span of that trace whose
+ * `traceparent` the POST carries (a receiver that traces joins it; the signature does not cover it).
+ */
+function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
+  if (delivery.traceContext === null) return attempt(ctx, endpoint, delivery);
+  return inSpan(
+    'svc.webhook-dispatcher',
+    `webhook ${delivery.eventType}`,
+    {
+      kind: SpanKind.CLIENT,
+      parent: delivery.traceContext,
+      attributes: {
+        'svc.delivery_id': delivery.id,
+        'svc.endpoint_id': endpoint.id,
+        'svc.event.type': delivery.eventType,
+        'svc.attempt': delivery.attemptCount + 1,
+      },
+    },
+    async (span) => {
+      const sent = await attempt(ctx, endpoint, delivery);
+      if (sent.responseStatus !== null) span?.setAttribute('http.response.status_code', sent.responseStatus);
+      if (sent.error !== null) markFailed(span, sent.error);
+      return sent;
+    },
+  );
+}
+
+async function attempt(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
+  const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'svc-webhooks/1',
     ...webhookHeaders({
@@ -38,6 +67,7 @@ async function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery)
       secrets: signingSecrets(endpoint, ctx.clock.now()),
     }),
   };
+  injectTraceContext(headers);
   const started = performance.now();
   try {
     const response = await ctx.fetch(endpoint.url, {
@@ -142,7 +172,7 @@ interface Sent {
  * in one transaction: successes, a retry on the schedule, `failed` when the schedule is spent, or
  * the endpoint disabled (410 Gone at once; or no success for days). Reading the batch in one
  * query and recording it in one transaction is what lets a healthy endpoint drain a backlog at
- * the speed of its answers (ADR 0021); a crash before the record re-sends the batch (at least
+ * the speed of its answers (ADR 0022); a crash before the record re-sends the batch (at least
  * once). Empty when nothing is due.
  */
 export async function deliverDue(

@@ -1,4 +1,5 @@
 import { errors } from '@svc/errors';
+import { currentTraceCarrier } from '@svc/telemetry';
 import { newId } from '@svc/ids';
 import type { WebhookEventType } from '@svc/contracts';
 import type { DeliveryStatus, Endpoint, WebhookContext } from './ports';
@@ -69,6 +70,8 @@ export async function sendTestEvent(
       test: true,
       eventCreatedAt: now,
       createdAt: now,
+      // The test request's trace (tracing on): its delivery shows in the same trace.
+      traceContext: currentTraceCarrier() ?? null,
     },
   ]);
   ctx.kick();

@@ -17,14 +17,3 @@ export async function dispatchEvent(
   if (events.length === 0) return 0;
   return fanOutEvents(ctx, tx, events, ctx.clock.now());
 }
-
-/** Several internal events at once: their deliveries are recorded together (group commit, ADR 0021). */
-export async function dispatchEvents(
-  ctx: Pick<WebhookContext, 'endpoints' | 'deliveries' | 'clock'>,
-  tx: Queryable,
-  envelopes: InternalEvent[],
-): Promise<number> {
-  const events = envelopes.flatMap((envelope) => toPublicEvents(envelope));
-  if (events.length === 0) return 0;
-  return fanOutEvents(ctx, tx, events, ctx.clock.now());
-}

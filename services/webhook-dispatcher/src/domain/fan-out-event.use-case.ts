@@ -1,5 +1,6 @@
 import { newId } from '@svc/ids';
 import type { Queryable } from '@svc/ports';
+import { currentTraceCarrier } from '@svc/telemetry';
 import type { NewDelivery, WebhookContext } from './ports';
 import { endpointWants, type PublicEvent } from './public-events';
 
@@ -19,6 +20,8 @@ export async function fanOutEvents(
   for (const event of events)
     byPlatform.set(event.platformId, [...(byPlatform.get(event.platformId) ?? []), event]);
   const deliveries: NewDelivery[] = [];
+  // The consumer's span (tracing on): each delivery's attempts join the event's trace.
+  const traceContext = currentTraceCarrier() ?? null;
   for (const [platformId, platformEvents] of byPlatform) {
     const endpoints = await ctx.endpoints.enabledOf(tx, platformId);
     for (const event of platformEvents) {
@@ -35,6 +38,7 @@ export async function fanOutEvents(
           test: false,
           eventCreatedAt: event.createdAt,
           createdAt: now,
+          traceContext,
         });
       }
     }

@@ -45,6 +45,8 @@ export interface Delivery {
   lastError: string | null;
   eventCreatedAt: Date;
   createdAt: Date;
+  /** The trace the event came in (tracing on): its attempts are spans of that trace. */
+  traceContext: Record<string, string> | null;
 }
 
 export interface Attempt {
@@ -68,6 +70,7 @@ export interface NewDelivery {
   test: boolean;
   eventCreatedAt: Date;
   createdAt: Date;
+  traceContext: Record<string, string> | null;
 }
 
 export interface EndpointPatch {

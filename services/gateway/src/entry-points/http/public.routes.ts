@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { currentRequestId } from '@svc/logger';
+import { describeRequest } from '@svc/service-kit';
 import type { GatewayContext } from '../../domain/gateway-context';
 import { handlePublicRequest } from '../../domain/handle-public-request.use-case';
 
@@ -18,6 +19,7 @@ export function publicRoutes(router: Router, ctx: GatewayContext): void {
       idempotencyKey: req.header('idempotency-key'),
       body: req.body as unknown,
       requestId: currentRequestId() ?? '',
+      note: (facts) => describeRequest(req, facts),
     });
     if (answer.kind === 'not-public') {
       next();
