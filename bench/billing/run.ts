@@ -10,7 +10,12 @@
  *
  * The licenses are seeded straight into billing's license projection (the table its
  * licensing.license.* consumer fills): the consumer path is covered by the tests and the e2e test,
- * and seeding keeps this benchmark about reports alone. Bounded: well under 2 minutes.
+ * and seeding keeps this benchmark about reports alone. Bounded: 3 minutes at most (about 70 s on a loaded 2-core machine).
+ *
+ * Then the same-run baseline: as many GET /revenue/balance through the gateway with the same keys
+ * and concurrency (a read route: key authentication, rate counting and forwarding as for a report,
+ * one cheap query in billing). Goal (issue #18): reports/s at least 50 % of that; PASS/MISS and a
+ * last JSON line.
  *
  * Environment: BENCH_KEYS (default 20), BENCH_CONCURRENCY (in-flight requests, default 32),
  * TEST_DATABASE_URL / TEST_AMQP_URL (the local infrastructure, else testcontainers).
@@ -23,6 +28,7 @@ import { createDatabase } from '@svc/storage';
 import { infrastructure, startCluster, uniqueSuffix, type RunningCluster } from '@svc/test-kit';
 
 const REPORTS_PER_KEY = 100;
+const GOAL_RATIO = 0.5;
 const LICENSES_PER_KEY = 10;
 const PERIODS_PER_LICENSE = REPORTS_PER_KEY / LICENSES_PER_KEY;
 
@@ -222,6 +228,57 @@ async function main(): Promise<number> {
       `  latency ms p50 ${percentile(latencies, 50).toFixed(1)}  p99 ${percentile(latencies, 99).toFixed(1)}  max ${percentile(latencies, 100).toFixed(1)}`,
     );
     for (const [what, ok] of checks) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}`);
+
+    // The baseline: the gateway's throughput on a read route, same keys, same concurrency.
+    const keysInOrder = [...new Set(order.map((job) => job.key))];
+    const reads = order.map((_, i) => keysInOrder[i % keysInOrder.length] as string);
+    let nextRead = 0;
+    const readStatuses = new Map<number, number>();
+    const readStart = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (;;) {
+          const key = reads[nextRead++];
+          if (key === undefined) return;
+          const response = await fetch(`${gw}/revenue/balance`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
+          await response.arrayBuffer();
+          readStatuses.set(response.status, (readStatuses.get(response.status) ?? 0) + 1);
+        }
+      }),
+    );
+    const readSeconds = (performance.now() - readStart) / 1000;
+    const reportsPerSecond = outcomes.length / loadSeconds;
+    const readsPerSecond = reads.length / readSeconds;
+    const ratio = reportsPerSecond / readsPerSecond;
+    const readsOk = readStatuses.get(200) === reads.length;
+    console.log(
+      `  baseline ${readsPerSecond.toFixed(1)} GET /revenue/balance/s through the gateway over ${readSeconds.toFixed(2)} s (${reads.length} requests, statuses ${JSON.stringify(Object.fromEntries(readStatuses))})`,
+    );
+    console.log(
+      `  goal "usage reports/s at least ${GOAL_RATIO * 100}% of the gateway's read route": ${ratio >= GOAL_RATIO ? 'PASS' : 'MISS'} (${(ratio * 100).toFixed(1)}%)`,
+    );
+    checks.push([`every baseline read answered 200`, readsOk]);
+    console.log(
+      JSON.stringify({
+        bench: 'billing',
+        keys,
+        concurrency,
+        reports: outcomes.length,
+        reportsPerSecond: Math.round(reportsPerSecond * 10) / 10,
+        p50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
+        p99Ms: Math.round(percentile(latencies, 99) * 10) / 10,
+        baseline: {
+          route: 'GET /revenue/balance',
+          requests: reads.length,
+          perSecond: Math.round(readsPerSecond * 10) / 10,
+        },
+        ratio: Math.round(ratio * 10_000) / 10_000,
+        goals: { ratio: { min: GOAL_RATIO, pass: ratio >= GOAL_RATIO } },
+        checks: Object.fromEntries(checks.map(([what, ok]) => [what, ok])),
+      }),
+    );
     console.log(`  total run ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return checks.every(([, ok]) => ok) ? 0 : 1;
   } finally {
@@ -238,9 +295,9 @@ async function main(): Promise<number> {
 }
 
 const deadline = setTimeout(() => {
-  console.error('bench-billing: over 2 minutes, giving up');
+  console.error('bench-billing: over 3 minutes, giving up');
   process.exit(1);
-}, 120_000);
+}, 180_000);
 deadline.unref();
 
 main().then(

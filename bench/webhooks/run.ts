@@ -24,6 +24,11 @@
  * deliveries, default 150), TEST_DATABASE_URL (PostgreSQL server, default
  * postgres://postgres@127.0.0.1:5432/postgres).
  *
+ * Then, in the same run, the baseline: the bodies the healthy receivers got, sent again as plain
+ * signed POSTs from this process to the same receivers (./plain-posts.ts). Goals (issue #18): the
+ * dispatcher's healthy deliveries/s at least half of the baseline's POSTs/s, and healthy p99 at
+ * most 3 s for the burst; each printed with PASS/MISS, and a last JSON line with every figure.
+ *
  * Exit code 0 when every event arrived at its endpoint, 1 when one was lost (or the run failed).
  */
 import { createServer, type Server } from 'node:http';
@@ -37,6 +42,7 @@ import { InProcessMessageBus } from '@svc/messaging';
 import { signInternalToken } from '@svc/service-kit';
 import { createDatabase } from '@svc/storage';
 import { freshPostgresDatabase } from '@svc/test-kit';
+import { plainSignedPosts } from './plain-posts';
 import {
   startWebhookDispatcher,
   webhookDispatcherConfigSchema,
@@ -46,6 +52,10 @@ import {
 const PLATFORMS = 100;
 const SLOW_PLATFORMS = 10;
 const JWT_SECRET = 'bench-internal-secret-0123456789-abcdef';
+const GOAL_RATIO = 0.5;
+const GOAL_HEALTHY_P99_MS = 3000;
+/** The baseline's POSTs carry this webhook-id prefix: the receivers count them apart. */
+const BASELINE_ID = 'baseline_';
 
 function intFromEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
@@ -65,7 +75,10 @@ interface Receiver {
   counts: Map<string, number>;
   /** Event index -> when it first arrived (performance.now()). */
   firstArrival: Map<number, number>;
+  /** The body of each first arrival (the baseline sends them again). */
+  bodies: string[];
   unsigned: number;
+  baselinePosts: number;
 }
 
 async function startReceiver(platformId: string, slow: boolean, slowMs: number): Promise<Receiver> {
@@ -74,7 +87,9 @@ async function startReceiver(platformId: string, slow: boolean, slowMs: number):
     slow,
     counts: new Map(),
     firstArrival: new Map(),
+    bodies: [],
     unsigned: 0,
+    baselinePosts: 0,
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -84,11 +99,15 @@ async function startReceiver(platformId: string, slow: boolean, slowMs: number):
       const id = req.headers['webhook-id'];
       if (typeof id !== 'string' || typeof req.headers['webhook-signature'] !== 'string') {
         receiver.unsigned += 1;
+      } else if (id.startsWith(BASELINE_ID)) {
+        receiver.baselinePosts += 1;
       } else {
         const seen = receiver.counts.get(id) ?? 0;
         receiver.counts.set(id, seen + 1);
         if (seen === 0) {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          receiver.bodies.push(raw);
+          const body = JSON.parse(raw) as {
             data: { gracePeriodId: string };
           };
           receiver.firstArrival.set(Number(body.data.gracePeriodId.slice('gp_'.length)), at);
@@ -101,7 +120,8 @@ async function startReceiver(platformId: string, slow: boolean, slowMs: number):
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
-  return { ...receiver, server, url: `http://127.0.0.1:${port}/hooks` };
+  // The same object the handler counts on (a spread copy would freeze its number fields).
+  return Object.assign(receiver, { server, url: `http://127.0.0.1:${port}/hooks` });
 }
 
 async function closeReceiver(receiver: Receiver): Promise<void> {
@@ -305,8 +325,72 @@ async function main(): Promise<number> {
     if (allIn >= deadline) console.log(`(stopped waiting after ${timeoutS} s)`);
     for (const r of short)
       console.log(`  ${r.platformId}: ${r.firstArrival.size}/${expectedBy.get(r) ?? 0} arrived`);
-    const ok = lost === 0 && wrongPlace === 0 && unsigned === 0 && publishFailures === 0;
+
+    // The baseline: the same bodies to the same healthy receivers, plain signed POSTs.
+    await dispatcher.stop();
+    dispatcher = undefined;
+    let n = 0;
+    const plain = healthy.flatMap((r) =>
+      r.bodies.map((body) => ({ url: r.url, id: `${BASELINE_ID}${(n += 1)}`, body })),
+    );
+    const baseline = await plainSignedPosts(plain, concurrency);
+    const baselineArrived = healthy.reduce((sum, r) => sum + r.baselinePosts, 0);
+    const healthyPerSecond = (healthyCount * 1000) / (lastHealthy - started);
+    const healthySorted = [...healthyLatency].sort((a, b) => a - b);
+    const healthyP99 = percentile(healthySorted, 99);
+    const ratio = healthyPerSecond / baseline.perSecond;
+    const ratioPass = ratio >= GOAL_RATIO;
+    const p99Pass = healthyP99 <= GOAL_HEALTHY_P99_MS;
+    console.log(
+      `baseline                ${baseline.posts} plain signed POSTs to the same healthy receivers in ${baseline.seconds.toFixed(2)} s: ` +
+        `${baseline.perSecond.toFixed(0)} POSTs/s (undici Agent, ${concurrency} endpoints at once, one in flight each); ${baselineArrived} arrived`,
+    );
+    console.log(
+      `goal "healthy deliveries/s at least ${GOAL_RATIO * 100}% of plain POSTs": ${ratioPass ? 'PASS' : 'MISS'} (${(ratio * 100).toFixed(1)}%)`,
+    );
+    console.log(
+      `goal "healthy p99 at most ${GOAL_HEALTHY_P99_MS} ms":                ${p99Pass ? 'PASS' : 'MISS'} (${healthyP99.toFixed(0)} ms)`,
+    );
+    const ok =
+      lost === 0 &&
+      wrongPlace === 0 &&
+      unsigned === 0 &&
+      publishFailures === 0 &&
+      baselineArrived === plain.length;
     console.log(ok ? 'OK: none lost' : 'FAILED: events were lost or misdelivered');
+    const slowSorted = [...slowLatency].sort((a, b) => a - b);
+    const round = (v: number) => Math.round(v * 10) / 10;
+    console.log(
+      JSON.stringify({
+        bench: 'webhooks',
+        events: totalEvents,
+        concurrency,
+        healthy: {
+          deliveries: healthyCount,
+          perSecond: round(healthyPerSecond),
+          p50Ms: round(percentile(healthySorted, 50)),
+          p99Ms: round(healthyP99),
+        },
+        slow: {
+          deliveries: slowLatency.length,
+          p50Ms: round(percentile(slowSorted, 50)),
+          p99Ms: round(percentile(slowSorted, 99)),
+        },
+        baseline: {
+          posts: baseline.posts,
+          seconds: round(baseline.seconds),
+          perSecond: round(baseline.perSecond),
+        },
+        ratio: Math.round(ratio * 10_000) / 10_000,
+        lost,
+        duplicates,
+        goals: {
+          ratio: { min: GOAL_RATIO, pass: ratioPass },
+          healthyP99Ms: { max: GOAL_HEALTHY_P99_MS, pass: p99Pass },
+        },
+        ok,
+      }),
+    );
     return ok ? 0 : 1;
   } finally {
     await cleanup();

@@ -10,7 +10,14 @@ import { systemClock, type Clock } from '@svc/clock';
 import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts';
 import { isTransientFailure } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import type { ConsumerStats, DeadLetter, DeadLetterSummary, MessageBus, Subscription } from './message-bus';
+import {
+  BatchPublishError,
+  type ConsumerStats,
+  type DeadLetter,
+  type DeadLetterSummary,
+  type MessageBus,
+  type Subscription,
+} from './message-bus';
 import {
   abortableSleep,
   ConsumerCounters,
@@ -19,7 +26,7 @@ import {
   TRANSIENT_RETRY_BACKOFF,
   type RetryBackoff,
 } from './retry-backoff';
-import { consumeInTrace, messageTraceHeaders } from './trace-context';
+import { consumeInTrace, messageTraceHeaders, publishInTrace } from './trace-context';
 
 export interface AmqpMessageBusOptions {
   /** `amqp://user:password@host:5672/vhost`. */
@@ -182,6 +189,47 @@ export class AmqpMessageBus implements MessageBus {
           'publish interrupted, retrying',
         );
       }
+    }
+  }
+
+  /**
+   * Publishes the events back to back on the publisher channel and awaits their confirms
+   * together: one round trip per batch instead of one per event, in the same order on the wire.
+   * A channel lost half-way is retried from the first unconfirmed event (duplicates possible,
+   * losses not); a nack, or no confirm within `publishTimeoutMs`, stops the batch there.
+   */
+  async publishBatch(
+    envelopes: EventEnvelope[],
+    traceContexts?: Array<Record<string, string> | null>,
+  ): Promise<void> {
+    const bodies = envelopes.map((envelope) => Buffer.from(JSON.stringify(envelope)));
+    const deadline = performance.now() + this.publishTimeoutMs;
+    let confirmed = 0;
+    while (confirmed < envelopes.length) {
+      let outcomes: Array<PromiseSettledResult<void>>;
+      try {
+        const { publisher } = await this.waitForConnection(deadline);
+        outcomes = await this.confirmedBatch(
+          publisher,
+          envelopes,
+          bodies,
+          confirmed,
+          deadline,
+          traceContexts,
+        );
+      } catch (err) {
+        throw new BatchPublishError(confirmed, err);
+      }
+      const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+      if (failed === -1) return;
+      confirmed += failed;
+      const err = (outcomes[failed] as PromiseRejectedResult).reason as unknown;
+      if (err instanceof PublishRefusedError || this.closed !== undefined || performance.now() >= deadline)
+        throw new BatchPublishError(confirmed, err);
+      this.options.logger.warn(
+        { eventId: envelopes[confirmed]?.id, err: describeError(err) },
+        'batch publish interrupted, retrying from the first unconfirmed event',
+      );
     }
   }
 
@@ -550,9 +598,7 @@ export class AmqpMessageBus implements MessageBus {
           (err: unknown) => {
             clearTimeout(timer);
             if (err === null || err === undefined) resolve();
-            else if (err instanceof Error && err.message === 'message nacked') {
-              reject(new PublishRefusedError(`RabbitMQ refused event ${envelope.id} (nack)`));
-            } else reject(err instanceof Error ? err : new Error(String(err)));
+            else reject(confirmError(envelope, err));
           },
         );
       } catch (err) {
@@ -561,6 +607,62 @@ export class AmqpMessageBus implements MessageBus {
         reject(err instanceof Error ? err : new Error(String(err)));
       }
     });
+  }
+
+  /** Publishes `envelopes[from..]` and settles once each is confirmed, refused or timed out. */
+  private confirmedBatch(
+    channel: ConfirmChannel,
+    envelopes: EventEnvelope[],
+    bodies: Buffer[],
+    from: number,
+    deadline: number,
+    traceContexts: Array<Record<string, string> | null> | undefined,
+  ): Promise<Array<PromiseSettledResult<void>>> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`No publisher confirm within ${this.publishTimeoutMs} ms`)),
+        Math.max(0, deadline - performance.now()),
+      );
+    });
+    const pending: Array<Promise<void>> = [];
+    for (let i = from; i < envelopes.length; i += 1) {
+      const envelope = envelopes[i] as EventEnvelope;
+      // Each event in the trace it was written in (tracing on): a PRODUCER span until its confirm,
+      // whose context travels in the headers. inSpan calls back at once, so the wire keeps order.
+      const confirm = publishInTrace(
+        envelope,
+        traceContexts?.[i],
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const trace = messageTraceHeaders();
+            try {
+              channel.publish(
+                this.exchange,
+                envelope.type,
+                bodies[i] as Buffer,
+                {
+                  persistent: true,
+                  contentType: 'application/json',
+                  messageId: envelope.id,
+                  type: envelope.type,
+                  ...(trace === undefined ? {} : { headers: trace }),
+                },
+                (err: unknown) => {
+                  if (err === null || err === undefined) resolve();
+                  else reject(confirmError(envelope, err));
+                },
+              );
+            } catch (err) {
+              // The channel closed under us: amqplib throws at once.
+              reject(err instanceof Error ? err : new Error(String(err)));
+            }
+          }),
+      );
+      pending.push(Promise.race([confirm, timedOut]));
+    }
+    timedOut.catch(() => undefined);
+    return Promise.allSettled(pending).finally(() => clearTimeout(timer));
   }
 
   // ---- consuming -----------------------------------------------------------------------------
@@ -739,6 +841,13 @@ export class AmqpMessageBus implements MessageBus {
         : message.fields.routingKey;
     return { queue, envelope, body, attempts, reason, routingKey };
   }
+}
+
+/** What a publisher confirm callback's error means: a refusal (nack) is final, the rest may be retried. */
+function confirmError(envelope: EventEnvelope, err: unknown): Error {
+  if (err instanceof Error && err.message === 'message nacked')
+    return new PublishRefusedError(`RabbitMQ refused event ${envelope.id} (nack)`);
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 /** Deliveries before this one, as the quorum queue counts them. */

@@ -80,6 +80,17 @@ export interface DeadLetterAdmin {
  */
 export interface MessageBus extends DeadLetterAdmin {
   publish(envelope: EventEnvelope): Promise<void>;
+  /**
+   * Publishes several events in order with their confirms awaited together (a bus that has no
+   * cheaper way leaves it out, and the relay publishes one at a time). Resolves once all are
+   * confirmed; otherwise rejects with a `BatchPublishError` that says how many, counted from the
+   * first, were confirmed before the first that was not (later ones may have gone out too).
+   * `traceContexts[i]`, when given, is the trace the i-th event was written in (tracing on).
+   */
+  publishBatch?(
+    envelopes: EventEnvelope[],
+    traceContexts?: Array<Record<string, string> | null>,
+  ): Promise<void>;
   subscribe(subscription: Subscription): Promise<void>;
   /** True while the bus can publish (readiness). */
   isReady(): boolean;
@@ -87,4 +98,18 @@ export interface MessageBus extends DeadLetterAdmin {
   consumerStats(queue: string): ConsumerStats;
   /** Stops consuming, waits for handlers in flight, closes the connection. */
   close(): Promise<void>;
+}
+
+/** A batch publish that stopped: the first `confirmed` events are safe, the rest are not known to be. */
+export class BatchPublishError extends Error {
+  override readonly name = 'BatchPublishError';
+
+  constructor(
+    readonly confirmed: number,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `${confirmed} event(s) of the batch confirmed, then: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+  }
 }

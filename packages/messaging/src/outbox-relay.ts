@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Logger } from '@svc/logger';
 import type { Database, Queryable } from '@svc/storage';
-import type { MessageBus } from './message-bus';
+import { BatchPublishError, type MessageBus } from './message-bus';
 import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
 import { describeError } from './retry-backoff';
 import { publishInTrace } from './trace-context';
@@ -19,7 +19,7 @@ export interface OutboxRelayHooks {
 }
 
 export interface OutboxRelayBreakerOptions {
-  /** Per publish (default none: the bus bounds its own publishes, and in process a publish waits for handlers). */
+  /** Per publish, or per batch on a bus with `publishBatch` (default none: the bus bounds its own publishes, and in process a publish waits for handlers). */
   timeoutMs?: number | false;
   /** Failure percentage that opens the breaker (default 50). */
   errorThresholdPercentage?: number;
@@ -36,7 +36,7 @@ export interface OutboxRelayOptions {
   clock?: Clock;
   /** The `relay` label of the metrics, e.g. the service name (default `outbox`). */
   name?: string;
-  /** Rows per pass (default 100). */
+  /** Rows per pass (default 500): on a bus with `publishBatch`, also the events whose confirms are awaited together. */
   batchSize?: number;
   /** Delay between passes when idle (default 250 ms); `kick()` cuts it short. */
   pollIntervalMs?: number;
@@ -53,6 +53,13 @@ interface OutboxRow {
   trace_context: Record<string, string> | null;
 }
 
+/** A pass under way in the background loop. */
+interface InFlightPass {
+  outcome: Promise<PassOutcome>;
+  /** It read a whole batch: the next pass may start reading. */
+  readFull: boolean;
+}
+
 interface PassOutcome {
   published: number;
   /** A whole batch went out: more rows are probably waiting. */
@@ -62,11 +69,15 @@ interface PassOutcome {
 // A PGlite database is one connection in this process: relays on it take turns (see `pass`).
 const pgliteTurns = new WeakMap<Database, Promise<unknown>>();
 
+/** The backlog gauge is refreshed at most this often while the relay is busy (a count is not free). */
+const BACKLOG_REFRESH_MS = 1000;
+
 /**
  * Publishes the outbox: rows committed by `appendToOutbox` go to the bus in id order, each with
  * a confirm, and are marked sent only afterwards, so a crash can repeat an event but never lose
- * one. A failed publish records the error on its row and ends the pass (later rows wait, keeping
- * order); a circuit breaker keeps a dead broker from being hammered.
+ * one. On a bus with `publishBatch` (RabbitMQ) a pass publishes its rows back to back and awaits
+ * their confirms together (ADR 0022). A failed publish records the error on its row and ends the
+ * pass (later rows wait, keeping order); a circuit breaker keeps a dead broker from being hammered.
  */
 export class OutboxRelay {
   private readonly clock: Clock;
@@ -74,7 +85,8 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly metrics: OutboxMetrics;
-  private readonly breaker: CircuitBreaker<[EventEnvelope], void>;
+  private readonly breaker: CircuitBreaker<[() => Promise<void>], void>;
+  private backlogAt = Number.NEGATIVE_INFINITY;
   private running = false;
   private kicked = false;
   private loop: Promise<void> | undefined;
@@ -84,11 +96,11 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.clock = options.clock ?? systemClock;
     this.name = options.name ?? 'outbox';
-    this.batchSize = options.batchSize ?? 100;
+    this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.metrics = outboxMetrics(options.registry ?? defaultRegistry);
     const breaker = options.breaker ?? {};
-    this.breaker = new CircuitBreaker((envelope: EventEnvelope) => options.bus.publish(envelope), {
+    this.breaker = new CircuitBreaker((publish: () => Promise<void>) => publish(), {
       name: `outbox-relay:${this.name}`,
       timeout: breaker.timeoutMs ?? false,
       errorThresholdPercentage: breaker.errorThresholdPercentage ?? 50,
@@ -132,11 +144,23 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     // The loop owns its async context: a kick() from inside a message handler only resolves the
     // sleep below, so the passes never run as if they were part of that handler.
+    // On PostgreSQL, while a full batch awaits its confirms the next pass already reads (FOR
+    // UPDATE SKIP LOCKED gives it the following rows): at most two passes in flight, the second
+    // publishing after the first has put its rows on the channel, so the wire keeps id order.
+    const overlap = this.options.db.kind === 'postgres';
+    let current: InFlightPass | undefined;
+    let ahead: InFlightPass | undefined;
+    const readFull = (p: InFlightPass): void => {
+      if (overlap && this.running && p === current && ahead === undefined) ahead = this.startPass(readFull);
+    };
     while (this.running) {
       this.kicked = false;
       let more = false;
       try {
-        more = (await this.pass()).full;
+        current = ahead ?? this.startPass(readFull);
+        ahead = undefined;
+        if (current.readFull) readFull(current);
+        more = (await current.outcome).full;
       } catch (err) {
         this.options.logger.error({ relay: this.name, err: describeError(err) }, 'outbox pass failed');
       }
@@ -152,50 +176,89 @@ export class OutboxRelay {
         this.wake = done;
       });
     }
+    await ahead?.outcome.catch(() => undefined);
+  }
+
+  /** Starts a pass; `onReadFull` is called once it has read a whole batch (more rows likely wait). */
+  private startPass(onReadFull: (p: InFlightPass) => void): InFlightPass {
+    const p: InFlightPass = { outcome: Promise.resolve({ published: 0, full: false }), readFull: false };
+    const onRead = (): void => {
+      p.readFull = true;
+      onReadFull(p);
+    };
+    p.outcome = this.options.db.kind === 'postgres' ? this.passNow(onRead) : this.pass(onRead);
+    return p;
   }
 
   /** One pass, never overlapping another of this relay (nor, on PGlite, of another relay). */
-  private pass(): Promise<PassOutcome> {
+  private pass(onReadFull?: () => void): Promise<PassOutcome> {
     const { db } = this.options;
     const previous = db.kind === 'pglite' ? (pgliteTurns.get(db) ?? Promise.resolve()) : this.turn;
-    const next = previous.catch(() => undefined).then(() => this.passNow());
+    const next = previous.catch(() => undefined).then(() => this.passNow(onReadFull));
     const settled = next.catch(() => undefined);
     if (db.kind === 'pglite') pgliteTurns.set(db, settled);
     else this.turn = settled;
     return next;
   }
 
-  private async passNow(): Promise<PassOutcome> {
+  private async passNow(onReadFull?: () => void): Promise<PassOutcome> {
     const { db } = this.options;
     const outcome =
       db.kind === 'postgres'
         ? // The row locks (FOR UPDATE SKIP LOCKED) last until the rows are marked: another relay
           // on the same database skips them instead of publishing them a second time.
-          await db.transaction((tx) => this.publishBatch(tx, true))
+          await db.transaction((tx) => this.publishBatch(tx, true, onReadFull))
         : // PGlite is a single connection: a transaction held while publishing would block the
           // consumers' own transactions, which the in-process bus waits for (a deadlock).
-          await this.publishBatch(db, false);
-    await this.recordBacklog();
+          await this.publishBatch(db, false, onReadFull);
+    // Counting the backlog reads the whole unsent index: while batches follow one another, once a second.
+    if (!outcome.full || performance.now() - this.backlogAt >= BACKLOG_REFRESH_MS) await this.recordBacklog();
     return outcome;
   }
 
-  private async publishBatch(q: Queryable, lock: boolean): Promise<PassOutcome> {
+  private async publishBatch(q: Queryable, lock: boolean, onReadFull?: () => void): Promise<PassOutcome> {
     const { rows } = await q.query<OutboxRow>(
       `SELECT id, payload, trace_context FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1${lock ? ' FOR UPDATE SKIP LOCKED' : ''}`,
       [this.batchSize],
     );
+    if (rows.length === this.batchSize) onReadFull?.();
     const sent: number[] = [];
     let failure: { row: OutboxRow; err: unknown } | undefined;
-    for (const row of rows) {
+    const { bus } = this.options;
+    if (bus.publishBatch !== undefined && rows.length > 0) {
+      const publishBatch = bus.publishBatch.bind(bus);
+      let confirmed = rows.length;
       try {
-        await publishInTrace(row.payload, row.trace_context, () => this.breaker.fire(row.payload));
+        await this.breaker.fire(() =>
+          publishBatch(
+            rows.map((row) => row.payload),
+            rows.map((row) => row.trace_context),
+          ),
+        );
       } catch (err) {
-        failure = { row, err };
-        break;
+        confirmed = err instanceof BatchPublishError ? err.confirmed : 0;
+        const row = rows[confirmed] as OutboxRow;
+        failure = { row, err: err instanceof BatchPublishError ? err.cause : err };
       }
-      this.metrics.published.inc({ relay: this.name });
-      await this.options.hooks?.afterPublish?.(row.payload);
-      sent.push(row.id);
+      for (const row of rows.slice(0, confirmed)) {
+        this.metrics.published.inc({ relay: this.name });
+        await this.options.hooks?.afterPublish?.(row.payload);
+        sent.push(row.id);
+      }
+    } else {
+      for (const row of rows) {
+        try {
+          await publishInTrace(row.payload, row.trace_context, () =>
+            this.breaker.fire(() => bus.publish(row.payload)),
+          );
+        } catch (err) {
+          failure = { row, err };
+          break;
+        }
+        this.metrics.published.inc({ relay: this.name });
+        await this.options.hooks?.afterPublish?.(row.payload);
+        sent.push(row.id);
+      }
     }
     if (sent.length > 0) {
       await q.query('UPDATE outbox SET published_at = $2 WHERE id = ANY($1::bigint[])', [
@@ -222,6 +285,7 @@ export class OutboxRelay {
   }
 
   private async recordBacklog(): Promise<void> {
+    this.backlogAt = performance.now();
     const { rows } = await this.options.db.query<{ backlog: number }>(
       'SELECT count(*)::int AS backlog FROM outbox WHERE published_at IS NULL',
     );

@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { Registry } from 'prom-client';
 import type { EventEnvelope } from '@svc/contracts';
 import {
@@ -7,7 +9,13 @@ import {
   messagingMigrations,
   OutboxRelay,
 } from '@svc/messaging';
-import { createDatabase, runMigrations, type Database, type MigrationSource } from '@svc/storage';
+import {
+  createDatabase,
+  runMigrations,
+  type Database,
+  type MigrationSource,
+  type Queryable,
+} from '@svc/storage';
 import { freshPostgresDatabase, infrastructure, sleep, uniqueSuffix, waitFor } from '@svc/test-kit';
 import { AmqpAdmin } from '../amqp-admin';
 import { holdBrokerShared } from '../broker-lock';
@@ -31,6 +39,7 @@ const consumerSchema: MigrationSource = {
   ],
 };
 
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const suffix = uniqueSuffix();
 const exchange = `test.outbox.${suffix}`;
 const queues: string[] = [];
@@ -38,6 +47,8 @@ const logger = testLogger();
 const dropDatabases: Array<() => Promise<void>> = [];
 const closeLater: Array<{ close(): Promise<void> }> = [];
 let producerUrl: string;
+let consumerUrl: string;
+let amqpUrl: string;
 let producerDb: Database;
 let consumerDb: Database;
 let bus: AmqpMessageBus;
@@ -70,6 +81,77 @@ async function unpublished(): Promise<number> {
   return rows[0]?.n ?? -1;
 }
 
+/** The consumer's projection: one more event seen for the box. */
+async function countBox(tx: Queryable, envelope: EventEnvelope): Promise<void> {
+  await tx.query(
+    `INSERT INTO box_stats (box_id, events) VALUES ($1, 1)
+     ON CONFLICT (box_id) DO UPDATE SET events = box_stats.events + 1`,
+    [envelope.data.boxId],
+  );
+}
+
+async function processed(consumer: string): Promise<number> {
+  const { rows } = await consumerDb.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM processed_messages WHERE consumer = $1',
+    [consumer],
+  );
+  return rows[0]?.n ?? -1;
+}
+
+async function boxCounts(like: string): Promise<{ boxes: number; events: number }> {
+  const { rows } = await consumerDb.query<{ boxes: number; events: number }>(
+    'SELECT count(*)::int AS boxes, coalesce(sum(events), 0)::int AS events FROM box_stats WHERE box_id LIKE $1',
+    [like],
+  );
+  return rows[0] ?? { boxes: -1, events: -1 };
+}
+
+/**
+ * Another process consuming `queue` with the bus and the idempotent handler, a few milliseconds
+ * per event, 20 prefetched: the test kills it. It runs the compiled packages (make build).
+ */
+function spawnConsumer(queue: string): ChildProcess {
+  const dist = (name: string) => JSON.stringify(path.join(ROOT, 'packages', name, 'dist', 'index.js'));
+  const script = `
+    const { AmqpMessageBus, idempotentHandler } = require(${dist('messaging')});
+    const { createDatabase } = require(${dist('storage')});
+    const { createLogger } = require(${dist('logger')});
+    (async () => {
+      const db = await createDatabase({ url: process.env.CONSUMER_DB_URL });
+      const bus = await AmqpMessageBus.connect({
+        url: process.env.AMQP_URL,
+        exchange: process.env.EXCHANGE,
+        logger: createLogger('killed-consumer', { level: 'silent' }),
+      });
+      await bus.subscribe({
+        queue: process.env.QUEUE,
+        patterns: ['reg.box.consumed'],
+        prefetch: 20,
+        handler: idempotentHandler({
+          db,
+          consumer: process.env.QUEUE,
+          handle: async (tx, envelope) => {
+            await tx.query(
+              'INSERT INTO box_stats (box_id, events) VALUES ($1, 1) ON CONFLICT (box_id) DO UPDATE SET events = box_stats.events + 1',
+              [envelope.data.boxId],
+            );
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          },
+        }),
+      });
+    })();`;
+  return spawn(process.execPath, ['-e', script], {
+    env: {
+      PATH: process.env.PATH,
+      CONSUMER_DB_URL: consumerUrl,
+      AMQP_URL: amqpUrl,
+      EXCHANGE: exchange,
+      QUEUE: queue,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
 beforeAll(async () => {
   releaseBroker = await holdBrokerShared('outbox');
   const infra = await infrastructure();
@@ -77,6 +159,8 @@ beforeAll(async () => {
   const consumer = await freshPostgresDatabase('outbox_consumer');
   dropDatabases.push(producer.drop, consumer.drop);
   producerUrl = producer.url;
+  consumerUrl = consumer.url;
+  amqpUrl = infra.amqpUrl;
   producerDb = await createDatabase({ url: producer.url });
   consumerDb = await createDatabase({ url: consumer.url });
   await runMigrations(producerDb, [messagingMigrations, producerSchema]);
@@ -183,6 +267,85 @@ describe('transactional outbox on PostgreSQL and RabbitMQ', () => {
     expect(await unpublished()).toBe(0);
   });
 
+  it('when a relay is killed in the middle of a batch, then nothing is lost and the idempotent consumer applies each event once', async () => {
+    const queue = queueName('relay-killed');
+    const delivered: string[] = [];
+    await bus.subscribe({
+      queue,
+      patterns: ['reg.box.killed'],
+      prefetch: 50,
+      handler: idempotentHandler({ db: consumerDb, consumer: queue, handle: countBox }),
+    });
+    await bus.subscribe({
+      queue: queueName('relay-killed-tap'),
+      patterns: ['reg.box.killed'],
+      prefetch: 50,
+      handler: async (e) => void delivered.push(e.id),
+    });
+    const events = Array.from({ length: 60 }, (_, i) => anEvent('reg.box.killed', { boxId: `box_k${i}` }));
+    await producerDb.transaction((tx) => appendToOutbox(tx, ...events));
+    let confirmed = 0;
+    // Batches of 25: the first is confirmed and marked, the second is confirmed whole and the
+    // relay dies before marking it (after its 5th row), the third is never read.
+    const dying = relay({
+      batchSize: 25,
+      hooks: {
+        afterPublish: () => {
+          confirmed += 1;
+          if (confirmed === 30) throw new Error('relay killed');
+        },
+      },
+    });
+
+    expect(await dying.publishPending()).toBe(25);
+    await expect(dying.publishPending()).rejects.toThrow('relay killed');
+    expect(await unpublished()).toBe(35);
+    const next = relay({ batchSize: 25 });
+    while ((await next.publishPending()) > 0);
+
+    await waitFor(() => delivered.length === 85, { what: '85 deliveries (25 of them again)' });
+    await waitFor(async () => (await processed(queue)) === 60, { what: 'every event applied' });
+    await sleep(300);
+    expect(new Set(delivered).size).toBe(60);
+    expect(await unpublished()).toBe(0);
+    expect(await boxCounts('box_k%')).toEqual({ boxes: 60, events: 60 });
+  });
+
+  it('when a consumer is killed in the middle of its prefetched batch, then another applies the rest and each event once', async () => {
+    const queue = queueName('consumer-killed');
+    await bus.declareQueue({ queue, patterns: ['reg.box.consumed'] });
+    const events = Array.from({ length: 200 }, (_, i) => anEvent('reg.box.consumed', { boxId: `box_c${i}` }));
+    await producerDb.transaction((tx) => appendToOutbox(tx, ...events));
+    while ((await relay().publishPending()) > 0);
+    const consumer = spawnConsumer(queue);
+    try {
+      await waitFor(async () => (await processed(queue)) >= 40, {
+        timeoutMs: 30_000,
+        what: '40 events applied',
+      });
+      // SIGKILL: no ack of what is in flight, no clean close; some applied events are unacked.
+      consumer.kill('SIGKILL');
+      await new Promise((resolve) =>
+        consumer.exitCode === null ? consumer.once('exit', resolve) : resolve(null),
+      );
+    } finally {
+      consumer.kill('SIGKILL');
+    }
+    expect(await processed(queue)).toBeLessThan(200);
+
+    await bus.subscribe({
+      queue,
+      patterns: ['reg.box.consumed'],
+      prefetch: 50,
+      handler: idempotentHandler({ db: consumerDb, consumer: queue, handle: countBox }),
+    });
+
+    await waitFor(async () => (await processed(queue)) === 200, { what: 'every event applied' });
+    await sleep(300);
+    expect(await boxCounts('box_c%')).toEqual({ boxes: 200, events: 200 });
+    expect(await admin.messageCount(queue)).toBe(0);
+  });
+
   it('when two relays work one database at the same time, then every row is published exactly once', async () => {
     const received: string[] = [];
     await bus.subscribe({
@@ -263,6 +426,29 @@ describe('transactional outbox on PostgreSQL and RabbitMQ', () => {
     expect(JSON.parse(letters[0]?.body ?? '{}')).toMatchObject({ id: malformed.id, version: 0 });
     expect(letters[0]?.reason).toMatch(/^poison/);
     expect(handled).toBe(0);
+  });
+
+  it('when the relay runs in the background over many full batches, then every event arrives once and in id order', async () => {
+    const received: number[] = [];
+    await bus.subscribe({
+      queue: queueName('background-order'),
+      patterns: ['reg.box.ordered'],
+      prefetch: 100,
+      handler: async (e) => void received.push(Number(e.data.i)),
+    });
+    const events = Array.from({ length: 500 }, (_, i) => anEvent('reg.box.ordered', { i }));
+    await producerDb.transaction((tx) => appendToOutbox(tx, ...events));
+    // Batches of 40: the loop keeps a second pass reading while one awaits its confirms.
+    const running = relay({ batchSize: 40 });
+    running.start();
+    try {
+      await waitFor(() => received.length >= 500, { what: '500 deliveries' });
+    } finally {
+      await running.stop();
+    }
+    await sleep(300);
+    expect(received).toEqual(events.map((_, i) => i));
+    expect(await unpublished()).toBe(0);
   });
 
   it('when the relay runs in the background and is kicked, then a committed event reaches the consumer promptly', async () => {

@@ -3,6 +3,7 @@ import { ManualClock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import {
   appendToOutbox,
+  BatchPublishError,
   idempotentHandler,
   InProcessMessageBus,
   messagingMigrations,
@@ -203,6 +204,40 @@ describe('outbox and relay on PGlite with the in-process bus', () => {
     expect(await registry.getSingleMetricAsString('messaging_outbox_publish_failures_total')).toContain(
       'messaging_outbox_publish_failures_total{relay="outbox"} 1',
     );
+  });
+
+  it('when a batch publish stops after some confirms, then those rows are marked, the next records the error, and the rest wait', async () => {
+    const events = [];
+    for (let i = 0; i < 4; i += 1) events.push(await createBox(`box_b${i}`));
+    const batches: string[][] = [];
+    let down = true;
+    const batching: MessageBus = {
+      publish: async () => {
+        throw new Error('the relay must publish in batches on this bus');
+      },
+      publishBatch: async (envelopes) => {
+        batches.push(envelopes.map((envelope) => envelope.id));
+        if (down) throw new BatchPublishError(2, new Error('channel closed'));
+      },
+      subscribe: async () => undefined,
+      isReady: () => true,
+      close: async () => undefined,
+      ...noDeadLetters,
+    };
+    const failing = relay({ bus: batching });
+
+    expect(await failing.publishPending()).toBe(2);
+    expect(await outboxRows()).toEqual([
+      { event_id: events[0]?.id, published: true, attempts: 0, last_error: null },
+      { event_id: events[1]?.id, published: true, attempts: 0, last_error: null },
+      { event_id: events[2]?.id, published: false, attempts: 1, last_error: 'Error: channel closed' },
+      { event_id: events[3]?.id, published: false, attempts: 0, last_error: null },
+    ]);
+    down = false;
+    expect(await failing.publishPending()).toBe(2);
+
+    expect(batches).toEqual([events.map((e) => e.id), [events[2]?.id, events[3]?.id]]);
+    expect((await outboxRows()).every((row) => row.published)).toBe(true);
   });
 
   it('when the bus keeps failing, then the breaker opens and stops calling it', async () => {

@@ -1,4 +1,4 @@
-import { executeNamed, kyselyOn, sql, type Queryable } from '@svc/storage';
+import { kyselyOn, sql, type Queryable } from '@svc/storage';
 import type { Attempt, AttemptStore } from '../domain/ports';
 import type { DB } from './db.generated';
 
@@ -6,22 +6,23 @@ const db = (q: Queryable) => kyselyOn<DB>(q);
 
 /** Every attempt at a delivery, numbered from 1. */
 export class AttemptRepository implements AttemptStore {
-  async insert(tx: Queryable, a: Attempt): Promise<void> {
-    // Named: the columns are listed, so the statement's text never depends on the object's key order.
-    await executeNamed(
-      tx,
-      'webhooks_insert_attempt',
-      db(tx).insertInto('webhookAttempts').values({
-        deliveryId: a.deliveryId,
-        number: a.number,
-        attemptedAt: a.attemptedAt,
-        outcome: a.outcome,
-        responseStatus: a.responseStatus,
-        durationMs: a.durationMs,
-        error: a.error,
-        nextRetryAt: a.nextRetryAt,
-      }),
-    );
+  async insertMany(tx: Queryable, attempts: Attempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    await db(tx)
+      .insertInto('webhookAttempts')
+      .values(
+        attempts.map((a) => ({
+          deliveryId: a.deliveryId,
+          number: a.number,
+          attemptedAt: a.attemptedAt,
+          outcome: a.outcome,
+          responseStatus: a.responseStatus,
+          durationMs: a.durationMs,
+          error: a.error,
+          nextRetryAt: a.nextRetryAt,
+        })),
+      )
+      .execute();
   }
 
   async of(q: Queryable, deliveryIds: string[]): Promise<Attempt[]> {

@@ -31,32 +31,29 @@ const DELIVERY = [
 /** Deliveries owed to endpoints: one per (endpoint, public event), sent oldest first. */
 export class DeliveryRepository implements DeliveryStore {
   async insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number> {
-    let inserted = 0;
-    for (const d of deliveries) {
-      const { numAffectedRows } = await executeNamed(
-        tx,
-        'webhooks_insert_delivery',
-        db(tx)
-          .insertInto('webhookDeliveries')
-          .values({
-            id: d.id,
-            endpointId: d.endpointId,
-            platformId: d.platformId,
-            eventId: d.eventId,
-            eventType: d.eventType,
-            payload: d.payload,
-            status: 'pending',
-            test: d.test,
-            nextAttemptAt: d.createdAt,
-            eventCreatedAt: d.eventCreatedAt,
-            createdAt: d.createdAt,
-            traceContext: d.traceContext === null ? null : jsonb(d.traceContext),
-          })
-          .onConflict((conflict) => conflict.columns(['endpointId', 'eventId']).doNothing()),
-      );
-      inserted += numAffectedRows;
-    }
-    return inserted;
+    if (deliveries.length === 0) return 0;
+    // One statement for the whole fan-out (ADR 0022).
+    const { numInsertedOrUpdatedRows } = await db(tx)
+      .insertInto('webhookDeliveries')
+      .values(
+        deliveries.map((d) => ({
+          id: d.id,
+          endpointId: d.endpointId,
+          platformId: d.platformId,
+          eventId: d.eventId,
+          eventType: d.eventType,
+          payload: d.payload,
+          status: 'pending' as const,
+          test: d.test,
+          nextAttemptAt: d.createdAt,
+          eventCreatedAt: d.eventCreatedAt,
+          createdAt: d.createdAt,
+          traceContext: d.traceContext === null ? null : jsonb(d.traceContext),
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['endpointId', 'eventId']).doNothing())
+      .executeTakeFirst();
+    return Number(numInsertedOrUpdatedRows ?? 0);
   }
 
   async find(q: Queryable, endpointId: string, id: string): Promise<Delivery | null> {
@@ -91,10 +88,10 @@ export class DeliveryRepository implements DeliveryStore {
       .execute();
   }
 
-  async nextDue(q: Queryable, endpointId: string, now: Date): Promise<Delivery | null> {
+  async dueBatch(q: Queryable, endpointId: string, now: Date, limit: number): Promise<Delivery[]> {
     const { rows } = await executeNamed(
       q,
-      'webhooks_next_due_delivery',
+      'webhooks_due_deliveries',
       db(q)
         .selectFrom('webhookDeliveries')
         .select(DELIVERY)
@@ -102,28 +99,27 @@ export class DeliveryRepository implements DeliveryStore {
         .where('status', '=', PENDING)
         .where('nextAttemptAt', '<=', now)
         .orderBy('seq')
-        .limit(sql.lit(1)),
+        .limit(limit),
     );
-    return rows[0] ?? null;
+    return rows;
   }
 
-  /** The delivery after an attempt; a manual re-send is spent by it. */
-  async recordAttempt(tx: Queryable, d: DeliveryUpdate): Promise<void> {
-    await executeNamed(
-      tx,
-      'webhooks_update_delivery',
-      db(tx)
-        .updateTable('webhookDeliveries')
-        .set({
-          status: d.status,
-          attemptCount: d.attemptCount,
-          nextAttemptAt: d.nextAttemptAt,
-          lastResponseStatus: d.lastResponseStatus,
-          lastError: d.lastError,
-          manual: false,
-        })
-        .where('id', '=', d.id),
-    );
+  /** Several deliveries after their attempts, in one statement; a manual re-send is spent by it. */
+  async recordAttempts(tx: Queryable, updates: DeliveryUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    await sql`
+      UPDATE webhook_deliveries AS d
+      SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
+        last_response_status = u.last_response_status, last_error = u.last_error, manual = false
+      FROM unnest(
+        ${updates.map((u) => u.id)}::text[],
+        ${updates.map((u) => u.status)}::text[],
+        ${updates.map((u) => u.attemptCount)}::int[],
+        ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
+        ${updates.map((u) => u.lastResponseStatus)}::int[],
+        ${updates.map((u) => u.lastError)}::text[]
+      ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
+      WHERE d.id = u.id`.execute(db(tx));
   }
 
   async countPending(q: Queryable): Promise<number> {

@@ -1,5 +1,5 @@
 import { randomBase62 } from '@svc/ids';
-import { deliverNext, type AttemptOutcome } from './deliver-next.use-case';
+import { deliverDue, type AttemptOutcome } from './deliver-due.use-case';
 import type { WebhookContext } from './ports';
 
 export interface DeliveryWorkerOptions {
@@ -126,12 +126,13 @@ export class DeliveryWorker {
 
   private async drain(endpointId: string): Promise<void> {
     try {
-      for (let i = 0; i < this.maxPerLease && this.running; i += 1) {
-        const outcome = await deliverNext(this.ctx, endpointId);
-        if (outcome === null) break;
-        this.options.onAttempt?.(outcome);
+      for (let sent = 0; sent < this.maxPerLease && this.running;) {
+        const outcomes = await deliverDue(this.ctx, endpointId, this.maxPerLease - sent);
+        if (outcomes.length === 0) break;
+        for (const outcome of outcomes) this.options.onAttempt?.(outcome);
+        sent += outcomes.length;
         // A failure gives the slot back: the retry waits for its time, the others for the next lease.
-        if (outcome.outcome === 'failed') break;
+        if (outcomes[outcomes.length - 1]?.outcome === 'failed') break;
       }
     } catch (err) {
       this.ctx.logger.error({ err, endpointId }, 'webhook worker: delivery failed unexpectedly');

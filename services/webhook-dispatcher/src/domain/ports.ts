@@ -136,16 +136,16 @@ export interface DeliveryStore {
     filter: Page & { status?: DeliveryStatus | undefined },
   ): Promise<{ items: Delivery[]; total: number }>;
   requeueManually(tx: Queryable, id: string, now: Date): Promise<void>;
-  /** The oldest due pending delivery of an endpoint, or null. */
-  nextDue(q: Queryable, endpointId: string, now: Date): Promise<Delivery | null>;
-  /** The delivery's state after an attempt. */
-  recordAttempt(tx: Queryable, delivery: DeliveryUpdate): Promise<void>;
+  /** Up to `limit` due pending deliveries of an endpoint, oldest first. */
+  dueBatch(q: Queryable, endpointId: string, now: Date, limit: number): Promise<Delivery[]>;
+  /** The states of several deliveries after their attempts (one statement). */
+  recordAttempts(tx: Queryable, deliveries: DeliveryUpdate[]): Promise<void>;
   countPending(q: Queryable): Promise<number>;
 }
 
 /** Attempts at deliveries (data-access/attempt.repository.ts). */
 export interface AttemptStore {
-  insert(tx: Queryable, attempt: Attempt): Promise<void>;
+  insertMany(tx: Queryable, attempts: Attempt[]): Promise<void>;
   /** The attempts of these deliveries, by delivery and number. */
   of(q: Queryable, deliveryIds: string[]): Promise<Attempt[]>;
 }

@@ -8,7 +8,7 @@ import { inSpan, injectTraceContext, markFailed, SpanKind } from '@svc/telemetry
 import { fetchPolicyOf } from './endpoint-url';
 import { fanOutEvents } from './fan-out-event.use-case';
 import { signingSecrets } from './manage-endpoints.use-case';
-import type { Delivery, Endpoint, WebhookContext } from './ports';
+import type { Attempt, Delivery, DeliveryUpdate, Endpoint, WebhookContext } from './ports';
 import { endpointDisabledEvent } from './public-events';
 import { breakerCooldownMs, failedForTooLong, retryDelayMs } from './retry-schedule';
 import { webhookHeaders } from './webhook-signature';
@@ -158,60 +158,92 @@ async function recordOutcome(
   }
 }
 
+interface Sent {
+  delivery: Delivery;
+  attemptedAt: Date;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
 /**
- * Sends the oldest due delivery of one endpoint (the caller holds the endpoint's lease) and
- * records the attempt: success, a retry on the schedule, `failed` when the schedule is spent, or
- * the endpoint disabled (410 Gone at once; or no success for days). Null when nothing is due.
+ * Sends the oldest due deliveries of one endpoint (the caller holds the endpoint's lease), one at
+ * a time and in order, up to `max`, stopping at the first that fails; then records every attempt
+ * in one transaction: successes, a retry on the schedule, `failed` when the schedule is spent, or
+ * the endpoint disabled (410 Gone at once; or no success for days). Reading the batch in one
+ * query and recording it in one transaction is what lets a healthy endpoint drain a backlog at
+ * the speed of its answers (ADR 0022); a crash before the record re-sends the batch (at least
+ * once). Empty when nothing is due.
  */
-export async function deliverNext(ctx: WebhookContext, endpointId: string): Promise<AttemptOutcome | null> {
+export async function deliverDue(
+  ctx: WebhookContext,
+  endpointId: string,
+  max: number,
+): Promise<AttemptOutcome[]> {
   const startedAt = ctx.clock.now();
   const endpoint = await ctx.endpoints.byId(ctx.db, endpointId);
-  if (endpoint === null || endpoint.status !== 'enabled') return null;
+  if (endpoint === null || endpoint.status !== 'enabled') return [];
   if (endpoint.breakerOpenUntil !== null && endpoint.breakerOpenUntil.getTime() > startedAt.getTime())
-    return null;
-  const delivery = await ctx.deliveries.nextDue(ctx.db, endpointId, startedAt);
-  if (delivery === null) return null;
+    return [];
+  const due = await ctx.deliveries.dueBatch(ctx.db, endpointId, startedAt, max);
+  if (due.length === 0) return [];
 
-  const sent = await send(ctx, endpoint, delivery);
+  const sent: Sent[] = [];
+  for (const delivery of due) {
+    const attemptedAt = ctx.clock.now();
+    const result = await send(ctx, endpoint, delivery);
+    sent.push({ delivery, attemptedAt, ...result });
+    // A failure ends the batch: the later deliveries wait behind its retry (oldest first).
+    if (result.error !== null) break;
+  }
+
   const now = ctx.clock.now();
-  const succeeded = sent.error === null;
-  const number = delivery.attemptCount + 1;
-  const gone = sent.responseStatus === 410;
-  const delay = succeeded || gone || delivery.manual ? null : retryDelayMs(number, ctx.retry);
-  const nextRetryAt = delay === null ? null : new Date(now.getTime() + delay);
-  const outcome: AttemptOutcome = {
-    deliveryId: delivery.id,
-    endpointId,
-    outcome: succeeded ? 'succeeded' : 'failed',
-    responseStatus: sent.responseStatus,
-    durationMs: sent.durationMs,
-    error: sent.error,
-    eventCreatedAt: delivery.eventCreatedAt,
-  };
-
-  await recordOutcome(ctx, delivery.id, async (tx) => {
-    await ctx.attempts.insert(tx, {
-      deliveryId: delivery.id,
+  const outcomes: AttemptOutcome[] = [];
+  const attempts: Attempt[] = [];
+  const updates: DeliveryUpdate[] = [];
+  for (const s of sent) {
+    const succeeded = s.error === null;
+    const number = s.delivery.attemptCount + 1;
+    const gone = s.responseStatus === 410;
+    const delay = succeeded || gone || s.delivery.manual ? null : retryDelayMs(number, ctx.retry);
+    const nextRetryAt = delay === null ? null : new Date(now.getTime() + delay);
+    outcomes.push({
+      deliveryId: s.delivery.id,
+      endpointId,
+      outcome: succeeded ? 'succeeded' : 'failed',
+      responseStatus: s.responseStatus,
+      durationMs: s.durationMs,
+      error: s.error,
+      eventCreatedAt: s.delivery.eventCreatedAt,
+    });
+    attempts.push({
+      deliveryId: s.delivery.id,
       number,
-      attemptedAt: startedAt,
-      outcome: outcome.outcome,
-      responseStatus: sent.responseStatus,
-      durationMs: sent.durationMs,
-      error: sent.error,
+      attemptedAt: s.attemptedAt,
+      outcome: succeeded ? 'succeeded' : 'failed',
+      responseStatus: s.responseStatus,
+      durationMs: s.durationMs,
+      error: s.error,
       nextRetryAt,
     });
-    await ctx.deliveries.recordAttempt(tx, {
-      id: delivery.id,
+    updates.push({
+      id: s.delivery.id,
       status: succeeded ? 'succeeded' : nextRetryAt === null ? 'failed' : 'pending',
       attemptCount: number,
       nextAttemptAt: nextRetryAt,
-      lastResponseStatus: sent.responseStatus,
-      lastError: sent.error,
+      lastResponseStatus: s.responseStatus,
+      lastError: s.error,
     });
-    if (succeeded) {
-      await ctx.endpoints.recordSuccess(tx, endpointId, now);
-      return;
-    }
+  }
+  const last = sent[sent.length - 1] as Sent;
+  const lastOutcome = outcomes[outcomes.length - 1] as AttemptOutcome;
+  const anySucceeded = outcomes.some((o) => o.outcome === 'succeeded');
+
+  await recordOutcome(ctx, last.delivery.id, async (tx) => {
+    await ctx.attempts.insertMany(tx, attempts);
+    await ctx.deliveries.recordAttempts(tx, updates);
+    if (anySucceeded) await ctx.endpoints.recordSuccess(tx, endpointId, now);
+    if (lastOutcome.outcome === 'succeeded') return;
     const streak = await ctx.endpoints.recordFailure(
       tx,
       endpointId,
@@ -219,13 +251,14 @@ export async function deliverNext(ctx: WebhookContext, endpointId: string): Prom
       ctx.retry.breakerThreshold,
       new Date(now.getTime() + breakerCooldownMs(ctx.retry)),
     );
-    if (gone) outcome.disabled = 'gone';
-    else if (failedForTooLong(streak.failingSince, now, ctx.retry)) outcome.disabled = 'failing';
-    if (outcome.disabled !== undefined) await disable(ctx, tx, endpoint, outcome.disabled, sent.error, now);
+    if (last.responseStatus === 410) lastOutcome.disabled = 'gone';
+    else if (failedForTooLong(streak.failingSince, now, ctx.retry)) lastOutcome.disabled = 'failing';
+    if (lastOutcome.disabled !== undefined)
+      await disable(ctx, tx, endpoint, lastOutcome.disabled, last.error, now);
   });
-  if (outcome.disabled !== undefined) {
+  if (lastOutcome.disabled !== undefined) {
     ctx.kick();
     ctx.kickOutbox();
   }
-  return outcome;
+  return outcomes;
 }
