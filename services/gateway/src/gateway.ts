@@ -1,4 +1,4 @@
-import { allOperations, buildOpenApiDocument, type ServiceName } from '@svc/contracts';
+import { allOperations, publicOpenApiDocument, type ServiceName } from '@svc/contracts';
 import type { Clock } from '@svc/clock';
 import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';
@@ -68,7 +68,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     idempotency: new IdempotencyRepository(),
     routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,
-    openapi: buildOpenApiDocument(allOperations, { version: '1.0.0' }),
+    openapi: publicOpenApiDocument(),
   };
   return {
     context,
