@@ -9,10 +9,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List platforms */
+    /**
+     * List platforms
+     * @description List platforms. Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     get: operations['adminListPlatforms'];
     put?: never;
-    /** Register a platform (API customer) */
+    /**
+     * Register a platform (API customer)
+     * @description Register a platform (API customer). Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     post: operations['adminCreatePlatform'];
     delete?: never;
     options?: never;
@@ -27,7 +33,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A platform with its keys (never the secrets) */
+    /**
+     * A platform with its keys (never the secrets)
+     * @description A platform with its keys (never the secrets). Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     get: operations['adminGetPlatform'];
     put?: never;
     post?: never;
@@ -46,7 +55,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Issue an API key (shown once) */
+    /**
+     * Issue an API key (shown once)
+     * @description Issue an API key (shown once). Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     post: operations['adminIssueKey'];
     delete?: never;
     options?: never;
@@ -63,7 +75,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Rotate a key: the old one keeps working for 24 hours */
+    /**
+     * Rotate a key: the old one keeps working for 24 hours
+     * @description Rotate a key: the old one keeps working for 24 hours. Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     post: operations['adminRotateKey'];
     delete?: never;
     options?: never;
@@ -80,7 +95,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Revoke a key at once and issue its successor */
+    /**
+     * Revoke a key at once and issue its successor
+     * @description Revoke a key at once and issue its successor. Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     post: operations['adminRevokeKey'];
     delete?: never;
     options?: never;
@@ -95,7 +113,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Dead-lettered messages of every consumer queue, with their reasons (left in place) */
+    /**
+     * Dead-lettered messages of every consumer queue, with their reasons (left in place)
+     * @description Dead-lettered messages of every consumer queue, with their reasons (left in place). Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     get: operations['adminListDeadLetters'];
     put?: never;
     post?: never;
@@ -114,7 +135,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Move dead letters back to their consumer queue for another round of attempts (applied at most once: consumers deduplicate) */
+    /**
+     * Move dead letters back to their consumer queue for another round of attempts (applied at most once: consumers deduplicate)
+     * @description Move dead letters back to their consumer queue for another round of attempts (applied at most once: consumers deduplicate). Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     post: operations['adminReplayDeadLetters'];
     delete?: never;
     options?: never;
@@ -129,7 +153,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** This document */
+    /**
+     * This document
+     * @description The OpenAPI 3.1 document of every operation and webhook event, generated from the schemas that validate requests. Served to anyone, without a key; `@svc/sdk` is generated from it.
+     */
     get: operations['getOpenApiDocument'];
     put?: never;
     post?: never;
@@ -146,10 +173,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Verified claims of every platform and all of the caller's own, newest first */
+    /**
+     * Verified claims of every platform and all of the caller's own, newest first
+     * @description Verified claims of every platform and all of the caller's own, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listClaims'];
     put?: never;
-    /** Claim an identity (pending, BRONZE, with the next verification step) */
+    /**
+     * Claim an identity (pending, BRONZE, with the next verification step)
+     * @description Claim an identity (pending, BRONZE, with the next verification step). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['createClaim'];
     delete?: never;
     options?: never;
@@ -164,15 +197,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A claim (detail form; verification and proofs for the owner only) */
+    /**
+     * A claim (detail form; verification and proofs for the owner only)
+     * @description A claim (detail form; verification and proofs for the owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getClaim'];
     put?: never;
     post?: never;
-    /** Delete a claim and its box (owner only) */
+    /**
+     * Delete a claim and its box (owner only)
+     * @description Delete a claim and its box (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     delete: operations['deleteClaim'];
     options?: never;
     head?: never;
-    /** Replace a claim's variations and/or reference images (owner only) */
+    /**
+     * Replace a claim's variations and/or reference images (owner only)
+     * @description Replace a claim's variations and/or reference images (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     patch: operations['updateClaim'];
     trace?: never;
   };
@@ -185,7 +227,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Add a name variation (an existing one, ignoring case, changes nothing) */
+    /**
+     * Add a name variation (an existing one, ignoring case, changes nothing)
+     * @description Add a name variation (an existing one, ignoring case, changes nothing). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['addClaimVariation'];
     delete?: never;
     options?: never;
@@ -202,7 +247,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Add a reference image */
+    /**
+     * Add a reference image
+     * @description Add a reference image. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['addClaimImage'];
     delete?: never;
     options?: never;
@@ -217,10 +265,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Boxes, newest first */
+    /**
+     * Boxes, newest first
+     * @description Boxes, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listBoxes'];
     put?: never;
-    /** Protect one of the caller's verified claims with a policy (one box per claim) */
+    /**
+     * Protect one of the caller's verified claims with a policy (one box per claim)
+     * @description Protect one of the caller's verified claims with a policy (one box per claim). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['createBox'];
     delete?: never;
     options?: never;
@@ -235,15 +289,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A box (detail form) */
+    /**
+     * A box (detail form)
+     * @description A box (detail form). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getBox'];
     put?: never;
     post?: never;
-    /** Remove a box: grace periods are cancelled, licenses remain active (owner only) */
+    /**
+     * Remove a box: grace periods are cancelled, licenses remain active (owner only)
+     * @description Remove a box: grace periods are cancelled, licenses remain active (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     delete: operations['deleteBox'];
     options?: never;
     head?: never;
-    /** Change the policy, enforcement or configuration (owner only) */
+    /**
+     * Change the policy, enforcement or configuration (owner only)
+     * @description Change the policy, enforcement or configuration (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     patch: operations['updateBox'];
     trace?: never;
   };
@@ -254,7 +317,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Statistics of the current period (owner only) */
+    /**
+     * Statistics of the current period (owner only)
+     * @description Statistics of the current period (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getBoxStats'];
     put?: never;
     post?: never;
@@ -273,7 +339,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Record a completed identity verification (stands in for the provider) */
+    /**
+     * Record a completed identity verification (stands in for the provider)
+     * @description Record a completed identity verification (stands in for the provider). Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     post: operations['adminVerifyClaim'];
     delete?: never;
     options?: never;
@@ -290,7 +359,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Reject a pending claim */
+    /**
+     * Reject a pending claim
+     * @description Reject a pending claim. Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     post: operations['adminRejectClaim'];
     delete?: never;
     options?: never;
@@ -307,7 +379,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Verify one of the caller's own claims at once (sandbox keys only) */
+    /**
+     * Verify one of the caller's own claims at once (sandbox keys only)
+     * @description Verify one of the caller's own claims at once (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['testHelperVerifyClaim'];
     delete?: never;
     options?: never;
@@ -322,10 +397,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List webhook endpoints, newest first */
+    /**
+     * List webhook endpoints, newest first
+     * @description List webhook endpoints, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listWebhooks'];
     put?: never;
-    /** Register a webhook endpoint (the secret is shown once) */
+    /**
+     * Register a webhook endpoint (the secret is shown once)
+     * @description Register a webhook endpoint (the secret is shown once). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['createWebhook'];
     delete?: never;
     options?: never;
@@ -340,15 +421,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A webhook endpoint (without its secret) */
+    /**
+     * A webhook endpoint (without its secret)
+     * @description A webhook endpoint (without its secret). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getWebhook'];
     put?: never;
     post?: never;
-    /** Delete an endpoint and its deliveries */
+    /**
+     * Delete an endpoint and its deliveries
+     * @description Delete an endpoint and its deliveries. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     delete: operations['deleteWebhook'];
     options?: never;
     head?: never;
-    /** Change url, events, description or status */
+    /**
+     * Change url, events, description or status
+     * @description Change url, events, description or status. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     patch: operations['updateWebhook'];
     trace?: never;
   };
@@ -361,7 +451,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Issue a new secret; the old one signs too for 24 hours */
+    /**
+     * Issue a new secret; the old one signs too for 24 hours
+     * @description Issue a new secret; the old one signs too for 24 hours. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['rotateWebhookSecret'];
     delete?: never;
     options?: never;
@@ -376,7 +469,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Deliveries to an endpoint with every attempt, newest first */
+    /**
+     * Deliveries to an endpoint with every attempt, newest first
+     * @description Deliveries to an endpoint with every attempt, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listWebhookDeliveries'];
     put?: never;
     post?: never;
@@ -395,7 +491,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send a delivery again now (one attempt) */
+    /**
+     * Send a delivery again now (one attempt)
+     * @description Send a delivery again now (one attempt). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['retryWebhookDelivery'];
     delete?: never;
     options?: never;
@@ -412,7 +511,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send a signed sample event to an endpoint (10 per hour per key) */
+    /**
+     * Send a signed sample event to an endpoint (10 per hour per key)
+     * @description Send a signed sample event to an endpoint (10 per hour per key). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits, and against webhook tests, 10 per hour per key. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['testWebhook'];
     delete?: never;
     options?: never;
@@ -427,7 +529,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's licenses, newest first */
+    /**
+     * The caller's licenses, newest first
+     * @description The caller's licenses, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listLicenses'];
     put?: never;
     post?: never;
@@ -446,7 +551,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Request a license on a box; an autoApprove tier is approved and active at once */
+    /**
+     * Request a license on a box; an autoApprove tier is approved and active at once
+     * @description Request a license on a box; an autoApprove tier is approved and active at once. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['requestLicense'];
     delete?: never;
     options?: never;
@@ -461,7 +569,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the caller's license requests (pending, approved or denied form) */
+    /**
+     * One of the caller's license requests (pending, approved or denied form)
+     * @description One of the caller's license requests (pending, approved or denied form). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getLicenseRequest'];
     put?: never;
     post?: never;
@@ -478,11 +589,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the caller's licenses (detail form with terms and the current period's usage) */
+    /**
+     * One of the caller's licenses (detail form with terms and the current period's usage)
+     * @description One of the caller's licenses (detail form with terms and the current period's usage). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getLicense'];
     put?: never;
     post?: never;
-    /** Cancel a license now, or at the end of the current billing month */
+    /**
+     * Cancel a license now, or at the end of the current billing month
+     * @description Cancel a license now, or at the end of the current billing month. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     delete: operations['cancelLicense'];
     options?: never;
     head?: never;
@@ -498,7 +615,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Extend an active license by `term` months; a new tier re-prices it */
+    /**
+     * Extend an active license by `term` months; a new tier re-prices it
+     * @description Extend an active license by `term` months; a new tier re-prices it. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['renewLicense'];
     delete?: never;
     options?: never;
@@ -515,7 +635,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The box owner revokes a license on its box */
+    /**
+     * The box owner revokes a license on its box
+     * @description The box owner revokes a license on its box. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['revokeLicense'];
     delete?: never;
     options?: never;
@@ -530,7 +653,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** License requests on one of the caller’s boxes (box owner only), newest first */
+    /**
+     * License requests on one of the caller’s boxes (box owner only), newest first
+     * @description License requests on one of the caller’s boxes (box owner only), newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listBoxLicenseRequests'];
     put?: never;
     post?: never;
@@ -549,7 +675,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The box owner approves a pending request: the license becomes active */
+    /**
+     * The box owner approves a pending request: the license becomes active
+     * @description The box owner approves a pending request: the license becomes active. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['approveLicenseRequest'];
     delete?: never;
     options?: never;
@@ -566,7 +695,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The box owner denies a pending request */
+    /**
+     * The box owner denies a pending request
+     * @description The box owner denies a pending request. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['denyLicenseRequest'];
     delete?: never;
     options?: never;
@@ -583,7 +715,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Approve one of the caller's own pending requests (sandbox keys only) */
+    /**
+     * Approve one of the caller's own pending requests (sandbox keys only)
+     * @description Approve one of the caller's own pending requests (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['testHelperApproveLicenseRequest'];
     delete?: never;
     options?: never;
@@ -600,7 +735,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Deny one of the caller's own pending requests (sandbox keys only) */
+    /**
+     * Deny one of the caller's own pending requests (sandbox keys only)
+     * @description Deny one of the caller's own pending requests (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['testHelperDenyLicenseRequest'];
     delete?: never;
     options?: never;
@@ -615,7 +753,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Licensing terms of a boxed identity (box id or claim id), snake_case */
+    /**
+     * Licensing terms of a boxed identity (box id or claim id), snake_case
+     * @description Licensing terms of a boxed identity (box id or claim id), snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getLicensingTerms'];
     put?: never;
     post?: never;
@@ -634,7 +775,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Request a (creator tier) license on a boxed identity, snake_case */
+    /**
+     * Request a (creator tier) license on a boxed identity, snake_case
+     * @description Request a (creator tier) license on a boxed identity, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['secondFamilyRequestLicense'];
     delete?: never;
     options?: never;
@@ -649,7 +793,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the caller's license requests, snake_case */
+    /**
+     * One of the caller's license requests, snake_case
+     * @description One of the caller's license requests, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['secondFamilyGetLicenseRequest'];
     put?: never;
     post?: never;
@@ -668,7 +815,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Report usage and revenue of a period; a second report of the period is a correction */
+    /**
+     * Report usage and revenue of a period; a second report of the period is a correction
+     * @description Report usage and revenue of a period; a second report of the period is a correction. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits, and against usage reports, 100 per minute per key. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['reportUsage'];
     delete?: never;
     options?: never;
@@ -685,7 +835,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Report revenue of a period, snake_case (the same usage report) */
+    /**
+     * Report revenue of a period, snake_case (the same usage report)
+     * @description Report revenue of a period, snake_case (the same usage report). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits, and against usage reports, 100 per minute per key. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['secondFamilyReportRevenue'];
     delete?: never;
     options?: never;
@@ -700,7 +853,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What the caller owes (balance, pending payouts) and is owed (receivable), snake_case */
+    /**
+     * What the caller owes (balance, pending payouts) and is owed (receivable), snake_case
+     * @description What the caller owes (balance, pending payouts) and is owed (receivable), snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['secondFamilyRevenueBalance'];
     put?: never;
     post?: never;
@@ -719,7 +875,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Is this name (and picture) a protected identity, and what must happen? */
+    /**
+     * Is this name (and picture) a protected identity, and what must happen?
+     * @description Is this name (and picture) a protected identity, and what must happen?. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['checkIdentity'];
     delete?: never;
     options?: never;
@@ -736,7 +895,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Check up to 100 identities at once */
+    /**
+     * Check up to 100 identities at once
+     * @description Check up to 100 identities at once. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['checkIdentityBatch'];
     delete?: never;
     options?: never;
@@ -753,7 +915,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Identity check, snake_case (UNCLAIMED, CLAIMED, BOXED) */
+    /**
+     * Identity check, snake_case (UNCLAIMED, CLAIMED, BOXED)
+     * @description Identity check, snake_case (UNCLAIMED, CLAIMED, BOXED). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['secondFamilyCheckIdentity'];
     delete?: never;
     options?: never;
@@ -770,7 +935,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Identity check of up to 100 identities, snake_case */
+    /**
+     * Identity check of up to 100 identities, snake_case
+     * @description Identity check of up to 100 identities, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['secondFamilyCheckIdentityBatch'];
     delete?: never;
     options?: never;
@@ -785,7 +953,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The current boxing status of a known (verified) identity, by claim id or box id */
+    /**
+     * The current boxing status of a known (verified) identity, by claim id or box id
+     * @description The current boxing status of a known (verified) identity, by claim id or box id. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['identityStatus'];
     put?: never;
     post?: never;
@@ -802,10 +973,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The avatars you reported, newest first */
+    /**
+     * The avatars you reported, newest first
+     * @description The avatars you reported, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listAvatars'];
     put?: never;
-    /** Report an avatar you host (re-posting the same id updates it); it is run through detection */
+    /**
+     * Report an avatar you host (re-posting the same id updates it); it is run through detection
+     * @description Report an avatar you host (re-posting the same id updates it); it is run through detection. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['reportAvatar'];
     delete?: never;
     options?: never;
@@ -820,15 +997,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of your avatars */
+    /**
+     * One of your avatars
+     * @description One of your avatars. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getAvatar'];
     put?: never;
     post?: never;
-    /** Stop reporting an avatar (you took it down): its open violations are resolved as removed */
+    /**
+     * Stop reporting an avatar (you took it down): its open violations are resolved as removed
+     * @description Stop reporting an avatar (you took it down): its open violations are resolved as removed. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     delete: operations['deleteAvatar'];
     options?: never;
     head?: never;
-    /** Change an avatar; it is evaluated again (an avatar that no longer breaks the policy resolves its violation as modified) */
+    /**
+     * Change an avatar; it is evaluated again (an avatar that no longer breaks the policy resolves its violation as modified)
+     * @description Change an avatar; it is evaluated again (an avatar that no longer breaks the policy resolves its violation as modified). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     patch: operations['updateAvatar'];
     trace?: never;
   };
@@ -839,7 +1025,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Violations of avatars you host, newest first */
+    /**
+     * Violations of avatars you host, newest first
+     * @description Violations of avatars you host, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listViolations'];
     put?: never;
     post?: never;
@@ -856,7 +1045,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One violation (detail form) */
+    /**
+     * One violation (detail form)
+     * @description One violation (detail form). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getViolation'];
     put?: never;
     post?: never;
@@ -875,7 +1067,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Resolve a pending (or appealed) violation: its grace period becomes resolved */
+    /**
+     * Resolve a pending (or appealed) violation: its grace period becomes resolved
+     * @description Resolve a pending (or appealed) violation: its grace period becomes resolved. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['resolveViolation'];
     delete?: never;
     options?: never;
@@ -892,7 +1087,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Appeal a pending violation: its grace period is paused until the appeal is decided */
+    /**
+     * Appeal a pending violation: its grace period is paused until the appeal is decided
+     * @description Appeal a pending violation: its grace period is paused until the appeal is decided. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['appealViolation'];
     delete?: never;
     options?: never;
@@ -907,7 +1105,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of your appeals */
+    /**
+     * One of your appeals
+     * @description One of your appeals. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getAppeal'];
     put?: never;
     post?: never;
@@ -924,7 +1125,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Grace periods of avatars you host, newest first */
+    /**
+     * Grace periods of avatars you host, newest first
+     * @description Grace periods of avatars you host, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listGracePeriods'];
     put?: never;
     post?: never;
@@ -941,7 +1145,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One grace period (detail form, with the affected avatars and notifications) */
+    /**
+     * One grace period (detail form, with the affected avatars and notifications)
+     * @description One grace period (detail form, with the affected avatars and notifications). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['getGracePeriod'];
     put?: never;
     post?: never;
@@ -960,7 +1167,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Resolve an active (or paused) grace period: its violation becomes resolved */
+    /**
+     * Resolve an active (or paused) grace period: its violation becomes resolved
+     * @description Resolve an active (or paused) grace period: its violation becomes resolved. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['resolveGracePeriod'];
     delete?: never;
     options?: never;
@@ -975,7 +1185,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Box owner: the violations of your box, newest first, with how each was resolved (without the hosting platform's personal data) */
+    /**
+     * Box owner: the violations of your box, newest first, with how each was resolved (without the hosting platform's personal data)
+     * @description Box owner: the violations of your box, newest first, with how each was resolved (without the hosting platform's personal data). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['listBoxViolations'];
     put?: never;
     post?: never;
@@ -994,7 +1207,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Box owner: contest how a violation of your box was resolved, within its grace period; the operator reviews it as an appeal (upheld: the violation is pending again with the time it had left) */
+    /**
+     * Box owner: contest how a violation of your box was resolved, within its grace period; the operator reviews it as an appeal (upheld: the violation is pending again with the time it had left)
+     * @description Box owner: contest how a violation of your box was resolved, within its grace period; the operator reviews it as an appeal (upheld: the violation is pending again with the time it had left). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['contestResolution'];
     delete?: never;
     options?: never;
@@ -1011,7 +1227,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The reviewer's decision on a pending appeal, or on a box owner's contest of a resolution (upheld: the contest wins) */
+    /**
+     * The reviewer's decision on a pending appeal, or on a box owner's contest of a resolution (upheld: the contest wins)
+     * @description The reviewer's decision on a pending appeal, or on a box owner's contest of a resolution (upheld: the contest wins). Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
     post: operations['adminDecideAppeal'];
     delete?: never;
     options?: never;
@@ -1028,7 +1247,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Decide one of your own pending appeals at once (sandbox keys only) */
+    /**
+     * Decide one of your own pending appeals at once (sandbox keys only)
+     * @description Decide one of your own pending appeals at once (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['testHelperDecideAppeal'];
     delete?: never;
     options?: never;
@@ -1045,7 +1267,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Move your sandbox clock forward: every reminder, ending warning, expiry (and license expiry) that falls due fires, in order */
+    /**
+     * Move your sandbox clock forward: every reminder, ending warning, expiry (and license expiry) that falls due fires, in order
+     * @description Move your sandbox clock forward: every reminder, ending warning, expiry (and license expiry) that falls due fires, in order. Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     */
     post: operations['testHelperAdvanceTime'];
     delete?: never;
     options?: never;
@@ -1060,7 +1285,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Pending takedowns and open grace periods, snake_case */
+    /**
+     * Pending takedowns and open grace periods, snake_case
+     * @description Pending takedowns and open grace periods, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     */
     get: operations['enforcementObligations'];
     put?: never;
     post?: never;
@@ -1071,7 +1299,268 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'grace_period.started': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A grace period started: one of your avatars breaks a box’s policy
+     * @description A grace period started: one of your avatars breaks a box’s policy. Grace-period family: `{id, type, createdAt, data}`, camelCase data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_grace_period_started'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'grace_period.reminder': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reminder on day 7, 21 or 28 of a grace period
+     * @description Reminder on day 7, 21 or 28 of a grace period. Grace-period family: `{id, type, createdAt, data}`, camelCase data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_grace_period_reminder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'grace_period.ending': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Two days of a grace period remain
+     * @description Two days of a grace period remain. Grace-period family: `{id, type, createdAt, data}`, camelCase data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_grace_period_ending'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'grace_period.expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A grace period ran out: deactivate its avatars
+     * @description A grace period ran out: deactivate its avatars. Grace-period family: `{id, type, createdAt, data}`, camelCase data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_grace_period_expired'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'grace_period.resolved': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A grace period ended without enforcement (licensed, removed, modified, dismissed…)
+     * @description A grace period ended without enforcement (licensed, removed, modified, dismissed…). Grace-period family: `{id, type, createdAt, data}`, camelCase data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_grace_period_resolved'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'grace_period.paused': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A grace period is paused by an appeal
+     * @description A grace period is paused by an appeal. Grace-period family: `{id, type, createdAt, data}`, camelCase data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_grace_period_paused'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'grace_period.resumed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An appeal was denied: the countdown resumes
+     * @description An appeal was denied: the countdown resumes. Grace-period family: `{id, type, createdAt, data}`, camelCase data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_grace_period_resumed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'boxing.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An identity in use was boxed: day 0 of its grace period
+     * @description An identity in use was boxed: day 0 of its grace period. Boxing, license and payment family: `{id, event, createdAt, data}`, snake_case data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_boxing_created'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'boxing.grace_started': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The grace period to comply started
+     * @description The grace period to comply started. Boxing, license and payment family: `{id, event, createdAt, data}`, snake_case data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_boxing_grace_started'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'license.approved': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A license request of yours was approved
+     * @description A license request of yours was approved. Boxing, license and payment family: `{id, event, createdAt, data}`, snake_case data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_license_approved'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'license.denied': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A license request of yours was denied: content must be removed
+     * @description A license request of yours was denied: content must be removed. Boxing, license and payment family: `{id, event, createdAt, data}`, snake_case data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_license_denied'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payment.due': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A fee or royalty payment is due (the licensee pays, the box owner receives)
+     * @description A fee or royalty payment is due (the licensee pays, the box owner receives). Boxing, license and payment family: `{id, event, createdAt, data}`, snake_case data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_payment_due'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.endpoint_disabled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * One of your webhook endpoints was disabled (410 Gone, or failing for days)
+     * @description One of your webhook endpoints was disabled (410 Gone, or failing for days). Grace-period family: `{id, type, createdAt, data}`, camelCase data. Signed per Standard Webhooks (verify with the endpoint’s `whsec_…` secret, e.g. `verifyWebhook` of @svc/sdk); delivered at least once, retried with backoff on a non-2xx answer or a 10 s timeout.
+     */
+    post: operations['webhook_webhook_endpoint_disabled'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description Every error answer: `{error: {code, message, details?}}` */
@@ -2330,11 +2819,468 @@ export interface components {
       /** @description True when a list was cut at 1000 items (newest first) */
       truncated: boolean;
     };
+    /** @description The `grace_period.started` event (`{id, type, createdAt, data}`) */
+    GracePeriodStartedEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      type: 'grace_period.started';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        gracePeriodId: string;
+        violationId: string;
+        boxId: string;
+        /** @description The claim (`claim_…`) the box protects */
+        identityId: string;
+        identityName: string;
+        /** @enum {string} */
+        policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+        /** @enum {string} */
+        status: 'active' | 'paused' | 'resolved' | 'expired' | 'cancelled';
+        /** Format: date-time */
+        startedAt: string;
+        /** Format: date-time */
+        expiresAt: string;
+        daysRemaining: number;
+        /** @description Your avatar ids the grace period is about */
+        avatarIds: string[];
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `grace_period.reminder` event (`{id, type, createdAt, data}`) */
+    GracePeriodReminderEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      type: 'grace_period.reminder';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        gracePeriodId: string;
+        violationId: string;
+        boxId: string;
+        /** @description The claim (`claim_…`) the box protects */
+        identityId: string;
+        identityName: string;
+        /** @enum {string} */
+        policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+        /** @enum {string} */
+        status: 'active' | 'paused' | 'resolved' | 'expired' | 'cancelled';
+        /** Format: date-time */
+        startedAt: string;
+        /** Format: date-time */
+        expiresAt: string;
+        daysRemaining: number;
+        /** @description Your avatar ids the grace period is about */
+        avatarIds: string[];
+        /** @description The day of the period (sandbox: hours 6, 18 and 22 stand for days 7, 21 and 28) */
+        reminderDay: 7 | 21 | 28;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `grace_period.ending` event (`{id, type, createdAt, data}`) */
+    GracePeriodEndingEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      type: 'grace_period.ending';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        gracePeriodId: string;
+        violationId: string;
+        boxId: string;
+        /** @description The claim (`claim_…`) the box protects */
+        identityId: string;
+        identityName: string;
+        /** @enum {string} */
+        policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+        /** @enum {string} */
+        status: 'active' | 'paused' | 'resolved' | 'expired' | 'cancelled';
+        /** Format: date-time */
+        startedAt: string;
+        /** Format: date-time */
+        expiresAt: string;
+        daysRemaining: number;
+        /** @description Your avatar ids the grace period is about */
+        avatarIds: string[];
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `grace_period.expired` event (`{id, type, createdAt, data}`) */
+    GracePeriodExpiredEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      type: 'grace_period.expired';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        gracePeriodId: string;
+        violationId: string;
+        boxId: string;
+        /** @description The claim (`claim_…`) the box protects */
+        identityId: string;
+        identityName: string;
+        /** @enum {string} */
+        policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+        /** @enum {string} */
+        status: 'active' | 'paused' | 'resolved' | 'expired' | 'cancelled';
+        /** Format: date-time */
+        startedAt: string;
+        /** Format: date-time */
+        expiresAt: string;
+        daysRemaining: number;
+        /** @description Your avatar ids the grace period is about */
+        avatarIds: string[];
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `grace_period.resolved` event (`{id, type, createdAt, data}`) */
+    GracePeriodResolvedEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      type: 'grace_period.resolved';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        gracePeriodId: string;
+        violationId: string;
+        boxId: string;
+        /** @description The claim (`claim_…`) the box protects */
+        identityId: string;
+        identityName: string;
+        /** @enum {string} */
+        policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+        /** @enum {string} */
+        status: 'active' | 'paused' | 'resolved' | 'expired' | 'cancelled';
+        /** Format: date-time */
+        startedAt: string;
+        /** Format: date-time */
+        expiresAt: string;
+        daysRemaining: number;
+        /** @description Your avatar ids the grace period is about */
+        avatarIds: string[];
+        /** @enum {string} */
+        resolution: 'licensed' | 'removed' | 'modified' | 'parody' | 'dismissed' | 'box_removed';
+        remainingAvatars: number;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `grace_period.paused` event (`{id, type, createdAt, data}`) */
+    GracePeriodPausedEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      type: 'grace_period.paused';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        gracePeriodId: string;
+        violationId: string;
+        boxId: string;
+        /** @description The claim (`claim_…`) the box protects */
+        identityId: string;
+        identityName: string;
+        /** @enum {string} */
+        policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+        /** @enum {string} */
+        status: 'active' | 'paused' | 'resolved' | 'expired' | 'cancelled';
+        /** Format: date-time */
+        startedAt: string;
+        /** Format: date-time */
+        expiresAt: string;
+        daysRemaining: number;
+        /** @description Your avatar ids the grace period is about */
+        avatarIds: string[];
+        appealId: string;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `grace_period.resumed` event (`{id, type, createdAt, data}`) */
+    GracePeriodResumedEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      type: 'grace_period.resumed';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        gracePeriodId: string;
+        violationId: string;
+        boxId: string;
+        /** @description The claim (`claim_…`) the box protects */
+        identityId: string;
+        identityName: string;
+        /** @enum {string} */
+        policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+        /** @enum {string} */
+        status: 'active' | 'paused' | 'resolved' | 'expired' | 'cancelled';
+        /** Format: date-time */
+        startedAt: string;
+        /** Format: date-time */
+        expiresAt: string;
+        daysRemaining: number;
+        /** @description Your avatar ids the grace period is about */
+        avatarIds: string[];
+        appealId: string;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `boxing.created` event (`{id, event, createdAt, data}`) */
+    BoxingCreatedEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      event: 'boxing.created';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        identity_id: string;
+        identity_name: string;
+        box_id: string;
+        violation_id: string;
+        grace_period_id: string;
+        avatar_ids: string[];
+        /** @enum {string} */
+        policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+        /**
+         * Format: date-time
+         * @description When the grace period ends: license or remove by then
+         */
+        deadline: string;
+        days_remaining: number;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `boxing.grace_started` event (`{id, event, createdAt, data}`) */
+    BoxingGraceStartedEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      event: 'boxing.grace_started';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        identity_id: string;
+        identity_name: string;
+        box_id: string;
+        violation_id: string;
+        grace_period_id: string;
+        avatar_ids: string[];
+        /** @enum {string} */
+        policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
+        /**
+         * Format: date-time
+         * @description When the grace period ends: license or remove by then
+         */
+        deadline: string;
+        days_remaining: number;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `license.approved` event (`{id, event, createdAt, data}`) */
+    LicenseApprovedEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      event: 'license.approved';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        license_id: string;
+        request_id: string;
+        identity_id: string;
+        identity_name: string;
+        box_id: string;
+        /** @enum {string} */
+        tier: 'personal' | 'creator' | 'commercial' | 'enterprise';
+        /** @description Approved by the box’s autoApprove, not by its owner */
+        automatic: boolean;
+        /** Format: date-time */
+        approved_at: string;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `license.denied` event (`{id, event, createdAt, data}`) */
+    LicenseDeniedEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      event: 'license.denied';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        identity_id: string;
+        identity_name: string;
+        request_id: string;
+        box_id: string;
+        /** @enum {string} */
+        tier: 'personal' | 'creator' | 'commercial' | 'enterprise';
+        reason: string;
+        /** Format: date-time */
+        denied_at: string;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `payment.due` event (`{id, event, createdAt, data}`) */
+    PaymentDueEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      event: 'payment.due';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        /** @description The period’s whole current amount of this kind, in currency units (0 after a correction) */
+        amount: number;
+        /** @enum {string} */
+        kind: 'fee' | 'royalty';
+        currency: string;
+        /** @description The platform that is paid (the box owner) */
+        recipient: string;
+        payment_id: string;
+        license_id: string;
+        box_id: string;
+        period: string;
+        /** Format: date-time */
+        due_date: string;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
+    /** @description The `webhook.endpoint_disabled` event (`{id, type, createdAt, data}`) */
+    WebhookEndpointDisabledEvent: {
+      /** @description `evt_…`: the same for every delivery of one event */
+      id: string;
+      /** @constant */
+      type: 'webhook.endpoint_disabled';
+      /**
+       * Format: date-time
+       * @description When the fact happened
+       */
+      createdAt: string;
+      data: {
+        endpointId: string;
+        url: string;
+        /** @enum {string} */
+        reason: 'gone' | 'failing';
+        /** Format: date-time */
+        disabledAt: string;
+        lastError: string | null;
+      };
+      /**
+       * @description Present (true) on a sample sent by `POST /v1/svc/webhooks/test`
+       * @constant
+       */
+      test?: true;
+    };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+    IdempotencyKey: string;
+  };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description The request id: echoed from the request’s X-Request-Id, or generated. Quote it when reporting a problem. */
+    XRequestId: string;
+    /** @description Requests per minute of the key’s plan */
+    XRateLimitLimit: number;
+    /** @description Requests left in the current minute (0 on a 429) */
+    XRateLimitRemaining: number;
+    /** @description When the current window ends, Unix seconds */
+    XRateLimitReset: number;
+    /** @description Seconds to wait before sending the request again */
+    RetryAfter: number;
+    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
+    IdempotentReplayed: 'true';
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2354,13 +3300,7 @@ export interface operations {
       /** @description Platforms, newest first */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2374,49 +3314,80 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -2447,13 +3418,7 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2462,49 +3427,110 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -2523,13 +3549,7 @@ export interface operations {
       /** @description The platform */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2563,49 +3583,95 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -2634,13 +3700,7 @@ export interface operations {
       /** @description Issued */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2649,49 +3709,125 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -2710,13 +3846,7 @@ export interface operations {
       /** @description Rotated */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2731,49 +3861,110 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `INVALID_STATE`: not allowed from the current state */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -2792,13 +3983,7 @@ export interface operations {
       /** @description Revoked */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2811,49 +3996,110 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `INVALID_STATE`: not allowed from the current state */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -2874,13 +4120,7 @@ export interface operations {
       /** @description Every consumer queue of every service, with its dead-letter depth */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2896,49 +4136,80 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -2969,13 +4240,7 @@ export interface operations {
       /** @description How many messages went back to each queue */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2995,49 +4260,110 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3054,60 +4380,54 @@ export interface operations {
       /** @description OpenAPI 3.1 document */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
-      401: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
         };
       };
     };
@@ -3129,13 +4449,10 @@ export interface operations {
       /** @description Claims (list form) */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3149,49 +4466,116 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3200,7 +4584,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -3231,13 +4616,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3246,49 +4629,173 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /**
+       * @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field
+       *     - `INVALID_NAME`: a name is empty, only punctuation or whitespace, over 200 characters, or has control characters
+       */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR' | 'INVALID_NAME';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3307,13 +4814,10 @@ export interface operations {
       /** @description The claim */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3322,49 +4826,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3373,7 +4962,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -3385,13 +4975,11 @@ export interface operations {
       /** @description Deleted */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3406,49 +4994,170 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3457,7 +5166,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -3485,13 +5195,11 @@ export interface operations {
       /** @description The updated claim */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3500,49 +5208,209 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /**
+       * @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field
+       *     - `INVALID_NAME`: a name is empty, only punctuation or whitespace, over 200 characters, or has control characters
+       */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR' | 'INVALID_NAME';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3551,7 +5419,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -3573,13 +5442,11 @@ export interface operations {
       /** @description The updated claim */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3588,49 +5455,209 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /**
+       * @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field
+       *     - `INVALID_NAME`: a name is empty, only punctuation or whitespace, over 200 characters, or has control characters
+       */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR' | 'INVALID_NAME';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3639,7 +5666,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -3663,13 +5691,11 @@ export interface operations {
       /** @description The updated claim */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3678,49 +5704,206 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3742,13 +5925,10 @@ export interface operations {
       /** @description Boxes (list form) */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3762,49 +5942,116 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3813,7 +6060,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -3840,13 +6088,11 @@ export interface operations {
       /** @description Created; the initial scan starts */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3855,49 +6101,191 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /**
+       * @description - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3916,13 +6304,10 @@ export interface operations {
       /** @description The box */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3931,49 +6316,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -3982,7 +6452,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -3994,13 +6465,11 @@ export interface operations {
       /** @description Deleted */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4018,49 +6487,170 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4069,7 +6659,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -4094,13 +6685,11 @@ export interface operations {
       /** @description The updated box */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4109,49 +6698,206 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4170,13 +6916,10 @@ export interface operations {
       /** @description The statistics */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4185,49 +6928,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4255,13 +7083,7 @@ export interface operations {
       /** @description The verified claim */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4270,49 +7092,140 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `INVALID_STATE`: not allowed from the current state */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4337,13 +7250,7 @@ export interface operations {
       /** @description The rejected claim */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4352,49 +7259,140 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
-      429: {
+      /** @description - `INVALID_STATE`: not allowed from the current state */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4403,7 +7401,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -4425,13 +7424,11 @@ export interface operations {
       /** @description The verified claim */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4440,49 +7437,209 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /**
+       * @description - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4502,13 +7659,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4522,63 +7676,116 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s endpoint) */
-      404: {
-        headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4587,7 +7794,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -4628,13 +7836,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4643,63 +7849,170 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s endpoint) */
-      404: {
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4718,13 +8031,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4733,63 +8043,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s endpoint) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4798,7 +8179,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -4810,13 +8192,11 @@ export interface operations {
       /** @description Deleted */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4829,63 +8209,152 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s endpoint) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -4894,7 +8363,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -4942,13 +8412,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4957,63 +8425,188 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s endpoint) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5022,7 +8615,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -5034,13 +8628,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5049,63 +8641,152 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s endpoint) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5128,13 +8809,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5148,63 +8826,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s endpoint) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5213,7 +8962,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -5226,13 +8976,11 @@ export interface operations {
       /** @description Queued */
       202: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5241,79 +8989,156 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s endpoint) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description INVALID_STATE: the endpoint is disabled */
+      /**
+       * @description The endpoint is disabled
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5322,7 +9147,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -5356,13 +9182,11 @@ export interface operations {
       /** @description Queued */
       202: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5371,86 +9195,192 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s endpoint) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description INVALID_STATE: the endpoint is disabled */
+      /**
+       * @description The endpoint is disabled
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5473,13 +9403,10 @@ export interface operations {
       /** @description Licenses (list form) */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5493,49 +9420,116 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5544,7 +9538,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -5572,13 +9567,11 @@ export interface operations {
       /** @description Submitted (or approved at once) */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5587,68 +9580,195 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description No such box */
+      /**
+       * @description No such box
+       *     - `NOT_FOUND`: no such resource, or it belongs to another platform
+       */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
+        };
       };
-      /** @description Not licensable (BLOCK_ALL, TEAM, BLOCK_COMMERCIAL, own box), a tier the box does not offer (details.offeredTiers), or an active license of this tier (details.licenseId) */
+      /**
+       * @description Not licensable (BLOCK_ALL, TEAM, BLOCK_COMMERCIAL, own box), a tier the box does not offer (details.offeredTiers), or an active license of this tier (details.licenseId)
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5667,13 +9787,10 @@ export interface operations {
       /** @description The request */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5682,49 +9799,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5743,13 +9945,10 @@ export interface operations {
       /** @description The license */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5758,49 +9957,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5809,7 +10093,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -5832,13 +10117,11 @@ export interface operations {
       /** @description Cancelled or scheduled */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5860,63 +10143,192 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description The license is not active, or its cancellation is already scheduled */
+      /**
+       * @description The license is not active, or its cancellation is already scheduled
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -5925,7 +10337,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -5949,13 +10362,11 @@ export interface operations {
       /** @description Renewed */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5991,63 +10402,192 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description The license is not active */
+      /**
+       * @description The license is not active
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6056,7 +10596,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -6074,13 +10615,11 @@ export interface operations {
       /** @description Revoked */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6096,63 +10635,210 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description The license is not active */
+      /**
+       * @description The license is not active
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6175,13 +10861,10 @@ export interface operations {
       /** @description Requests */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -6195,49 +10878,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6246,7 +11014,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -6265,13 +11034,11 @@ export interface operations {
       /** @description The approved request */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6280,63 +11047,192 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description Already decided */
+      /**
+       * @description Already decided
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6345,7 +11241,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -6363,13 +11260,11 @@ export interface operations {
       /** @description The denied request */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6378,63 +11273,192 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description Already decided */
+      /**
+       * @description Already decided
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6443,7 +11467,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -6462,13 +11487,11 @@ export interface operations {
       /** @description The approved request */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6477,49 +11500,209 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /**
+       * @description - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6528,7 +11711,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -6546,13 +11730,11 @@ export interface operations {
       /** @description The denied request */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6561,49 +11743,209 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /**
+       * @description - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6622,62 +11964,144 @@ export interface operations {
       /** @description The terms */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['LicensingTerms'];
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6686,7 +12110,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -6707,13 +12132,11 @@ export interface operations {
       /** @description Submitted */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6726,49 +12149,191 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /**
+       * @description - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6787,13 +12352,10 @@ export interface operations {
       /** @description The request */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -6806,49 +12368,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -6857,7 +12504,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -6898,13 +12546,11 @@ export interface operations {
       /** @description A correction (version 2, 3, ...) */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6916,13 +12562,11 @@ export interface operations {
       /** @description First report of the period */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6931,68 +12575,195 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description No such license of the caller */
+      /**
+       * @description No such license of the caller
+       *     - `NOT_FOUND`: no such resource, or it belongs to another platform
+       */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
+        };
       };
-      /** @description The license was not active in that period */
+      /**
+       * @description The license was not active in that period
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -7001,7 +12772,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -7028,13 +12800,11 @@ export interface operations {
       /** @description A correction */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7054,13 +12824,11 @@ export interface operations {
       /** @description First report of the period */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7077,49 +12845,191 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /**
+       * @description - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -7136,13 +13046,10 @@ export interface operations {
       /** @description The balance */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -7181,49 +13088,116 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -7232,7 +13206,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -7261,95 +13236,205 @@ export interface operations {
       /** @description The check result (not wrapped in data) */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['IdentityCheckResult'];
         };
       };
-      /** @description VALIDATION_ERROR, INVALID_NAME or BATCH_TOO_LARGE */
+      /**
+       * @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field
+       *     - `INVALID_NAME`: a name is empty, only punctuation or whitespace, over 200 characters, or has control characters
+       */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR' | 'INVALID_NAME';
+            };
+          };
+        };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
         };
       };
-      /** @description IMAGE_TOO_LARGE */
+      /**
+       * @description - `IMAGE_TOO_LARGE`: the image is over 10 MB
+       *     - `VALIDATION_ERROR`: the body is over 1 MB
+       */
       413: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IMAGE_TOO_LARGE' | 'VALIDATION_ERROR';
+            };
+          };
+        };
       };
-      /** @description INVALID_IMAGE_URL */
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INVALID_IMAGE_URL`: the image URL is not http(s), cannot be fetched, is not an image, or is refused by the outbound-fetch guard */
       422: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_IMAGE_URL';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -7358,7 +13443,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -7388,95 +13474,203 @@ export interface operations {
       /** @description A result per identity, in order, with totals */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['IdentityBatchResult'];
         };
       };
-      /** @description VALIDATION_ERROR, INVALID_NAME or BATCH_TOO_LARGE */
+      /**
+       * @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field
+       *     - `INVALID_NAME`: a name is empty, only punctuation or whitespace, over 200 characters, or has control characters
+       *     - `BATCH_TOO_LARGE`: more than 100 identities in a batch
+       */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR' | 'INVALID_NAME' | 'BATCH_TOO_LARGE';
+            };
+          };
+        };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
         };
       };
-      /** @description IMAGE_TOO_LARGE */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
       413: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
       };
-      /** @description INVALID_IMAGE_URL */
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INVALID_IMAGE_URL`: the image URL is not http(s), cannot be fetched, is not an image, or is refused by the outbound-fetch guard */
       422: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_IMAGE_URL';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -7485,7 +13679,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -7515,95 +13710,205 @@ export interface operations {
       /** @description The check result */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['SecondFamilyCheckResult'];
         };
       };
-      /** @description VALIDATION_ERROR, INVALID_NAME or BATCH_TOO_LARGE */
+      /**
+       * @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field
+       *     - `INVALID_NAME`: a name is empty, only punctuation or whitespace, over 200 characters, or has control characters
+       */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR' | 'INVALID_NAME';
+            };
+          };
+        };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
         };
       };
-      /** @description IMAGE_TOO_LARGE */
+      /**
+       * @description - `IMAGE_TOO_LARGE`: the image is over 10 MB
+       *     - `VALIDATION_ERROR`: the body is over 1 MB
+       */
       413: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IMAGE_TOO_LARGE' | 'VALIDATION_ERROR';
+            };
+          };
+        };
       };
-      /** @description INVALID_IMAGE_URL */
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INVALID_IMAGE_URL`: the image URL is not http(s), cannot be fetched, is not an image, or is refused by the outbound-fetch guard */
       422: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_IMAGE_URL';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -7612,7 +13917,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -7646,13 +13952,11 @@ export interface operations {
       /** @description A result per identity */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7719,82 +14023,192 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR, INVALID_NAME or BATCH_TOO_LARGE */
+      /**
+       * @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field
+       *     - `INVALID_NAME`: a name is empty, only punctuation or whitespace, over 200 characters, or has control characters
+       *     - `BATCH_TOO_LARGE`: more than 100 identities in a batch
+       */
       400: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR' | 'INVALID_NAME' | 'BATCH_TOO_LARGE';
+            };
+          };
+        };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
         };
       };
-      /** @description IMAGE_TOO_LARGE */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
       413: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
       };
-      /** @description INVALID_IMAGE_URL */
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INVALID_IMAGE_URL`: the image URL is not http(s), cannot be fetched, is not an image, or is refused by the outbound-fetch guard */
       422: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_IMAGE_URL';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -7813,67 +14227,147 @@ export interface operations {
       /** @description The status */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['IdentityStatus'];
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND: no verified identity with this id */
+      /**
+       * @description NOT_FOUND: no verified identity with this id
+       *     - `NOT_FOUND`: no such resource, or it belongs to another platform
+       */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -7895,13 +14389,10 @@ export interface operations {
       /** @description Avatars (without creatorEmail) */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -7915,49 +14406,116 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -7966,7 +14524,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -8001,13 +14560,11 @@ export interface operations {
       /** @description Updated (the id was already reported) */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8019,13 +14576,11 @@ export interface operations {
       /** @description Reported */
       201: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8034,49 +14589,170 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8095,13 +14771,10 @@ export interface operations {
       /** @description The avatar */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -8110,49 +14783,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8161,7 +14919,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -8173,13 +14932,11 @@ export interface operations {
       /** @description Deleted */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8200,49 +14957,152 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8251,7 +15111,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -8277,13 +15138,11 @@ export interface operations {
       /** @description The avatar */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8292,49 +15151,188 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8357,13 +15355,10 @@ export interface operations {
       /** @description Violations (list form) */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -8377,49 +15372,116 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8438,13 +15500,10 @@ export interface operations {
       /** @description The violation */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -8453,49 +15512,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8504,7 +15648,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -8534,13 +15679,11 @@ export interface operations {
       /** @description Resolved */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8571,63 +15714,192 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description INVALID_STATE: not allowed from the current state */
+      /**
+       * @description INVALID_STATE: not allowed from the current state
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8636,7 +15908,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -8661,13 +15934,11 @@ export interface operations {
       /** @description Appealed */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8711,63 +15982,192 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description INVALID_STATE: not allowed from the current state */
+      /**
+       * @description INVALID_STATE: not allowed from the current state
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8786,13 +16186,10 @@ export interface operations {
       /** @description The appeal */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -8801,49 +16198,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8866,13 +16348,10 @@ export interface operations {
       /** @description Grace periods (list form) */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -8886,49 +16365,116 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -8947,13 +16493,10 @@ export interface operations {
       /** @description The grace period */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -8962,49 +16505,134 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -9013,7 +16641,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -9043,13 +16672,11 @@ export interface operations {
       /** @description Resolved */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9073,63 +16700,192 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description INVALID_STATE: not allowed from the current state */
+      /**
+       * @description INVALID_STATE: not allowed from the current state
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -9152,13 +16908,10 @@ export interface operations {
       /** @description Violations of the box */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -9172,54 +16925,137 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND: no such box, or it is not yours */
+      /**
+       * @description NOT_FOUND: no such box, or it is not yours
+       *     - `NOT_FOUND`: no such resource, or it belongs to another platform
+       */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -9228,7 +17064,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -9249,13 +17086,11 @@ export interface operations {
       /** @description Contested */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9286,68 +17121,195 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND: no such violation on a box of yours */
+      /**
+       * @description NOT_FOUND: no such violation on a box of yours
+       *     - `NOT_FOUND`: no such resource, or it belongs to another platform
+       */
       404: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
+        };
       };
-      /** @description INVALID_STATE: not allowed from the current state */
+      /**
+       * @description INVALID_STATE: not allowed from the current state
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -9377,13 +17339,7 @@ export interface operations {
       /** @description Decided */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -9436,63 +17392,143 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description INVALID_STATE: not allowed from the current state */
+      /**
+       * @description INVALID_STATE: not allowed from the current state
+       *     - `INVALID_STATE`: not allowed from the current state
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description RATE_LIMITED */
-      429: {
-        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -9501,7 +17537,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         id: string;
@@ -9524,13 +17561,11 @@ export interface operations {
       /** @description Decided */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9583,63 +17618,210 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
         };
       };
-      /** @description INVALID_STATE: not allowed from the current state */
+      /**
+       * @description INVALID_STATE: not allowed from the current state
+       *     - `INVALID_STATE`: not allowed from the current state
+       *     - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request
+       */
       409: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE' | 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -9648,7 +17830,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        'Idempotency-Key'?: string;
+        /** @description Makes a write safe to retry: the first answer is stored for 24 h and replayed for the same key and body; the same key with another body is 409 IDEMPOTENCY_CONFLICT. Keys are per platform. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -9665,13 +17848,11 @@ export interface operations {
       /** @description Your clock now */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9689,63 +17870,191 @@ export interface operations {
           };
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description FORBIDDEN: live keys */
+      /**
+       * @description FORBIDDEN: live keys
+       *     - `FORBIDDEN`: the key is valid but may not do this
+       */
       403: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
-        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
         };
       };
-      /** @description RATE_LIMITED */
+      /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
-      503: {
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
         };
       };
     };
@@ -9762,63 +18071,504 @@ export interface operations {
       /** @description Your obligations */
       200: {
         headers: {
-          /** @description Echoed from the request, or generated */
-          'X-Request-Id'?: string;
-          /** @description Requests per minute */
-          'X-RateLimit-Limit'?: number;
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix seconds */
-          'X-RateLimit-Reset'?: number;
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['EnforcementObligations'];
         };
       };
-      /** @description VALIDATION_ERROR (or another 400 code) */
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
         };
       };
-      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED or WRONG_ENVIRONMENT */
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
         };
       };
-      /** @description NOT_FOUND (also for another platform’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMITED */
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
         };
       };
-      /** @description SERVICE_UNAVAILABLE */
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
       503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  webhook_grace_period_started: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GracePeriodStartedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
         headers: {
           [name: string]: unknown;
         };
-        content: {
-          'application/json': components['schemas']['Error'];
+        content?: never;
+      };
+    };
+  };
+  webhook_grace_period_reminder: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GracePeriodReminderEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
+        content?: never;
+      };
+    };
+  };
+  webhook_grace_period_ending: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GracePeriodEndingEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_grace_period_expired: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GracePeriodExpiredEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_grace_period_resolved: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GracePeriodResolvedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_grace_period_paused: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GracePeriodPausedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_grace_period_resumed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GracePeriodResumedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_boxing_created: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BoxingCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_boxing_grace_started: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BoxingGraceStartedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_license_approved: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LicenseApprovedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_license_denied: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LicenseDeniedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_payment_due: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PaymentDueEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_webhook_endpoint_disabled: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (the same on every retry) */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>`; space-separated during a secret rotation */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEndpointDisabledEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx acknowledges; anything else is retried) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
