@@ -14,7 +14,7 @@ import type { GatewayContext } from './domain/gateway-context';
 import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
 import { adminRoutes } from './entry-points/http/admin.routes';
-import { publicRoutes } from './entry-points/http/public.routes';
+import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
 
 export interface GatewayOptions {
   db: Database;
@@ -42,6 +42,8 @@ export interface Gateway {
   context: GatewayContext;
   /** The admin API and the public API (the app around them is startHttpService's). */
   routes(router: Router): void;
+  /** What runs before the body is read: a public request's key is counted there. */
+  beforeBody(router: Router): void;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       adminRoutes(router, context);
       publicRoutes(router, context);
     },
+    beforeBody: (router) => publicRoutesBeforeBody(router, context),
     close: () => upstreams.close(),
   };
 }
