@@ -342,7 +342,8 @@ export function buildOpenApiDocument(
         ? {}
         : {
             requestBody: {
-              required: true,
+              // A body the operation also accepts absent (an approval without a price) is optional.
+              required: !body.safeParse(undefined).success,
               content: { 'application/json': { schema: components.convert(body, 'input') } },
             },
           }),

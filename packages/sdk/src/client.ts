@@ -42,8 +42,14 @@ export function createSvcClient(options: SvcClientOptions): SvcClient {
 }
 
 /** What an openapi-fetch call resolves to. */
-export type CallResult<D> =
-  { data: D; error?: never; response: Response } | { data?: never; error: unknown; response: Response };
+export interface CallResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a successful call of `R`. */
+export type DataOf<R extends CallResult> = Exclude<R['data'], undefined>;
 
 /**
  * The data of a successful call; otherwise throws an `ApiError` (the error envelope, with its
@@ -51,9 +57,9 @@ export type CallResult<D> =
  *
  *     const claim = await unwrap(svc.POST('/v1/svc/claims', { body }));
  */
-export async function unwrap<D>(call: CallResult<D> | Promise<CallResult<D>>): Promise<D> {
+export async function unwrap<R extends CallResult>(call: R | Promise<R>): Promise<DataOf<R>> {
   const result = await call;
-  if (result.response.ok) return result.data as D;
+  if (result.response.ok) return result.data as DataOf<R>;
   throw errorOf(result.response.status, result.error, result.response.headers);
 }
 
@@ -87,7 +93,7 @@ export async function* paginate<P extends ListPath>(
   const params = (init as { params?: { query?: Record<string, unknown> } } | undefined)?.params;
   const pageSize = options.pageSize ?? 100;
   let offset = Number(params?.query?.offset ?? 0);
-  const get = client.GET as unknown as (path: string, init: unknown) => Promise<CallResult<unknown>>;
+  const get = client.GET as unknown as (path: string, init: unknown) => Promise<CallResult>;
   for (;;) {
     const page = (await unwrap(
       get(path, { ...init, params: { ...params, query: { ...params?.query, limit: pageSize, offset } } }),

@@ -10101,7 +10101,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           reason?: string;
@@ -10604,7 +10604,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           reason?: string;
@@ -11022,7 +11022,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /** @description Required for a tier without a list price (enterprise); refused otherwise */
@@ -11475,7 +11475,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /** @description Required for a tier without a list price (enterprise); refused otherwise */

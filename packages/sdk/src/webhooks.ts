@@ -1,11 +1,27 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import type { components } from './schema.generated';
 
 export { WebhookVerificationError };
 
-/** A delivery's body as the API signs it: either event family (the grace-period family has `type`, the others `event`). */
-export type WebhookDelivery =
-  | { id: string; type: string; createdAt: string; data: Record<string, unknown> }
-  | { id: string; event: string; createdAt: string; data: Record<string, unknown> };
+type Schemas = components['schemas'];
+
+/**
+ * A delivery's body as the API signs it, one type per event (the `webhooks` section of the
+ * document): the grace-period family has `type`, the boxing, license and payment family `event`.
+ * Narrow it on that field: `if ('type' in e && e.type === 'grace_period.reminder') e.data.reminderDay`.
+ */
+export type WebhookDelivery = {
+  [K in keyof Schemas]: K extends `${string}Event` ? Schemas[K] : never;
+}[keyof Schemas];
+
+/** Every public event name. */
+export type WebhookEventType = WebhookDelivery extends infer D
+  ? D extends { type: infer T }
+    ? T
+    : D extends { event: infer E }
+      ? E
+      : never
+  : never;
 
 /**
  * Checks a webhook delivery's Standard Webhooks signature (`webhook-id`, `webhook-timestamp`,
@@ -23,7 +39,7 @@ export function verifyWebhook(
 }
 
 /** The event's type, whichever family it belongs to. */
-export function webhookEventType(delivery: WebhookDelivery): string {
+export function webhookEventType(delivery: WebhookDelivery): WebhookEventType {
   return 'type' in delivery ? delivery.type : delivery.event;
 }
 

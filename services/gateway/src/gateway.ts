@@ -15,6 +15,7 @@ import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
 import { adminRoutes } from './entry-points/http/admin.routes';
 import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
+import { sampleRoutes } from './entry-points/http/samples.routes';
 
 export interface GatewayOptions {
   db: Database;
@@ -76,6 +77,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     context,
     routes: (router) => {
       adminRoutes(router, context);
+      sampleRoutes(router, context);
       publicRoutes(router, context);
     },
     beforeBody: (router) => publicRoutesBeforeBody(router, context),
