@@ -58,13 +58,29 @@ export function retryingFetch(options: TransportOptions = {}): (request: Request
         continue;
       }
       if (last || !RETRIED_STATUSES.has(response.status)) return response;
-      const wait = retryAfterMs(response.headers, now) ?? backoff(baseDelayMs, attempt, maxDelayMs);
+      const wait =
+        retryAfterMs(response.headers, now) ??
+        (response.status === 429 ? await retryAfterOfBody(response) : undefined) ??
+        backoff(baseDelayMs, attempt, maxDelayMs);
       if (wait > maxDelayMs) return response;
       // The answer is dropped: release its connection.
       await response.body?.cancel().catch(() => undefined);
       await sleep(wait);
     }
   };
+}
+
+/**
+ * A 429 without `Retry-After`: the interface's retry rule (docs/spec/service-interface.md, Limits)
+ * waits `details.retryAfter` seconds, 60 when absent.
+ */
+async function retryAfterOfBody(response: Response): Promise<number> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: { details?: { retryAfter?: unknown } } } | undefined;
+  const seconds = body?.error?.details?.retryAfter;
+  return (typeof seconds === 'number' && seconds >= 0 ? seconds : 60) * 1000;
 }
 
 function backoff(baseDelayMs: number, attempt: number, maxDelayMs: number): number {

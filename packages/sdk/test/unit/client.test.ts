@@ -114,6 +114,19 @@ describe('the SDK client', () => {
     expect(waits).toEqual([5000]);
   });
 
+  it('when a 429 has no Retry-After, then it waits details.retryAfter, or 60 s (the interface’s rule)', async () => {
+    const noHeader = (details: unknown) =>
+      json(429, { error: { code: 'RATE_LIMITED', message: 'Too many requests', details } });
+    const { client, waits } = fakeApi([noHeader({ retryAfter: 7 }), json(200, { data: [] })]);
+    await client.GET('/v1/svc/claims');
+    expect(waits).toEqual([7000]);
+    const bare = fakeApi([noHeader(undefined)]);
+    const answer = await bare.client.GET('/v1/svc/claims');
+    // 60 s is over the default maxDelayMs (30 s): the 429 is handed back instead of waited for.
+    expect(answer.response.status).toBe(429);
+    expect(bare.waits).toEqual([]);
+  });
+
   it('when Retry-After is longer than maxDelayMs, then the 429 comes back at once', async () => {
     const { client, seen } = fakeApi([rateLimited('3600')]);
     const err = await unwrap(client.GET('/v1/svc/claims')).catch((e: unknown) => e);
