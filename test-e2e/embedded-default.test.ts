@@ -1,55 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@svc/test-kit';
-import { call, ROOT } from './helpers';
+import { call, startEmbedded, stopEmbedded as stop } from './helpers';
 
 // `make dev`: every service in one process on PGlite files, printing a ready sandbox key.
-interface Embedded {
-  child: ChildProcess;
-  output: string;
-  key: string;
-  adminToken: string;
-  url: string;
-}
-
-async function startEmbedded(dataDir: string, port: number): Promise<Embedded> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'services/embedded/dist/main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      METRICS_PORT: '0',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = performance.now() + 60_000;
-  while (!/Admin token:\s+\S+/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`embedded exited: ${output}`);
-    if (performance.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`embedded not ready: ${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const key = /Sandbox key:\s+(\S+)/.exec(output)?.[1] ?? '';
-  const adminToken = /Admin token:\s+(\S+)/.exec(output)?.[1] ?? '';
-  return { child, output, key, adminToken, url: `http://127.0.0.1:${port}` };
-}
-
-async function stop(embedded: Embedded): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) =>
-    embedded.child.once('exit', (code) => resolve(code)),
-  );
-  embedded.child.kill('SIGTERM');
-  return exited;
-}
-
 describe('embedded default', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-embedded-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -60,7 +15,7 @@ describe('embedded default', () => {
     let platformId = '';
     try {
       expect(first.key).toMatch(/^svc_test_[0-9A-Za-z]{32,}$/);
-      expect(first.output).toContain(`http://127.0.0.1:${port}`);
+      expect(first.output()).toContain(`http://127.0.0.1:${port}`);
       const res = await call(first.url, first.key, 'GET', '/v1/svc/not-a-route');
       expect(res.status).toBe(404);
       expect(res.headers.get('x-ratelimit-limit')).toBe('60');

@@ -8,13 +8,13 @@ import {
   waitFor,
   type TestCluster,
 } from '@svc/test-kit';
-// test-e2e/package.json has no standardwebhooks yet: use the dispatcher's copy (see its README).
-import { Webhook } from 'standardwebhooks';
-import { call, ROOT } from './helpers';
+import { paginate, unwrap, verifyWebhook, webhookEventType } from '@svc/sdk';
+import { newPlatform, ROOT, sdkFor } from './helpers';
 
 // Cluster mode: the gateway and the webhook dispatcher as processes on PostgreSQL and RabbitMQ.
 // The licensing and enforcement services are stood in for by publishing their contract events
-// straight onto the 'svc.events' exchange.
+// straight onto the 'svc.events' exchange. Calls go through @svc/sdk, which also verifies the
+// deliveries' signatures.
 
 let cluster: TestCluster;
 let amqpUrl: string;
@@ -68,23 +68,16 @@ async function publish(envelope: EventEnvelope): Promise<void> {
 
 describe('webhooks through the gateway in cluster mode', () => {
   it('when a license is approved and a grace period starts, then signed events reach the registered endpoint', async () => {
-    const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
-      name: 'Webhook Avatars',
-      plan: 'basic',
-    });
-    const platformId = platform.body.data.id as string;
-    const key = (
-      await call(cluster.gatewayUrl, cluster.adminToken, 'POST', `/admin/platforms/${platformId}/keys`, {})
-    ).body.data.key as string;
+    const { platformId, key } = await newPlatform(cluster, 'Webhook Avatars', 'basic');
+    const svc = sdkFor(cluster.gatewayUrl, key);
 
-    const created = await call(cluster.gatewayUrl, key, 'POST', '/v1/svc/webhooks', { url: receiverUrl });
-    expect(created.status).toBe(201);
-    const { id: endpointId, secret } = created.body.data;
+    const { data: created } = await unwrap(svc.POST('/v1/svc/webhooks', { body: { url: receiverUrl } }));
+    const { id: endpointId, secret } = created;
     expect(secret).toMatch(/^whsec_/);
-    const other = (
-      await call(cluster.gatewayUrl, cluster.bootstrapKey, 'GET', `/v1/svc/webhooks/${endpointId}`)
-    ).status;
-    expect(other).toBe(404);
+    const other = await sdkFor(cluster.gatewayUrl, cluster.bootstrapKey).GET('/v1/svc/webhooks/{id}', {
+      params: { path: { id: endpointId } },
+    });
+    expect(other.response.status).toBe(404);
 
     const now = new Date();
     await publish(
@@ -126,30 +119,29 @@ describe('webhooks through the gateway in cluster mode', () => {
     );
 
     await waitFor(() => received.length >= 4, { timeoutMs: 15_000, what: 'four webhooks' });
-    const wh = new Webhook(secret);
-    const bodies = received.map((r) => wh.verify(r.body, r.headers) as Record<string, any>);
-    const names = bodies.map((b) => b.type ?? b.event).sort();
-    expect(names).toEqual([
+    const bodies = received.map((r) => verifyWebhook(secret, r.body, r.headers));
+    expect(bodies.map(webhookEventType).sort()).toEqual([
       'boxing.created',
       'boxing.grace_started',
       'grace_period.started',
       'license.approved',
     ]);
-    expect(bodies.find((b) => b.event === 'license.approved')?.data.license_id).toBe('lic_e2e');
-    expect(bodies.find((b) => b.type === 'grace_period.started')?.data.gracePeriodId).toBe('gp_e2e');
-    expect(bodies.find((b) => b.event === 'boxing.created')?.data).toMatchObject({
-      identity_id: 'claim_e2e',
-      deadline: expect.any(String),
-    });
+    for (const body of bodies) {
+      if ('event' in body && body.event === 'license.approved') expect(body.data.license_id).toBe('lic_e2e');
+      if ('type' in body && body.type === 'grace_period.started')
+        expect(body.data.gracePeriodId).toBe('gp_e2e');
+      if ('event' in body && body.event === 'boxing.created') {
+        expect(body.data).toMatchObject({ identity_id: 'claim_e2e', deadline: expect.any(String) });
+      }
+    }
 
-    const deliveries = await call(
-      cluster.gatewayUrl,
-      key,
-      'GET',
-      `/v1/svc/webhooks/${endpointId}/deliveries`,
-    );
-    expect(deliveries.status).toBe(200);
-    expect(deliveries.body.meta.total).toBe(4);
-    expect(deliveries.body.data.every((d: any) => d.status === 'succeeded')).toBe(true);
+    const deliveries = [];
+    for await (const delivery of paginate(svc, '/v1/svc/webhooks/{id}/deliveries', {
+      params: { path: { id: endpointId } },
+    })) {
+      deliveries.push(delivery);
+    }
+    expect(deliveries).toHaveLength(4);
+    expect(deliveries.every((d) => d.status === 'succeeded')).toBe(true);
   });
 });

@@ -48,6 +48,8 @@ export interface BackgroundPart {
 /** What a service contributes: its routes and its background jobs. */
 export interface HttpParts {
   routes(router: Router): void;
+  /** Routes run before the body is read (createService's `beforeBody`). */
+  beforeBody?(router: Router): void;
   /** Started in order after wiring, stopped in reverse after the HTTP server. */
   background?: BackgroundPart[];
   /** Further `/readyz` checks of the service's own (e.g. an index still loading). */
@@ -119,6 +121,9 @@ export async function startHttpService(options: {
         operations: allOperations.filter((operation) => operation.service === name),
         ...(config.METRICS_PORT === undefined ? {} : { metricsPort: config.METRICS_PORT }),
         routes: (router) => parts.routes(router),
+        ...(parts.beforeBody === undefined
+          ? {}
+          : { beforeBody: (router: Router) => parts.beforeBody?.(router) }),
       });
       const { port, url, metrics } = await service.listen(config.PORT, config.HOST);
       return {

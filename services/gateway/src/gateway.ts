@@ -1,4 +1,4 @@
-import { allOperations, buildOpenApiDocument, type ServiceName } from '@svc/contracts';
+import { allOperations, publicOpenApiDocument, type ServiceName } from '@svc/contracts';
 import type { Clock } from '@svc/clock';
 import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';
@@ -14,7 +14,8 @@ import type { GatewayContext } from './domain/gateway-context';
 import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
 import { adminRoutes } from './entry-points/http/admin.routes';
-import { publicRoutes } from './entry-points/http/public.routes';
+import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
+import { sampleRoutes } from './entry-points/http/samples.routes';
 
 export interface GatewayOptions {
   db: Database;
@@ -42,6 +43,8 @@ export interface Gateway {
   context: GatewayContext;
   /** The admin API and the public API (the app around them is startHttpService's). */
   routes(router: Router): void;
+  /** What runs before the body is read: a public request's key is counted there. */
+  beforeBody(router: Router): void;
   close(): Promise<void>;
 }
 
@@ -68,14 +71,16 @@ export function buildGateway(options: GatewayOptions): Gateway {
     idempotency: new IdempotencyRepository(),
     routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,
-    openapi: buildOpenApiDocument(allOperations, { version: '1.0.0' }),
+    openapi: publicOpenApiDocument(),
   };
   return {
     context,
     routes: (router) => {
       adminRoutes(router, context);
+      sampleRoutes(router, context);
       publicRoutes(router, context);
     },
+    beforeBody: (router) => publicRoutesBeforeBody(router, context),
     close: () => upstreams.close(),
   };
 }
