@@ -37,7 +37,9 @@ export function accessLog(logger: Logger, nameRoute: RouteNamer): RequestHandler
     // The line says what matters and no more: no headers (credentials), no bodies.
     serializers: { req: () => undefined, res: () => undefined },
     wrapSerializers: false,
-    quietReqLogger: true,
+    // The line is written on the logger itself: no per-request child carrying pino-http's `reqId`
+    // beside our `requestId`.
+    quietReqLogger: false,
     quietResLogger: true,
     autoLogging: { ignore: (req) => UNLOGGED_PATHS.has((req as Request).path) },
     customLogLevel: (_req, res, err) => (err !== undefined || res.statusCode >= 500 ? 'error' : 'info'),

@@ -84,6 +84,8 @@ describe('createService: per-operation metrics and one access line per request',
         platformId: CLAIMS.platformId,
       }),
     ]);
+    // Our request id only, not pino-http's own `reqId` beside it.
+    expect(accessLines()[0]).not.toHaveProperty('reqId');
   });
 
   it('when requests fail, then the line carries the closed error code, and a 5xx is logged at error', async () => {
