@@ -38,7 +38,8 @@ export class LicenseRepository implements LicenseStore {
         .select(['boxId', 'tier'])
         .distinct()
         .where('licenseePlatformId', '=', platformId)
-        .where('boxId', 'in', [...boxIds])
+        // One array parameter: a named statement must keep its parameter count.
+        .where((eb) => eb('boxId', '=', eb.fn.any(eb.val([...boxIds]))))
         .where('status', '=', sql.lit('active'))
         .where('expiresAt', '>', now),
     );

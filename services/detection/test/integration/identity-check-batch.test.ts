@@ -104,6 +104,12 @@ describe('POST /v1/svc/identity/check/batch and the second family', () => {
       ['k-typo', 'REQUIRE_LICENSE'],
       ['n', 'ALLOW'],
     ]);
+    // A batch meeting one LICENSE box after one meeting two (the statement is prepared once).
+    const one = await licensee.call('POST', '/v1/svc/identity/check/batch', {
+      identities: [item('Katherine Johnson', 'k')],
+    });
+    expect(one.status).toBe(200);
+    expect(one.body.results[0].action).toBe('ALLOW');
   });
 
   it('when one name in a batch is invalid, then 400 INVALID_NAME names its position and nothing is returned', async () => {
