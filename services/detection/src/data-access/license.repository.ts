@@ -22,6 +22,31 @@ export class LicenseRepository implements LicenseStore {
     return rows.map((row) => row.tier);
   }
 
+  async activeLicenseTiersByBox(
+    q: Queryable,
+    platformId: string,
+    boxIds: readonly string[],
+    now: Date,
+  ): Promise<Map<string, string[]>> {
+    const byBox = new Map<string, string[]>();
+    if (boxIds.length === 0) return byBox;
+    const { rows } = await executeNamed(
+      q,
+      'detection_active_license_tiers_by_box',
+      db(q)
+        .selectFrom('licenses')
+        .select(['boxId', 'tier'])
+        .distinct()
+        .where('licenseePlatformId', '=', platformId)
+        // One array parameter: a named statement must keep its parameter count.
+        .where((eb) => eb('boxId', '=', eb.fn.any(eb.val([...boxIds]))))
+        .where('status', '=', sql.lit('active'))
+        .where('expiresAt', '>', now),
+    );
+    for (const row of rows) byBox.set(row.boxId, [...(byBox.get(row.boxId) ?? []), row.tier]);
+    return byBox;
+  }
+
   async upsert(
     tx: Queryable,
     license: {

@@ -138,18 +138,13 @@ export function detect(
 }
 
 /** The action for what was detected, for this caller (docs/spec/contracts.md §13). */
-async function withAction(
-  ctx: DetectionContext,
+function outcomeOf(
   caller: Caller,
   detection: Detection,
   input: CheckInput,
-): Promise<CheckOutcome> {
+  activeLicenseTiers: readonly string[],
+): CheckOutcome {
   const parody = parodyLikelihood(input.description, input.context);
-  const box = detection.identity?.box;
-  const activeLicenseTiers =
-    box?.policy === 'LICENSE'
-      ? await ctx.licenses.activeLicenseTiers(ctx.db, caller.platformId, box.boxId, ctx.clock.now())
-      : [];
   const action = decideAction(detection.identity, {
     context: input.context,
     parodyLikelihood: parody,
@@ -157,6 +152,12 @@ async function withAction(
     activeLicenseTiers,
   });
   return { ...detection, parodyLikelihood: parody, action };
+}
+
+/** The box's id when the caller's licenses decide the action (a LICENSE box), else null. */
+function licensedBoxOf(detection: Detection): string | null {
+  const box = detection.identity?.box;
+  return box?.policy === 'LICENSE' ? box.boxId : null;
 }
 
 /** POST /identity/check: is this a protected identity, and what must happen? */
@@ -168,12 +169,13 @@ export async function checkIdentity(
   const name = checkedName(input.name);
   const imageUrl = input.imageUrl === undefined ? undefined : checkImageUrl(input.imageUrl);
   const fingerprint = imageUrl === undefined ? null : await ctx.images.fingerprintOf(imageUrl);
-  return withAction(
-    ctx,
-    caller,
-    detect(ctx, name, fingerprint, undefined, undefined, input.description),
-    input,
-  );
+  const detection = detect(ctx, name, fingerprint, undefined, undefined, input.description);
+  const boxId = licensedBoxOf(detection);
+  const activeLicenseTiers =
+    boxId === null
+      ? []
+      : await ctx.licenses.activeLicenseTiers(ctx.db, caller.platformId, boxId, ctx.clock.now());
+  return outcomeOf(caller, detection, input, activeLicenseTiers);
 }
 
 /** Pictures of one batch fetched at once. */
@@ -215,7 +217,7 @@ export async function checkIdentities(
         ? undefined
         : checkImageUrl(input.imageUrl, `identities.${index}.${fields.imageUrl}`),
   }));
-  return mapLimited(checked, BATCH_FETCH_CONCURRENCY, async (input) => {
+  const detected = await mapLimited(checked, BATCH_FETCH_CONCURRENCY, async (input) => {
     let fingerprint: ImageFingerprint | null = null;
     let imageError: AppError | undefined;
     if (input.imageUrl !== undefined) {
@@ -226,12 +228,23 @@ export async function checkIdentities(
         imageError = err;
       }
     }
-    const outcome = await withAction(
-      ctx,
-      caller,
-      detect(ctx, input.name, fingerprint, undefined, undefined, input.description),
+    return {
       input,
-    );
+      imageError,
+      detection: detect(ctx, input.name, fingerprint, undefined, undefined, input.description),
+    };
+  });
+  // The caller's licenses on every LICENSE box the batch met: one query, not one per item.
+  const licensedBoxes = [...new Set(detected.map((d) => licensedBoxOf(d.detection)))].filter(
+    (boxId): boxId is string => boxId !== null,
+  );
+  const tiers =
+    licensedBoxes.length === 0
+      ? new Map<string, string[]>()
+      : await ctx.licenses.activeLicenseTiersByBox(ctx.db, caller.platformId, licensedBoxes, ctx.clock.now());
+  return detected.map(({ input, imageError, detection }) => {
+    const boxId = licensedBoxOf(detection);
+    const outcome = outcomeOf(caller, detection, input, boxId === null ? [] : (tiers.get(boxId) ?? []));
     return imageError === undefined ? outcome : { ...outcome, imageError };
   });
 }

@@ -116,6 +116,17 @@ export class IdentityCatalogue {
     return out;
   }
 
+  /**
+   * Packs the name index's word tables when more than `share` of them was added since they were
+   * last packed (a rebuild: all of it; a snapshot load: the changes after it). Synchronous: run it
+   * before the replica is ready (about a second per million identities).
+   */
+  packNames(share = 1 / 8): boolean {
+    if (this.names.unpackedShare <= share) return false;
+    this.names.pack();
+    return true;
+  }
+
   /** Names held, replaced and removed ones included (what a rebuild would drop). */
   get storedNames(): number {
     return this.names.storedNames;

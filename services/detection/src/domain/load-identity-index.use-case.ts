@@ -73,6 +73,8 @@ async function load(deps: IndexLoadDeps): Promise<IndexLoadReport> {
     }
   }
   const changesApplied = await deps.sync.readChanges(deps.progress);
+  // Lookups read runs of memory, not chains (ADR 0007); the snapshot written next is packed too.
+  deps.catalogue.packNames();
   return {
     source: rebuildReason === undefined ? 'snapshot' : 'rebuild',
     ...(rebuildReason === undefined ? {} : { rebuildReason }),

@@ -20,6 +20,13 @@ export interface ImageSource {
 export interface LicenseStore {
   /** The tiers of the platform's active licenses on the box. */
   activeLicenseTiers(db: Queryable, platformId: string, boxId: string, now: Date): Promise<string[]>;
+  /** The same for several boxes in one query (a batch): box id -> tiers; boxes without any are absent. */
+  activeLicenseTiersByBox(
+    db: Queryable,
+    platformId: string,
+    boxIds: readonly string[],
+    now: Date,
+  ): Promise<Map<string, string[]>>;
   upsert(
     tx: Queryable,
     license: {

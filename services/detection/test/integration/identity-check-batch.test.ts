@@ -77,6 +77,41 @@ describe('POST /v1/svc/identity/check/batch and the second family', () => {
     });
   });
 
+  it("when a batch meets LICENSE boxes, then each item's action follows the caller's own active license on that box", async () => {
+    const licensed = await h.box(await h.verifiedClaim('Katherine Johnson'), { policy: 'LICENSE' });
+    await h.box(await h.verifiedClaim('Dorothy Vaughan'), { policy: 'LICENSE' });
+    const licensee = h.platform();
+    await h.activeLicense(licensee, licensed.boxId, new Date('2027-11-22T00:00:00Z'));
+    const identities = [
+      item('Katherine Johnson', 'k'),
+      item('Dorothy Vaughan', 'd'),
+      item('Katherine Jonson', 'k-typo'),
+      item('Nobody Inparticular', 'n'),
+    ];
+    const actions = async (client: Client) =>
+      (await client.call('POST', '/v1/svc/identity/check/batch', { identities })).body.results.map(
+        (r: { id: string; action: string }) => [r.id, r.action],
+      );
+    expect(await actions(licensee)).toEqual([
+      ['k', 'ALLOW'],
+      ['d', 'REQUIRE_LICENSE'],
+      ['k-typo', 'ALLOW'],
+      ['n', 'ALLOW'],
+    ]);
+    expect(await actions(caller)).toEqual([
+      ['k', 'REQUIRE_LICENSE'],
+      ['d', 'REQUIRE_LICENSE'],
+      ['k-typo', 'REQUIRE_LICENSE'],
+      ['n', 'ALLOW'],
+    ]);
+    // A batch meeting one LICENSE box after one meeting two (the statement is prepared once).
+    const one = await licensee.call('POST', '/v1/svc/identity/check/batch', {
+      identities: [item('Katherine Johnson', 'k')],
+    });
+    expect(one.status).toBe(200);
+    expect(one.body.results[0].action).toBe('ALLOW');
+  });
+
   it('when one name in a batch is invalid, then 400 INVALID_NAME names its position and nothing is returned', async () => {
     const { status, body } = await caller.call('POST', '/v1/svc/identity/check/batch', {
       identities: [item('Ada Lovelace'), item('Grace Hopper'), item('   ')],

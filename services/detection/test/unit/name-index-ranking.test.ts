@@ -9,8 +9,12 @@ import { PROTECTED_IDENTITIES } from '../fixtures/protected-identities';
 const set = buildLabelledSet();
 const words = [...new Set(PROTECTED_IDENTITIES.flatMap((i) => i.names.join(' ').split(/\s+/)))];
 
-/** The protected identities, and others made of their words (so many names share each word). */
-function buildIndex(): NameIndex {
+/**
+ * The protected identities, and others made of their words (so many names share each word).
+ * `packAt`: the word tables are packed after that many other names (ADR 0007), and the rest is
+ * added after, in chains, some of it replacing names packed before.
+ */
+function buildIndex(packAt?: number): NameIndex {
   const index = new NameIndex();
   for (const identity of PROTECTED_IDENTITIES) index.add(identity);
   let seed = 7;
@@ -19,13 +23,16 @@ function buildIndex(): NameIndex {
     return seed;
   };
   for (let i = 0; i < 1000; i++) {
+    if (i === packAt) index.pack();
     const name = Array.from({ length: 1 + (next() % 3) }, () => words[next() % words.length]).join(' ');
-    index.add({ id: `claim_other${i}`, names: [name] });
+    const id =
+      packAt !== undefined && i > packAt && i % 5 === 0 ? `claim_other${i - packAt}` : `claim_other${i}`;
+    index.add({ id, names: [name] });
   }
   return index;
 }
 
-const index = buildIndex();
+let index = buildIndex();
 
 const ACCEPTS: [string, ((r: MatchResult) => boolean) | undefined, number][] = [
   ['anything', undefined, 0],
@@ -53,7 +60,14 @@ function compare(query: string, mode: SearchMode): { ranked: number; unranked: n
   return { ranked, unranked };
 }
 
-describe('NameIndex candidate ranking', () => {
+describe.each([
+  ['its word tables in chains', undefined],
+  ['its word tables packed, then names added and replaced', 600],
+])('NameIndex candidate ranking, %s', (_label, packAt) => {
+  beforeAll(() => {
+    index = buildIndex(packAt);
+  });
+
   it('when candidates are ranked before scoring, then every labelled name gets the answer scoring them all gives, with fewer names scored', () => {
     let ranked = 0;
     let unranked = 0;

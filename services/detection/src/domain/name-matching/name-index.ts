@@ -34,7 +34,7 @@ export interface SearchOutcome {
  * The layout of the index's arrays and the rules that filled them (normalisation, keys). A
  * snapshot of another version is rebuilt, never loaded: bump it with any change to either.
  */
-export const NAME_INDEX_VERSION = 3;
+export const NAME_INDEX_VERSION = 4;
 
 /** Every flat array of the index, as a snapshot stores it. */
 export type NameIndexParts = Record<string, Uint32Array | Buffer>;
@@ -56,6 +56,44 @@ const PRIMARY = 1;
 const FAR_FACTOR = 0.88;
 /** Reported confidences are rounded to 4 places: a bound must clear them by more than that. */
 const BOUND_MARGIN = 1e-4;
+/**
+ * Words this short may be near a query word without leading to candidates (generic and short
+ * query words do not): a name's shape counts them, so that its bound stays an upper bound.
+ */
+const SHORT_WORD = 4;
+/** Postings read to count the near words of a name that lead nowhere (see rankedByWords). */
+const UNLED_POSTINGS_BUDGET = 4096;
+/** Steps of the candidates' bounds when they are sorted (a bound is rounded up to one). */
+const BOUND_STEPS = 65536;
+const TWO_TO_32 = 4294967296;
+
+/*
+ * A name's shape, one 32-bit word beside its first token's position (entryInfo): what its score
+ * bound needs without reading its words. Letters (bits 0-13), words (14-19), distinct words
+ * (20-25), distinct words of SHORT_WORD letters or fewer (26-28), primary (29); bit 30 says a
+ * field did not fit (the bound is then 1, still an upper bound).
+ */
+const SHAPE_PRIMARY = 1 << 29;
+const SHAPE_OVERFLOW = 1 << 30;
+
+function packShape(
+  letters: number,
+  words: number,
+  distinct: number,
+  short: number,
+  primary: boolean,
+): number {
+  const overflow = letters > 0x3fff || words > 0x3f || distinct > 0x3f || short > 0x7;
+  return (
+    ((letters & 0x3fff) |
+      ((words & 0x3f) << 14) |
+      ((distinct & 0x3f) << 20) |
+      ((short & 0x7) << 26) |
+      (primary ? SHAPE_PRIMARY : 0) |
+      (overflow ? SHAPE_OVERFLOW : 0)) >>>
+    0
+  );
+}
 
 const PERMUTATIONS: Readonly<Record<number, readonly (readonly number[])[]>> = {
   2: [[1, 0]],
@@ -97,12 +135,14 @@ function deletionKeys(token: string): Set<string> {
 
 /**
  * Work done by the searches so far (a figure that does not depend on the machine's load, for
- * bench/detection): protected words followed, postings read, names scored, word pairs compared.
+ * bench/detection): protected words followed, postings read, names whose words were read for
+ * an exact bound, names scored, word pairs compared.
  */
 export interface SearchWork {
   searches: number;
   tokensVisited: number;
   postingsRead: number;
+  namesBounded: number;
   candidatesScored: number;
   wordComparisons: number;
 }
@@ -142,6 +182,8 @@ export class NameIndex {
   private readonly entryTextOffset: GrowableUint32;
   private readonly entryTextLength: GrowableUint32;
   private readonly entryTokens: GrowableUint32;
+  /** Per name, two words: its first token's position in entryTokens and its shape (packShape). */
+  private readonly entryInfo: GrowableUint32;
   private readonly texts: ByteArena;
   private readonly identityIds: StringTable;
   private readonly identityFirstEntry: GrowableUint32;
@@ -149,11 +191,16 @@ export class NameIndex {
   private live = 0;
   private stamps = new Uint32Array(0);
   private stamp = 0;
+  /** Scratch of one search: the postings read (names, repeated), the unled ones, the sort keys. */
+  private readonly led = new GrowableUint32(1024);
+  private readonly unled = new GrowableUint32(1024);
+  private order = new Float64Array(1024);
   /** Running totals of the work done by searches (see SearchWork); reset them at will. */
   readonly work: SearchWork = {
     searches: 0,
     tokensVisited: 0,
     postingsRead: 0,
+    namesBounded: 0,
     candidatesScored: 0,
     wordComparisons: 0,
   };
@@ -179,6 +226,9 @@ export class NameIndex {
     this.entryTextOffset = new GrowableUint32(1024, u32('entry.textOffset'));
     this.entryTextLength = new GrowableUint32(1024, u32('entry.textLength'));
     this.entryTokens = new GrowableUint32(1024, u32('entry.tokens'));
+    const info = u32('entry.info');
+    this.entryInfo = new GrowableUint32(1024, info);
+    if (info === undefined || info.length !== this.entryIdentity.length * 2) this.fillEntryInfo();
     this.texts = new ByteArena(64 * 1024, buf('entry.texts'));
     this.identityFirstEntry = new GrowableUint32(1024, u32('identity.firstEntry'));
     this.identityEntryCount = new GrowableUint32(1024, u32('identity.entryCount'));
@@ -245,11 +295,13 @@ export class NameIndex {
       this.entryTextOffset.push(stored.offset);
       this.entryTextLength.push(stored.bytes);
       const distinct = new Set<number>();
+      this.entryInfo.push(this.entryTokens.length);
       for (const token of normalised.tokens) {
         const id = this.tokenId(token);
         this.entryTokens.push(id);
         distinct.add(id);
       }
+      this.entryInfo.push(this.shapeOf(entry));
       for (const id of distinct) this.postings.add(id, entry);
       this.compacts.add(hash32(normalised.compact), entry);
     });
@@ -257,6 +309,24 @@ export class NameIndex {
     this.identityFirstEntry.set(slot, first);
     this.identityEntryCount.set(slot, count);
     if (count > 0) this.live++;
+  }
+
+  /**
+   * Packs the word tables (IntMultiMap.pack): every lookup then reads runs of memory instead of
+   * chains. Done after a load; what is added later goes into chains until the next pack.
+   */
+  pack(): void {
+    this.deletions.pack();
+    this.phonetic.pack();
+    this.postings.pack();
+    this.compacts.pack();
+  }
+
+  /** Share of the word tables' pairs added since they were last packed (0 to 1). */
+  get unpackedShare(): number {
+    const tables = [this.deletions, this.phonetic, this.postings, this.compacts];
+    const total = tables.reduce((sum, t) => sum + t.size, 0);
+    return total === 0 ? 0 : tables.reduce((sum, t) => sum + t.chained, 0) / total;
   }
 
   /** Removes an identity; unknown ids are ignored. */
@@ -333,11 +403,7 @@ export class NameIndex {
       out[`${prefix}.slots`] = t.slotsCopy();
     };
     const multi = (prefix: string, m: IntMultiMap) => {
-      out[`${prefix}.keys`] = m.keys.used();
-      out[`${prefix}.values`] = m.values.used();
-      const chains = m.chains();
-      out[`${prefix}.next`] = chains.next;
-      out[`${prefix}.heads`] = chains.heads;
+      for (const [name, array] of Object.entries(m.parts())) out[`${prefix}.${name}`] = array;
     };
     table('tokens', this.tokens);
     table('identities', this.identityIds);
@@ -352,6 +418,7 @@ export class NameIndex {
     out['entry.textOffset'] = this.entryTextOffset.used();
     out['entry.textLength'] = this.entryTextLength.used();
     out['entry.tokens'] = this.entryTokens.used();
+    out['entry.info'] = this.entryInfo.used();
     out['entry.texts'] = this.texts.used();
     out['identity.firstEntry'] = this.identityFirstEntry.used().slice();
     out['identity.entryCount'] = this.identityEntryCount.used().slice();
@@ -383,6 +450,33 @@ export class NameIndex {
     for (const key of deletionKeys(token)) this.deletions.add(hash32(key), id);
     for (const code of phoneticCodes(token)) this.phonetic.add(hash32(code), id);
     return id;
+  }
+
+  /** The shape of a name already stored (see packShape). */
+  private shapeOf(entry: number): number {
+    const start = this.entryTokenStart.get(entry);
+    const count = this.entryTokenCount.get(entry);
+    const distinct = new Set<number>();
+    let letters = 0;
+    let short = 0;
+    for (let i = 0; i < count; i++) {
+      const token = this.entryTokens.get(start + i);
+      const length = this.tokens.lengths.get(token);
+      letters += length;
+      if (distinct.has(token)) continue;
+      distinct.add(token);
+      if (length <= SHORT_WORD) short++;
+    }
+    return packShape(letters, count, distinct.size, short, (this.entryFlags.get(entry) & PRIMARY) !== 0);
+  }
+
+  /** entryInfo for a snapshot without it. */
+  private fillEntryInfo(): void {
+    this.entryInfo.length = 0;
+    for (let entry = 0; entry < this.entryIdentity.length; entry++) {
+      this.entryInfo.push(this.entryTokenStart.get(entry));
+      this.entryInfo.push(this.shapeOf(entry));
+    }
   }
 
   private isLive(entry: number): boolean {
@@ -444,6 +538,10 @@ export class NameIndex {
    * and scored best first, until no candidate left can change the answer (ADR 0007).
    */
   private byWords(search: Search): void {
+    if (this.rankCandidates) {
+      this.rankedByWords(search);
+      return;
+    }
     if (this.stamps.length < this.entryIdentity.length) {
       this.stamps = new Uint32Array(Math.max(1024, this.entryIdentity.data.length));
       this.stamp = 0;
@@ -453,26 +551,31 @@ export class NameIndex {
       this.stamps.fill(0);
       this.stamp = 1;
     }
-    const rank = this.rankCandidates;
-    const candidates: number[] = [];
     const visited = new Set<number>();
-    const visitToken = (token: number): void => {
-      if (visited.has(token)) return;
-      visited.add(token);
+    this.leadingTokens(search, visited, (token) => {
       this.work.tokensVisited++;
       this.postings.forEach(token, (entry) => {
         this.work.postingsRead++;
         if (this.stamps[entry] === this.stamp) return;
         this.stamps[entry] = this.stamp;
-        if (!this.isLive(entry)) return;
-        if (rank) candidates.push(entry);
-        else this.scoreEntry(search, entry);
+        if (this.isLive(entry)) this.scoreEntry(search, entry);
       });
+    });
+  }
+
+  /**
+   * Which words lead to candidates (every protected name has a word within one edit of the query
+   * when it is within the edit budget): generic words only when nothing else is there, words of
+   * three letters or fewer only exactly when a longer word is there, sound-alikes only for a word
+   * that met nothing closer. This keeps the candidates few at millions of names. `visit` hears
+   * each word once; `visited` holds them.
+   */
+  private leadingTokens(search: Search, visited: Set<number>, visit: (token: number) => void): void {
+    const visitToken = (token: number): void => {
+      if (visited.has(token)) return;
+      visited.add(token);
+      visit(token);
     };
-    // Which words lead to candidates (every protected name has a word within one edit of the
-    // query when it is within the edit budget): generic words only when nothing else is there,
-    // words of three letters or fewer only exactly when a longer word is there, sound-alikes only
-    // for a word that met nothing closer. This keeps the candidates few at millions of names.
     const meaningful = search.words.filter((w) => !CONTEXT_WORDS.has(w));
     const hasLongWord = meaningful.some((w) => w.length >= MIN_DELETION_LENGTH + 1);
     for (const word of meaningful.length > 0 ? meaningful : search.words) {
@@ -490,34 +593,114 @@ export class NameIndex {
         });
       }
     }
-    if (rank) this.scoreRanked(search, candidates);
   }
 
   /**
-   * Scores the candidates in the order of an upper bound of their confidence (`scoreBound`), and
-   * stops at the first whose bound is below both the best score so far (so `bestScore` is what
-   * scoring them all would give) and what could still be accepted (the best accepted so far, or
-   * `acceptsFrom` while there is none): the answer is the same as scoring every candidate, and
-   * the names scored are those that may still win, however many share the query's words.
+   * Gathers the candidates as the postings' names (a run of memory per word, sorted natively:
+   * no lookup per posting), gives each a bound from its shape and the number of its words the
+   * query's words lead to or are near (`shapeBound`), and scores them in the order of that bound,
+   * best first. It stops at the first bound below both the best score so far (so `bestScore` is
+   * what scoring them all would give) and what could still be accepted (the best accepted so far,
+   * or `acceptsFrom` while there is none); a candidate whose exact bound (`scoreBound`, which
+   * reads its words) is below both is passed over. The answer is that of scoring every
+   * candidate; the names read are those that may still win.
    */
-  private scoreRanked(search: Search, candidates: number[]): void {
-    if (candidates.length === 0) return;
+  private rankedByWords(search: Search): void {
+    const led = this.led;
+    led.length = 0;
+    const visited = new Set<number>();
+    this.leadingTokens(search, visited, (token) => {
+      this.work.tokensVisited++;
+      this.postings.forEach(token, (entry) => void led.push(entry));
+    });
+    const count = led.length;
+    this.work.postingsRead += count;
+    if (count === 0) return;
+    // Near words that lead nowhere (around generic and short query words): a name's bound must
+    // count them as near. Short ones are counted by the name's shape; longer ones, through their
+    // postings, while they are few (else no name's bound counts any far word).
     const near = this.nearTokens(search);
-    const bounds = new Float64Array(candidates.length);
-    const order: number[] = [];
-    for (let i = 0; i < candidates.length; i++) {
-      const bound = this.scoreBound(search, candidates[i] ?? 0, near);
-      bounds[i] = bound;
-      if (bound > 0) order.push(i);
+    const unled = this.unled;
+    unled.length = 0;
+    let counted = true;
+    for (const token of near) {
+      if (visited.has(token) || this.tokens.lengths.get(token) <= SHORT_WORD) continue;
+      this.postings.forEach(token, (entry) => void unled.push(entry));
+      if (unled.length > UNLED_POSTINGS_BUDGET) counted = false;
     }
-    order.sort((a, b) => (bounds[b] ?? 0) - (bounds[a] ?? 0) || a - b);
-    for (const i of order) {
-      // The bound is compared with a margin for the rounding of reported confidences.
-      const bound = (bounds[i] ?? 0) + BOUND_MARGIN;
+    const entries = led.data.subarray(0, count).sort();
+    const others = counted ? unled.data.subarray(0, unled.length).sort() : new Uint32Array(0);
+    if (this.order.length < count) this.order = new Float64Array(Math.max(count, this.order.length * 2));
+    const order = this.order;
+    let ranked = 0;
+    let other = 0;
+    for (let i = 0; i < count;) {
+      const entry = entries[i] ?? 0;
+      let j = i + 1;
+      while (j < count && entries[j] === entry) j++;
+      let hits = j - i;
+      i = j;
+      while (other < others.length && (others[other] ?? 0) < entry) other++;
+      while (other < others.length && others[other] === entry) {
+        hits++;
+        other++;
+      }
+      const bound = this.shapeBound(search, this.entryInfo.get(entry * 2 + 1), counted ? hits : -1);
+      if (bound <= 0) continue;
+      // Highest bound first, then the lowest name number; the bound rounded up stays a bound.
+      const steps = Math.min(BOUND_STEPS, Math.ceil(bound * BOUND_STEPS));
+      order[ranked++] = (BOUND_STEPS - steps) * TWO_TO_32 + entry;
+    }
+    const sorted = order.subarray(0, ranked).sort();
+    for (let i = 0; i < ranked; i++) {
+      const key = sorted[i] ?? 0;
+      const high = Math.floor(key / TWO_TO_32);
+      const entry = key - high * TWO_TO_32;
+      // Bounds are compared with a margin for the rounding of reported confidences.
       const floor = search.best ? search.best.confidence : search.acceptsFrom;
+      const bound = (BOUND_STEPS - high) / BOUND_STEPS + BOUND_MARGIN;
       if (bound < search.bestScore && bound < floor) break;
-      this.scoreEntry(search, candidates[i] ?? 0);
+      if (!this.isLive(entry)) continue;
+      this.work.namesBounded++;
+      const exact = this.scoreBound(search, entry, near);
+      if (exact <= 0) continue;
+      if (exact + BOUND_MARGIN < search.bestScore && exact + BOUND_MARGIN < floor) continue;
+      this.scoreEntry(search, entry);
     }
+  }
+
+  /**
+   * An upper bound of `scoreBound` from a name's shape alone: `hits`, the distinct words of the
+   * name that the query's words lead to or that are near one of them (-1: unknown), leaves at
+   * least `distinct - hits - short` words far from every query word (a short word may be near a
+   * query word that leads nowhere); far words cost as in scoreBound.
+   */
+  private shapeBound(search: Search, shape: number, hits: number): number {
+    if ((shape & SHAPE_OVERFLOW) !== 0) return 1;
+    const letters = shape & 0x3fff;
+    const m = (shape >>> 14) & 0x3f;
+    const distinct = (shape >>> 20) & 0x3f;
+    const short = (shape >>> 26) & 0x7;
+    const n = search.words.length;
+    if (m === 0 || m > n + 1) return 0;
+    if (search.mode === 'description' && m === 1) return 0;
+    const far = hits < 0 ? 0 : Math.max(0, distinct - hits - short);
+    if (far > 0 && search.mode === 'description') return 0;
+    return this.boundOf(search, m, letters, far, (shape & SHAPE_PRIMARY) !== 0);
+  }
+
+  /** The bound of a name of m words and `letters` letters, `far` of them far from every query word. */
+  private boundOf(search: Search, m: number, letters: number, far: number, primary: boolean): number {
+    let bound = far === 0 ? 1 : FAR_FACTOR ** far;
+    // One far word counted as two edits, if the name's budget takes them.
+    if (far > 0 && nameEditBudget(m, letters) >= 2) {
+      bound = Math.max(bound, (1 - 1.2 / Math.max(letters, 1)) * FAR_FACTOR ** (far - 1));
+    }
+    if (!primary) bound *= PENALTY.variation;
+    if (m === 1) bound *= PENALTY.singleTokenName;
+    // Every alignment spans m or m + 1 query words: with more, the name is always wrapped.
+    if (m > 1 && search.words.length > m + 1) bound *= WRAPPED;
+    return bound;
   }
 
   /**
@@ -570,16 +753,7 @@ export class NameIndex {
       if (!reachable) return 0;
       far++;
     }
-    let bound = far === 0 ? 1 : FAR_FACTOR ** far;
-    // One far word counted as two edits, if the name's budget takes them.
-    if (far > 0 && nameEditBudget(m, letters) >= 2) {
-      bound = Math.max(bound, (1 - 1.2 / Math.max(letters, 1)) * FAR_FACTOR ** (far - 1));
-    }
-    if ((this.entryFlags.get(entry) & PRIMARY) === 0) bound *= PENALTY.variation;
-    if (m === 1) bound *= PENALTY.singleTokenName;
-    // Every alignment spans m or m + 1 query words: with more, the name is always wrapped.
-    if (m > 1 && n > m + 1) bound *= WRAPPED;
-    return bound;
+    return this.boundOf(search, m, letters, far, (this.entryFlags.get(entry) & PRIMARY) !== 0);
   }
 
   private codesOf(search: Search, word: string): string[] {
