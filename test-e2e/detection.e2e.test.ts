@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { startTestCluster, uniqueSuffix, waitFor, type TestCluster } from '@svc/test-kit';
-import { call, newPlatformKey, ROOT } from './helpers';
+import { isApiError, rateLimitOf, unwrap, type ApiError } from '@svc/sdk';
+import { newPlatformKey, ROOT, sdkFor } from './helpers';
 
 // The identity check through the gateway in cluster mode: detection learns verified claims and
 // boxes from registry's events over RabbitMQ, fingerprints the reference image from a local
@@ -53,69 +54,65 @@ async function newKey(name: string): Promise<string> {
 describe('the identity check through the gateway (cluster mode)', () => {
   it('when a claim is verified and boxed, then platforms find it by name, misspelling and picture, in both families', async () => {
     const gw = cluster.gatewayUrl;
-    const owner = await newKey('Identity owner');
-    const platform = await newKey('Avatar platform');
+    const owner = sdkFor(gw, await newKey('Identity owner'));
+    const platform = sdkFor(gw, await newKey('Avatar platform'));
     const name = `Octavia Brightwater ${
       uniqueSuffix()
         .replace(/[^a-z]/gi, '')
         .slice(0, 6) || 'Q'
     }`;
     const avatarUrl = `${imageBase}/avatar.png`;
-    const check = (body: Record<string, unknown>) =>
-      call(gw, platform, 'POST', '/v1/svc/identity/check', body);
+    const check = (name: string, imageUrl = avatarUrl) =>
+      unwrap(platform.POST('/v1/svc/identity/check', { body: { name, imageUrl } }));
 
-    const claim = await call(gw, owner, 'POST', '/v1/svc/claims', {
-      name,
-      variations: ['Tavi Brightwater'],
-      entityType: 'INDIVIDUAL',
-      referenceImages: [{ url: `${imageBase}/reference.png`, isPrimary: true }],
-    });
-    expect(claim.status).toBe(201);
-    const claimId = claim.body.data.id as string;
+    const { data: claim } = await unwrap(
+      owner.POST('/v1/svc/claims', {
+        body: {
+          name,
+          variations: ['Tavi Brightwater'],
+          entityType: 'INDIVIDUAL',
+          referenceImages: [{ url: `${imageBase}/reference.png`, isPrimary: true }],
+        },
+      }),
+    );
+    const claimId = claim.id;
 
     // Not verified yet: nobody is protected by a pending claim.
-    const before = await check({ name, imageUrl: avatarUrl });
-    expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ isClaimed: false, isBoxed: false, action: 'ALLOW' });
+    expect(await check(name)).toMatchObject({ isClaimed: false, isBoxed: false, action: 'ALLOW' });
 
-    expect((await call(gw, owner, 'POST', `/v1/svc/test-helpers/claims/${claimId}/verify`, {})).status).toBe(
-      200,
+    await unwrap(
+      owner.POST('/v1/svc/test-helpers/claims/{id}/verify', { params: { path: { id: claimId } }, body: {} }),
     );
     const claimed = await waitFor(
       async () => {
-        const res = await check({ name, imageUrl: avatarUrl });
-        return res.body.isClaimed === true ? res : undefined;
+        const res = await check(name);
+        return res.isClaimed ? res : undefined;
       },
       { what: 'the verified claim in detection', timeoutMs: 10_000 },
     );
-    expect(claimed.body).toMatchObject({ isBoxed: false, action: 'ALLOW', matchedIdentity: { claimId } });
+    expect(claimed).toMatchObject({ isBoxed: false, action: 'ALLOW', matchedIdentity: { claimId } });
 
-    const box = await call(gw, owner, 'POST', '/v1/svc/boxes', {
-      claimId,
-      policy: 'BLOCK_ALL',
-      enforcement: 'STRICT',
-    });
-    expect(box.status).toBe(201);
+    const { data: box } = await unwrap(
+      owner.POST('/v1/svc/boxes', { body: { claimId, policy: 'BLOCK_ALL', enforcement: 'STRICT' } }),
+    );
+    const respaced = name.toUpperCase().replace('OCTAVIA', 'OCTAVIA  ');
     const boxed = await waitFor(
       async () => {
-        const res = await check({
-          name: name.toUpperCase().replace('OCTAVIA', 'OCTAVIA  '),
-          imageUrl: avatarUrl,
-        });
-        return res.body.isBoxed === true ? res : undefined;
+        const res = await check(respaced);
+        return res.isBoxed ? res : undefined;
       },
       { what: 'the box in detection', timeoutMs: 10_000 },
     );
-    expect(boxed.status).toBe(200);
-    expect(boxed.body).toMatchObject({
-      policy: 'BLOCK_ALL',
-      action: 'BLOCK',
-      matchedIdentity: { boxId: box.body.data.id },
+    expect(boxed).toMatchObject({ policy: 'BLOCK_ALL', action: 'BLOCK', matchedIdentity: { boxId: box.id } });
+    const raw = await platform.POST('/v1/svc/identity/check', {
+      body: { name: respaced, imageUrl: avatarUrl },
     });
-    expect(boxed.headers.get('x-ratelimit-limit')).not.toBeNull();
+    expect(rateLimitOf(raw.response)).toMatchObject({
+      limit: expect.any(Number),
+      remaining: expect.any(Number),
+    });
 
-    const misspelled = await check({ name: name.replace('Brightwater', 'Brigthwater'), imageUrl: avatarUrl });
-    expect(misspelled.body).toMatchObject({
+    expect(await check(name.replace('Brightwater', 'Brigthwater'))).toMatchObject({
       isBoxed: true,
       action: 'BLOCK',
       detection: { layer: 3, classification: 'FUZZY_MATCH' },
@@ -124,65 +121,64 @@ describe('the identity check through the gateway (cluster mode)', () => {
     // The reference picture under another name: matched once detection has fingerprinted it.
     const byPicture = await waitFor(
       async () => {
-        const res = await check({ name: 'Completely Different', imageUrl: `${imageBase}/reference.png` });
-        return res.body.isBoxed === true ? res : undefined;
+        const res = await check('Completely Different', `${imageBase}/reference.png`);
+        return res.isBoxed ? res : undefined;
       },
       { what: 'the reference image fingerprint', timeoutMs: 15_000 },
     );
-    expect(byPicture.body.detection).toMatchObject({ layer: 5, classification: 'IMAGE_MATCH' });
+    expect(byPicture.detection).toMatchObject({ layer: 5, classification: 'IMAGE_MATCH' });
 
-    const batch = await call(gw, platform, 'POST', '/v1/svc/identity/check/batch', {
-      identities: [
-        { id: 'mine-1', name: 'Tavi Brightwater', imageUrl: avatarUrl },
-        { id: 'mine-2', name: 'Someone Unknown', imageUrl: avatarUrl },
-      ],
-    });
-    expect(batch.status).toBe(200);
-    expect(batch.body.results.map((r: { id: string; action: string }) => [r.id, r.action])).toEqual([
+    const batch = await unwrap(
+      platform.POST('/v1/svc/identity/check/batch', {
+        body: {
+          identities: [
+            { id: 'mine-1', name: 'Tavi Brightwater', imageUrl: avatarUrl },
+            { id: 'mine-2', name: 'Someone Unknown', imageUrl: avatarUrl },
+          ],
+        },
+      }),
+    );
+    expect(batch.results.map((r) => [r.id, r.action])).toEqual([
       ['mine-1', 'BLOCK'],
       ['mine-2', 'ALLOW'],
     ]);
-    expect(batch.body.meta).toMatchObject({ total: 2, boxed: 1, unprotected: 1 });
+    expect(batch.meta).toMatchObject({ total: 2, boxed: 1, unprotected: 1 });
 
-    const second = await call(gw, platform, 'POST', '/identity/check', {
-      name,
-      image_url: avatarUrl,
-      use_type: 'avatar',
-    });
-    expect(second.body).toMatchObject({
+    const second = await unwrap(
+      platform.POST('/identity/check', { body: { name, image_url: avatarUrl, use_type: 'avatar' } }),
+    );
+    expect(second).toMatchObject({
       status: 'BOXED',
       identity_id: claimId,
       restrictions: { policy: 'BLOCK_ALL', action: 'BLOCK' },
     });
-    const status = await call(gw, platform, 'GET', `/identity/status/${claimId}`);
-    expect(status.body).toMatchObject({ identity_id: claimId, status: 'BOXED', policy: 'BLOCK_ALL' });
+    const status = await unwrap(platform.GET('/identity/status/{id}', { params: { path: { id: claimId } } }));
+    expect(status).toMatchObject({ identity_id: claimId, status: 'BOXED', policy: 'BLOCK_ALL' });
   }, 60_000);
 
   it('when a request is invalid, then the gateway answers with the interface codes', async () => {
     const gw = cluster.gatewayUrl;
-    const platform = await newKey('Careless platform');
+    const platform = sdkFor(gw, await newKey('Careless platform'));
     const avatarUrl = `${imageBase}/avatar.png`;
-    const tooMany = await call(gw, platform, 'POST', '/v1/svc/identity/check/batch', {
-      identities: Array.from({ length: 101 }, (_, i) => ({ name: `Person ${i}`, imageUrl: avatarUrl })),
+    const tooMany = await platform.POST('/v1/svc/identity/check/batch', {
+      body: {
+        identities: Array.from({ length: 101 }, (_, i) => ({ name: `Person ${i}`, imageUrl: avatarUrl })),
+      },
     });
-    expect(tooMany.status).toBe(400);
-    expect(tooMany.body.error.code).toBe('BATCH_TOO_LARGE');
-    const badName = await call(gw, platform, 'POST', '/v1/svc/identity/check', {
-      name: '  ',
-      imageUrl: avatarUrl,
+    expect([tooMany.response.status, tooMany.error?.error.code]).toEqual([400, 'BATCH_TOO_LARGE']);
+    const badName = await platform.POST('/v1/svc/identity/check', {
+      body: { name: '  ', imageUrl: avatarUrl },
     });
-    expect(badName.status).toBe(400);
-    expect(badName.body.error.code).toBe('INVALID_NAME');
-    const badUrl = await call(gw, platform, 'POST', '/v1/svc/identity/check', {
-      name: 'Ada',
-      imageUrl: 'file:///etc/passwd',
+    expect([badName.response.status, badName.error?.error.code]).toEqual([400, 'INVALID_NAME']);
+    const badUrl = await unwrap(
+      platform.POST('/v1/svc/identity/check', { body: { name: 'Ada', imageUrl: 'file:///etc/passwd' } }),
+    ).catch((err: unknown) => err);
+    expect(isApiError(badUrl, 'INVALID_IMAGE_URL')).toBe(true);
+    expect((badUrl as ApiError).status).toBe(422);
+    const noKey = await sdkFor(gw, undefined).POST('/v1/svc/identity/check', {
+      body: { name: 'Ada', imageUrl: avatarUrl },
     });
-    expect(badUrl.status).toBe(422);
-    expect(badUrl.body.error.code).toBe('INVALID_IMAGE_URL');
-    const noKey = await call(gw, undefined, 'POST', '/v1/svc/identity/check', {
-      name: 'Ada',
-      imageUrl: avatarUrl,
-    });
-    expect(noKey.status).toBe(401);
+    expect([noKey.response.status, noKey.error?.error.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect(rateLimitOf(noKey.response)).toBeUndefined();
   });
 });
