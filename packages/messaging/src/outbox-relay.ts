@@ -3,7 +3,8 @@ import { register as defaultRegistry, type Registry } from 'prom-client';
 import { systemClock, type Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Logger } from '@svc/logger';
-import type { Database, Queryable } from '@svc/storage';
+import { kyselyOn, sql, type Database, type Queryable, type Selectable } from '@svc/storage';
+import type { DB } from './db.generated';
 import { BatchPublishError, type MessageBus } from './message-bus';
 import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
 import { describeError } from './retry-backoff';
@@ -46,12 +47,7 @@ export interface OutboxRelayOptions {
   hooks?: OutboxRelayHooks;
 }
 
-interface OutboxRow {
-  id: number;
-  payload: EventEnvelope;
-  /** The trace the event was written in (tracing on), published with it. */
-  trace_context: Record<string, string> | null;
-}
+type OutboxRow = Pick<Selectable<DB['outbox']>, 'id' | 'payload' | 'traceContext'>;
 
 /** A pass under way in the background loop. */
 interface InFlightPass {
@@ -217,10 +213,14 @@ export class OutboxRelay {
   }
 
   private async publishBatch(q: Queryable, lock: boolean, onReadFull?: () => void): Promise<PassOutcome> {
-    const { rows } = await q.query<OutboxRow>(
-      `SELECT id, payload, trace_context FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1${lock ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-      [this.batchSize],
-    );
+    const rows: OutboxRow[] = await kyselyOn<DB>(q)
+      .selectFrom('outbox')
+      .select(['id', 'payload', 'traceContext'])
+      .where('publishedAt', 'is', null)
+      .orderBy('id')
+      .limit(this.batchSize)
+      .$if(lock, (query) => query.forUpdate().skipLocked())
+      .execute();
     if (rows.length === this.batchSize) onReadFull?.();
     const sent: number[] = [];
     let failure: { row: OutboxRow; err: unknown } | undefined;
@@ -232,7 +232,7 @@ export class OutboxRelay {
         await this.breaker.fire(() =>
           publishBatch(
             rows.map((row) => row.payload),
-            rows.map((row) => row.trace_context),
+            rows.map((row) => row.traceContext),
           ),
         );
       } catch (err) {
@@ -248,7 +248,7 @@ export class OutboxRelay {
     } else {
       for (const row of rows) {
         try {
-          await publishInTrace(row.payload, row.trace_context, () =>
+          await publishInTrace(row.payload, row.traceContext, () =>
             this.breaker.fire(() => bus.publish(row.payload)),
           );
         } catch (err) {
@@ -261,10 +261,11 @@ export class OutboxRelay {
       }
     }
     if (sent.length > 0) {
-      await q.query('UPDATE outbox SET published_at = $2 WHERE id = ANY($1::bigint[])', [
-        sent,
-        this.clock.now().toISOString(),
-      ]);
+      await kyselyOn<DB>(q)
+        .updateTable('outbox')
+        .set({ publishedAt: this.clock.now() })
+        .where('id', '=', sql<number>`any(${sent}::bigint[])`)
+        .execute();
     }
     if (failure !== undefined) await this.recordFailure(q, failure.row, failure.err);
     return { published: sent.length, full: failure === undefined && rows.length === this.batchSize };
@@ -278,17 +279,20 @@ export class OutboxRelay {
       { relay: this.name, eventId: row.payload.id, err: reason },
       'outbox publish failed',
     );
-    await q.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [
-      row.id,
-      reason,
-    ]);
+    await kyselyOn<DB>(q)
+      .updateTable('outbox')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), lastError: reason }))
+      .where('id', '=', row.id)
+      .execute();
   }
 
   private async recordBacklog(): Promise<void> {
     this.backlogAt = performance.now();
-    const { rows } = await this.options.db.query<{ backlog: number }>(
-      'SELECT count(*)::int AS backlog FROM outbox WHERE published_at IS NULL',
-    );
-    this.metrics.backlog.set({ relay: this.name }, rows[0]?.backlog ?? 0);
+    const row = await kyselyOn<DB>(this.options.db)
+      .selectFrom('outbox')
+      .select(sql<number>`count(*)::int`.as('backlog'))
+      .where('publishedAt', 'is', null)
+      .executeTakeFirst();
+    this.metrics.backlog.set({ relay: this.name }, row?.backlog ?? 0);
   }
 }

@@ -1,6 +1,20 @@
 import { entityIdOf, type EventEnvelope } from '@svc/contracts';
-import type { Queryable } from '@svc/storage';
+import { jsonb, kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
+import type { DB } from './db.generated';
 import { traceContextToStore } from './trace-context';
+
+// Every event about an entity runs it: built and compiled once, a named prepared statement.
+const nextEntityVersion = preparedStatement(
+  'messaging_next_entity_version',
+  (db: Kysely<DB>, input: { entityId: string }) =>
+    db
+      .insertInto('entityVersions')
+      .values({ entityId: input.entityId, version: 1 })
+      .onConflict((conflict) =>
+        conflict.column('entityId').doUpdateSet({ version: sql<number>`entity_versions.version + 1` }),
+      )
+      .returning('version'),
+);
 
 /**
  * Stamps an event with the next version of the entity it is about (ADR 0010). The counter row is
@@ -9,13 +23,9 @@ import { traceContextToStore } from './trace-context';
 async function withEntityVersion(tx: Queryable, envelope: EventEnvelope): Promise<EventEnvelope> {
   const entityId = entityIdOf(envelope);
   if (entityId === null || envelope.entity !== undefined) return envelope;
-  const { rows } = await tx.query<{ version: string | number }>(
-    `INSERT INTO entity_versions (entity_id, version) VALUES ($1, 1)
-     ON CONFLICT (entity_id) DO UPDATE SET version = entity_versions.version + 1
-     RETURNING version`,
-    [entityId],
-  );
-  return { ...envelope, entity: { id: entityId, version: Number(rows[0]?.version ?? 1) } };
+  const { rows } = await nextEntityVersion(tx, { entityId });
+  const row = rows[0];
+  return { ...envelope, entity: { id: entityId, version: Number(row?.version ?? 1) } };
 }
 
 /**
@@ -25,21 +35,21 @@ async function withEntityVersion(tx: Queryable, envelope: EventEnvelope): Promis
  */
 export async function appendToOutbox(tx: Queryable, ...received: EventEnvelope[]): Promise<void> {
   if (received.length === 0) return;
-  const values: string[] = [];
-  const params: unknown[] = [];
   const envelopes: EventEnvelope[] = [];
   for (const envelope of received) envelopes.push(await withEntityVersion(tx, envelope));
   const trace = traceContextToStore();
-  const traceJson = trace === null ? null : JSON.stringify(trace);
-  for (const envelope of envelopes) {
-    const n = params.length;
-    values.push(`($${n + 1}, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::timestamptz, $${n + 5}::jsonb)`);
-    params.push(envelope.id, envelope.type, JSON.stringify(envelope), envelope.occurredAt, traceJson);
-  }
-  await tx.query(
-    `INSERT INTO outbox (event_id, type, payload, occurred_at, trace_context) VALUES ${values.join(', ')}`,
-    params,
-  );
+  await kyselyOn<DB>(tx)
+    .insertInto('outbox')
+    .values(
+      envelopes.map((envelope) => ({
+        eventId: envelope.id,
+        type: envelope.type,
+        payload: jsonb(envelope),
+        occurredAt: envelope.occurredAt,
+        traceContext: trace === null ? null : jsonb(trace),
+      })),
+    )
+    .execute();
 }
 
 /**
@@ -48,9 +58,10 @@ export async function appendToOutbox(tx: Queryable, ...received: EventEnvelope[]
  * least as new as the version.
  */
 export async function currentEntityVersion(q: Queryable, entityId: string): Promise<number> {
-  const { rows } = await q.query<{ version: string | number }>(
-    'SELECT version FROM entity_versions WHERE entity_id = $1',
-    [entityId],
-  );
-  return rows[0] === undefined ? 0 : Number(rows[0].version);
+  const row = await kyselyOn<DB>(q)
+    .selectFrom('entityVersions')
+    .select('version')
+    .where('entityId', '=', entityId)
+    .executeTakeFirst();
+  return row === undefined ? 0 : Number(row.version);
 }

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
-import type { Database, Queryable } from '@svc/storage';
+import { kyselyOn, type Database, type Queryable } from '@svc/storage';
+import type { DB } from './db.generated';
 import type { DeliveryInfo, MessageHandler } from './message-bus';
 
 export interface IdempotentHandlerOptions<D> {
@@ -27,13 +28,14 @@ export function idempotentHandler<D = Record<string, unknown>>(
     const envelope =
       options.event === undefined ? (received as EventEnvelope<D>) : options.event.parse(received);
     await options.db.transaction(async (tx) => {
-      const inserted = await tx.query(
-        `INSERT INTO processed_messages (consumer, event_id, processed_at) VALUES ($1, $2, $3)
-         ON CONFLICT (consumer, event_id) DO NOTHING RETURNING event_id`,
-        [options.consumer, envelope.id, clock.now().toISOString()],
-      );
+      const inserted = await kyselyOn<DB>(tx)
+        .insertInto('processedMessages')
+        .values({ consumer: options.consumer, eventId: envelope.id, processedAt: clock.now() })
+        .onConflict((conflict) => conflict.columns(['consumer', 'eventId']).doNothing())
+        .returning('eventId')
+        .execute();
       // Already processed by an earlier delivery: the effect is in place, only the ack was lost.
-      if (inserted.rows.length === 0) return;
+      if (inserted.length === 0) return;
       await options.handle(tx, envelope, delivery);
     });
   };
@@ -41,9 +43,11 @@ export function idempotentHandler<D = Record<string, unknown>>(
 
 /** True when `consumer` has already processed the event `eventId`. */
 export async function wasProcessed(db: Queryable, consumer: string, eventId: string): Promise<boolean> {
-  const result = await db.query('SELECT 1 FROM processed_messages WHERE consumer = $1 AND event_id = $2', [
-    consumer,
-    eventId,
-  ]);
-  return result.rows.length > 0;
+  const found = await kyselyOn<DB>(db)
+    .selectFrom('processedMessages')
+    .select('eventId')
+    .where('consumer', '=', consumer)
+    .where('eventId', '=', eventId)
+    .executeTakeFirst();
+  return found !== undefined;
 }
