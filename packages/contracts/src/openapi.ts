@@ -133,6 +133,14 @@ export function buildOpenApiDocument(
     }
     const body = op.request?.body;
     const isAdmin = op.path.startsWith('/admin');
+    const security =
+      op.auth === 'none'
+        ? []
+        : op.auth === 'session'
+          ? [{ session: [] }]
+          : isAdmin
+            ? [{ adminToken: [] }]
+            : [{ apiKey: [] }];
     paths[path] ??= {};
     paths[path][op.method] = {
       operationId: op.id,
@@ -140,7 +148,7 @@ export function buildOpenApiDocument(
       tags: op.tags,
       parameters: [
         ...parameters(op, components),
-        ...(op.method === 'get' || isAdmin
+        ...(op.method === 'get' || isAdmin || op.auth === 'session' || op.auth === 'none'
           ? []
           : [
               {
@@ -160,7 +168,7 @@ export function buildOpenApiDocument(
             },
           }),
       responses,
-      security: isAdmin ? [{ adminToken: [] }] : [{ apiKey: [] }],
+      security,
     };
   }
   return {
@@ -182,6 +190,13 @@ export function buildOpenApiDocument(
           description: '`svc_test_…` (sandbox) or `svc_live_…` (production)',
         },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN)' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'svc_session',
+          description:
+            "A dashboard session (same origin only). It also stands in for the tenant's key on every public operation, and for ADMIN_TOKEN on the operator API when the account is the operator; every POST, PATCH and DELETE then needs X-CSRF-Token.",
+        },
       },
     },
   };

@@ -4,6 +4,12 @@ import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';
 import type { Router } from 'express';
 import type { Registry } from 'prom-client';
+import { Argon2PasswordHasher } from './adapters/argon2-password.hasher';
+import {
+  AccountRepository,
+  RateCounterRepository,
+  SessionRepository,
+} from './data-access/account.repository';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { KeyAuthenticationRepository } from './data-access/key-authentication.repository';
@@ -14,6 +20,7 @@ import type { GatewayContext } from './domain/gateway-context';
 import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
 import { adminRoutes } from './entry-points/http/admin.routes';
+import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 import { publicRoutes } from './entry-points/http/public.routes';
 
 export interface GatewayOptions {
@@ -36,6 +43,8 @@ export interface GatewayOptions {
   routes?: Route[];
   /** The budget of routes that declare none. */
   upstreamTimeoutMs?: number;
+  /** The dashboard's built assets; undefined: /dashboard answers that it is not built. */
+  dashboardDir?: string;
 }
 
 export interface Gateway {
@@ -66,6 +75,11 @@ export function buildGateway(options: GatewayOptions): Gateway {
     keys: new ApiKeyRepository(),
     store: new KeyAuthenticationRepository(),
     idempotency: new IdempotencyRepository(),
+    accounts: new AccountRepository(),
+    sessions: new SessionRepository(limitsFor),
+    counters: new RateCounterRepository(),
+    passwords: new Argon2PasswordHasher(),
+    dashboardDir: options.dashboardDir,
     routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,
     openapi: buildOpenApiDocument(allOperations, { version: '1.0.0' }),
@@ -73,6 +87,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   return {
     context,
     routes: (router) => {
+      dashboardRoutes(router, context);
       adminRoutes(router, context);
       publicRoutes(router, context);
     },

@@ -32,8 +32,11 @@ export interface Operation {
   bucket?: RateBucket;
   /** Sandbox keys only (test helpers). */
   sandboxOnly?: boolean;
-  /** `operator`: an `/admin` operation, authenticated with ADMIN_TOKEN instead of an API key. */
-  auth?: 'key' | 'operator';
+  /**
+   * `operator`: an `/admin` operation, authenticated with ADMIN_TOKEN instead of an API key;
+   * `session`: a dashboard operation, authenticated with the session cookie; `none`: signing up or in.
+   */
+  auth?: 'key' | 'operator' | 'session' | 'none';
   /**
    * How long the gateway waits for the owning service's answer before it answers 503
    * SERVICE_UNAVAILABLE; default DEFAULT_OPERATION_TIMEOUT_MS. Reads that callers make inline

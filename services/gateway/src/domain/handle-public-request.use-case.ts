@@ -2,8 +2,9 @@ import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
 import { authenticateRequest, rateLimitedError } from './authenticate-request.use-case';
+import { authenticateSessionRequest, type SessionCredentials } from './authenticate-session.use-case';
 import { dispatchRequest, searchOf, type DispatchResult } from './dispatch-request.use-case';
-import type { IdempotencyStore, KeyAuthenticationStore } from './ports';
+import type { IdempotencyStore, KeyAuthenticationStore, RateCounterStore, SessionStore } from './ports';
 import type { RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 
@@ -21,6 +22,8 @@ export interface PublicRequest {
   /** Path and query as received. */
   url: string;
   authorization: string | undefined;
+  /** A dashboard session's cookie and headers: used when no Authorization header is sent (ADR 0021). */
+  session?: SessionCredentials;
   idempotencyKey: string | undefined;
   body: unknown;
   requestId: string;
@@ -51,15 +54,35 @@ export async function handlePublicRequest(
     routes: RouteTable;
     upstreams: UpstreamClient;
     idempotency: IdempotencyStore;
+    sessions: SessionStore;
+    counters: RateCounterStore;
   },
   input: PublicRequest,
 ): Promise<PublicAnswer> {
   if (!isPublicPath(input.path)) return { kind: 'not-public' };
   const matched = deps.routes.match(input.method, input.path);
-  const auth = await authenticateRequest(
-    { db: deps.hotPathDb, store: deps.store, clock: deps.clock, deploymentEnvironment: deps.environment },
-    { authorization: input.authorization, extraBucket: matched?.route.bucket },
-  );
+  const session = input.authorization === undefined ? input.session : undefined;
+  const auth =
+    session?.token !== undefined
+      ? await authenticateSessionRequest(
+          {
+            db: deps.hotPathDb,
+            sessions: deps.sessions,
+            counters: deps.counters,
+            clock: deps.clock,
+            deploymentEnvironment: deps.environment,
+          },
+          { ...session, extraBucket: matched?.route.bucket },
+        )
+      : await authenticateRequest(
+          {
+            db: deps.hotPathDb,
+            store: deps.store,
+            clock: deps.clock,
+            deploymentEnvironment: deps.environment,
+          },
+          { authorization: input.authorization, extraBucket: matched?.route.bucket },
+        );
   const rateHeaders = auth.rate.headers;
   if (!auth.rate.allowed) return { kind: 'refused', rateHeaders, error: rateLimitedError(auth.rate) };
   try {

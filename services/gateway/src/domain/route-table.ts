@@ -12,7 +12,7 @@ export interface Route {
   bucket?: RateBucket;
   sandboxOnly?: boolean;
   /** `operator`: reached through /admin with the operator token, never with an API key. */
-  auth?: 'key' | 'operator';
+  auth?: 'key' | 'operator' | 'session' | 'none';
   /** The budget for the owning service's answer; default: the gateway's UPSTREAM_TIMEOUT_MS. */
   timeoutMs?: number;
   /** The operation's path parameters; default: every parameter is an id. */

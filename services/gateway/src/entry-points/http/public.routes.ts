@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { currentRequestId } from '@svc/logger';
 import type { GatewayContext } from '../../domain/gateway-context';
 import { handlePublicRequest } from '../../domain/handle-public-request.use-case';
+import { sessionCredentials } from './session-cookie';
 
 /** Every public path: the use case authenticates, counts and dispatches; this only parses and answers. */
 export function publicRoutes(router: Router, ctx: GatewayContext): void {
@@ -15,6 +16,7 @@ export function publicRoutes(router: Router, ctx: GatewayContext): void {
       path: req.path,
       url: req.originalUrl,
       authorization: req.header('authorization'),
+      session: sessionCredentials(req),
       idempotencyKey: req.header('idempotency-key'),
       body: req.body as unknown,
       requestId: currentRequestId() ?? '',

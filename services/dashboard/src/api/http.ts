@@ -1,0 +1,72 @@
+// The one place the dashboard talks HTTP: same origin, the session cookie, and the session's CSRF
+// token on every state-changing call. Errors come back as the API's envelope, field by field.
+
+/** The session's CSRF token, set when the session is read (the cookie itself is HttpOnly). */
+let csrfToken: string | undefined;
+
+export function setCsrfToken(token: string | undefined): void {
+  csrfToken = token;
+}
+
+export function currentCsrfToken(): string | undefined {
+  return csrfToken;
+}
+
+/** An error answer of the API: its closed code, its message and the message of each bad field. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: Record<string, string>,
+    readonly details: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+interface ErrorEnvelope {
+  error?: { code?: string; message?: string; details?: unknown };
+}
+
+/** Reads an error answer into an ApiError, naming each bad field by its last path segment and its full path. */
+export function apiErrorOf(status: number, body: unknown): ApiError {
+  const error = (body as ErrorEnvelope | null)?.error;
+  const fields: Record<string, string> = {};
+  const details = error?.details as { fields?: { field: string; message: string }[] } | undefined;
+  for (const problem of details?.fields ?? []) {
+    fields[problem.field] ??= problem.message;
+  }
+  return new ApiError(
+    status,
+    error?.code ?? 'INTERNAL',
+    error?.message ?? `The server answered ${status}`,
+    fields,
+    error?.details,
+  );
+}
+
+/** Adds the CSRF token to a request that changes state. */
+export function withCsrf(init: RequestInit = {}): RequestInit {
+  const method = (init.method ?? 'GET').toUpperCase();
+  const headers = new Headers(init.headers);
+  if (!['GET', 'HEAD'].includes(method) && csrfToken !== undefined) headers.set('X-CSRF-Token', csrfToken);
+  return { ...init, headers, credentials: 'same-origin' };
+}
+
+/** A JSON call to the dashboard's own endpoints; throws ApiError on an error answer. */
+export async function requestJson<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(
+    path,
+    withCsrf({
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  if (response.status === 204) return undefined as T;
+  const parsed: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw apiErrorOf(response.status, parsed);
+  return parsed as T;
+}
