@@ -8,7 +8,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults lint typecheck format format-check \
-	depcheck spec-check sync-spec check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement bench-storage db-types db-types-check clean
+	depcheck spec-check sync-spec check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement bench-storage db-types db-types-check openapi openapi-check openapi-lint clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -66,7 +66,17 @@ db-types: build ## Write each service's src/data-access/db.generated.ts from its
 db-types-check: build ## Fail when a checked-in db.generated.ts differs from its migrations (a notice without PostgreSQL)
 	node scripts/db-types.mjs --check
 
-check: lint format-check typecheck depcheck spec-check db-types-check ## Every static check
+openapi: build ## Write packages/sdk/openapi.json (the served OpenAPI document) and the SDK's types generated from it
+	node scripts/openapi.mjs
+	$(PNPM) exec tsc -b packages/sdk
+
+openapi-check: build ## Fail when packages/sdk/openapi.json or its generated types differ from the contracts
+	node scripts/openapi.mjs --check
+
+openapi-lint: install ## Redocly's recommended rules over packages/sdk/openapi.json: no error, no warning (exceptions: redocly.yaml)
+	node scripts/openapi-lint.mjs
+
+check: lint format-check typecheck depcheck spec-check db-types-check openapi-check openapi-lint ## Every static check
 
 test-unit: install ## Unit tests (no I/O)
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --selectProjects unit

@@ -10,3 +10,4 @@ export * from './licensing';
 export * from './billing';
 export * from './detection';
 export * from './enforcement';
+export * from './public-document';

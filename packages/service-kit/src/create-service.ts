@@ -26,6 +26,12 @@ export interface CreateServiceOptions {
   /** Default: a new registry per service, with the default process metrics. */
   registry?: Registry;
   routes: (router: express.Router) => void;
+  /**
+   * Routes that run before the body is read (and so also for a request whose body is then
+   * refused: 413, 415, malformed JSON). The gateway counts a keyed request here, so that every
+   * answer to it carries X-RateLimit-*.
+   */
+  beforeBody?: (router: express.Router) => void;
   /** Reads the instant internal tokens are checked against; the real-time clock, not a sandbox offset. */
   clock?: Clock;
   /**
@@ -70,6 +76,11 @@ export function createService(options: CreateServiceOptions): Service {
   app.use(httpMetrics(registry));
   mountHealthRoutes(app, { readiness: options.readiness ?? [], registry, isNotReady: () => notReady });
 
+  if (options.beforeBody !== undefined) {
+    const early = express.Router();
+    options.beforeBody(early);
+    app.use(early);
+  }
   app.use(jsonBody(jsonLimit));
   if (options.requireInternalAuth ?? true) {
     app.use(internalAuth(options.internalJwtSecret, options.clock ?? systemClock));

@@ -45,6 +45,8 @@ export interface BackgroundPart {
 /** What a service contributes: its routes and its background jobs. */
 export interface HttpParts {
   routes(router: Router): void;
+  /** Routes run before the body is read (createService's `beforeBody`). */
+  beforeBody?(router: Router): void;
   /** Started in order after wiring, stopped in reverse after the HTTP server. */
   background?: BackgroundPart[];
   /** Further `/readyz` checks of the service's own (e.g. an index still loading). */
@@ -111,6 +113,9 @@ export async function startHttpService(options: {
         ...(edge ? {} : { idempotency: { db } }),
         readiness: [{ name: 'db', check: () => db.ping() }, ...(parts.readiness ?? [])],
         routes: (router) => parts.routes(router),
+        ...(parts.beforeBody === undefined
+          ? {}
+          : { beforeBody: (router: Router) => parts.beforeBody?.(router) }),
       });
       const { port, url } = await service.listen(config.PORT, config.HOST);
       return {

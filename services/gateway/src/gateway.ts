@@ -1,4 +1,4 @@
-import { allOperations, buildOpenApiDocument, type ServiceName } from '@svc/contracts';
+import { allOperations, publicOpenApiDocument, type ServiceName } from '@svc/contracts';
 import type { Clock } from '@svc/clock';
 import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';
@@ -21,7 +21,7 @@ import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
 import { adminRoutes } from './entry-points/http/admin.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
-import { publicRoutes } from './entry-points/http/public.routes';
+import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
 
 export interface GatewayOptions {
   db: Database;
@@ -51,6 +51,8 @@ export interface Gateway {
   context: GatewayContext;
   /** The admin API and the public API (the app around them is startHttpService's). */
   routes(router: Router): void;
+  /** What runs before the body is read: a public request's key is counted there. */
+  beforeBody(router: Router): void;
   close(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     dashboardDir: options.dashboardDir,
     routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,
-    openapi: buildOpenApiDocument(allOperations, { version: '1.0.0' }),
+    openapi: publicOpenApiDocument(),
   };
   return {
     context,
@@ -91,6 +93,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       adminRoutes(router, context);
       publicRoutes(router, context);
     },
+    beforeBody: (router) => publicRoutesBeforeBody(router, context),
     close: () => upstreams.close(),
   };
 }

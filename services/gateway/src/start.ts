@@ -130,7 +130,11 @@ export async function startGateway(
           ]).catch((err: unknown) => logger.warn({ err }, 'housekeeping failed'));
         },
       });
-      return { routes: built.routes, background: [...closeOnStop, housekeeping] };
+      return {
+        routes: built.routes,
+        beforeBody: built.beforeBody,
+        background: [...closeOnStop, housekeeping],
+      };
     },
   });
   if (gateway === undefined) throw new Error('unreachable: the gateway is built while wiring');

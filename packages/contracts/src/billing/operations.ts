@@ -125,6 +125,7 @@ export const billingOperations = {
     ...usage,
     tags: ['Second family'],
     id: 'secondFamilyReportRevenue',
+    errors: ['NOT_FOUND', 'INVALID_STATE'],
     method: 'post',
     path: '/revenue/report',
     summary: 'Report revenue of a period, snake_case (the same usage report)',

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@svc/errors';
 import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -22,6 +23,11 @@ export interface Operation {
   /** The path on the owning service when the gateway translates (second family); default `path`. */
   upstreamPath?: string;
   summary: string;
+  /**
+   * What a reader of the OpenAPI document needs beyond the summary (rules, side effects, events
+   * sent). The document adds what it derives itself: authentication, rate buckets, idempotency.
+   */
+  description?: string;
   tags: string[];
   request?: {
     params?: z.ZodType;
@@ -29,14 +35,21 @@ export interface Operation {
     body?: z.ZodType;
   };
   responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /**
+   * The error codes this operation raises itself, beyond those every operation of its kind can
+   * answer (derived by the OpenAPI builder: authentication, rate limits, validation, NOT_FOUND for
+   * a path id, IDEMPOTENCY_CONFLICT for a write, FORBIDDEN for a sandbox helper, 500, 503).
+   */
+  errors?: ErrorCode[];
   bucket?: RateBucket;
   /** Sandbox keys only (test helpers). */
   sandboxOnly?: boolean;
   /**
    * `operator`: an `/admin` operation, authenticated with ADMIN_TOKEN instead of an API key;
-   * `session`: a dashboard operation, authenticated with the session cookie; `none`: signing up or in.
+   * `public`: served to anyone, without a key and not counted (the OpenAPI document, signing up
+   * and in); `session`: a dashboard operation, authenticated with the session cookie (ADR 0021).
    */
-  auth?: 'key' | 'operator' | 'session' | 'none';
+  auth?: 'key' | 'operator' | 'public' | 'session';
   /**
    * How long the gateway waits for the owning service's answer before it answers 503
    * SERVICE_UNAVAILABLE; default DEFAULT_OPERATION_TIMEOUT_MS. Reads that callers make inline

@@ -1,15 +1,29 @@
+import { ERROR_CODES, type ErrorCode } from '@svc/errors';
 import { z } from 'zod';
+
+/** The closed set of error codes (`@svc/errors`), in the order of docs/spec/contracts.md §2. */
+export const errorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).meta({
+  id: 'ErrorCode',
+  description:
+    'The closed set of error codes (docs/spec/contracts.md §2); each operation lists the ones it can answer with.',
+});
 
 /** The public error body (docs/spec/contracts.md §2). */
 export const errorBodySchema = z
   .object({
     error: z.object({
-      code: z.string().meta({ description: 'One of the closed set of error codes' }),
-      message: z.string(),
-      details: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+      code: errorCodeSchema,
+      message: z.string().meta({ description: 'For people: what went wrong, in English' }),
+      details: z
+        .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+        .optional()
+        .meta({
+          description:
+            'What a program can act on: the bad fields (`fields`) of a VALIDATION_ERROR, `limit`/`remaining`/`resetAt`/`retryAfter` of RATE_LIMITED, the request id of INTERNAL',
+        }),
     }),
   })
-  .meta({ id: 'Error' });
+  .meta({ id: 'Error', description: 'Every error answer: `{error: {code, message, details?}}`' });
 
 /**
  * Text PostgreSQL can store: no NUL (a text column refuses it) and no unpaired UTF-16 surrogate (a

@@ -227,16 +227,12 @@ export const identityStatusSchema = z
   .meta({ id: 'IdentityStatus' });
 
 const detection = { service: 'detection' as const, tags: ['Identity check'] };
-const checkErrors = {
-  400: { description: 'VALIDATION_ERROR, INVALID_NAME or BATCH_TOO_LARGE' },
-  413: { description: 'IMAGE_TOO_LARGE' },
-  422: { description: 'INVALID_IMAGE_URL' },
-} as const;
 
 export const detectionOperations = {
   checkIdentity: defineOperation({
     ...detection,
     id: 'checkIdentity',
+    errors: ['INVALID_NAME', 'INVALID_IMAGE_URL', 'IMAGE_TOO_LARGE'],
     timeoutMs: IDENTITY_CHECK_TIMEOUT_MS,
     method: 'post',
     path: '/v1/svc/identity/check',
@@ -244,12 +240,12 @@ export const detectionOperations = {
     request: { body: identityCheckBodySchema },
     responses: {
       200: { description: 'The check result (not wrapped in data)', schema: identityCheckResultSchema },
-      ...checkErrors,
     },
   }),
   checkIdentityBatch: defineOperation({
     ...detection,
     id: 'checkIdentityBatch',
+    errors: ['INVALID_NAME', 'INVALID_IMAGE_URL', 'BATCH_TOO_LARGE'],
     timeoutMs: IDENTITY_BATCH_TIMEOUT_MS,
     method: 'post',
     path: '/v1/svc/identity/check/batch',
@@ -257,13 +253,13 @@ export const detectionOperations = {
     request: { body: identityBatchBodySchema },
     responses: {
       200: { description: 'A result per identity, in order, with totals', schema: identityBatchResultSchema },
-      ...checkErrors,
     },
   }),
   secondFamilyCheckIdentity: defineOperation({
     ...detection,
     tags: ['Second family'],
     id: 'secondFamilyCheckIdentity',
+    errors: ['INVALID_NAME', 'INVALID_IMAGE_URL', 'IMAGE_TOO_LARGE'],
     timeoutMs: IDENTITY_CHECK_TIMEOUT_MS,
     method: 'post',
     path: '/identity/check',
@@ -271,13 +267,13 @@ export const detectionOperations = {
     request: { body: secondFamilyCheckBodySchema },
     responses: {
       200: { description: 'The check result', schema: secondFamilyCheckResultSchema },
-      ...checkErrors,
     },
   }),
   secondFamilyCheckIdentityBatch: defineOperation({
     ...detection,
     tags: ['Second family'],
     id: 'secondFamilyCheckIdentityBatch',
+    errors: ['INVALID_NAME', 'INVALID_IMAGE_URL', 'BATCH_TOO_LARGE'],
     timeoutMs: IDENTITY_BATCH_TIMEOUT_MS,
     method: 'post',
     path: '/identity/check/batch',
@@ -285,7 +281,6 @@ export const detectionOperations = {
     request: { body: secondFamilyBatchBodySchema },
     responses: {
       200: { description: 'A result per identity', schema: secondFamilyBatchResultSchema },
-      ...checkErrors,
     },
   }),
   identityStatus: defineOperation({

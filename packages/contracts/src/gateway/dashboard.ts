@@ -76,8 +76,9 @@ const common = { service: 'gateway' as const, tags, auth: 'session' as const };
 export const dashboardOperations = {
   signUp: defineOperation({
     ...common,
-    auth: 'none',
+    auth: 'public',
     id: 'dashboardSignUp',
+    errors: ['FORBIDDEN'],
     method: 'post',
     path: '/dashboard/api/accounts',
     summary: 'Sign up: a new account with its own tenant, signed in (sets the session cookie)',
@@ -86,8 +87,9 @@ export const dashboardOperations = {
   }),
   signIn: defineOperation({
     ...common,
-    auth: 'none',
+    auth: 'public',
     id: 'dashboardSignIn',
+    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'],
     method: 'post',
     path: '/dashboard/api/session',
     summary: 'Sign in with e-mail and password (sets the session cookie; rate-limited)',
@@ -96,8 +98,9 @@ export const dashboardOperations = {
   }),
   operatorSignIn: defineOperation({
     ...common,
-    auth: 'none',
+    auth: 'public',
     id: 'dashboardOperatorSignIn',
+    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'],
     method: 'post',
     path: '/dashboard/api/operator-session',
     summary: 'Sign in as the operator with the operator token (sets the session cookie; rate-limited)',
@@ -141,6 +144,7 @@ export const dashboardOperations = {
   rotateKey: defineOperation({
     ...common,
     id: 'dashboardRotateKey',
+    errors: ['INVALID_STATE'],
     method: 'post',
     path: '/dashboard/api/keys/:id/rotate',
     summary: 'Rotate a key: the old one keeps working for 24 hours',
@@ -150,6 +154,7 @@ export const dashboardOperations = {
   revokeKey: defineOperation({
     ...common,
     id: 'dashboardRevokeKey',
+    errors: ['INVALID_STATE'],
     method: 'post',
     path: '/dashboard/api/keys/:id/revoke',
     summary: 'Revoke a key at once and issue its successor',

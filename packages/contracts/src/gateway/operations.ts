@@ -182,6 +182,7 @@ export const adminOperations = {
   rotateKey: defineOperation({
     ...common,
     id: 'adminRotateKey',
+    errors: ['INVALID_STATE'],
     method: 'post',
     path: '/admin/keys/:id/rotate',
     summary: 'Rotate a key: the old one keeps working for 24 hours',
@@ -191,6 +192,7 @@ export const adminOperations = {
   revokeKey: defineOperation({
     ...common,
     id: 'adminRevokeKey',
+    errors: ['INVALID_STATE'],
     method: 'post',
     path: '/admin/keys/:id/revoke',
     summary: 'Revoke a key at once and issue its successor',
@@ -232,7 +234,10 @@ export const adminOperations = {
     id: 'getOpenApiDocument',
     method: 'get',
     path: '/v1/svc/openapi.json',
+    auth: 'public',
     summary: 'This document',
+    description:
+      'The OpenAPI 3.1 document of every operation and webhook event, generated from the schemas that validate requests. Served to anyone, without a key; `@svc/sdk` is generated from it.',
     responses: { 200: { description: 'OpenAPI 3.1 document' } },
   }),
 };

@@ -407,6 +407,7 @@ export const registryOperations = {
   createClaim: defineOperation({
     ...claims,
     id: 'createClaim',
+    errors: ['INVALID_NAME'],
     method: 'post',
     path: '/v1/svc/claims',
     summary: 'Claim an identity (pending, BRONZE, with the next verification step)',
@@ -416,6 +417,7 @@ export const registryOperations = {
   updateClaim: defineOperation({
     ...claims,
     id: 'updateClaim',
+    errors: ['INVALID_NAME', 'FORBIDDEN'],
     method: 'patch',
     path: '/v1/svc/claims/:id',
     summary: "Replace a claim's variations and/or reference images (owner only)",
@@ -425,6 +427,7 @@ export const registryOperations = {
   deleteClaim: defineOperation({
     ...claims,
     id: 'deleteClaim',
+    errors: ['FORBIDDEN'],
     method: 'delete',
     path: '/v1/svc/claims/:id',
     summary: 'Delete a claim and its box (owner only)',
@@ -434,6 +437,7 @@ export const registryOperations = {
   addClaimVariation: defineOperation({
     ...claims,
     id: 'addClaimVariation',
+    errors: ['INVALID_NAME', 'FORBIDDEN'],
     method: 'post',
     path: '/v1/svc/claims/:id/variations',
     summary: 'Add a name variation (an existing one, ignoring case, changes nothing)',
@@ -443,6 +447,7 @@ export const registryOperations = {
   addClaimImage: defineOperation({
     ...claims,
     id: 'addClaimImage',
+    errors: ['FORBIDDEN'],
     method: 'post',
     path: '/v1/svc/claims/:id/images',
     summary: 'Add a reference image',
@@ -470,6 +475,7 @@ export const registryOperations = {
   createBox: defineOperation({
     ...boxes,
     id: 'createBox',
+    errors: ['NOT_FOUND', 'INVALID_STATE'],
     method: 'post',
     path: '/v1/svc/boxes',
     summary: "Protect one of the caller's verified claims with a policy (one box per claim)",
@@ -479,6 +485,7 @@ export const registryOperations = {
   updateBox: defineOperation({
     ...boxes,
     id: 'updateBox',
+    errors: ['FORBIDDEN'],
     method: 'patch',
     path: '/v1/svc/boxes/:id',
     summary: 'Change the policy, enforcement or configuration (owner only)',
@@ -488,6 +495,7 @@ export const registryOperations = {
   deleteBox: defineOperation({
     ...boxes,
     id: 'deleteBox',
+    errors: ['FORBIDDEN'],
     method: 'delete',
     path: '/v1/svc/boxes/:id',
     summary: 'Remove a box: grace periods are cancelled, licenses remain active (owner only)',
@@ -508,6 +516,7 @@ export const registryOperations = {
     tags: ['Operator'],
     auth: 'operator',
     id: 'adminVerifyClaim',
+    errors: ['INVALID_STATE'],
     method: 'post',
     path: '/admin/claims/:id/verify',
     summary: 'Record a completed identity verification (stands in for the provider)',
@@ -519,6 +528,7 @@ export const registryOperations = {
     tags: ['Operator'],
     auth: 'operator',
     id: 'adminRejectClaim',
+    errors: ['INVALID_STATE'],
     method: 'post',
     path: '/admin/claims/:id/reject',
     summary: 'Reject a pending claim',
@@ -530,6 +540,7 @@ export const registryOperations = {
     tags: ['Test helpers'],
     sandboxOnly: true,
     id: 'testHelperVerifyClaim',
+    errors: ['INVALID_STATE'],
     method: 'post',
     path: '/v1/svc/test-helpers/claims/:id/verify',
     summary: "Verify one of the caller's own claims at once (sandbox keys only)",

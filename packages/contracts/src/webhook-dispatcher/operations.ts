@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  dataOf,
-  errorBodySchema,
-  idParamSchema,
-  idSchema,
-  listOf,
-  pageQuerySchema,
-  storable,
-} from '../common/schemas';
+import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
 import { defineOperation } from '../common/operation';
 
 // The webhook dispatcher's public operations (docs/spec/contracts.md §10). The same schemas validate
@@ -146,10 +138,6 @@ export const testWebhookBodySchema = z.object({
   type: webhookEventTypeSchema.optional().meta({ description: 'Default grace_period.started' }),
 });
 
-const errors = {
-  400: { description: 'VALIDATION_ERROR', schema: errorBodySchema },
-  404: { description: 'NOT_FOUND (also for another platform’s endpoint)', schema: errorBodySchema },
-};
 const tags = ['Webhooks'];
 const service = 'webhook-dispatcher' as const;
 
@@ -161,7 +149,7 @@ export const createWebhookOperation = defineOperation({
   summary: 'Register a webhook endpoint (the secret is shown once)',
   tags,
   request: { body: createWebhookBodySchema },
-  responses: { 201: { description: 'Created', schema: dataOf(webhookEndpointWithSecretSchema) }, ...errors },
+  responses: { 201: { description: 'Created', schema: dataOf(webhookEndpointWithSecretSchema) } },
 });
 
 export const listWebhooksOperation = defineOperation({
@@ -172,7 +160,7 @@ export const listWebhooksOperation = defineOperation({
   summary: 'List webhook endpoints, newest first',
   tags,
   request: { query: listWebhooksQuerySchema },
-  responses: { 200: { description: 'OK', schema: listOf(webhookEndpointSchema) }, ...errors },
+  responses: { 200: { description: 'OK', schema: listOf(webhookEndpointSchema) } },
 });
 
 export const getWebhookOperation = defineOperation({
@@ -183,7 +171,7 @@ export const getWebhookOperation = defineOperation({
   summary: 'A webhook endpoint (without its secret)',
   tags,
   request: { params: idParamSchema },
-  responses: { 200: { description: 'OK', schema: dataOf(webhookEndpointSchema) }, ...errors },
+  responses: { 200: { description: 'OK', schema: dataOf(webhookEndpointSchema) } },
 });
 
 export const updateWebhookOperation = defineOperation({
@@ -194,7 +182,7 @@ export const updateWebhookOperation = defineOperation({
   summary: 'Change url, events, description or status',
   tags,
   request: { params: idParamSchema, body: updateWebhookBodySchema },
-  responses: { 200: { description: 'OK', schema: dataOf(webhookEndpointSchema) }, ...errors },
+  responses: { 200: { description: 'OK', schema: dataOf(webhookEndpointSchema) } },
 });
 
 export const deleteWebhookOperation = defineOperation({
@@ -207,7 +195,6 @@ export const deleteWebhookOperation = defineOperation({
   request: { params: idParamSchema },
   responses: {
     200: { description: 'Deleted', schema: dataOf(z.object({ id: z.string(), deleted: z.literal(true) })) },
-    ...errors,
   },
 });
 
@@ -219,7 +206,7 @@ export const rotateWebhookSecretOperation = defineOperation({
   summary: 'Issue a new secret; the old one signs too for 24 hours',
   tags,
   request: { params: idParamSchema },
-  responses: { 200: { description: 'OK', schema: dataOf(rotatedSecretSchema) }, ...errors },
+  responses: { 200: { description: 'OK', schema: dataOf(rotatedSecretSchema) } },
 });
 
 export const listWebhookDeliveriesOperation = defineOperation({
@@ -230,7 +217,7 @@ export const listWebhookDeliveriesOperation = defineOperation({
   summary: 'Deliveries to an endpoint with every attempt, newest first',
   tags,
   request: { params: idParamSchema, query: listDeliveriesQuerySchema },
-  responses: { 200: { description: 'OK', schema: listOf(webhookDeliverySchema) }, ...errors },
+  responses: { 200: { description: 'OK', schema: listOf(webhookDeliverySchema) } },
 });
 
 export const retryWebhookDeliveryOperation = defineOperation({
@@ -243,13 +230,13 @@ export const retryWebhookDeliveryOperation = defineOperation({
   request: { params: deliveryParamsSchema },
   responses: {
     202: { description: 'Queued', schema: dataOf(webhookDeliverySchema) },
-    409: { description: 'INVALID_STATE: the endpoint is disabled', schema: errorBodySchema },
-    ...errors,
+    409: { description: 'The endpoint is disabled' },
   },
 });
 
 export const testWebhookOperation = defineOperation({
   id: 'testWebhook',
+  errors: ['NOT_FOUND'],
   method: 'post',
   path: '/v1/svc/webhooks/test',
   service,
@@ -259,9 +246,7 @@ export const testWebhookOperation = defineOperation({
   request: { body: testWebhookBodySchema },
   responses: {
     202: { description: 'Queued', schema: dataOf(webhookDeliverySchema) },
-    409: { description: 'INVALID_STATE: the endpoint is disabled', schema: errorBodySchema },
-    429: { description: 'RATE_LIMITED', schema: errorBodySchema },
-    ...errors,
+    409: { description: 'The endpoint is disabled' },
   },
 });
 

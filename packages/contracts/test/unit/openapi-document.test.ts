@@ -6,6 +6,7 @@ import {
   defineOperation,
   listOperations,
   pageQuerySchema,
+  WEBHOOK_EVENT_TYPES,
 } from '@svc/contracts';
 
 type Json = Record<string, unknown>;
@@ -124,16 +125,120 @@ describe('OpenAPI document', () => {
     expect(pageQuerySchema.parse({})).toEqual({ limit: 20, offset: 0 });
   });
 
-  it('when an operation is described, then 400, 401, 404, 429 and 503 answer the Error schema, and its own responses are kept', () => {
-    const responses = at(doc, 'paths', '/admin/platforms', 'post', 'responses');
-
-    for (const status of ['400', '401', '404', '429', '503']) {
-      expect(at(responses, status, 'content', 'application/json', 'schema')).toEqual({
-        $ref: '#/components/schemas/Error',
-      });
-    }
+  it('when an operation is described, then each error status answers the Error schema narrowed to the codes it can give', () => {
+    const responses = at(doc, 'paths', '/v1/svc/widgets/{widgetId}/parts/{part2}', 'post', 'responses');
+    const codesAt = (status: string) => {
+      const schema = at(responses, status, 'content', 'application/json', 'schema');
+      expect((schema.allOf as Json[])[0]).toEqual({ $ref: '#/components/schemas/Error' });
+      return at((schema.allOf as Json[])[1], 'properties', 'error', 'properties', 'code').enum;
+    };
+    expect(codesAt('400')).toEqual(['VALIDATION_ERROR']);
+    expect(codesAt('401')).toEqual(['UNAUTHORIZED', 'KEY_REVOKED', 'KEY_EXPIRED', 'WRONG_ENVIRONMENT']);
+    expect(codesAt('404')).toEqual(['NOT_FOUND']);
+    expect(codesAt('409')).toEqual(['IDEMPOTENCY_CONFLICT']);
+    expect(codesAt('413')).toEqual(['VALIDATION_ERROR']);
+    expect(codesAt('415')).toEqual(['VALIDATION_ERROR']);
+    expect(codesAt('429')).toEqual(['RATE_LIMITED']);
+    expect(codesAt('500')).toEqual(['INTERNAL']);
+    expect(codesAt('503')).toEqual(['SERVICE_UNAVAILABLE']);
+    expect(responses).not.toHaveProperty('403');
     expect(at(responses, '201').description).toBe('Created');
     expect(at(responses, '201', 'headers')).toHaveProperty('X-Request-Id');
+  });
+
+  it('when operations declare their own errors, then those codes are listed under their statuses', () => {
+    const codes = (path: string, method: string, status: string) =>
+      at(
+        at(doc, 'paths', path, method, 'responses', status, 'content', 'application/json', 'schema')
+          .allOf as Json[],
+        1,
+        'properties',
+        'error',
+        'properties',
+        'code',
+      ).enum;
+    expect(codes('/v1/svc/identity/check', 'post', '400')).toEqual(['VALIDATION_ERROR', 'INVALID_NAME']);
+    expect(codes('/v1/svc/identity/check', 'post', '422')).toEqual(['INVALID_IMAGE_URL']);
+    expect(codes('/v1/svc/identity/check', 'post', '413')).toEqual(['IMAGE_TOO_LARGE', 'VALIDATION_ERROR']);
+    expect(codes('/v1/svc/identity/check/batch', 'post', '400')).toEqual([
+      'VALIDATION_ERROR',
+      'INVALID_NAME',
+      'BATCH_TOO_LARGE',
+    ]);
+    expect(codes('/v1/svc/boxes', 'post', '409')).toEqual(['INVALID_STATE', 'IDEMPOTENCY_CONFLICT']);
+    expect(codes('/v1/svc/test-helpers/advance-time', 'post', '403')).toEqual(['FORBIDDEN']);
+    // The operator API: the operator token only, no rate limit, no Idempotency-Key.
+    expect(codes('/admin/platforms', 'post', '401')).toEqual(['UNAUTHORIZED']);
+    expect(at(doc, 'paths', '/admin/platforms', 'post', 'responses')).not.toHaveProperty('429');
+    expect(at(doc, 'paths', '/admin/platforms', 'post', 'responses')).not.toHaveProperty('409');
+  });
+
+  it('when any operation is described, then it has a description and answers 500, and every error code it lists belongs to its status', () => {
+    for (const [path, item] of Object.entries(at(doc, 'paths'))) {
+      for (const [method, op] of Object.entries(item as Json)) {
+        const operation = op as Json;
+        expect(typeof operation.description).toBe('string');
+        const responses = operation.responses as Json;
+        expect({ path, method, has500: '500' in responses }).toEqual({ path, method, has500: true });
+        for (const [status, response] of Object.entries(responses)) {
+          if (Number(status) < 400) continue;
+          const schema = at(response, 'content', 'application/json', 'schema');
+          const listed = at((schema.allOf as Json[])[1], 'properties', 'error', 'properties', 'code')
+            .enum as unknown as string[];
+          expect(listed.length).toBeGreaterThan(0);
+        }
+      }
+    }
+  });
+
+  it('when a keyed operation answers, then X-RateLimit-* are on every answer but its 401, and Retry-After on its 429 and 503', () => {
+    const responses = at(doc, 'paths', '/v1/svc/claims', 'get', 'responses');
+    for (const status of ['200', '400', '429', '500', '503']) {
+      expect(Object.keys(at(responses, status, 'headers'))).toEqual(
+        expect.arrayContaining([
+          'X-Request-Id',
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+        ]),
+      );
+    }
+    expect(at(responses, '401', 'headers')).not.toHaveProperty('X-RateLimit-Limit');
+    expect(at(responses, '429', 'headers')).toHaveProperty('Retry-After');
+    expect(at(responses, '503', 'headers')).toHaveProperty('Retry-After');
+    expect(at(responses, '200', 'headers')).not.toHaveProperty('Retry-After');
+    expect(at(doc, 'paths', '/admin/platforms', 'get', 'responses', '200', 'headers')).not.toHaveProperty(
+      'X-RateLimit-Limit',
+    );
+    expect(at(doc, 'paths', '/v1/svc/claims', 'post', 'responses', '201', 'headers')).toHaveProperty(
+      'Idempotent-Replayed',
+    );
+  });
+
+  it('when the webhooks section is read, then every public event of both families has its payload schema', () => {
+    const webhooks = at(doc, 'webhooks');
+    expect(Object.keys(webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
+    const bodyOf = (type: string) => {
+      const schema = at(webhooks, type, 'post', 'requestBody', 'content', 'application/json', 'schema');
+      return resolve(schema.$ref as string) as Json;
+    };
+    expect(at(bodyOf('grace_period.reminder'), 'properties', 'type')).toEqual({
+      type: 'string',
+      const: 'grace_period.reminder',
+    });
+    expect(at(bodyOf('grace_period.reminder'), 'properties', 'data', 'properties')).toHaveProperty(
+      'reminderDay',
+    );
+    expect(at(bodyOf('payment.due'), 'properties', 'event')).toEqual({
+      type: 'string',
+      const: 'payment.due',
+    });
+    expect(at(bodyOf('payment.due'), 'properties', 'data', 'required')).toEqual(
+      expect.arrayContaining(['amount', 'recipient']),
+    );
+    expect(at(bodyOf('boxing.created'), 'properties', 'data', 'required')).toEqual(
+      expect.arrayContaining(['identity_id', 'deadline']),
+    );
   });
 
   it('when the Error component is read, then it is the error body itself: error.code and error.message required', () => {
@@ -201,21 +306,19 @@ describe('OpenAPI document', () => {
   });
 
   it('when a POST is key-authenticated, then it takes an optional Idempotency-Key header; admin POSTs and GETs do not', () => {
-    const header = {
+    const header = { $ref: '#/components/parameters/IdempotencyKey' };
+    expect(at(doc, 'components', 'parameters', 'IdempotencyKey')).toMatchObject({
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
       schema: { type: 'string', maxLength: 255 },
-    };
+    });
     const params = (path: string, method: string) => at(doc, 'paths', path, method).parameters as Json[];
 
     expect(params('/v1/svc/widgets/{widgetId}/parts/{part2}', 'post')).toContainEqual(header);
-    expect(params('/admin/platforms', 'post')).not.toContainEqual(
-      expect.objectContaining({ name: 'Idempotency-Key' }),
-    );
-    expect(params('/admin/platforms', 'get')).not.toContainEqual(
-      expect.objectContaining({ name: 'Idempotency-Key' }),
-    );
+    expect(params('/admin/platforms', 'post')).not.toContainEqual(header);
+    expect(params('/admin/platforms', 'get')).not.toContainEqual(header);
+    expect(params('/v1/svc/claims', 'get')).not.toContainEqual(header);
   });
 
   it('when an operation id is listed twice, then listing the operations throws', () => {

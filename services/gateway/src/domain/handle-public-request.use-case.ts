@@ -1,7 +1,11 @@
 import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
-import { authenticateRequest, rateLimitedError } from './authenticate-request.use-case';
+import {
+  authenticateRequest,
+  rateLimitedError,
+  type AuthenticatedRequest,
+} from './authenticate-request.use-case';
 import { authenticateSessionRequest, type SessionCredentials } from './authenticate-session.use-case';
 import { dispatchRequest, searchOf, type DispatchResult } from './dispatch-request.use-case';
 import type { IdempotencyStore, KeyAuthenticationStore, RateCounterStore, SessionStore } from './ports';
@@ -38,51 +42,78 @@ export type PublicAnswer =
   | { kind: 'answered'; rateHeaders: Record<string, string>; result: DispatchResult }
   | { kind: 'refused'; rateHeaders: Record<string, string>; error: unknown };
 
+/** A public request after its key was looked at: counted against its budget, or refused. */
+export type CountedRequest =
+  { kind: 'counted'; auth: AuthenticatedRequest } | { kind: 'unauthenticated'; error: unknown };
+
+type Deps = {
+  /** The per-request pool (asynchronous commit): the key lookup, the rate count, the key binding. */
+  hotPathDb: Queryable;
+  store: KeyAuthenticationStore;
+  clock: Clock;
+  environment: Environment;
+  routes: RouteTable;
+  upstreams: UpstreamClient;
+  idempotency: IdempotencyStore;
+  sessions: SessionStore;
+  counters: RateCounterStore;
+};
+
+/**
+ * Authenticates a public request's key and counts it against the key's budget (and its route's
+ * extra bucket). Runs before the body is read, so that an answer refusing the body (413, 415,
+ * malformed JSON) carries the key's X-RateLimit-* too; null for a path outside the public
+ * families. A request that cannot be authenticated is counted against no budget.
+ */
+export async function countPublicRequest(
+  deps: Pick<Deps, 'hotPathDb' | 'store' | 'clock' | 'environment' | 'routes' | 'sessions' | 'counters'>,
+  input: Pick<PublicRequest, 'method' | 'path' | 'authorization' | 'session'>,
+): Promise<CountedRequest | null> {
+  if (!isPublicPath(input.path)) return null;
+  const matched = deps.routes.match(input.method, input.path);
+  // Without a key, a dashboard session may stand in for it (ADR 0021).
+  const session = input.authorization === undefined ? input.session : undefined;
+  try {
+    const auth =
+      session?.token !== undefined
+        ? await authenticateSessionRequest(
+            {
+              db: deps.hotPathDb,
+              sessions: deps.sessions,
+              counters: deps.counters,
+              clock: deps.clock,
+              deploymentEnvironment: deps.environment,
+            },
+            { ...session, extraBucket: matched?.route.bucket },
+          )
+        : await authenticateRequest(
+            { db: deps.hotPathDb, store: deps.store, clock: deps.clock, deploymentEnvironment: deps.environment },
+            { authorization: input.authorization, extraBucket: matched?.route.bucket },
+          );
+    return { kind: 'counted', auth };
+  } catch (error) {
+    return { kind: 'unauthenticated', error };
+  }
+}
+
 /**
  * Every public request: find its route, authenticate the key and count the request against the
- * key's budget (and the route's extra bucket), refuse it when over, else dispatch it to the owning
- * service. A path outside the public families is not this story's (`not-public`). A request that
- * cannot be authenticated throws: it is counted against no budget, so it has no rate headers.
+ * key's budget (or take `counted`, when that already happened before the body was read), refuse it
+ * when over, else dispatch it to the owning service. A path outside the public families is not this
+ * story's (`not-public`). A request that cannot be authenticated throws: it is counted against no
+ * budget, so it has no rate headers.
  */
 export async function handlePublicRequest(
-  deps: {
-    /** The per-request pool (asynchronous commit): the key lookup, the rate count, the key binding. */
-    hotPathDb: Queryable;
-    store: KeyAuthenticationStore;
-    clock: Clock;
-    environment: Environment;
-    routes: RouteTable;
-    upstreams: UpstreamClient;
-    idempotency: IdempotencyStore;
-    sessions: SessionStore;
-    counters: RateCounterStore;
-  },
+  deps: Deps,
   input: PublicRequest,
+  counted?: CountedRequest,
 ): Promise<PublicAnswer> {
   if (!isPublicPath(input.path)) return { kind: 'not-public' };
   const matched = deps.routes.match(input.method, input.path);
-  const session = input.authorization === undefined ? input.session : undefined;
-  const auth =
-    session?.token !== undefined
-      ? await authenticateSessionRequest(
-          {
-            db: deps.hotPathDb,
-            sessions: deps.sessions,
-            counters: deps.counters,
-            clock: deps.clock,
-            deploymentEnvironment: deps.environment,
-          },
-          { ...session, extraBucket: matched?.route.bucket },
-        )
-      : await authenticateRequest(
-          {
-            db: deps.hotPathDb,
-            store: deps.store,
-            clock: deps.clock,
-            deploymentEnvironment: deps.environment,
-          },
-          { authorization: input.authorization, extraBucket: matched?.route.bucket },
-        );
+  const outcome = counted ?? (await countPublicRequest(deps, input));
+  if (outcome === null) return { kind: 'not-public' };
+  if (outcome.kind === 'unauthenticated') throw outcome.error;
+  const auth = outcome.auth;
   const rateHeaders = auth.rate.headers;
   if (!auth.rate.allowed) return { kind: 'refused', rateHeaders, error: rateLimitedError(auth.rate) };
   try {

@@ -106,4 +106,35 @@ describe('rate limits', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('x-ratelimit-limit')).toBeNull();
   });
+
+  it('when a keyed request is refused before its body is read (413, 415, bad JSON, unknown path), then the answer still carries X-RateLimit-*', async () => {
+    const { key } = await h.platform('sandbox');
+    const send = (body: string, contentType: string) =>
+      fetch(`${h.url}/v1/svc/things`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': contentType },
+        body,
+      });
+    const answers = [
+      await send(JSON.stringify({ text: 'x'.repeat(1_100_000) }), 'application/json'),
+      await send('name=Ada', 'application/x-www-form-urlencoded'),
+      await send('{"name":', 'application/json'),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([413, 415, 400]);
+    const remaining = answers.map((res) => res.headers.get('x-ratelimit-remaining'));
+    expect(remaining).toEqual(['59', '58', '57']);
+    for (const res of answers) {
+      expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+    }
+    const unknown = await h.call(key, 'GET', '/v1/svc/no-such-thing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-ratelimit-remaining')).toBe('56');
+  });
+
+  it('when the OpenAPI document is fetched, then it needs no key and is counted against none', async () => {
+    const res = await fetch(`${h.url}/v1/svc/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+  });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { amountOf } from '@svc/money';
+import type { z } from 'zod';
 import {
   gracePeriodCancelled,
   gracePeriodEnding,
@@ -13,11 +14,15 @@ import {
   licenseRequestDenied,
   paymentDue,
   type EventEnvelope,
+  endpointDisabledEventData,
+  type PublicEventData,
   type WebhookEventType,
 } from '@svc/contracts';
 
 // Internal events → the public payloads platforms receive (docs/spec/service-interface.md, Events).
-// Pure: the same internal event always gives the same public events, ids included.
+// Pure: the same internal event always gives the same public events, ids included. Each `data` is
+// typed by the contract's public event schemas (@svc/contracts webhook-dispatcher/public-events.ts),
+// which the OpenAPI document's `webhooks` section is generated from.
 
 /** One public event for one platform, with the exact body that is signed and sent. */
 export interface PublicEvent {
@@ -78,7 +83,7 @@ function make(
 
 type GracePeriodData = ReturnType<typeof gracePeriodStarted.parse>['data'];
 
-function gracePeriodData(d: GracePeriodData): Record<string, unknown> {
+function gracePeriodData(d: GracePeriodData): PublicEventData<'grace_period.started'> {
   return {
     gracePeriodId: d.gracePeriodId,
     violationId: d.violationId,
@@ -94,6 +99,9 @@ function gracePeriodData(d: GracePeriodData): Record<string, unknown> {
   };
 }
 
+/** The public types whose `data` the contract types (all but the endpoint's own event). */
+type DomainEventType = Exclude<WebhookEventType, 'webhook.endpoint_disabled'>;
+
 /**
  * The public events an internal event becomes; [] for one platforms do not receive (or one
  * without a platform). `enforcement.grace_period.cancelled` (the box was removed) has no public
@@ -103,13 +111,13 @@ function gracePeriodData(d: GracePeriodData): Record<string, unknown> {
 export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
   const platformId = envelope.platformId;
   if (platformId === undefined) return [];
-  const one = (type: WebhookEventType, data: Record<string, unknown>) => [
+  const one = <T extends DomainEventType>(type: T, data: PublicEventData<T>) => [
     make(envelope, platformId, type, data),
   ];
   switch (envelope.type) {
     case gracePeriodStarted.type: {
       const d = gracePeriodStarted.parse(envelope).data;
-      const boxing = {
+      const boxing: PublicEventData<'boxing.created'> = {
         identity_id: d.claimId,
         identity_name: d.identityName,
         box_id: d.boxId,
@@ -128,7 +136,10 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
     }
     case gracePeriodReminder.type: {
       const d = gracePeriodReminder.parse(envelope).data;
-      return one('grace_period.reminder', { ...gracePeriodData(d), reminderDay: d.reminderDay });
+      return one('grace_period.reminder', {
+        ...gracePeriodData(d),
+        reminderDay: d.reminderDay,
+      } satisfies PublicEventData<'grace_period.reminder'>);
     }
     case gracePeriodEnding.type:
       return one('grace_period.ending', gracePeriodData(gracePeriodEnding.parse(envelope).data));
@@ -136,11 +147,17 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
       return one('grace_period.expired', gracePeriodData(gracePeriodExpired.parse(envelope).data));
     case gracePeriodPaused.type: {
       const d = gracePeriodPaused.parse(envelope).data;
-      return one('grace_period.paused', { ...gracePeriodData(d), appealId: d.appealId });
+      return one('grace_period.paused', {
+        ...gracePeriodData(d),
+        appealId: d.appealId,
+      } satisfies PublicEventData<'grace_period.paused'>);
     }
     case gracePeriodResumed.type: {
       const d = gracePeriodResumed.parse(envelope).data;
-      return one('grace_period.resumed', { ...gracePeriodData(d), appealId: d.appealId });
+      return one('grace_period.resumed', {
+        ...gracePeriodData(d),
+        appealId: d.appealId,
+      } satisfies PublicEventData<'grace_period.resumed'>);
     }
     case gracePeriodResolved.type: {
       const d = gracePeriodResolved.parse(envelope).data;
@@ -148,7 +165,7 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
         ...gracePeriodData(d),
         resolution: d.resolution,
         remainingAvatars: d.remainingAvatars,
-      });
+      } satisfies PublicEventData<'grace_period.resolved'>);
     }
     case gracePeriodCancelled.type: {
       const d = gracePeriodCancelled.parse(envelope).data;
@@ -156,7 +173,7 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
         ...gracePeriodData(d),
         resolution: 'box_removed',
         remainingAvatars: 0,
-      });
+      } satisfies PublicEventData<'grace_period.resolved'>);
     }
     case licenseRequestApproved.type: {
       const d = licenseRequestApproved.parse(envelope).data;
@@ -169,7 +186,7 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
         tier: d.tier,
         automatic: d.automatic,
         approved_at: d.approvedAt,
-      });
+      } satisfies PublicEventData<'license.approved'>);
     }
     case licenseRequestDenied.type: {
       const d = licenseRequestDenied.parse(envelope).data;
@@ -181,7 +198,7 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
         tier: d.tier,
         reason: d.reason,
         denied_at: d.deniedAt,
-      });
+      } satisfies PublicEventData<'license.denied'>);
     }
     case paymentDue.type: {
       const d = paymentDue.parse(envelope).data;
@@ -196,7 +213,7 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
         box_id: d.boxId,
         period: d.period,
         due_date: d.dueDate,
-      });
+      } satisfies PublicEventData<'payment.due'>);
     }
     default:
       return [];
@@ -214,7 +231,7 @@ export function endpointDisabledEvent(input: {
 }): PublicEvent {
   const type = 'webhook.endpoint_disabled' as const;
   const id = publicEventId(`${input.endpointId}:${input.disabledAt.toISOString()}`, type);
-  const data = {
+  const data: z.input<(typeof endpointDisabledEventData)['webhook.endpoint_disabled']> = {
     endpointId: input.endpointId,
     url: input.url,
     reason: input.reason,

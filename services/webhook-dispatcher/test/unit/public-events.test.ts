@@ -10,6 +10,7 @@ import {
   licenseRequestApproved,
   licenseRequestDenied,
   paymentDue,
+  publicEventBodySchemas,
   WEBHOOK_EVENT_TYPES,
 } from '@svc/contracts';
 import {
@@ -273,6 +274,24 @@ describe('internal events → public payloads', () => {
       const key = type.startsWith('grace_period.') || type.startsWith('webhook.') ? 'type' : 'event';
       expect(event.body[key]).toBe(type);
     }
+  });
+
+  it('when any public event is built, then its body is exactly what the contract (and the OpenAPI webhooks section) says', () => {
+    const built = [
+      ...toPublicEvents(gracePeriodStarted.create(gp, meta)),
+      ...toPublicEvents(gracePeriodCancelled.create({ ...gp, status: 'cancelled' }, meta)),
+      ...WEBHOOK_EVENT_TYPES.map((type) => sampleEvent(type, 'plat_avatars', at)),
+    ];
+    for (const event of built) {
+      const parsed = publicEventBodySchemas[event.type].safeParse(event.body);
+      expect({ type: event.type, issues: parsed.error?.issues ?? [] }).toEqual({
+        type: event.type,
+        issues: [],
+      });
+    }
+    // A field the contract does not know is refused: the schemas are strict.
+    const sample = sampleEvent('license.approved', 'plat_avatars', at).body;
+    expect(publicEventBodySchemas['license.approved'].safeParse({ ...sample, extra: 1 }).success).toBe(false);
   });
 
   it('when filtering, then * and listed names match', () => {

@@ -1,26 +1,61 @@
 import type { Request, Response, Router } from 'express';
 import { currentRequestId } from '@svc/logger';
 import type { GatewayContext } from '../../domain/gateway-context';
-import { handlePublicRequest } from '../../domain/handle-public-request.use-case';
+import {
+  countPublicRequest,
+  handlePublicRequest,
+  type CountedRequest,
+} from '../../domain/handle-public-request.use-case';
 import { sessionCredentials } from './session-cookie';
+
+/** The document is served to anyone, without a key, and counted against no budget. */
+const OPENAPI_PATH = '/v1/svc/openapi.json';
+
+/**
+ * Before the body is read: authenticate and count a public request, and put its X-RateLimit-* on
+ * the answer whatever it turns out to be (a body refused with 413 or 415 included).
+ */
+export function publicRoutesBeforeBody(router: Router, ctx: GatewayContext): void {
+  router.use(async (req: Request, res: Response, next) => {
+    if (req.path === OPENAPI_PATH && req.method === 'GET') {
+      next();
+      return;
+    }
+    const counted = await countPublicRequest(ctx, {
+      method: req.method,
+      path: req.path,
+      authorization: req.header('authorization'),
+      session: sessionCredentials(req),
+    });
+    if (counted !== null) {
+      res.locals.counted = counted;
+      if (counted.kind === 'counted') res.set(counted.auth.rate.headers);
+    }
+    next();
+  });
+}
 
 /** Every public path: the use case authenticates, counts and dispatches; this only parses and answers. */
 export function publicRoutes(router: Router, ctx: GatewayContext): void {
-  router.get('/v1/svc/openapi.json', (_req, res) => {
+  router.get(OPENAPI_PATH, (_req, res) => {
     res.json(ctx.openapi);
   });
 
   router.use(async (req: Request, res: Response, next) => {
-    const answer = await handlePublicRequest(ctx, {
-      method: req.method,
-      path: req.path,
-      url: req.originalUrl,
-      authorization: req.header('authorization'),
-      session: sessionCredentials(req),
-      idempotencyKey: req.header('idempotency-key'),
-      body: req.body as unknown,
-      requestId: currentRequestId() ?? '',
-    });
+    const answer = await handlePublicRequest(
+      ctx,
+      {
+        method: req.method,
+        path: req.path,
+        url: req.originalUrl,
+        authorization: req.header('authorization'),
+        session: sessionCredentials(req),
+        idempotencyKey: req.header('idempotency-key'),
+        body: req.body as unknown,
+        requestId: currentRequestId() ?? '',
+      },
+      res.locals.counted as CountedRequest | undefined,
+    );
     if (answer.kind === 'not-public') {
       next();
       return;

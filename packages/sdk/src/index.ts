@@ -1,0 +1,25 @@
+// @svc/sdk: the typed client of the identity protection and licensing API (README.md).
+export type { paths, components, operations } from './schema.generated';
+export { createSvcClient, unwrap, paginate } from './client';
+export type { SvcClient, SvcClientOptions, CallResult, ListPath, ListItem } from './client';
+export { retryingFetch } from './transport';
+export type { RetryOptions, TransportOptions } from './transport';
+export {
+  ApiError,
+  ERROR_CODES,
+  SvcError,
+  UnexpectedResponseError,
+  errorOf,
+  isApiError,
+  isErrorCode,
+  retryAfterMs,
+} from './errors';
+export type { ErrorBody, ErrorCode } from './errors';
+export { verifyWebhook, webhookEventType, WebhookVerificationError } from './webhooks';
+export type { WebhookDelivery } from './webhooks';
+export { rateLimitOf } from './rate-limit';
+export type { RateLimit } from './rate-limit';
+
+import type { components } from './schema.generated';
+/** The document's named schemas: `Schemas['Claim']`. */
+export type Schemas = components['schemas'];
