@@ -87,7 +87,12 @@ export async function countPublicRequest(
             { ...session, extraBucket: matched?.route.bucket },
           )
         : await authenticateRequest(
-            { db: deps.hotPathDb, store: deps.store, clock: deps.clock, deploymentEnvironment: deps.environment },
+            {
+              db: deps.hotPathDb,
+              store: deps.store,
+              clock: deps.clock,
+              deploymentEnvironment: deps.environment,
+            },
             { authorization: input.authorization, extraBucket: matched?.route.bucket },
           );
     return { kind: 'counted', auth };
