@@ -5782,6 +5782,7 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
+        owner?: 'me';
         status?: 'pending' | 'verified' | 'rejected' | 'suspended';
         entityType?: 'INDIVIDUAL' | 'ESTATE' | 'CORPORATION' | 'AGENCY';
       };
@@ -7258,6 +7259,7 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
+        owner?: 'me';
         policy?: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
         claimId?: string;
       };

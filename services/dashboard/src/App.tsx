@@ -3,6 +3,13 @@ import { useSession } from './api/session';
 import { Layout } from './components/Layout';
 import { RequireSession } from './components/RequireSession';
 import { NotFound } from './pages/NotFound';
+import { BoxDetail } from './pages/creator/BoxDetail';
+import { ClaimDetail } from './pages/creator/ClaimDetail';
+import { Claims } from './pages/creator/Claims';
+import { NewClaim } from './pages/creator/NewClaim';
+import { Keys } from './pages/platform/Keys';
+import { WebhookDetail } from './pages/platform/WebhookDetail';
+import { Webhooks } from './pages/platform/Webhooks';
 import { Overview } from './pages/Overview';
 import { OperatorSignIn, SignIn } from './pages/SignIn';
 import { SignUp } from './pages/SignUp';
@@ -50,6 +57,62 @@ export function App() {
         }
       >
         <Route index element={<Overview />} />
+        <Route
+          path="keys"
+          element={
+            <RequireSession roles={['platform']}>
+              <Keys />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="webhooks"
+          element={
+            <RequireSession roles={['platform', 'creator']}>
+              <Webhooks />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="webhooks/:id"
+          element={
+            <RequireSession roles={['platform', 'creator']}>
+              <WebhookDetail />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="claims"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <Claims />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="claims/new"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <NewClaim />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="claims/:id"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <ClaimDetail />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="boxes/:id"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <BoxDetail />
+            </RequireSession>
+          }
+        />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

@@ -46,27 +46,3 @@ export function apiErrorOf(status: number, body: unknown): ApiError {
     error?.details,
   );
 }
-
-/** Adds the CSRF token to a request that changes state. */
-export function withCsrf(init: RequestInit = {}): RequestInit {
-  const method = (init.method ?? 'GET').toUpperCase();
-  const headers = new Headers(init.headers);
-  if (!['GET', 'HEAD'].includes(method) && csrfToken !== undefined) headers.set('X-CSRF-Token', csrfToken);
-  return { ...init, headers, credentials: 'same-origin' };
-}
-
-/** A JSON call to the dashboard's own endpoints; throws ApiError on an error answer. */
-export async function requestJson<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(
-    path,
-    withCsrf({
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  if (response.status === 204) return undefined as T;
-  const parsed: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw apiErrorOf(response.status, parsed);
-  return parsed as T;
-}

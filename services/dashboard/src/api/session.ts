@@ -1,20 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, requestJson, setCsrfToken } from './http';
+import type { components, paths } from '@svc/sdk';
+import { api, unwrap } from './client';
+import { ApiError, setCsrfToken } from './http';
 
 export type Role = 'creator' | 'platform' | 'operator';
 
-export interface Session {
-  account: { id: string; email: string; name: string; role: Role; platformId: string | null };
-  csrfToken: string;
-  expiresAt: string;
-  environment: 'sandbox' | 'production';
-}
+export type Session = components['schemas']['DashboardSession'];
 
 const SESSION_KEY = ['session'] as const;
 
 async function readSession(): Promise<Session | null> {
   try {
-    const { data } = await requestJson<{ data: Session }>('GET', '/dashboard/api/session');
+    const { data } = await unwrap(api.GET('/dashboard/api/session'));
     setCsrfToken(data.csrfToken);
     return data;
   } catch (error) {
@@ -43,30 +40,29 @@ function useSessionMutation<I>(call: (input: I) => Promise<{ data: Session }>) {
   });
 }
 
-export interface SignUpInput {
-  email: string;
-  password: string;
-  name: string;
-  role: 'creator' | 'platform';
-}
+export type SignUpInput = NonNullable<
+  paths['/dashboard/api/accounts']['post']['requestBody']
+>['content']['application/json'];
 
 export const useSignUp = () =>
-  useSessionMutation((input: SignUpInput) => requestJson('POST', '/dashboard/api/accounts', input));
+  useSessionMutation((body: SignUpInput) => unwrap(api.POST('/dashboard/api/accounts', { body })));
 
 export const useSignIn = () =>
-  useSessionMutation((input: { email: string; password: string }) =>
-    requestJson('POST', '/dashboard/api/session', input),
+  useSessionMutation((body: { email: string; password: string }) =>
+    unwrap(api.POST('/dashboard/api/session', { body })),
   );
 
 export const useOperatorSignIn = () =>
-  useSessionMutation((input: { token: string }) =>
-    requestJson('POST', '/dashboard/api/operator-session', input),
+  useSessionMutation((body: { token: string }) =>
+    unwrap(api.POST('/dashboard/api/operator-session', { body })),
   );
 
 export function useSignOut() {
   const client = useQueryClient();
   return useMutation<void, ApiError>({
-    mutationFn: () => requestJson('DELETE', '/dashboard/api/session'),
+    mutationFn: async () => {
+      await unwrap(api.DELETE('/dashboard/api/session'));
+    },
     onSettled: () => {
       setCsrfToken(undefined);
       client.removeQueries();

@@ -10,6 +10,7 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
   platform: [
     { to: '/', label: 'Overview' },
     { to: '/keys', label: 'API keys' },
+    { to: '/webhooks', label: 'Webhooks' },
   ],
   operator: [{ to: '/', label: 'Overview' }],
 };
