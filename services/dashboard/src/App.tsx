@@ -7,6 +7,7 @@ import { BoxDetail } from './pages/creator/BoxDetail';
 import { ClaimDetail } from './pages/creator/ClaimDetail';
 import { Claims } from './pages/creator/Claims';
 import { NewClaim } from './pages/creator/NewClaim';
+import { OperatorHome } from './pages/operator/OperatorHome';
 import { Keys } from './pages/platform/Keys';
 import { WebhookDetail } from './pages/platform/WebhookDetail';
 import { Webhooks } from './pages/platform/Webhooks';
@@ -57,6 +58,14 @@ export function App() {
         }
       >
         <Route index element={<Overview />} />
+        <Route
+          path="operations"
+          element={
+            <RequireSession roles={['operator']}>
+              <OperatorHome />
+            </RequireSession>
+          }
+        />
         <Route
           path="keys"
           element={

@@ -12,7 +12,10 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
     { to: '/keys', label: 'API keys' },
     { to: '/webhooks', label: 'Webhooks' },
   ],
-  operator: [{ to: '/', label: 'Overview' }],
+  operator: [
+    { to: '/', label: 'Overview' },
+    { to: '/operations', label: 'Operations' },
+  ],
 };
 
 /** The frame of every signed-in page: skip link, header with navigation and sign-out, one main landmark. */

@@ -33,7 +33,14 @@ export function Overview() {
         </div>
       ) : null}
       {account.role === 'operator' ? (
-        <p>Platforms, claims waiting for verification, appeals and system health.</p>
+        <div className="empty">
+          <p>Platforms and creators, claims waiting for verification, appeals and system health.</p>
+          <p>
+            <Link className="button" to="/operations">
+              Open operations
+            </Link>
+          </p>
+        </div>
       ) : null}
       <dl className="facts">
         <dt>Signed in as</dt>
