@@ -19,7 +19,14 @@ node_modules/.modules.yaml: package.json pnpm-lock.yaml pnpm-workspace.yaml
 
 install: node_modules/.modules.yaml ## Install dependencies (pnpm, frozen lockfile)
 
-build: install ## Compile every package and service (tsc -b)
+# The dashboard (services/dashboard) is a Vite build, redone only when its sources change.
+DASHBOARD_SOURCES := $(shell find services/dashboard/src -type f 2>/dev/null) services/dashboard/index.html \
+	services/dashboard/vite.config.ts services/dashboard/package.json
+
+services/dashboard/dist/index.html: $(DASHBOARD_SOURCES) node_modules/.modules.yaml
+	$(PNPM) --filter @svc/dashboard run build
+
+build: install services/dashboard/dist/index.html ## Compile every package and service (tsc -b) and the dashboard (vite build)
 	$(PNPM) run build
 
 dev: build ## Start the embedded default on PORT (default 8080): every service, PGlite under .data/, prints a sandbox key

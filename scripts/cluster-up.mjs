@@ -31,6 +31,7 @@ const cluster = await startCluster({
 console.log(`
   Cluster mode is ready: ${[...cluster.processes.keys()].join(', ')}
   Gateway:      ${cluster.gatewayUrl}
+  Dashboard:    ${cluster.gatewayUrl}/dashboard
   Sandbox key:  ${cluster.bootstrapKey}
   Admin token:  ${cluster.adminToken}
 `);

@@ -6,6 +6,7 @@ import { detectionEvents } from './detection/events';
 import { detectionOperations } from './detection/operations';
 import { enforcementEvents } from './enforcement/events';
 import { enforcementOperations } from './enforcement/operations';
+import { dashboardOperations } from './gateway/dashboard';
 import { adminOperations } from './gateway/operations';
 import { licensingEvents } from './licensing/events';
 import { licensingOperations } from './licensing/operations';
@@ -41,6 +42,7 @@ export function listEvents(events: readonly AnyEventDefinition[]): readonly AnyE
 /** Every public operation: what the gateway routes, the OpenAPI document shows and the fuzz suite sends. */
 export const allOperations: readonly Operation[] = listOperations([
   ...Object.values(adminOperations),
+  ...Object.values(dashboardOperations),
   ...Object.values(registryOperations),
   ...webhookOperations,
   ...Object.values(licensingOperations),

@@ -148,7 +148,7 @@ const RATE_BUCKETS: Record<string, string> = {
 
 const WRITE_METHODS = new Set(['post', 'patch', 'put', 'delete']);
 
-function authOf(op: Operation): 'key' | 'operator' | 'public' {
+function authOf(op: Operation): 'key' | 'operator' | 'public' | 'session' {
   return op.auth ?? (op.path.startsWith('/admin') ? 'operator' : 'key');
 }
 
@@ -170,6 +170,8 @@ export function errorCodesOf(op: Operation): Map<number, ErrorCode[]> {
   if (auth !== 'public') codes.add('SERVICE_UNAVAILABLE');
   if (auth === 'key') for (const code of KEY_CODES) codes.add(code);
   if (auth === 'operator') codes.add('UNAUTHORIZED');
+  // A session that ended, or a state change without its CSRF token or from another origin.
+  if (auth === 'session') for (const code of ['UNAUTHORIZED', 'FORBIDDEN'] as const) codes.add(code);
   if (/:[A-Za-z_]/.test(op.path)) codes.add('NOT_FOUND');
   if (takesIdempotencyKey(op)) codes.add('IDEMPOTENCY_CONFLICT');
   if (op.sandboxOnly === true) codes.add('FORBIDDEN');
@@ -348,7 +350,14 @@ export function buildOpenApiDocument(
             },
           }),
       responses,
-      security: auth === 'public' ? [] : auth === 'operator' ? [{ adminToken: [] }] : [{ apiKey: [] }],
+      security:
+        auth === 'public'
+          ? []
+          : auth === 'operator'
+            ? [{ adminToken: [] }]
+            : auth === 'session'
+              ? [{ session: [] }]
+              : [{ apiKey: [] }],
     };
   }
   const webhooks = webhookItems(components);
@@ -389,6 +398,13 @@ export function buildOpenApiDocument(
           description: '`svc_test_…` (sandbox) or `svc_live_…` (production)',
         },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN)' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'svc_session',
+          description:
+            "A dashboard session (same origin only). It also stands in for the tenant's key on every public operation, and for ADMIN_TOKEN on the operator API when the account is the operator; every POST, PATCH and DELETE then needs X-CSRF-Token.",
+        },
       },
     },
   };

@@ -22,6 +22,9 @@ export const ID_PREFIXES = [
   'del',
   'usage',
   'led',
+  // Dashboard accounts and sessions (ADR 0024).
+  'acct',
+  'sess',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -166,6 +166,138 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dashboard/api/accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign up: a new account with its own tenant, signed in (sets the session cookie)
+     * @description Sign up: a new account with its own tenant, signed in (sets the session cookie).
+     */
+    post: operations['dashboardSignUp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dashboard/api/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in account and its CSRF token
+     * @description The signed-in account and its CSRF token.
+     */
+    get: operations['dashboardGetSession'];
+    put?: never;
+    /**
+     * Sign in with e-mail and password (sets the session cookie; rate-limited)
+     * @description Sign in with e-mail and password (sets the session cookie; rate-limited).
+     */
+    post: operations['dashboardSignIn'];
+    /**
+     * Sign out: the session ends at once
+     * @description Sign out: the session ends at once.
+     */
+    delete: operations['dashboardSignOut'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dashboard/api/operator-session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in as the operator with the operator token (sets the session cookie; rate-limited)
+     * @description Sign in as the operator with the operator token (sets the session cookie; rate-limited).
+     */
+    post: operations['dashboardOperatorSignIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dashboard/api/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in platform's API keys (never the secrets)
+     * @description The signed-in platform's API keys (never the secrets).
+     */
+    get: operations['dashboardListKeys'];
+    put?: never;
+    /**
+     * Issue an API key of this deployment (the secret is shown once)
+     * @description Issue an API key of this deployment (the secret is shown once).
+     */
+    post: operations['dashboardIssueKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dashboard/api/keys/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a key: the old one keeps working for 24 hours
+     * @description Rotate a key: the old one keeps working for 24 hours.
+     */
+    post: operations['dashboardRotateKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dashboard/api/keys/{id}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke a key at once and issue its successor
+     * @description Revoke a key at once and issue its successor.
+     */
+    post: operations['dashboardRevokeKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/svc/claims': {
     parameters: {
       query?: never;
@@ -1642,6 +1774,24 @@ export interface components {
       /** @description The last failure, as logged */
       reason: string;
       deadLetteredAt: string | null;
+    };
+    DashboardSession: {
+      account: {
+        /** @example acct_4eC39HqLyjWDarjtT1zdp7dc */
+        id: string;
+        email: string;
+        name: string;
+        /** @enum {string} */
+        role: 'creator' | 'platform' | 'operator';
+        /** @description The tenant the account acts as; null for operators */
+        platformId: string | null;
+      };
+      /** @description Send it back in X-CSRF-Token on every POST, PATCH and DELETE */
+      csrfToken: string;
+      /** Format: date-time */
+      expiresAt: string;
+      /** @enum {string} */
+      environment: 'sandbox' | 'production';
     };
     ClaimListItem: {
       /** @example claim_8Yq2cKxW3rT9mNbV4hJd1s */
@@ -4432,11 +4582,1207 @@ export interface operations {
       };
     };
   };
+  dashboardSignUp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          /** @description At least 12 characters; hashed with argon2id */
+          password: string;
+          /** @description The creator's or platform's name */
+          name: string;
+          /**
+           * @description `creator` owns claims and boxes; `platform` integrates the API (keys, webhooks)
+           * @enum {string}
+           */
+          role: 'creator' | 'platform';
+        };
+      };
+    };
+    responses: {
+      /** @description Signed up and in */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['DashboardSession'];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardGetSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['DashboardSession'];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Signed in */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['DashboardSession'];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSignOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardOperatorSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The operator token (ADMIN_TOKEN) */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Signed in */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['DashboardSession'];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Keys, newest first */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              /** @enum {string} */
+              environment: 'sandbox' | 'production';
+              /** @enum {string} */
+              status: 'active' | 'expiring' | 'expired' | 'revoked';
+              /** Format: date-time */
+              createdAt: string;
+              expiresAt: string | null;
+              revokedAt: string | null;
+              replacedBy: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardIssueKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Issued */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['IssuedKey'];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardRotateKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Rotated */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              key: string;
+              previousKeyId: string;
+              /** Format: date-time */
+              previousKeyExpiresAt: string;
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
+        };
+      };
+      /** @description - `INVALID_STATE`: not allowed from the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardRevokeKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              revokedKeyId: string;
+              id: string;
+              key: string;
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
+        };
+      };
+      /** @description - `INVALID_STATE`: not allowed from the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INVALID_STATE';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
   listClaims: {
     parameters: {
       query?: {
         limit?: number;
         offset?: number;
+        owner?: 'me';
         status?: 'pending' | 'verified' | 'rejected' | 'suspended';
         entityType?: 'INDIVIDUAL' | 'ESTATE' | 'CORPORATION' | 'AGENCY';
       };
@@ -5913,6 +7259,7 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
+        owner?: 'me';
         policy?: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
         claimId?: string;
       };

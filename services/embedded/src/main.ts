@@ -17,6 +17,7 @@ async function main(): Promise<void> {
       `  Admin token:   ${running.adminToken}`,
       `  Data:          ${config.DATA_DIR}/ (kept across restarts)`,
       `  OpenAPI:       ${base}/v1/svc/openapi.json`,
+      `  Dashboard:     ${base}/dashboard (sign up there; the operator signs in with the admin token)`,
       '',
       `  curl -H "Authorization: Bearer ${running.sandboxKey}" ${base}/v1/svc/claims`,
       '',

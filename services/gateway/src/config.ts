@@ -18,6 +18,8 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   SVC_ALLOW_PRIVATE_FETCH: env.boolean(false),
   // The budget of a route that declares none (contracts operations declare the identity check's).
   UPSTREAM_TIMEOUT_MS: env.int(10_000),
+  // The dashboard's built assets (services/dashboard/dist); default: beside this service in the workspace or image.
+  DASHBOARD_DIR: z.string().min(1).optional(),
   REGISTRY_URL: serviceUrl,
   DETECTION_URL: serviceUrl,
   LICENSING_URL: serviceUrl,

@@ -4,6 +4,12 @@ import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';
 import type { Router } from 'express';
 import type { Registry } from 'prom-client';
+import { Argon2PasswordHasher } from './adapters/argon2-password.hasher';
+import {
+  AccountRepository,
+  RateCounterRepository,
+  SessionRepository,
+} from './data-access/account.repository';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { KeyAuthenticationRepository } from './data-access/key-authentication.repository';
@@ -14,6 +20,7 @@ import type { GatewayContext } from './domain/gateway-context';
 import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
 import { adminRoutes } from './entry-points/http/admin.routes';
+import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
 import { sampleRoutes } from './entry-points/http/samples.routes';
 
@@ -37,6 +44,8 @@ export interface GatewayOptions {
   routes?: Route[];
   /** The budget of routes that declare none. */
   upstreamTimeoutMs?: number;
+  /** The dashboard's built assets; undefined: /dashboard answers that it is not built. */
+  dashboardDir?: string;
 }
 
 export interface Gateway {
@@ -69,6 +78,11 @@ export function buildGateway(options: GatewayOptions): Gateway {
     keys: new ApiKeyRepository(),
     store: new KeyAuthenticationRepository(),
     idempotency: new IdempotencyRepository(),
+    accounts: new AccountRepository(),
+    sessions: new SessionRepository(limitsFor),
+    counters: new RateCounterRepository(),
+    passwords: new Argon2PasswordHasher(),
+    dashboardDir: options.dashboardDir,
     routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,
     openapi: publicOpenApiDocument(),
@@ -76,6 +90,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   return {
     context,
     routes: (router) => {
+      dashboardRoutes(router, context);
       adminRoutes(router, context);
       sampleRoutes(router, context);
       publicRoutes(router, context);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Clock } from '@svc/clock';
 import type { ServiceName } from '@svc/contracts';
 import {
@@ -102,6 +103,7 @@ export async function startGateway(
         internalJwtSecret: config.INTERNAL_JWT_SECRET,
         serviceUrls: serviceUrls(config),
         upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+        dashboardDir: config.DASHBOARD_DIR ?? path.resolve(__dirname, '../../dashboard/dist'),
         ...(overrides.routes === undefined ? {} : { routes: overrides.routes }),
       });
       gateway = built;
@@ -124,6 +126,7 @@ export async function startGateway(
           await Promise.all([
             built.context.store.purgeCounters(built.context.hotPathDb, dayAgo),
             built.context.idempotency.purge(built.context.hotPathDb, dayAgo),
+            built.context.sessions.purge(built.context.db, dayAgo),
           ]).catch((err: unknown) => logger.warn({ err }, 'housekeeping failed'));
         },
       });

@@ -46,9 +46,10 @@ export interface Operation {
   sandboxOnly?: boolean;
   /**
    * `operator`: an `/admin` operation, authenticated with ADMIN_TOKEN instead of an API key;
-   * `public`: served to anyone, without a key and not counted (the OpenAPI document).
+   * `public`: served to anyone, without a key and not counted (the OpenAPI document, signing up
+   * and in); `session`: a dashboard operation, authenticated with the session cookie (ADR 0024).
    */
-  auth?: 'key' | 'operator' | 'public';
+  auth?: 'key' | 'operator' | 'public' | 'session';
   /**
    * How long the gateway waits for the owning service's answer before it answers 503
    * SERVICE_UNAVAILABLE; default DEFAULT_OPERATION_TIMEOUT_MS. Reads that callers make inline

@@ -79,6 +79,10 @@ export const addImageBodySchema = z.object({
 });
 
 export const listClaimsQuerySchema = pageQuerySchema.extend({
+  owner: z.enum(['me']).optional().meta({
+    description:
+      "`me`: only the caller's own (the dashboard's lists); default: the caller's and every verified one",
+  }),
   status: claimStatusSchema.optional(),
   entityType: entityTypeSchema.optional(),
 });
@@ -254,6 +258,10 @@ export const updateBoxBodySchema = z
   .superRefine((body, ctx) => checkPolicyConfig(body.policy, body.policyConfig, ctx));
 
 export const listBoxesQuerySchema = pageQuerySchema.extend({
+  owner: z.enum(['me']).optional().meta({
+    description:
+      "`me`: only the caller's own (the dashboard's lists); default: the caller's and every verified one",
+  }),
   policy: policySchema.optional(),
   claimId: idSchema.optional(),
 });

@@ -290,14 +290,18 @@ describe('OpenAPI document', () => {
     expect(at(doc, 'components', 'schemas', 'Widget').required).toEqual(['name', 'color']);
   });
 
-  it('when security is described, then admin operations use the operator token and others the API key, both bearer', () => {
+  it('when security is described, then admin operations use the operator token, dashboard ones the session cookie and others the API key', () => {
     expect(at(doc, 'paths', '/admin/platforms', 'post').security).toEqual([{ adminToken: [] }]);
+    expect(at(doc, 'paths', '/dashboard/api/keys', 'post').security).toEqual([{ session: [] }]);
+    // Signing up and in needs nothing yet.
+    expect(at(doc, 'paths', '/dashboard/api/session', 'post').security).toEqual([]);
     expect(at(doc, 'paths', '/v1/svc/widgets/{widgetId}/parts/{part2}', 'post').security).toEqual([
       { apiKey: [] },
     ]);
     expect(at(doc, 'components', 'securitySchemes')).toEqual({
       apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
       adminToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      session: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'svc_session' }),
     });
   });
 

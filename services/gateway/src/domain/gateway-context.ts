@@ -2,7 +2,11 @@ import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
 import type {
+  AccountStore,
   ApiKeyStore,
+  PasswordHasher,
+  RateCounterStore,
+  SessionStore,
   IdempotencyStore,
   KeyAuthenticationStore,
   PlatformStore,
@@ -26,6 +30,12 @@ export interface GatewayContext {
   idempotency: IdempotencyStore;
   routes: RouteTable;
   upstreams: UpstreamClient;
+  accounts: AccountStore;
+  sessions: SessionStore;
+  counters: RateCounterStore;
+  passwords: PasswordHasher;
+  /** Where the dashboard's built assets are (served under /dashboard), or undefined when it is not served. */
+  dashboardDir: string | undefined;
   /** The generated OpenAPI document, served as is. */
   openapi: Record<string, unknown>;
 }

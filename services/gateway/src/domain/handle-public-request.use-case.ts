@@ -6,8 +6,9 @@ import {
   rateLimitedError,
   type AuthenticatedRequest,
 } from './authenticate-request.use-case';
+import { authenticateSessionRequest, type SessionCredentials } from './authenticate-session.use-case';
 import { dispatchRequest, searchOf, type DispatchResult } from './dispatch-request.use-case';
-import type { IdempotencyStore, KeyAuthenticationStore } from './ports';
+import type { IdempotencyStore, KeyAuthenticationStore, RateCounterStore, SessionStore } from './ports';
 import type { RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 
@@ -25,6 +26,8 @@ export interface PublicRequest {
   /** Path and query as received. */
   url: string;
   authorization: string | undefined;
+  /** A dashboard session's cookie and headers: used when no Authorization header is sent (ADR 0024). */
+  session?: SessionCredentials;
   idempotencyKey: string | undefined;
   body: unknown;
   requestId: string;
@@ -57,6 +60,8 @@ type Deps = {
   routes: RouteTable;
   upstreams: UpstreamClient;
   idempotency: IdempotencyStore;
+  sessions: SessionStore;
+  counters: RateCounterStore;
 };
 
 /**
@@ -66,16 +71,35 @@ type Deps = {
  * families. A request that cannot be authenticated is counted against no budget.
  */
 export async function countPublicRequest(
-  deps: Pick<Deps, 'hotPathDb' | 'store' | 'clock' | 'environment' | 'routes'>,
-  input: Pick<PublicRequest, 'method' | 'path' | 'authorization'>,
+  deps: Pick<Deps, 'hotPathDb' | 'store' | 'clock' | 'environment' | 'routes' | 'sessions' | 'counters'>,
+  input: Pick<PublicRequest, 'method' | 'path' | 'authorization' | 'session'>,
 ): Promise<CountedRequest | null> {
   if (!isPublicPath(input.path)) return null;
   const matched = deps.routes.match(input.method, input.path);
+  // Without a key, a dashboard session may stand in for it (ADR 0024).
+  const session = input.authorization === undefined ? input.session : undefined;
   try {
-    const auth = await authenticateRequest(
-      { db: deps.hotPathDb, store: deps.store, clock: deps.clock, deploymentEnvironment: deps.environment },
-      { authorization: input.authorization, extraBucket: matched?.route.bucket },
-    );
+    const auth =
+      session?.token !== undefined
+        ? await authenticateSessionRequest(
+            {
+              db: deps.hotPathDb,
+              sessions: deps.sessions,
+              counters: deps.counters,
+              clock: deps.clock,
+              deploymentEnvironment: deps.environment,
+            },
+            { ...session, extraBucket: matched?.route.bucket },
+          )
+        : await authenticateRequest(
+            {
+              db: deps.hotPathDb,
+              store: deps.store,
+              clock: deps.clock,
+              deploymentEnvironment: deps.environment,
+            },
+            { authorization: input.authorization, extraBucket: matched?.route.bucket },
+          );
     return { kind: 'counted', auth };
   } catch (error) {
     return { kind: 'unauthenticated', error };

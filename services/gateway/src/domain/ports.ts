@@ -1,5 +1,6 @@
 import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
+import type { Account } from './account';
 import type { Limits, Plan } from './plans';
 
 export interface Platform {
@@ -110,4 +111,54 @@ export interface IdempotencyStore {
   /** Unbinds a key whose request surely did not run (the service was unreachable), so it may be reused. */
   release(q: Queryable, platformId: string, key: string, fingerprint: string): Promise<void>;
   purge(q: Queryable, before: Date): Promise<number>;
+}
+
+/** A signed-in session as the gateway finds it by its token. */
+export interface ActiveSession {
+  id: string;
+  csrfToken: string;
+  expiresAt: Date;
+  account: Account;
+  /** The account's tenant; null for the operator. */
+  platform: Platform | null;
+}
+
+export interface NewSession {
+  id: string;
+  tokenHash: string;
+  accountId: string;
+  csrfToken: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface AccountStore {
+  /** Inserts the account; false when its e-mail is taken. */
+  insert(tx: Queryable, account: Account, passwordHash: string): Promise<boolean>;
+  /** The account and its password hash, by e-mail (lower case). */
+  findByEmail(q: Queryable, email: string): Promise<{ account: Account; passwordHash: string } | null>;
+  find(q: Queryable, id: string): Promise<Account | null>;
+}
+
+export interface SessionStore {
+  insert(tx: Queryable, session: NewSession): Promise<void>;
+  /** The session of this token hash, when it has not ended nor expired at `now`. */
+  findActive(q: Queryable, tokenHash: string, now: Date): Promise<ActiveSession | null>;
+  end(q: Queryable, id: string, at: Date): Promise<void>;
+  /** Drops sessions that expired before `before`. */
+  purge(q: Queryable, before: Date): Promise<number>;
+}
+
+/** Fixed-window counters (the rate-limit table) for what is not an API key: sessions, sign-ins. */
+export interface RateCounterStore {
+  /** Adds one to each bucket's window and returns the counts after it. */
+  increment(q: Queryable, buckets: { bucket: string; windowStart: Date }[]): Promise<Map<string, number>>;
+  read(q: Queryable, bucket: string, windowStart: Date): Promise<number>;
+}
+
+/** A memory-hard password hash (argon2id). */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  /** False for a wrong password and for a stored value that is no hash. */
+  verify(hash: string, password: string): Promise<boolean>;
 }

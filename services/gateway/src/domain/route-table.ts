@@ -12,7 +12,7 @@ export interface Route {
   bucket?: RateBucket;
   sandboxOnly?: boolean;
   /** `operator`: reached through /admin with the operator token, never with an API key; `public`: no key (the document). */
-  auth?: 'key' | 'operator' | 'public';
+  auth?: 'key' | 'operator' | 'public' | 'session';
   /** The budget for the owning service's answer; default: the gateway's UPSTREAM_TIMEOUT_MS. */
   timeoutMs?: number;
   /** The operation's path parameters; default: every parameter is an id. */

@@ -3,7 +3,13 @@ import { ManualClock } from '@svc/clock';
 import { isAppError } from '@svc/errors';
 import { hashApiKey } from '../../src/domain/api-key';
 import { handlePublicRequest, type PublicRequest } from '../../src/domain/handle-public-request.use-case';
-import type { AuthenticatedKey, IdempotencyStore, KeyAuthenticationStore } from '../../src/domain/ports';
+import type {
+  AuthenticatedKey,
+  IdempotencyStore,
+  KeyAuthenticationStore,
+  RateCounterStore,
+  SessionStore,
+} from '../../src/domain/ports';
 import { RouteTable } from '../../src/domain/route-table';
 import type { UpstreamClient } from '../../src/domain/upstream.client';
 
@@ -62,6 +68,9 @@ function depsWith(store: KeyAuthenticationStore) {
     ]),
     upstreams: noUpstream,
     idempotency: noIdempotency,
+    // These requests carry keys, not sessions.
+    sessions: {} as unknown as SessionStore,
+    counters: {} as unknown as RateCounterStore,
   };
 }
 

@@ -75,11 +75,17 @@ export class BoxRepository implements BoxStore {
 
   async list(
     q: Queryable,
-    filter: Page & { viewerPlatformId: string; policy?: Policy | undefined; claimId?: string | undefined },
+    filter: Page & {
+      viewerPlatformId: string;
+      owner?: 'me' | undefined;
+      policy?: Policy | undefined;
+      claimId?: string | undefined;
+    },
   ): Promise<{ items: Box[]; total: number }> {
     let matching = boxesWithClaim(q).where((eb) =>
       eb.or([eb('b.ownerPlatformId', '=', filter.viewerPlatformId), eb('c.status', '=', 'verified')]),
     );
+    if (filter.owner === 'me') matching = matching.where('b.ownerPlatformId', '=', filter.viewerPlatformId);
     if (filter.policy !== undefined) matching = matching.where('b.policy', '=', filter.policy);
     if (filter.claimId !== undefined) matching = matching.where('b.claimId', '=', filter.claimId);
     const { rows, total } = await pageOf(

@@ -74,6 +74,7 @@ export class ClaimRepository implements ClaimStore {
     q: Queryable,
     filter: Page & {
       viewerPlatformId: string;
+      owner?: 'me' | undefined;
       status?: ClaimStatus | undefined;
       entityType?: EntityType | undefined;
     },
@@ -82,6 +83,7 @@ export class ClaimRepository implements ClaimStore {
     let matching = claimsWithBox(q).where((eb) =>
       eb.or([eb('c.ownerPlatformId', '=', filter.viewerPlatformId), eb('c.status', '=', 'verified')]),
     );
+    if (filter.owner === 'me') matching = matching.where('c.ownerPlatformId', '=', filter.viewerPlatformId);
     if (filter.status !== undefined) matching = matching.where('c.status', '=', filter.status);
     if (filter.entityType !== undefined) matching = matching.where('c.entityType', '=', filter.entityType);
     const { rows, total } = await pageOf(

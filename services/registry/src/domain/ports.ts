@@ -29,6 +29,8 @@ export interface ClaimStore {
     q: Queryable,
     filter: Page & {
       viewerPlatformId: string;
+      /** `me`: only the viewer's own. */
+      owner?: 'me' | undefined;
       status?: ClaimStatus | undefined;
       entityType?: EntityType | undefined;
     },
@@ -48,7 +50,12 @@ export interface BoxStore {
   /** Boxes of the viewer's claims and of every verified claim, newest first. */
   list(
     q: Queryable,
-    filter: Page & { viewerPlatformId: string; policy?: Policy | undefined; claimId?: string | undefined },
+    filter: Page & {
+      viewerPlatformId: string;
+      owner?: 'me' | undefined;
+      policy?: Policy | undefined;
+      claimId?: string | undefined;
+    },
   ): Promise<{ items: Box[]; total: number }>;
   delete(tx: Queryable, id: string): Promise<void>;
 }

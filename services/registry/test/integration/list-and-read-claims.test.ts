@@ -55,6 +55,15 @@ describe('GET /v1/svc/claims', () => {
     expect(res.body.data.map((c: { id: string }) => c.id)).not.toContain(otherPendingId);
   });
 
+  it("when filtered by owner=me (the dashboard's list), then only the caller's own claims, pending included", async () => {
+    const mine = await owner.call('GET', '/v1/svc/claims?owner=me');
+    expect(mine.body.meta.total).toBe(2);
+    expect(mine.body.data.map((c: { id: string }) => c.id)).toEqual([verifiedId, pendingId]);
+    const boxes = await other.call('GET', '/v1/svc/boxes?owner=me');
+    expect(boxes.body).toMatchObject({ data: [], meta: { total: 0 } });
+    expect((await owner.call('GET', '/v1/svc/claims?owner=you')).status).toBe(400);
+  });
+
   it('when filtered by status and entityType, then only matches count in meta.total', async () => {
     const byStatus = await owner.call('GET', '/v1/svc/claims?status=verified');
     expect(byStatus.body.meta.total).toBe(2);

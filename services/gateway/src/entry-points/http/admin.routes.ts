@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { AppError } from '@svc/errors';
+import { AppError, errors } from '@svc/errors';
 import { idParamSchema, pageQuerySchema } from '@svc/contracts/common';
 import {
   createPlatformBodySchema,
@@ -9,6 +9,7 @@ import {
 } from '@svc/contracts/gateway';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { bearerToken, sameSecret } from '../../domain/api-key';
+import { authenticateSession } from '../../domain/authenticate-session.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
 import { createPlatform } from '../../domain/create-platform.use-case';
 import { listDeadLetters, replayDeadLetters } from '../../domain/dead-letters.use-case';
@@ -16,8 +17,16 @@ import { dispatchOperatorRequest } from '../../domain/dispatch-request.use-case'
 import { currentRequestId } from '@svc/logger';
 import { issueApiKey, revokeApiKey, rotateApiKey } from '../../domain/issue-api-key.use-case';
 import { describePlatform, presentKey, presentPlatform } from './presenters';
+import { sessionCredentials } from './session-cookie';
 
-function requireOperator(ctx: GatewayContext, req: Request): void {
+async function requireOperator(ctx: GatewayContext, req: Request): Promise<void> {
+  // The dashboard's operator pages: the operator's session stands in for the token (ADR 0024).
+  const credentials = sessionCredentials(req);
+  if (req.header('authorization') === undefined && credentials.token !== undefined) {
+    const session = await authenticateSession(ctx, credentials);
+    if (session.account.role !== 'operator') throw errors.forbidden('The operator API is for the operator');
+    return;
+  }
   const token = bearerToken(req.header('authorization'));
   if (ctx.adminToken === undefined) {
     throw new AppError('UNAUTHORIZED', 'The operator API is disabled: ADMIN_TOKEN is not set', {
@@ -33,8 +42,8 @@ function requireOperator(ctx: GatewayContext, req: Request): void {
 
 /** The operator API: platforms and keys (docs/spec/contracts.md §3), dead letters of every service. */
 export function adminRoutes(router: Router, ctx: GatewayContext): void {
-  router.use('/admin', (req, _res, next) => {
-    requireOperator(ctx, req);
+  router.use('/admin', async (req, _res, next) => {
+    await requireOperator(ctx, req);
     // Path parameters are checked by the route table before express decodes them for a handler.
     const path = req.originalUrl.split('?')[0] ?? '';
     const problem = ctx.routes.match(req.method, path)?.problem;

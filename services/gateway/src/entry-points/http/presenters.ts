@@ -31,6 +31,19 @@ function keyStatus(key: ApiKeyRecord, now: Date): 'active' | 'expiring' | 'expir
   return key.expiresAt.getTime() > now.getTime() ? 'expiring' : 'expired';
 }
 
+/** A key's state (never its secret or hash). */
+export function presentKeySummary(key: ApiKeyRecord, now: Date) {
+  return {
+    id: key.id,
+    environment: key.environment,
+    status: keyStatus(key, now),
+    createdAt: key.createdAt.toISOString(),
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    replacedBy: key.replacedBy,
+  };
+}
+
 /** A platform with the state of each of its keys (never a secret or a hash). */
 export async function describePlatform(ctx: GatewayContext, id: string) {
   const platform = await ctx.platforms.find(ctx.db, id);
@@ -39,14 +52,6 @@ export async function describePlatform(ctx: GatewayContext, id: string) {
   const keys = await ctx.keys.listForPlatform(ctx.db, id);
   return {
     ...presentPlatform(platform),
-    keys: keys.map((key) => ({
-      id: key.id,
-      environment: key.environment,
-      status: keyStatus(key, now),
-      createdAt: key.createdAt.toISOString(),
-      expiresAt: key.expiresAt?.toISOString() ?? null,
-      revokedAt: key.revokedAt?.toISOString() ?? null,
-      replacedBy: key.replacedBy,
-    })),
+    keys: keys.map((key) => presentKeySummary(key, now)),
   };
 }

@@ -7,6 +7,7 @@ import {
   handlePublicRequest,
   type CountedRequest,
 } from '../../domain/handle-public-request.use-case';
+import { sessionCredentials } from './session-cookie';
 
 /** The document is served to anyone, without a key, and counted against no budget. */
 const OPENAPI_PATH = '/v1/svc/openapi.json';
@@ -25,6 +26,7 @@ export function publicRoutesBeforeBody(router: Router, ctx: GatewayContext): voi
       method: req.method,
       path: req.path,
       authorization: req.header('authorization'),
+      session: sessionCredentials(req),
     });
     if (counted !== null) {
       res.locals.counted = counted;
@@ -48,6 +50,7 @@ export function publicRoutes(router: Router, ctx: GatewayContext): void {
         path: req.path,
         url: req.originalUrl,
         authorization: req.header('authorization'),
+        session: sessionCredentials(req),
         idempotencyKey: req.header('idempotency-key'),
         body: req.body as unknown,
         requestId: currentRequestId() ?? '',

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { dataOf, idParamSchema, storable } from '../common/schemas';
+import { defineOperation } from '../common/operation';
+import {
+  apiKeySummarySchema,
+  environmentSchema,
+  issuedKeySchema,
+  revokedKeySchema,
+  rotatedKeySchema,
+} from './operations';
+
+// The dashboard's own endpoints on the gateway (docs/spec/contracts.md §14, ADR 0024): accounts,
+// sessions and a platform's keys. Everything else the dashboard does goes through the public API
+// (and, for operators, the operator API) with the session cookie standing in for the key.
+
+/** The cookie that carries a dashboard session. */
+export const SESSION_COOKIE = 'svc_session';
+/** The header every state-changing call of a session must carry (the session's CSRF token). */
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+export const accountRoleSchema = z.enum(['creator', 'platform', 'operator']);
+
+const emailSchema = storable(z.string().trim().toLowerCase().max(254)).pipe(
+  z.email({ message: 'expected an e-mail address such as ada@example.com' }),
+);
+
+export const signUpBodySchema = z.object({
+  email: emailSchema,
+  password: storable(z.string())
+    .min(12, 'at least 12 characters')
+    .max(200, 'at most 200 characters')
+    .meta({ description: 'At least 12 characters; hashed with argon2id' }),
+  name: storable(z.string().trim().min(1, 'required').max(200)).meta({
+    description: "The creator's or platform's name",
+  }),
+  role: z.enum(['creator', 'platform']).meta({
+    description: '`creator` owns claims and boxes; `platform` integrates the API (keys, webhooks)',
+  }),
+});
+
+export const signInBodySchema = z.object({
+  email: emailSchema,
+  password: storable(z.string()).min(1, 'required').max(200),
+});
+
+export const operatorSignInBodySchema = z.object({
+  token: storable(z.string())
+    .min(1, 'required')
+    .max(500)
+    .meta({ description: 'The operator token (ADMIN_TOKEN)' }),
+});
+
+export const sessionSchema = z
+  .object({
+    account: z.object({
+      id: z.string().meta({ example: 'acct_4eC39HqLyjWDarjtT1zdp7dc' }),
+      email: z.string(),
+      name: z.string(),
+      role: accountRoleSchema,
+      platformId: z
+        .string()
+        .nullable()
+        .meta({ description: 'The tenant the account acts as; null for operators' }),
+    }),
+    csrfToken: z
+      .string()
+      .meta({ description: `Send it back in ${CSRF_HEADER} on every POST, PATCH and DELETE` }),
+    expiresAt: z.iso.datetime(),
+    environment: environmentSchema,
+  })
+  .meta({ id: 'DashboardSession' });
+
+const tags = ['Dashboard'];
+const common = { service: 'gateway' as const, tags, auth: 'session' as const };
+
+export const dashboardOperations = {
+  signUp: defineOperation({
+    ...common,
+    auth: 'public',
+    id: 'dashboardSignUp',
+    errors: ['FORBIDDEN'],
+    method: 'post',
+    path: '/dashboard/api/accounts',
+    summary: 'Sign up: a new account with its own tenant, signed in (sets the session cookie)',
+    request: { body: signUpBodySchema },
+    responses: { 201: { description: 'Signed up and in', schema: dataOf(sessionSchema) } },
+  }),
+  signIn: defineOperation({
+    ...common,
+    auth: 'public',
+    id: 'dashboardSignIn',
+    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'],
+    method: 'post',
+    path: '/dashboard/api/session',
+    summary: 'Sign in with e-mail and password (sets the session cookie; rate-limited)',
+    request: { body: signInBodySchema },
+    responses: { 200: { description: 'Signed in', schema: dataOf(sessionSchema) } },
+  }),
+  operatorSignIn: defineOperation({
+    ...common,
+    auth: 'public',
+    id: 'dashboardOperatorSignIn',
+    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'],
+    method: 'post',
+    path: '/dashboard/api/operator-session',
+    summary: 'Sign in as the operator with the operator token (sets the session cookie; rate-limited)',
+    request: { body: operatorSignInBodySchema },
+    responses: { 200: { description: 'Signed in', schema: dataOf(sessionSchema) } },
+  }),
+  getSession: defineOperation({
+    ...common,
+    id: 'dashboardGetSession',
+    method: 'get',
+    path: '/dashboard/api/session',
+    summary: 'The signed-in account and its CSRF token',
+    responses: { 200: { description: 'The session', schema: dataOf(sessionSchema) } },
+  }),
+  signOut: defineOperation({
+    ...common,
+    id: 'dashboardSignOut',
+    method: 'delete',
+    path: '/dashboard/api/session',
+    summary: 'Sign out: the session ends at once',
+    responses: { 204: { description: 'Signed out' } },
+  }),
+  listKeys: defineOperation({
+    ...common,
+    id: 'dashboardListKeys',
+    method: 'get',
+    path: '/dashboard/api/keys',
+    summary: "The signed-in platform's API keys (never the secrets)",
+    responses: {
+      200: { description: 'Keys, newest first', schema: z.object({ data: z.array(apiKeySummarySchema) }) },
+    },
+  }),
+  issueKey: defineOperation({
+    ...common,
+    id: 'dashboardIssueKey',
+    method: 'post',
+    path: '/dashboard/api/keys',
+    summary: 'Issue an API key of this deployment (the secret is shown once)',
+    responses: { 201: { description: 'Issued', schema: dataOf(issuedKeySchema) } },
+  }),
+  rotateKey: defineOperation({
+    ...common,
+    id: 'dashboardRotateKey',
+    errors: ['INVALID_STATE'],
+    method: 'post',
+    path: '/dashboard/api/keys/:id/rotate',
+    summary: 'Rotate a key: the old one keeps working for 24 hours',
+    request: { params: idParamSchema },
+    responses: { 200: { description: 'Rotated', schema: dataOf(rotatedKeySchema) } },
+  }),
+  revokeKey: defineOperation({
+    ...common,
+    id: 'dashboardRevokeKey',
+    errors: ['INVALID_STATE'],
+    method: 'post',
+    path: '/dashboard/api/keys/:id/revoke',
+    summary: 'Revoke a key at once and issue its successor',
+    request: { params: idParamSchema },
+    responses: { 200: { description: 'Revoked', schema: dataOf(revokedKeySchema) } },
+  }),
+};

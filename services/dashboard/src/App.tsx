@@ -1,0 +1,129 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { useSession } from './api/session';
+import { Layout } from './components/Layout';
+import { RequireSession } from './components/RequireSession';
+import { NotFound } from './pages/NotFound';
+import { BoxDetail } from './pages/creator/BoxDetail';
+import { ClaimDetail } from './pages/creator/ClaimDetail';
+import { Claims } from './pages/creator/Claims';
+import { NewClaim } from './pages/creator/NewClaim';
+import { OperatorHome } from './pages/operator/OperatorHome';
+import { Keys } from './pages/platform/Keys';
+import { WebhookDetail } from './pages/platform/WebhookDetail';
+import { Webhooks } from './pages/platform/Webhooks';
+import { Overview } from './pages/Overview';
+import { OperatorSignIn, SignIn } from './pages/SignIn';
+import { SignUp } from './pages/SignUp';
+
+/** Signed-out pages: a signed-in visitor goes to the overview. */
+function SignedOut({ children }: { children: React.ReactNode }) {
+  const { data: session, isPending } = useSession();
+  if (isPending) return <p role="status">Loading…</p>;
+  if (session !== null && session !== undefined) return <Navigate to="/" replace />;
+  return <>{children}</>;
+}
+
+export function App() {
+  return (
+    <Routes>
+      <Route
+        path="/sign-in"
+        element={
+          <SignedOut>
+            <SignIn />
+          </SignedOut>
+        }
+      />
+      <Route
+        path="/sign-up"
+        element={
+          <SignedOut>
+            <SignUp />
+          </SignedOut>
+        }
+      />
+      <Route
+        path="/operator-sign-in"
+        element={
+          <SignedOut>
+            <OperatorSignIn />
+          </SignedOut>
+        }
+      />
+      <Route
+        element={
+          <RequireSession>
+            <Layout />
+          </RequireSession>
+        }
+      >
+        <Route index element={<Overview />} />
+        <Route
+          path="operations"
+          element={
+            <RequireSession roles={['operator']}>
+              <OperatorHome />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="keys"
+          element={
+            <RequireSession roles={['platform']}>
+              <Keys />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="webhooks"
+          element={
+            <RequireSession roles={['platform', 'creator']}>
+              <Webhooks />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="webhooks/:id"
+          element={
+            <RequireSession roles={['platform', 'creator']}>
+              <WebhookDetail />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="claims"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <Claims />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="claims/new"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <NewClaim />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="claims/:id"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <ClaimDetail />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="boxes/:id"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <BoxDetail />
+            </RequireSession>
+          }
+        />
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}

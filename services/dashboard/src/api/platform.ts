@@ -1,0 +1,154 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { components, paths } from '@svc/sdk';
+import { api, idempotencyKey, unwrap } from './client';
+import type { ApiError } from './http';
+
+export type KeySummary =
+  paths['/dashboard/api/keys']['get']['responses'][200]['content']['application/json']['data'][number];
+export type NewWebhook = NonNullable<
+  paths['/v1/svc/webhooks']['post']['requestBody']
+>['content']['application/json'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+
+/** What the page shows once: a new key's secret, or a new endpoint's signing secret. */
+export interface ShownSecret {
+  label: string;
+  secret: string;
+  note?: string;
+}
+
+export function useKeys() {
+  return useQuery({
+    queryKey: ['keys'],
+    queryFn: async () => (await unwrap(api.GET('/dashboard/api/keys'))).data,
+  });
+}
+
+export function useIssueKey() {
+  const client = useQueryClient();
+  return useMutation<ShownSecret, ApiError, void>({
+    mutationFn: async () => {
+      const { data } = await unwrap(api.POST('/dashboard/api/keys'));
+      return { label: `New key ${data.id}`, secret: data.key };
+    },
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['keys'] }),
+  });
+}
+
+export function useRotateKey() {
+  const client = useQueryClient();
+  return useMutation<ShownSecret, ApiError, string>({
+    mutationFn: async (id) => {
+      const { data } = await unwrap(
+        api.POST('/dashboard/api/keys/{id}/rotate', { params: { path: { id } } }),
+      );
+      return {
+        label: `New key ${data.id}`,
+        secret: data.key,
+        note: `The old key ${data.previousKeyId} keeps working until ${new Date(data.previousKeyExpiresAt).toLocaleString()}.`,
+      };
+    },
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['keys'] }),
+  });
+}
+
+export function useRevokeKey() {
+  const client = useQueryClient();
+  return useMutation<ShownSecret, ApiError, string>({
+    mutationFn: async (id) => {
+      const { data } = await unwrap(
+        api.POST('/dashboard/api/keys/{id}/revoke', { params: { path: { id } } }),
+      );
+      return {
+        label: `New key ${data.id}`,
+        secret: data.key,
+        note: `The key ${data.revokedKeyId} is refused from now on.`,
+      };
+    },
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['keys'] }),
+  });
+}
+
+export function useWebhooks(offset: number, limit: number) {
+  return useQuery({
+    queryKey: ['webhooks', offset, limit],
+    queryFn: () => unwrap(api.GET('/v1/svc/webhooks', { params: { query: { offset, limit } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useWebhook(id: string) {
+  return useQuery({
+    queryKey: ['webhook', id],
+    queryFn: async () => (await unwrap(api.GET('/v1/svc/webhooks/{id}', { params: { path: { id } } }))).data,
+  });
+}
+
+export function useCreateWebhook() {
+  const client = useQueryClient();
+  return useMutation<components['schemas']['WebhookEndpointWithSecret'], ApiError, NewWebhook>({
+    mutationFn: async (body) =>
+      (
+        await unwrap(
+          api.POST('/v1/svc/webhooks', {
+            body,
+            params: { header: { 'Idempotency-Key': idempotencyKey() } },
+          }),
+        )
+      ).data,
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['webhooks'] }),
+  });
+}
+
+export function useRotateWebhookSecret(id: string) {
+  return useMutation<ShownSecret, ApiError, void>({
+    mutationFn: async () => {
+      const { data } = await unwrap(
+        api.POST('/v1/svc/webhooks/{id}/rotate-secret', { params: { path: { id } } }),
+      );
+      return {
+        label: 'New signing secret',
+        secret: data.secret,
+        note: `Both secrets sign deliveries until ${new Date(data.previousSecretExpiresAt).toLocaleString()}.`,
+      };
+    },
+  });
+}
+
+export function useSendTestEvent(endpointId: string) {
+  const client = useQueryClient();
+  return useMutation<unknown, ApiError, void>({
+    mutationFn: () => unwrap(api.POST('/v1/svc/webhooks/test', { body: { endpointId } })),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['deliveries', endpointId] }),
+  });
+}
+
+export function useDeliveries(endpointId: string, offset: number, limit: number) {
+  return useQuery({
+    queryKey: ['deliveries', endpointId, offset, limit],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/svc/webhooks/{id}/deliveries', {
+          params: { path: { id: endpointId }, query: { offset, limit } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+    // A delivery in flight (pending) is watched until it settles: the log shows its progress.
+    refetchInterval: (query) =>
+      query.state.data?.data.some((delivery) => delivery.status === 'pending') === true ? 1000 : false,
+  });
+}
+
+export function useRetryDelivery(endpointId: string) {
+  const client = useQueryClient();
+  return useMutation<unknown, ApiError, string>({
+    mutationFn: (deliveryId) =>
+      unwrap(
+        api.POST('/v1/svc/webhooks/{id}/deliveries/{deliveryId}/retry', {
+          params: { path: { id: endpointId, deliveryId } },
+        }),
+      ),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['deliveries', endpointId] }),
+  });
+}

@@ -1,0 +1,83 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useSession, useSignOut, type Role } from '../api/session';
+
+const NAV: Record<Role, { to: string; label: string }[]> = {
+  creator: [
+    { to: '/', label: 'Overview' },
+    { to: '/claims', label: 'Claims' },
+  ],
+  platform: [
+    { to: '/', label: 'Overview' },
+    { to: '/keys', label: 'API keys' },
+    { to: '/webhooks', label: 'Webhooks' },
+  ],
+  operator: [
+    { to: '/', label: 'Overview' },
+    { to: '/operations', label: 'Operations' },
+  ],
+};
+
+/** The frame of every signed-in page: skip link, header with navigation and sign-out, one main landmark. */
+export function Layout() {
+  const { data: session } = useSession();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const main = useRef<HTMLElement>(null);
+  // Focus moves to the new page's content, so a screen reader starts reading there.
+  useEffect(() => {
+    main.current?.focus();
+  }, [location.pathname]);
+  if (session === undefined || session === null) return null;
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Identity protection</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV[session.account.role].map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.to === '/'}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>
+            {session.account.name} <span className="badge">{session.account.role}</span>{' '}
+            {session.environment === 'sandbox' ? <span className="badge sandbox">sandbox</span> : null}
+          </span>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() =>
+              signOut.mutate(undefined, { onSettled: () => void navigate('/sign-in', { replace: true }) })
+            }
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" ref={main} tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+/** The frame of the signed-out pages. */
+export function PublicFrame({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <main id="main" className="narrow">
+      <p className="brand">Identity protection</p>
+      <h1>{title}</h1>
+      {children}
+    </main>
+  );
+}

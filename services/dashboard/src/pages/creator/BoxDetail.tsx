@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { formError } from '../../api/form-errors';
+import { useBox, useDeleteBox } from '../../api/registry';
+import { FormError } from '../../components/Field';
+import { QueryState } from '../../components/Status';
+import { BoxForm } from './BoxForm';
+
+export function BoxDetail() {
+  const { id = '' } = useParams();
+  const box = useBox(id);
+  const remove = useDeleteBox(id);
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <QueryState isPending={box.isPending} error={box.error} what="box">
+      {() => {
+        const b = box.data;
+        if (b === undefined) return null;
+        return (
+          <section aria-labelledby="box-title">
+            <h1 id="box-title">Box of {b.identityName}</h1>
+            <dl className="facts">
+              <dt>Policy</dt>
+              <dd>{b.policy}</dd>
+              <dt>Enforcement</dt>
+              <dd>{b.enforcement}</dd>
+              <dt>Claim</dt>
+              <dd>
+                <Link to={`/claims/${b.claimId}`}>{b.identityName}</Link>
+              </dd>
+            </dl>
+            <h2>Change the policy</h2>
+            <BoxForm key={b.id} box={b} />
+            <h2>Remove the box</h2>
+            {confirming ? (
+              <div className="actions" role="group" aria-label="Confirm removal">
+                <p>Platforms will no longer be told to protect {b.identityName}.</p>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() =>
+                    remove.mutate(undefined, { onSuccess: () => void navigate(`/claims/${b.claimId}`) })
+                  }
+                >
+                  Yes, remove the box
+                </button>
+                <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+                  Keep it
+                </button>
+              </div>
+            ) : (
+              <button type="button" className="danger" onClick={() => setConfirming(true)}>
+                Remove the box…
+              </button>
+            )}
+            <FormError error={formError(remove.error, [])} />
+          </section>
+        );
+      }}
+    </QueryState>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useMyClaims } from '../../api/registry';
+import { PAGE_SIZE, Pager } from '../../components/Pager';
+import { QueryState } from '../../components/Status';
+
+export function Claims() {
+  const [offset, setOffset] = useState(0);
+  const claims = useMyClaims(offset, PAGE_SIZE);
+  return (
+    <section aria-labelledby="claims-title">
+      <h1 id="claims-title">Your claims</h1>
+      <p>
+        <Link className="button" to="/claims/new">
+          Claim an identity
+        </Link>
+      </p>
+      <QueryState isPending={claims.isPending} error={claims.error} what="claims">
+        {() =>
+          claims.data === undefined || claims.data.meta.total === 0 ? (
+            <p className="empty">
+              No claims yet. Claim an identity: its name, variations and reference pictures; then verify it
+              and protect it with a box.
+            </p>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="visually-hidden">Your claims, newest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Type</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Tier</th>
+                      <th scope="col">Box</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {claims.data.data.map((claim) => (
+                      <tr key={claim.id}>
+                        <td>
+                          <Link to={`/claims/${claim.id}`}>{claim.name}</Link>
+                        </td>
+                        <td>{claim.entityType}</td>
+                        <td>
+                          <span className={`badge ${claim.status === 'verified' ? 'ok' : ''}`}>
+                            {claim.status}
+                          </span>
+                        </td>
+                        <td>{claim.verificationTier ?? '—'}</td>
+                        <td>
+                          {claim.boxId === undefined ? (
+                            'none'
+                          ) : (
+                            <Link to={`/boxes/${claim.boxId}`}>protected</Link>
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager
+                offset={offset}
+                limit={PAGE_SIZE}
+                total={claims.data.meta.total}
+                onChange={setOffset}
+                label="Claims"
+              />
+            </>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import type { Clock } from '@svc/clock';
+import { AppError } from '@svc/errors';
+import type { Queryable } from '@svc/ports';
+import type { Environment } from './api-key';
+import { hashSessionToken, isCrossOrigin, isStateChanging } from './account';
+import type { AuthenticatedRequest, ExtraBucket } from './authenticate-request.use-case';
+import { EXTRA_BUCKETS } from './plans';
+import { decide, windowOf, type BucketState } from './rate-limit';
+import type { ActiveSession, RateCounterStore, SessionStore } from './ports';
+
+/** What a browser sent that bears on its session. */
+export interface SessionCredentials {
+  /** The session cookie's value. */
+  token: string | undefined;
+  method: string;
+  /** The X-CSRF-Token header. */
+  csrfToken: string | undefined;
+  origin: string | undefined;
+  host: string | undefined;
+}
+
+const SIGN_IN_AGAIN = 'Sign in again at /dashboard/sign-in.';
+
+/**
+ * A session proves who is calling: its cookie names a session that has neither ended nor expired,
+ * and a call that changes state comes from this origin and carries the session's CSRF token.
+ */
+export async function authenticateSession(
+  deps: { db: Queryable; sessions: SessionStore; clock: Clock },
+  input: SessionCredentials,
+): Promise<ActiveSession> {
+  if (input.token === undefined || input.token === '') {
+    throw new AppError('UNAUTHORIZED', 'You are not signed in', { details: SIGN_IN_AGAIN });
+  }
+  const session = await deps.sessions.findActive(deps.db, hashSessionToken(input.token), deps.clock.now());
+  if (session === null) {
+    throw new AppError('UNAUTHORIZED', 'Your session has ended', { details: SIGN_IN_AGAIN });
+  }
+  if (isStateChanging(input.method)) {
+    if (isCrossOrigin(input.origin, input.host)) {
+      throw new AppError('FORBIDDEN', 'Cross-site request refused', {
+        details: 'State-changing calls of a session are accepted from the dashboard only.',
+      });
+    }
+    if (input.csrfToken !== session.csrfToken) {
+      throw new AppError('FORBIDDEN', 'Missing or wrong CSRF token', {
+        details: "Send the session's csrfToken (GET /dashboard/api/session) in X-CSRF-Token.",
+      });
+    }
+  }
+  return session;
+}
+
+/**
+ * A public request made with a session instead of a key (ADR 0024): the account acts as its
+ * tenant, exactly as the tenant's key would, and the request is counted against the account's own
+ * budget under the tenant's plan. The operator has no tenant.
+ */
+export async function authenticateSessionRequest(
+  deps: {
+    db: Queryable;
+    sessions: SessionStore;
+    counters: RateCounterStore;
+    clock: Clock;
+    deploymentEnvironment: Environment;
+  },
+  input: SessionCredentials & { extraBucket?: ExtraBucket | undefined },
+): Promise<AuthenticatedRequest> {
+  const session = await authenticateSession(deps, input);
+  const platform = session.platform;
+  if (platform === null) {
+    throw new AppError('FORBIDDEN', "The operator's session reaches the operator API only", {
+      details: 'Sign in as a creator or a platform to use the public API.',
+    });
+  }
+  const now = deps.clock.now();
+  const budget = session.account.id;
+  const minute = windowOf(now, 60);
+  const day = windowOf(now, 86_400);
+  const extra = input.extraBucket === undefined ? undefined : EXTRA_BUCKETS[input.extraBucket];
+  const extraWindow = extra === undefined ? undefined : windowOf(now, extra.windowSeconds);
+  const buckets = [
+    { bucket: `m:${budget}`, windowStart: minute.start },
+    { bucket: `d:${budget}`, windowStart: day.start },
+  ];
+  if (input.extraBucket !== undefined && extraWindow !== undefined) {
+    buckets.push({ bucket: `${input.extraBucket}:${budget}`, windowStart: extraWindow.start });
+  }
+  const counts = await deps.counters.increment(deps.db, buckets);
+  const others: BucketState[] = [
+    { limit: platform.limits.perDay, count: counts.get(`d:${budget}`) ?? 0, window: day },
+  ];
+  if (extra !== undefined && extraWindow !== undefined) {
+    others.push({
+      limit: extra.limit,
+      count: counts.get(`${input.extraBucket}:${budget}`) ?? 0,
+      window: extraWindow,
+    });
+  }
+  const rate = decide(
+    now,
+    { limit: platform.limits.perMinute, count: counts.get(`m:${budget}`) ?? 0, window: minute },
+    others,
+  );
+  return {
+    caller: {
+      platformId: platform.id,
+      keyId: session.account.id,
+      environment: deps.deploymentEnvironment,
+      plan: platform.plan,
+      name: platform.name,
+      domain: platform.domain,
+    },
+    rate,
+  };
+}
+
+/** Sign-out: the session ends at once. */
+export async function endSession(
+  deps: { db: Queryable; sessions: SessionStore; clock: Clock },
+  session: ActiveSession,
+): Promise<void> {
+  await deps.sessions.end(deps.db, session.id, deps.clock.now());
+}

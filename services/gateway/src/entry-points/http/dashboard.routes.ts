@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Request, type Router } from 'express';
+import { AppError } from '@svc/errors';
+import { idParamSchema } from '@svc/contracts/common';
+import { operatorSignInBodySchema, signInBodySchema, signUpBodySchema } from '@svc/contracts/gateway';
+import { parseBody, parseParams } from '@svc/service-kit';
+import { isCrossOrigin } from '../../domain/account';
+import { authenticateSession, endSession } from '../../domain/authenticate-session.use-case';
+import type { GatewayContext } from '../../domain/gateway-context';
+import { issueOwnKey, listOwnKeys, revokeOwnKey, rotateOwnKey } from '../../domain/manage-own-keys.use-case';
+import type { ActiveSession } from '../../domain/ports';
+import { signIn, signInAsOperator } from '../../domain/sign-in.use-case';
+import { signUp } from '../../domain/sign-up.use-case';
+import type { StartedSession } from '../../domain/start-session';
+import { presentKey, presentKeySummary } from './presenters';
+import { clearSessionCookie, sessionCredentials, setSessionCookie } from './session-cookie';
+
+function presentSession(
+  ctx: GatewayContext,
+  session: Pick<StartedSession, 'account' | 'csrfToken' | 'expiresAt'>,
+) {
+  const { account } = session;
+  return {
+    account: {
+      id: account.id,
+      email: account.email,
+      name: account.name,
+      role: account.role,
+      platformId: account.platformId,
+    },
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt.toISOString(),
+    environment: ctx.environment,
+  };
+}
+
+// Signing in or up from another site's page is refused too (login CSRF): a browser names the page's origin.
+function refuseCrossSite(req: Request): void {
+  if (isCrossOrigin(req.header('origin'), req.header('host'))) {
+    throw new AppError('FORBIDDEN', 'Cross-site request refused', {
+      details: 'Sign in from the dashboard itself.',
+    });
+  }
+}
+
+function clientOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+function tenantOf(session: ActiveSession): string {
+  if (session.account.platformId === null) {
+    throw new AppError('FORBIDDEN', 'The operator has no API keys', { details: 'Sign in as a platform.' });
+  }
+  return session.account.platformId;
+}
+
+/**
+ * The dashboard (docs/spec/contracts.md §14, ADR 0024): accounts and sessions, a platform's keys,
+ * and the built single-page app under /dashboard. Everything else it shows comes from the public
+ * API and the operator API, authenticated by the session cookie.
+ */
+export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
+  const session = (req: Request) => authenticateSession(ctx, sessionCredentials(req));
+
+  router.post('/dashboard/api/accounts', async (req, res) => {
+    refuseCrossSite(req);
+    const body = parseBody(signUpBodySchema, req);
+    const started = await signUp(ctx, body);
+    setSessionCookie(req, res, started.token, started.expiresAt);
+    res.status(201).json({ data: presentSession(ctx, started) });
+  });
+
+  router.post('/dashboard/api/session', async (req, res) => {
+    refuseCrossSite(req);
+    const body = parseBody(signInBodySchema, req);
+    const started = await signIn(ctx, { ...body, client: clientOf(req) });
+    setSessionCookie(req, res, started.token, started.expiresAt);
+    res.json({ data: presentSession(ctx, started) });
+  });
+
+  router.post('/dashboard/api/operator-session', async (req, res) => {
+    refuseCrossSite(req);
+    const body = parseBody(operatorSignInBodySchema, req);
+    const started = await signInAsOperator(ctx, { ...body, client: clientOf(req) });
+    setSessionCookie(req, res, started.token, started.expiresAt);
+    res.json({ data: presentSession(ctx, started) });
+  });
+
+  router.get('/dashboard/api/session', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.json({ data: presentSession(ctx, await session(req)) });
+  });
+
+  router.delete('/dashboard/api/session', async (req, res) => {
+    await endSession(ctx, await session(req));
+    clearSessionCookie(req, res);
+    res.status(204).end();
+  });
+
+  router.get('/dashboard/api/keys', async (req, res) => {
+    const platformId = tenantOf(await session(req));
+    const now = ctx.clock.now();
+    res.set('Cache-Control', 'no-store');
+    res.json({ data: (await listOwnKeys(ctx, platformId)).map((key) => presentKeySummary(key, now)) });
+  });
+
+  router.post('/dashboard/api/keys', async (req, res) => {
+    const platformId = tenantOf(await session(req));
+    const issued = await issueOwnKey(ctx, { platformId, environment: ctx.environment });
+    res.status(201).json({ data: presentKey(issued) });
+  });
+
+  router.post('/dashboard/api/keys/:id/rotate', async (req, res) => {
+    const platformId = tenantOf(await session(req));
+    const { id } = parseParams(idParamSchema, req);
+    const rotated = await rotateOwnKey(ctx, platformId, id);
+    res.json({ data: { ...rotated, previousKeyExpiresAt: rotated.previousKeyExpiresAt.toISOString() } });
+  });
+
+  router.post('/dashboard/api/keys/:id/revoke', async (req, res) => {
+    const platformId = tenantOf(await session(req));
+    const { id } = parseParams(idParamSchema, req);
+    res.json({ data: await revokeOwnKey(ctx, platformId, id) });
+  });
+
+  router.all('/dashboard/api/*rest', () => {
+    throw new AppError('NOT_FOUND', 'No such dashboard endpoint');
+  });
+
+  // The single-page app: its assets, and index.html for every page path (the router draws the page).
+  const dir = ctx.dashboardDir;
+  const index = dir === undefined ? undefined : path.join(dir, 'index.html');
+  if (dir !== undefined && index !== undefined && existsSync(index)) {
+    router.use('/dashboard', express.static(dir, { index: false, maxAge: '1h', immutable: false }));
+    router.get(['/dashboard', '/dashboard/*page'], (_req, res) => {
+      res.set('Cache-Control', 'no-store').sendFile(index);
+    });
+  } else {
+    router.get(['/dashboard', '/dashboard/*page'], () => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The dashboard is not built', {
+        details: 'Run make build (it builds services/dashboard), or set DASHBOARD_DIR.',
+      });
+    });
+  }
+}

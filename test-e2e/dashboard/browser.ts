@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freePort } from '@svc/test-kit';
+import { ROOT } from '../helpers';
+
+// The dashboard's browser tests (issue #20): the embedded default as `make dev` starts it, driven
+// through Debian's Chromium by playwright-core. Screenshots of each story's last page go to
+// test-e2e/output/dashboard/ (gitignored) for people to look at.
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = path.join(ROOT, 'test-e2e/output/dashboard');
+
+export interface Deployment {
+  url: string;
+  adminToken: string;
+  sandboxKey: string;
+  stop(): Promise<void>;
+}
+
+/** `make dev` on a free port and a fresh data directory, ready when it prints its addresses. */
+export async function startDeployment(): Promise<Deployment> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-dashboard-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'services/embedded/dist/main.js')], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // Grace-period steps and scans run promptly, as in make dev.
+      TIMELINE_INTERVAL_MS: '500',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // A shared machine starts seven PGlite databases slowly: up to three minutes.
+  const deadline = performance.now() + 180_000;
+  while (!/Dashboard:\s+\S+/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`embedded exited: ${output}`);
+    if (performance.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`embedded not ready: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    adminToken: /Admin token:\s+(\S+)/.exec(output)?.[1] ?? '',
+    sandboxKey: /Sandbox key:\s+(\S+)/.exec(output)?.[1] ?? '',
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless; `apt-get install -y chromium` when it is missing (.ci/run does). */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** A fresh browser profile (its own cookies) at phone or desktop width. */
+export async function newVisitor(
+  browser: Browser,
+  options: { phone?: boolean } = {},
+): Promise<BrowserContext> {
+  return browser.newContext(
+    options.phone === true
+      ? { viewport: { width: 390, height: 844 }, isMobile: true }
+      : { viewport: { width: 1280, height: 900 } },
+  );
+}
+
+/** Writes the story's last page to test-e2e/output/dashboard/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+let counter = 0;
+/** A unique e-mail address for a test account. */
+export function uniqueEmail(who: string): string {
+  counter += 1;
+  return `${who}.${process.pid}.${counter}@example.com`;
+}
+
+export const PASSWORD = 'a long enough passphrase';
+
+/** Signs up through the form and waits for the overview. */
+export async function signUp(
+  page: Page,
+  url: string,
+  account: { email: string; name: string; role: 'creator' | 'platform' },
+): Promise<void> {
+  await page.goto(`${url}/dashboard/sign-up`);
+  await page.getByLabel(account.role === 'creator' ? /a creator/ : /a platform/).check();
+  await page.getByLabel(account.role === 'creator' ? 'Your name' : 'Platform name').fill(account.name);
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: `Welcome, ${account.name}` }).waitFor();
+}

@@ -1,0 +1,128 @@
+import type { Browser } from 'playwright-core';
+import {
+  launchBrowser,
+  newVisitor,
+  screenshot,
+  signUp,
+  startDeployment,
+  uniqueEmail,
+  type Deployment,
+} from './browser';
+
+jest.setTimeout(300_000);
+
+describe('dashboard: the operator reviews in a real browser', () => {
+  let deployment: Deployment;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    deployment = await startDeployment();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await deployment?.stop();
+  });
+
+  /** A call with the printed sandbox key (the "bootstrap" platform). */
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${deployment.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${deployment.sandboxKey}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('when the operator signs in with the token, then they see platforms and creators, verify a claim and decide an appeal', async () => {
+    // A creator signs up: their tenant is listed for the operator.
+    const creator = await newVisitor(browser);
+    const creatorPage = await creator.newPage();
+    await signUp(creatorPage, deployment.url, {
+      email: uniqueEmail('estate'),
+      name: 'Lovelace Estate',
+      role: 'creator',
+    });
+    await creator.close();
+
+    // A platform's avatar breaks a box and the platform appeals (through the API, with the sandbox key).
+    const name = `Octavia Quillfeather ${String(process.pid).replace(/\d/g, (d) => 'abcdefghij'[Number(d)] ?? 'x')}`;
+    const claim = await api('POST', '/v1/svc/claims', {
+      name,
+      entityType: 'INDIVIDUAL',
+      referenceImages: [{ url: 'https://img.example.com/octavia.jpg' }],
+    });
+    expect(claim.status).toBe(201);
+    expect((await api('POST', `/v1/svc/test-helpers/claims/${claim.body.data.id}/verify`, {})).status).toBe(
+      200,
+    );
+    expect(
+      (await api('POST', '/v1/svc/boxes', { claimId: claim.body.data.id, policy: 'BLOCK_ALL' })).status,
+    ).toBe(201);
+    let violationId: string | undefined;
+    for (let attempt = 0; attempt < 60 && violationId === undefined; attempt += 1) {
+      const avatar = await api('POST', '/v1/svc/avatars', {
+        id: 'avatar-1',
+        name,
+        creatorId: 'c-1',
+        userCount: 10,
+      });
+      violationId = avatar.body.data?.openViolations?.[0];
+      if (violationId === undefined) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(violationId).toBeDefined();
+    const appeal = await api('POST', `/v1/svc/violations/${violationId}/appeal`, {
+      reason: 'common_name',
+      explanation: 'A different Octavia',
+    });
+    expect(appeal.status).toBe(200);
+    const appealId = appeal.body.data.appeal.id as string;
+    // And a second claim waits for verification.
+    const waiting = await api('POST', '/v1/svc/claims', {
+      name: `${name} Junior`,
+      entityType: 'INDIVIDUAL',
+      referenceImages: [{ url: 'https://img.example.com/junior.jpg' }],
+    });
+
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    await page.goto(`${deployment.url}/dashboard/operator-sign-in`);
+    await page.getByLabel('Operator token').fill('not the token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('wrong operator token').waitFor();
+    await page.getByLabel('Operator token').fill(deployment.adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Open operations' }).click();
+    await page.getByRole('cell', { name: 'Lovelace Estate' }).waitFor();
+    await page.getByText('Every service answered.').waitFor();
+
+    // A claim id of nothing: the API's not-found message; then the waiting claim is verified.
+    const claimForm = page.getByRole('form', { name: 'Decide a claim' });
+    await claimForm.getByLabel('Claim id').fill('claim_doesnotexist000000');
+    await claimForm.getByRole('button', { name: 'Decide the claim' }).click();
+    await claimForm.getByRole('alert').waitFor();
+    await claimForm.getByLabel('Claim id').fill(waiting.body.data.id);
+    await claimForm.getByLabel('Decision').selectOption('GOLD');
+    await claimForm.getByRole('button', { name: 'Decide the claim' }).click();
+    await claimForm.getByRole('status').filter({ hasText: 'verified (GOLD)' }).waitFor();
+    expect((await api('GET', `/v1/svc/claims/${waiting.body.data.id}`)).body.data).toMatchObject({
+      status: 'verified',
+      verificationTier: 'GOLD',
+    });
+
+    const appealForm = page.getByRole('form', { name: 'Decide an appeal' });
+    await appealForm.getByLabel('Appeal id').fill(appealId);
+    await appealForm.getByLabel('Outcome').selectOption('upheld');
+    await appealForm.getByLabel('Notes').fill('A common name');
+    await appealForm.getByRole('button', { name: 'Decide the appeal' }).click();
+    await appealForm.getByRole('status').filter({ hasText: 'upheld' }).waitFor();
+    expect((await api('GET', `/v1/svc/violations/${violationId}`)).body.data.status).toBe('dismissed');
+    await screenshot(page, 'operator-decisions');
+
+    // The operator's session is no platform: the public API refuses it.
+    const status = await page.evaluate(async () => (await fetch('/v1/svc/claims')).status);
+    expect(status).toBe(403);
+    await context.close();
+  });
+});

@@ -1,0 +1,119 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import {
+  launchBrowser,
+  newVisitor,
+  screenshot,
+  signUp,
+  startDeployment,
+  uniqueEmail,
+  type Deployment,
+} from './browser';
+
+jest.setTimeout(300_000);
+
+describe('dashboard: a platform developer manages keys and webhooks in a real browser', () => {
+  let deployment: Deployment;
+  let browser: Browser;
+  let receiver: Server;
+  let received: string[] = [];
+
+  beforeAll(async () => {
+    // The platform's webhook handler: answers 200 to every delivery.
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    deployment = await startDeployment();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await deployment?.stop();
+    await new Promise((resolve) => receiver?.close(resolve));
+  });
+
+  const checkWith = (key: string) =>
+    fetch(`${deployment.url}/v1/svc/claims`, { headers: { authorization: `Bearer ${key}` } }).then(
+      async (res) => ({
+        status: res.status,
+        code: res.ok ? null : ((await res.json()) as { error: { code: string } }).error.code,
+      }),
+    );
+
+  it('when a developer creates, rotates and revokes keys, then each secret is shown once and the API refuses the revoked key', async () => {
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    await signUp(page, deployment.url, { email: uniqueEmail('dev'), name: 'Avatars Inc', role: 'platform' });
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByText('No keys yet.').waitFor();
+
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const first = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
+    expect(first).toMatch(/^svc_test_[0-9A-Za-z]{32,}$/);
+    expect(await checkWith(first)).toEqual({ status: 200, code: null });
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await page.getByLabel('Secret', { exact: true }).count()).toBe(0);
+
+    // Rotation: a new secret, and the old key shown as expiring with its end; it still works.
+    await page.getByRole('button', { name: /^Rotate key_/ }).click();
+    const second = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
+    expect(second).not.toBe(first);
+    await page.getByText(/keeps working until/).waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('cell', { name: /expiring until/ }).waitFor();
+    expect(await checkWith(first)).toEqual({ status: 200, code: null });
+
+    // Revocation of the new key: refused by the API at once; its successor works.
+    await page.getByRole('button', { name: /^Revoke key_/ }).click();
+    const third = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
+    await page.getByText(/is refused from now on/).waitFor();
+    expect(await checkWith(second)).toEqual({ status: 401, code: 'KEY_REVOKED' });
+    expect(await checkWith(third)).toEqual({ status: 200, code: null });
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('cell', { name: 'revoked' }).waitFor();
+    await screenshot(page, 'platform-keys');
+    await context.close();
+  });
+
+  it('when a developer adds a webhook endpoint and sends a test event, then the delivery and its attempt show in the log', async () => {
+    const context = await newVisitor(browser, { phone: true });
+    const page = await context.newPage();
+    await signUp(page, deployment.url, { email: uniqueEmail('hooks'), name: 'Hooks Ltd', role: 'platform' });
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByText('No endpoints yet.').waitFor();
+
+    // The API's message next to the field.
+    await page.getByLabel('Endpoint URL').fill('not a url');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page
+      .locator('.field', { has: page.getByLabel('Endpoint URL') })
+      .getByRole('alert')
+      .waitFor();
+
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await page.getByLabel('Secret', { exact: true }).textContent()).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('link', { name: url }).click();
+    await page.getByText('No deliveries yet.').waitFor();
+
+    received = [];
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    const delivery = page.locator('.deliveries > li').filter({ hasText: 'grace_period.started' });
+    await delivery.getByText('succeeded', { exact: true }).waitFor({ timeout: 60_000 });
+    await delivery.getByText('1 attempt').click();
+    await delivery.getByText(/#1 .*: succeeded, HTTP 200/).waitFor();
+    expect(received.length).toBeGreaterThanOrEqual(1);
+    await screenshot(page, 'platform-webhook-delivery');
+    await context.close();
+  });
+});
