@@ -13,6 +13,8 @@ const PAGE = 5_000;
 export class CatalogueSync {
   private lastSeq = 0;
   private running: Promise<number> | undefined;
+  /** The pass that follows the running one, shared by every refresh asked while it runs. */
+  private next: Promise<number> | undefined;
 
   constructor(
     private readonly db: Queryable,
@@ -27,8 +29,18 @@ export class CatalogueSync {
 
   /** Reads every change committed before this call; `progress` hears the count after each page. */
   refresh(progress?: (applied: number) => void): Promise<number> {
-    // A pass under way may have started before the caller's change committed: wait, then read again.
-    if (this.running) return this.running.then(() => this.refresh(progress));
+    // A pass under way may have started before the caller's change committed: wait, then read
+    // again. Every caller arriving meanwhile shares that one next pass (full evaluations refresh
+    // first, so under load many wait at once; one query answers them all).
+    if (this.running) {
+      this.next ??= this.running
+        .catch(() => 0)
+        .then(() => {
+          this.next = undefined;
+          return this.refresh(progress);
+        });
+      return this.next;
+    }
     return this.exclusively(() => this.pass(progress));
   }
 

@@ -29,13 +29,21 @@ async function fingerprintOrNull(
  * Enforcement's question (docs/spec/architecture.md): which box, if any, does each avatar match? Only
  * boxed identities count, each at its box's threshold; `boxId` limits the search to one box (a new
  * box's initial scan), read from the database first if this replica has not seen it yet.
+ *
+ * A full evaluation (no `boxId`) first reads every projection change committed before it: the
+ * avatar it asks about was committed before the question, so a box this answer does not see was
+ * committed, and hence announced (detection.box.indexed), after the avatar, and that box's scan
+ * reads the avatar. Answering from a catalogue behind the projection (its refresh failed while the
+ * database refused connections, or another replica applied the box) could miss a box whose scan
+ * had already passed the avatar: the avatar would never become a violation. When the database
+ * cannot be read the question fails (503) and enforcement asks again.
  */
 export async function evaluateAvatars(
   ctx: DetectionContext,
   avatars: AvatarToEvaluate[],
   boxId?: string,
 ): Promise<AvatarEvaluationResponse> {
-  if (boxId !== undefined && ctx.catalogue.byBoxId(boxId) === undefined) await ctx.refresh();
+  if (boxId === undefined || ctx.catalogue.byBoxId(boxId) === undefined) await ctx.refresh();
   const only = boxId === undefined ? undefined : ctx.catalogue.byBoxId(boxId);
   if (boxId !== undefined && only === undefined)
     return { results: avatars.map((a) => ({ ref: a.ref, match: null })) };

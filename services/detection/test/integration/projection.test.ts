@@ -1,7 +1,8 @@
-import { boxIndexed } from '@svc/contracts';
+import { AVATAR_EVALUATION_PATH, boxIndexed } from '@svc/contracts';
 import { loadConfig } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { InProcessMessageBus } from '@svc/messaging';
+import { internalClient, platformClaims } from '@svc/test-kit';
 import { detectionConfigSchema, startDetection } from '../../src';
 import {
   JWT_SECRET,
@@ -100,30 +101,54 @@ describe('the identity index, a projection of registry and licensing events', ()
     expect(announcements()).toBe(1);
   });
 
+  /** A second replica on the same database, with its own bus (it consumes nothing here). */
+  const startReplica = (syncIntervalMs: number) =>
+    startDetection(
+      loadConfig(detectionConfigSchema, {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'postgres://unused/handed-in',
+        INTERNAL_JWT_SECRET: JWT_SECRET,
+        LOG_LEVEL: 'silent',
+        INDEX_SYNC_INTERVAL_MS: String(syncIntervalMs),
+        REFERENCE_IMAGE_INTERVAL_MS: '0',
+        // A cold load from the projection (snapshots have their own test).
+        INDEX_SNAPSHOTS: 'false',
+      }),
+      { db: h.running.db, bus: new InProcessMessageBus({ logger: silent }), logger: silent },
+    );
+
   it('when another replica starts on the same database, then it loads every identity before it serves', async () => {
     await h.box(await h.verifiedClaim('Emmy Noether'), { policy: 'BLOCK_ALL' });
-    const config = loadConfig(detectionConfigSchema, {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: 'postgres://unused/handed-in',
-      INTERNAL_JWT_SECRET: JWT_SECRET,
-      LOG_LEVEL: 'silent',
-      INDEX_SYNC_INTERVAL_MS: '50',
-      REFERENCE_IMAGE_INTERVAL_MS: '0',
-      // A cold load from the projection (snapshots have their own test).
-      INDEX_SNAPSHOTS: 'false',
-    });
-    const replica = await startDetection(config, {
-      db: h.running.db,
-      bus: new InProcessMessageBus({ logger: silent }),
-      logger: silent,
-    });
+    const replica = await startReplica(50);
     try {
       expect(replica.catalogue.size).toBe(h.running.catalogue.size);
       // A change applied by the first replica reaches the second within its sync interval.
       const later = await h.verifiedClaim('Ada Yonath');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(replica.catalogue.byClaimId(later.claimId)?.name).toBe('Ada Yonath');
+    } finally {
+      await replica.stop();
+    }
+  });
+
+  it('when a box was applied by another replica and this one has not synced yet, then an avatar evaluated in full still matches it', async () => {
+    // Enforcement's scan of a new box reads the avatars reported before it; an avatar reported
+    // after the scan read its page is evaluated in full, by any replica. A replica answering from
+    // an index that lacks the box (no sync pass since, or its refresh failed while the database
+    // refused connections) would say "no match" and the avatar would never become a violation.
+    const replica = await startReplica(0);
+    try {
+      const boxed = await h.box(await h.verifiedClaim('Lise Meitner'), { policy: 'BLOCK_ALL' });
+      expect(replica.catalogue.byBoxId(boxed.boxId)).toBeUndefined();
+      const enforcement = internalClient(replica.url, JWT_SECRET, platformClaims());
+      const { status, body } = await enforcement.call('POST', AVATAR_EVALUATION_PATH, {
+        avatars: [{ ref: 'av_late', name: 'Lise Meitner' }],
+      });
+      expect(status).toBe(200);
+      expect(body.results).toEqual([
+        { ref: 'av_late', match: expect.objectContaining({ boxId: boxed.boxId }) },
+      ]);
     } finally {
       await replica.stop();
     }
