@@ -30,6 +30,13 @@ export interface InProcessMessageBusOptions {
   transientBackoff?: RetryBackoff;
   /** Stamps dead letters (default the system clock). */
   clock?: Clock;
+  /**
+   * Holds every publish until `open()` (default false: open at once). A process starting several
+   * services on one bus opens it once all of them have subscribed: nothing survives a restart in
+   * this bus, so the events a relay publishes first (left unsent by a crash) would otherwise reach
+   * only the queues of the services started before it, and be lost for the others.
+   */
+  heldUntilOpen?: boolean;
 }
 
 /** A queue declared without a consumer: it binds and keeps messages until one subscribes. */
@@ -93,7 +100,9 @@ const DEFAULT_PREFETCH = 16;
  * - Queues exist from their first `subscribe` (or `declareQueue`); a message that matches no
  *   declared queue is dropped, exactly like an unroutable message in RabbitMQ. Subscribe every
  *   consumer before starting the outbox relays.
- * - Nothing survives the process: durability comes from the outbox, not from this bus.
+ * - Nothing survives the process: durability comes from the outbox, not from this bus. Where
+ *   several services share the bus, `heldUntilOpen` keeps every publish waiting until all have
+ *   subscribed (their outbox rows stay unsent meanwhile).
  */
 export class InProcessMessageBus implements MessageBus {
   private readonly queues = new Map<string, QueueState>();
@@ -102,11 +111,35 @@ export class InProcessMessageBus implements MessageBus {
   private readonly closing = new AbortController();
   private readonly counters = new ConsumerCounters();
   private closed = false;
+  private opened: boolean;
+  private readonly opening: { promise: Promise<void>; resolve(): void; reject(err: Error): void };
 
-  constructor(private readonly options: InProcessMessageBusOptions = {}) {}
+  constructor(private readonly options: InProcessMessageBusOptions = {}) {
+    this.opened = options.heldUntilOpen !== true;
+    let resolve!: () => void;
+    let reject!: (err: Error) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A bus closed before it opened fails its held publishes; nobody else need handle that.
+    promise.catch(() => undefined);
+    this.opening = { promise, resolve, reject };
+    if (this.opened) resolve();
+  }
+
+  /** Lets the publishes held since the start through (`heldUntilOpen`); idempotent. */
+  open(): void {
+    this.opened = true;
+    this.opening.resolve();
+  }
 
   async publish(envelope: EventEnvelope): Promise<void> {
     if (this.closed) throw new Error('The in-process message bus is closed');
+    if (!this.opened) {
+      await this.opening.promise;
+      if (this.closed) throw new Error('The in-process message bus is closed');
+    }
     const body = JSON.stringify(envelope);
     const targets = [...this.queues.values()].filter((queue) =>
       [...queue.patterns].some((pattern) => topicMatches(pattern, envelope.type)),
@@ -165,6 +198,7 @@ export class InProcessMessageBus implements MessageBus {
   async close(): Promise<void> {
     this.closed = true;
     this.closing.abort();
+    this.opening.reject(new Error('The in-process message bus closed before it opened'));
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     for (const queue of this.queues.values()) {
       for (const message of queue.ready.splice(0)) {

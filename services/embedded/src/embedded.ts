@@ -59,7 +59,9 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     config.SVC_BOOTSTRAP_KEY ??
     persistedSecret(dataDir, 'bootstrap-key', () => generateApiKey(config.SVC_ENVIRONMENT));
 
-  const bus = new InProcessMessageBus({ logger });
+  // Held until every service has subscribed: a relay's first publishes after a restart (rows a
+  // crash left unsent) must reach the queues of the services started after it too.
+  const bus = new InProcessMessageBus({ logger, heldUntilOpen: true });
   const urls: Record<string, string> = {};
   const deps: EmbeddedDeps = {
     dataDir,
@@ -81,6 +83,7 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     services.push(running);
     urls[service.urlVariable] = running.url;
   }
+  bus.open();
 
   const gatewayDb: Database = await createDatabase({ url: `pglite://${path.join(dataDir, 'gateway')}` });
   const gateway = await startFromEnv(

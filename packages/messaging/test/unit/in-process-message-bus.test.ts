@@ -114,6 +114,46 @@ describe('InProcessMessageBus', () => {
     expect(peak).toBe(2);
   });
 
+  it('when the bus is held until open, then an event published while services still subscribe reaches every queue bound to it', async () => {
+    // The embedded default after a crash: the first service's relay publishes the rows the crash
+    // left unsent before the later services have subscribed.
+    const held = new InProcessMessageBus({ logger: testLogger(), heldUntilOpen: true });
+    const received: string[] = [];
+    try {
+      await held.subscribe({
+        queue: 'q.billing',
+        patterns: ['enf.#'],
+        handler: async (e) => void received.push(`billing ${e.type}`),
+      });
+      let settled = false;
+      const publishing = held.publish(anEvent('enf.violation.created')).then(() => {
+        settled = true;
+      });
+      await held.subscribe({
+        queue: 'q.webhooks',
+        patterns: ['enf.#'],
+        handler: async (e) => void received.push(`webhooks ${e.type}`),
+      });
+      await sleep(20);
+      // Nothing is delivered, and the outbox row is not marked sent, before the bus opens.
+      expect(received).toEqual([]);
+      expect(settled).toBe(false);
+      held.open();
+      await publishing;
+      expect(received.sort()).toEqual(['billing enf.violation.created', 'webhooks enf.violation.created']);
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('when a held bus closes before it opened, then its held publishes reject (the outbox keeps them)', async () => {
+    const held = new InProcessMessageBus({ logger: testLogger(), heldUntilOpen: true });
+    await held.declareQueue({ queue: 'q.any', patterns: ['reg.#'] });
+    const publishing = held.publish(anEvent('reg.box.created'));
+    await held.close();
+    await expect(publishing).rejects.toThrow(/closed/);
+  });
+
   it('when the bus closes with messages nobody handled, then their publishes reject (the outbox keeps them)', async () => {
     await bus.declareQueue({ queue: 'q.nobody', patterns: ['reg.#'] });
     const publishing = bus.publish(anEvent('reg.box.created'));
