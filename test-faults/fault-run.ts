@@ -36,8 +36,9 @@ export interface FaultSpec {
   warmupMs?: number;
   afterMs?: number;
   /**
-   * How long the system may take to settle once the load stopped (default 60 s: after a 10 s
-   * outage the retry backoffs, 1, 2, 4, 8, 16, 32 s, can put the next attempt half a minute out).
+   * How long the system may take to settle once the load stopped (default 90 s: after a 10 s
+   * outage the retry backoffs, 1, 2, 4, 8, 16, 32 s, can put the next attempt half a minute out,
+   * and at a load average near 20 on two cores settling took up to 54 s of the old 60).
    */
   settleMs?: number;
   /**
@@ -130,7 +131,7 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
   // Settling: the checks are asked again until they all pass or the budget is spent; each
   // round is bounded too (a dead route must not hold the suite).
   await bench.reviveDead().catch(() => undefined);
-  const settleDeadline = performance.now() + (spec.settleMs ?? 60_000);
+  const settleDeadline = performance.now() + (spec.settleMs ?? 90_000);
   let settled: number | null = null;
   let last: Finding[] = [];
   for (;;) {
