@@ -4533,7 +4533,26 @@ export interface operations {
           'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** @example 3.1.0 */
+            openapi: string;
+            info: {
+              title: string;
+              /** @description The API version; @svc/sdk carries the same */
+              version: string;
+            } & {
+              [key: string]: unknown;
+            };
+            paths: {
+              [key: string]: {
+                [key: string]: unknown;
+              };
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
       };
       /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
