@@ -1,12 +1,14 @@
 import { feeCentsOfPeriod, feePeriodOf, licenseActivated } from '@svc/contracts';
 import { connectTestBroker, startTestCluster, waitFor, type TestCluster } from '@svc/test-kit';
-import { call, ROOT, type Reply } from './helpers';
+import { unwrap, type ResponseBody, type SvcClient } from '@svc/sdk';
+import { expectStatus, refusal, ROOT } from './helpers';
 import { activeLicense, boxedIdentity, newPlatform, termsWhen, webhookReceiver } from './licensing-fixtures';
 
 // Issue #15 through the gateway in cluster mode: registry, licensing, billing, enforcement (the
 // sandbox clock) and the webhook dispatcher as processes on PostgreSQL and RabbitMQ. A license's
 // fee accrues per calendar month on the licensee's clock, in the ledger of royalties; every
-// correction announces the period's current amount; counters are whole numbers; one clock.
+// correction announces the period's current amount; counters are whole numbers; one clock. Calls go
+// through @svc/sdk, the typed client generated from the OpenAPI document.
 let cluster: TestCluster;
 let hooks: Awaited<ReturnType<typeof webhookReceiver>>;
 
@@ -31,11 +33,11 @@ function periodAfter(instant: Date, months: number): string {
 }
 
 /** Moves the platform's sandbox clock to the 15th of the month `months` after now. */
-async function advanceToMonth(key: string, months: number): Promise<Reply> {
+function advanceToMonth(client: SvcClient, months: number) {
   const now = new Date();
   const target = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + months, 15);
-  return call(cluster.gatewayUrl, key, 'POST', '/v1/svc/test-helpers/advance-time', {
-    seconds: Math.ceil((target - now.getTime()) / 1000),
+  return client.POST('/v1/svc/test-helpers/advance-time', {
+    body: { seconds: Math.ceil((target - now.getTime()) / 1000) },
   });
 }
 
@@ -46,62 +48,67 @@ function paymentNotices(licenseId: string, kind: 'fee' | 'royalty') {
   );
 }
 
+type Balance = ResponseBody<'/revenue/balance', 'get'>;
+
 /** The balance once `ready` holds (billing learns licenses and clocks from events). */
-function balanceWhen(key: string, ready: (body: any) => boolean, what: string): Promise<any> {
+function balanceWhen(client: SvcClient, ready: (body: Balance) => boolean, what: string): Promise<Balance> {
   return waitFor(
     async () => {
-      const res = await call(cluster.gatewayUrl, key, 'GET', '/revenue/balance');
-      return res.status === 200 && ready(res.body) ? res.body : undefined;
+      const res = await client.GET('/revenue/balance');
+      return res.response.status === 200 && res.data !== undefined && ready(res.data) ? res.data : undefined;
     },
     { what, timeoutMs: 20_000 },
   );
 }
 
 /** Waits until billing's projection knows the license: a future period is refused (400), not 404. */
-async function billingKnows(key: string, licenseId: string): Promise<void> {
+async function billingKnows(client: SvcClient, licenseId: string): Promise<void> {
   await waitFor(
     async () =>
       (
-        await call(cluster.gatewayUrl, key, 'POST', `/v1/svc/licenses/${licenseId}/usage`, {
-          period: '2099-01',
-          metrics: {},
-          revenue: {},
+        await client.POST('/v1/svc/licenses/{id}/usage', {
+          params: { path: { id: licenseId } },
+          body: { period: '2099-01', metrics: {}, revenue: {} },
         })
-      ).status === 400 || undefined,
+      ).response.status === 400 || undefined,
     { what: 'the license in billing', timeoutMs: 20_000 },
   );
 }
 
 describe('license fees through the gateway (cluster mode)', () => {
   it('when a license is active and the clock moves, then each month accrues its fee to the owner, with payment.due (kind fee), in the balance, the detail and the box statistics; a cancellation at the end of the period stops it there', async () => {
-    const gw = cluster.gatewayUrl;
     const owner = await newPlatform(cluster, 'Owner');
     const licensee = await newPlatform(cluster, 'Licensee');
-    const endpoint = await call(gw, licensee.key, 'POST', '/v1/svc/webhooks', {
-      url: hooks.url,
-      events: ['payment.due'],
-    });
-    expect(endpoint.status).toBe(201);
-    const box = await boxedIdentity(gw, owner.key, 'LICENSE', {
+    await expectStatus(
+      201,
+      licensee.api.POST('/v1/svc/webhooks', { body: { url: hooks.url, events: ['payment.due'] } }),
+    );
+    const box = await boxedIdentity(owner.api, 'LICENSE', {
       licenseTypes: { personal: { price: 30, autoApprove: true }, creator: { price: 50, autoApprove: true } },
     });
-    await termsWhen(gw, licensee.key, box.claimId);
-    const licenseId = await activeLicense(gw, licensee.key, box.boxId, 'personal', 12);
+    await termsWhen(licensee.api, box.claimId);
+    const licenseId = await activeLicense(licensee.api, box.boxId, 'personal', 12);
     // A second license, cancelled at the end of this billing period: billed to that end, not after.
-    const endingId = await activeLicense(gw, licensee.key, box.boxId, 'creator', 12);
-    const cancel = await call(gw, licensee.key, 'DELETE', `/v1/svc/licenses/${endingId}`, {
-      effectiveDate: 'end_of_billing_period',
-    });
-    expect(cancel.status).toBe(200);
-    expect(cancel.body.data).toMatchObject({ status: 'active', effectiveDate: 'end_of_billing_period' });
+    const endingId = await activeLicense(licensee.api, box.boxId, 'creator', 12);
+    const byEnding = { params: { path: { id: endingId } } };
+    const { data: cancel } = await expectStatus(
+      200,
+      licensee.api.DELETE('/v1/svc/licenses/{id}', {
+        ...byEnding,
+        body: { effectiveDate: 'end_of_billing_period' },
+      }),
+    );
+    expect(cancel).toMatchObject({ status: 'active', effectiveDate: 'end_of_billing_period' });
     const endingFrom = new Date(
-      (await call(gw, licensee.key, 'GET', `/v1/svc/licenses/${endingId}`)).body.data.validFrom,
+      (await unwrap(licensee.api.GET('/v1/svc/licenses/{id}', byEnding))).data.validFrom,
     );
     const endingCents = Number(
-      feeCentsOfPeriod(5000, endingFrom, new Date(cancel.body.data.cancelsAt), feePeriodOf(endingFrom)),
+      feeCentsOfPeriod(5000, endingFrom, new Date(cancel.cancelsAt!), feePeriodOf(endingFrom)),
     );
 
-    const detail = (await call(gw, licensee.key, 'GET', `/v1/svc/licenses/${licenseId}`)).body.data;
+    const { data: detail } = await unwrap(
+      licensee.api.GET('/v1/svc/licenses/{id}', { params: { path: { id: licenseId } } }),
+    );
     const validFrom = new Date(detail.validFrom);
     const expiresAt = new Date(detail.expiresAt);
     const p0 = feePeriodOf(validFrom);
@@ -116,7 +123,7 @@ describe('license fees through the gateway (cluster mode)', () => {
     });
 
     const first = await balanceWhen(
-      licensee.key,
+      licensee.api,
       (b) => b.breakdown?.fees.balance === (firstCents + endingCents) / 100,
       'the first month billed',
     );
@@ -124,9 +131,7 @@ describe('license fees through the gateway (cluster mode)', () => {
       balance: (firstCents + endingCents) / 100,
       fee_basis: 'prorated_calendar_month',
     });
-    expect(
-      first.pending_payouts.map((p: any) => [p.license_id, p.kind, p.period, p.recipient]).sort(),
-    ).toEqual(
+    expect(first.pending_payouts.map((p) => [p.license_id, p.kind, p.period, p.recipient]).sort()).toEqual(
       [
         [licenseId, 'fee', p0, owner.id],
         [endingId, 'fee', p0, owner.id],
@@ -134,25 +139,22 @@ describe('license fees through the gateway (cluster mode)', () => {
     );
 
     // Two months later on the licensee's clock: billing follows the platform's sandbox clock.
-    const moved = await advanceToMonth(licensee.key, 2);
-    expect(moved.status).toBe(200);
+    await expectStatus(200, advanceToMonth(licensee.api, 2));
     const totalCents = firstCents + 3000 + 3000 + endingCents;
     const later = await balanceWhen(
-      licensee.key,
+      licensee.api,
       (b) =>
         b.breakdown?.fees.balance === totalCents / 100 &&
-        !b.pending_payouts.some((p: any) => p.license_id === endingId && p.period !== p0),
+        !b.pending_payouts.some((p) => p.license_id === endingId && p.period !== p0),
       'two more months billed, and none after the cancellation',
     );
     expect(
-      later.pending_payouts
-        .filter((p: any) => p.license_id === endingId)
-        .map((p: any) => [p.period, p.amount]),
+      later.pending_payouts.filter((p) => p.license_id === endingId).map((p) => [p.period, p.amount]),
     ).toEqual([[p0, endingCents / 100]]);
     await waitFor(
       async () =>
-        (await call(gw, licensee.key, 'GET', `/v1/svc/licenses/${endingId}`)).body.data.status ===
-          'cancelled' || undefined,
+        (await unwrap(licensee.api.GET('/v1/svc/licenses/{id}', byEnding))).data.status === 'cancelled' ||
+        undefined,
       { what: 'the scheduled cancellation', timeoutMs: 20_000 },
     );
     // A month billed before the cancellation arrived was announced again at its current amount, 0.
@@ -167,16 +169,16 @@ describe('license fees through the gateway (cluster mode)', () => {
     }
     expect(
       later.pending_payouts
-        .filter((p: any) => p.license_id === licenseId)
-        .map((p: any) => [p.kind, p.period, p.amount]),
+        .filter((p) => p.license_id === licenseId)
+        .map((p) => [p.kind, p.period, p.amount]),
     ).toEqual([
       ['fee', p0, firstCents / 100],
       ['fee', p1, 30],
       ['fee', p2, 30],
     ]);
-    const owed = await call(gw, owner.key, 'GET', '/revenue/balance');
-    expect(owed.body).toMatchObject({ balance: 0, receivable: totalCents / 100 });
-    expect(owed.body.breakdown.fees.receivable).toBe(totalCents / 100);
+    const owed = await unwrap(owner.api.GET('/revenue/balance'));
+    expect(owed).toMatchObject({ balance: 0, receivable: totalCents / 100 });
+    expect(owed.breakdown.fees.receivable).toBe(totalCents / 100);
 
     // payment.due with kind fee reaches the licensee's endpoint, one per month billed.
     await waitFor(() => paymentNotices(licenseId, 'fee').length >= 3 || undefined, {
@@ -196,8 +198,8 @@ describe('license fees through the gateway (cluster mode)', () => {
     // The box's statistics count the fees as revenue (registry's clock is the real one: p0).
     const stats = await waitFor(
       async () => {
-        const res = await call(gw, owner.key, 'GET', `/v1/svc/boxes/${box.boxId}/stats`);
-        return res.body.data?.revenue.lifetime === totalCents / 100 ? res.body.data : undefined;
+        const res = await owner.api.GET('/v1/svc/boxes/{id}/stats', { params: { path: { id: box.boxId } } });
+        return res.data?.data.revenue.lifetime === totalCents / 100 ? res.data.data : undefined;
       },
       { what: 'fees in the box statistics', timeoutMs: 20_000 },
     );
@@ -208,68 +210,69 @@ describe('license fees through the gateway (cluster mode)', () => {
   }, 120_000);
 
   it('when usage is corrected 1000 → 400 → 0, then every correction sends the royalty now due (0 included), in both families; fractional counters are refused; the moved clock opens its period', async () => {
-    const gw = cluster.gatewayUrl;
     const owner = await newPlatform(cluster, 'Owner');
     const licensee = await newPlatform(cluster, 'Licensee');
-    expect(
-      (await call(gw, licensee.key, 'POST', '/v1/svc/webhooks', { url: hooks.url, events: ['payment.due'] }))
-        .status,
-    ).toBe(201);
-    const box = await boxedIdentity(gw, owner.key, 'MONETIZE', { royaltyRate: 0.15 });
-    await termsWhen(gw, licensee.key, box.claimId);
-    const licenseId = await activeLicense(gw, licensee.key, box.boxId, 'creator', 12);
-    await billingKnows(licensee.key, licenseId);
+    await expectStatus(
+      201,
+      licensee.api.POST('/v1/svc/webhooks', { body: { url: hooks.url, events: ['payment.due'] } }),
+    );
+    const box = await boxedIdentity(owner.api, 'MONETIZE', { royaltyRate: 0.15 });
+    await termsWhen(licensee.api, box.claimId);
+    const licenseId = await activeLicense(licensee.api, box.boxId, 'creator', 12);
+    await billingKnows(licensee.api, licenseId);
     const now = new Date();
     const p0 = feePeriodOf(now);
     const p1 = periodAfter(now, 1);
     const p2 = periodAfter(now, 2);
-    const usagePath = `/v1/svc/licenses/${licenseId}/usage`;
+    const byLicense = { params: { path: { id: licenseId } } };
     const first = (period: string, subscriptions: number) =>
-      call(gw, licensee.key, 'POST', usagePath, {
-        period,
-        metrics: { subscribers: 10 },
-        revenue: { subscriptions },
+      licensee.api.POST('/v1/svc/licenses/{id}/usage', {
+        ...byLicense,
+        body: { period, metrics: { subscribers: 10 }, revenue: { subscriptions } },
       });
     const second = (period: string, revenue: number, interactions = 100) =>
-      call(gw, licensee.key, 'POST', '/revenue/report', {
-        license_id: licenseId,
-        period,
-        metrics: { interactions, unique_users: 10, revenue_generated: revenue },
+      licensee.api.POST('/revenue/report', {
+        body: {
+          license_id: licenseId,
+          period,
+          metrics: { interactions, unique_users: 10, revenue_generated: revenue },
+        },
       });
 
-    // Counters are whole numbers, in both families.
-    const fractional = await call(gw, licensee.key, 'POST', usagePath, {
-      period: p0,
-      metrics: { subscribers: 1.5 },
-      revenue: { subscriptions: 1 },
-    });
-    expect(fractional.status).toBe(400);
-    expect(fractional.body.error.details.fields[0].field).toBe('metrics.subscribers');
-    expect((await second(p0, 1, 1.5)).status).toBe(400);
+    // Counters are whole numbers, in both families (the document says integer; the type lets any
+    // number through, so the server's refusal is what is tested).
+    const fractional = await refusal(
+      licensee.api.POST('/v1/svc/licenses/{id}/usage', {
+        ...byLicense,
+        body: { period: p0, metrics: { subscribers: 1.5 }, revenue: { subscriptions: 1 } },
+      }),
+    );
+    expect([fractional.status, fractional.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(fractional.fields[0]!.field).toBe('metrics.subscribers');
+    expect((await second(p0, 1, 1.5)).response.status).toBe(400);
 
     // First family: 1000 → 400 → 0 in this month.
-    expect((await first(p0, 1000)).body.data).toMatchObject({ version: 1, royaltyDue: 150 });
-    expect((await first(p0, 400)).body.data).toMatchObject({ version: 2, royaltyDue: 60 });
-    const zero = await first(p0, 0);
-    expect(zero.status).toBe(200);
-    expect(zero.body.data).toMatchObject({ version: 3, royaltyDue: 0 });
+    expect((await unwrap(first(p0, 1000))).data).toMatchObject({ version: 1, royaltyDue: 150 });
+    expect((await unwrap(first(p0, 400))).data).toMatchObject({ version: 2, royaltyDue: 60 });
+    const { data: zero } = await expectStatus(200, first(p0, 0));
+    expect(zero).toMatchObject({ version: 3, royaltyDue: 0 });
 
     // A month after the licensee's clock is refused in both families, until the clock moves there.
-    expect((await first(p2, 1)).status).toBe(400);
-    expect((await second(p2, 1)).status).toBe(400);
-    expect((await advanceToMonth(licensee.key, 2)).status).toBe(200);
+    expect((await first(p2, 1)).response.status).toBe(400);
+    expect((await second(p2, 1)).response.status).toBe(400);
+    await expectStatus(200, advanceToMonth(licensee.api, 2));
     const opened = await waitFor(
       async () => {
         const res = await first(p1, 20);
-        return res.status === 201 ? res : undefined;
+        return res.response.status === 201 ? res.data : undefined;
       },
       { what: 'billing on the moved clock', timeoutMs: 20_000 },
     );
-    expect(opened.body.data).toMatchObject({ period: p1, royaltyDue: 3 });
+    expect(opened.data).toMatchObject({ period: p1, royaltyDue: 3 });
 
     // Second family: 1000 → 400 → 0 in the month the moved clock reached.
     const reported = [await second(p2, 1000), await second(p2, 400), await second(p2, 0)];
-    expect(reported.map((r) => [r.status, r.body.royalty_due])).toEqual([
+    expect(reported.map((r) => [r.response.status, r.data?.royalty_due])).toEqual([
       [201, 150],
       [200, 60],
       [200, 0],
@@ -286,12 +289,12 @@ describe('license fees through the gateway (cluster mode)', () => {
     });
     expect(amounts(p0).sort((a, b) => b - a)).toEqual([150, 60, 0]);
     expect(amounts(p2).sort((a, b) => b - a)).toEqual([150, 60, 0]);
-    const balance = await call(gw, licensee.key, 'GET', '/revenue/balance');
-    expect(balance.body).toMatchObject({
+    const balance = await unwrap(licensee.api.GET('/revenue/balance'));
+    expect(balance).toMatchObject({
       balance: 3,
       breakdown: { fees: { balance: 0 }, royalties: { balance: 3 } },
     });
-    expect(balance.body.pending_payouts).toEqual([
+    expect(balance.pending_payouts).toEqual([
       expect.objectContaining({ kind: 'royalty', period: p1, amount: 3, recipient: owner.id }),
     ]);
   }, 120_000);
@@ -300,7 +303,6 @@ describe('license fees through the gateway (cluster mode)', () => {
     // The README's licenses, as licensing announces them (published on the exchange), on
     // 2026-11-22: a personal license at 9.99/month from 16 October (it runs to 1 December, so the
     // example holds whatever day the test runs), and a MONETIZE license at 15%.
-    const gw = cluster.gatewayUrl;
     const owner = await newPlatform(cluster, 'Owner');
     const licensee = await newPlatform(cluster, 'Licensee');
     const base = {
@@ -346,23 +348,24 @@ describe('license fees through the gateway (cluster mode)', () => {
     } finally {
       await broker.close();
     }
-    await billingKnows(licensee.key, monetize.data.licenseId);
-    const report = await call(gw, licensee.key, 'POST', `/v1/svc/licenses/${monetize.data.licenseId}/usage`, {
-      period: '2026-10',
-      metrics: { subscribers: 12 },
-      revenue: { subscriptions: 33.33 },
-    });
-    expect(report.body.data.royaltyDue).toBe(5);
-    const balance = await balanceWhen(licensee.key, (b) => b.balance === 20.15, 'the worked example');
+    await billingKnows(licensee.api, monetize.data.licenseId);
+    const report = await unwrap(
+      licensee.api.POST('/v1/svc/licenses/{id}/usage', {
+        params: { path: { id: monetize.data.licenseId } },
+        body: { period: '2026-10', metrics: { subscribers: 12 }, revenue: { subscriptions: 33.33 } },
+      }),
+    );
+    expect(report.data.royaltyDue).toBe(5);
+    const balance = await balanceWhen(licensee.api, (b) => b.balance === 20.15, 'the worked example');
     expect(balance.breakdown).toEqual({
       fees: { balance: 15.15, receivable: 0 },
       royalties: { balance: 5, receivable: 0 },
     });
-    expect(balance.pending_payouts.map((p: any) => [p.period, p.kind, p.amount]).sort()).toEqual([
+    expect(balance.pending_payouts.map((p) => [p.period, p.kind, p.amount]).sort()).toEqual([
       ['2026-10', 'fee', 5.16],
       ['2026-10', 'royalty', 5],
       ['2026-11', 'fee', 9.99],
     ]);
-    expect((await call(gw, owner.key, 'GET', '/revenue/balance')).body.receivable).toBe(20.15);
+    expect((await unwrap(owner.api.GET('/revenue/balance'))).receivable).toBe(20.15);
   }, 60_000);
 });

@@ -8,11 +8,13 @@ import {
   type TestCluster,
 } from '@svc/test-kit';
 import pg from 'pg';
-import { call, ROOT } from './helpers';
+import { rateLimitOf, unwrap } from '@svc/sdk';
+import { expectStatus, newPlatform, ROOT, sdkFor } from './helpers';
 
 // Billing through the gateway in cluster mode. The license comes from a licensing.license.activated
 // envelope published straight onto the exchange, so this test does not depend on the licensing
-// service: only the gateway and billing are started.
+// service: only the gateway and billing are started. Calls go through @svc/sdk, the typed client
+// generated from the OpenAPI document.
 let cluster: TestCluster;
 let broker: TestBroker;
 
@@ -30,21 +32,6 @@ afterAll(async () => {
   await cluster?.teardown();
 });
 
-async function newPlatform(): Promise<{ id: string; key: string }> {
-  const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
-    name: `Billing E2E ${uniqueSuffix()}`,
-    plan: 'standard',
-  });
-  const key = await call(
-    cluster.gatewayUrl,
-    cluster.adminToken,
-    'POST',
-    `/admin/platforms/${platform.body.data.id}/keys`,
-    {},
-  );
-  return { id: platform.body.data.id, key: key.body.data.key };
-}
-
 function periodOf(date: Date): string {
   return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
 }
@@ -52,9 +39,10 @@ function periodOf(date: Date): string {
 describe('billing through the gateway (cluster mode)', () => {
   it('when a licensee reports usage and corrects it, then royalties accrue, events reach RabbitMQ and the balance adds up', async () => {
     const gw = cluster.gatewayUrl;
-    const licensee = await newPlatform();
-    const owner = await newPlatform();
-    const intruder = await newPlatform();
+    const licensee = await newPlatform(cluster, 'Billing E2E');
+    const owner = await newPlatform(cluster, 'Billing E2E');
+    const intruder = await newPlatform(cluster, 'Billing E2E');
+    const licenseeApi = sdkFor(gw, licensee.key);
     const now = new Date();
     const current = periodOf(now);
     const previous = periodOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15)));
@@ -67,9 +55,9 @@ describe('billing through the gateway (cluster mode)', () => {
         identityName: 'Grace Hopper',
         tier: 'creator',
         status: 'active',
-        licenseePlatformId: licensee.id,
+        licenseePlatformId: licensee.platformId,
         licenseePlatformName: 'E2E Avatars',
-        boxOwnerPlatformId: owner.id,
+        boxOwnerPlatformId: owner.platformId,
         monthlyFeeCents: 2900,
         royaltyRate: 0.15,
         currency: 'USD',
@@ -77,7 +65,7 @@ describe('billing through the gateway (cluster mode)', () => {
         expiresAt: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
         autoRenew: false,
       },
-      { occurredAt: now, platformId: licensee.id },
+      { occurredAt: now, platformId: licensee.platformId },
     );
     const licenseId = activated.data.licenseId;
     await broker.publish(activated);
@@ -96,53 +84,66 @@ describe('billing through the gateway (cluster mode)', () => {
       await db.end();
     }
 
-    const path = `/v1/svc/licenses/${licenseId}/usage`;
-    const first = await call(gw, licensee.key, 'POST', path, {
+    const byLicense = { params: { path: { id: licenseId } } };
+    const first = await licenseeApi.POST('/v1/svc/licenses/{id}/usage', {
+      ...byLicense,
+      body: {
+        period: previous,
+        metrics: { subscribers: 120, messages: 4000 },
+        revenue: { subscriptions: 33.33 },
+      },
+    });
+    expect((await expectStatus(201, first)).data).toMatchObject({
+      licenseId,
       period: previous,
-      metrics: { subscribers: 120, messages: 4000 },
-      revenue: { subscriptions: 33.33 },
+      version: 1,
+      royaltyDue: 5,
     });
-    expect(first.status).toBe(201);
-    expect(first.body.data).toMatchObject({ licenseId, period: previous, version: 1, royaltyDue: 5 });
-    expect(first.headers.get('x-ratelimit-limit')).not.toBeNull();
+    expect(rateLimitOf(first.response)?.limit).toEqual(expect.any(Number));
 
-    const corrected = await call(gw, licensee.key, 'POST', path, {
-      period: previous,
-      metrics: { subscribers: 130 },
-      revenue: { subscriptions: 100, tips: 0.1, ads: 0.2 },
-    });
-    expect(corrected.status).toBe(200);
-    expect(corrected.body.data).toMatchObject({ version: 2, totalRevenue: 100.3, royaltyDue: 15.05 });
+    const { data: corrected } = await expectStatus(
+      200,
+      licenseeApi.POST('/v1/svc/licenses/{id}/usage', {
+        ...byLicense,
+        body: {
+          period: previous,
+          metrics: { subscribers: 130 },
+          revenue: { subscriptions: 100, tips: 0.1, ads: 0.2 },
+        },
+      }),
+    );
+    expect(corrected).toMatchObject({ version: 2, totalRevenue: 100.3, royaltyDue: 15.05 });
 
-    const second = await call(gw, licensee.key, 'POST', '/revenue/report', {
-      license_id: licenseId,
-      period: current,
-      metrics: { interactions: 10, unique_users: 5, revenue_generated: 20 },
-    });
-    expect(second.status).toBe(201);
-    expect(second.body).toMatchObject({ license_id: licenseId, royalty_due: 3, payment_status: 'pending' });
+    const second = await expectStatus(
+      201,
+      licenseeApi.POST('/revenue/report', {
+        body: {
+          license_id: licenseId,
+          period: current,
+          metrics: { interactions: 10, unique_users: 5, revenue_generated: 20 },
+        },
+      }),
+    );
+    expect(second).toMatchObject({ license_id: licenseId, royalty_due: 3, payment_status: 'pending' });
 
     // Another platform's key cannot see or report on the license.
-    const stolen = await call(gw, intruder.key, 'POST', path, { period: current, metrics: {}, revenue: {} });
-    expect(stolen.status).toBe(404);
+    const stolen = await sdkFor(gw, intruder.key).POST('/v1/svc/licenses/{id}/usage', {
+      ...byLicense,
+      body: { period: current, metrics: {}, revenue: {} },
+    });
+    expect([stolen.response.status, stolen.error?.error.code]).toEqual([404, 'NOT_FOUND']);
 
     // The license costs 29.00 a month from the first of the previous month: two whole months of
     // fees (issue #15, docs/adr/0012-licence-fees.md) beside the 18.05 of royalties.
-    const balance = await call(gw, licensee.key, 'GET', '/revenue/balance');
-    expect(balance.status).toBe(200);
-    expect(balance.body).toMatchObject({
+    const balance = await expectStatus(200, licenseeApi.GET('/revenue/balance'));
+    expect(balance).toMatchObject({
       currency: 'USD',
       balance: 76.05,
       receivable: 0,
       fee_basis: 'prorated_calendar_month',
       breakdown: { fees: { balance: 58, receivable: 0 }, royalties: { balance: 18.05, receivable: 0 } },
     });
-    const payouts = balance.body.pending_payouts as {
-      kind: string;
-      period: string;
-      amount: number;
-      recipient: string;
-    }[];
+    const payouts = balance.pending_payouts;
     expect(payouts.map((p) => [p.kind, p.period, p.amount]).sort()).toEqual(
       [
         ['fee', previous, 29],
@@ -151,9 +152,9 @@ describe('billing through the gateway (cluster mode)', () => {
         ['royalty', current, 3],
       ].sort(),
     );
-    expect(payouts.every((p) => p.recipient === owner.id)).toBe(true);
-    const ownerBalance = await call(gw, owner.key, 'GET', '/revenue/balance');
-    expect(ownerBalance.body).toMatchObject({ balance: 0, receivable: 76.05 });
+    expect(payouts.every((p) => p.recipient === owner.platformId)).toBe(true);
+    const ownerBalance = await unwrap(sdkFor(gw, owner.key).GET('/revenue/balance'));
+    expect(ownerBalance).toMatchObject({ balance: 0, receivable: 76.05 });
 
     // Each accepted report version went out through the outbox: 3 usage.reported, 3 royalty
     // payment.due; and one fee payment.due per billed month.

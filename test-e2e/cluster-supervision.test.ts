@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { sleep, startTestCluster, waitFor, type SupervisorEvent, type TestCluster } from '@svc/test-kit';
-import { call, newPlatformKey, ROOT } from './helpers';
+import { expectStatus, newPlatformKey, ROOT, sdkFor } from './helpers';
 
 // `make up` supervises its processes: a crash (kill -9) is restarted with backoff and logged; a
 // process stopped on purpose stays stopped. A restarted webhook dispatcher resumes the deliveries
@@ -56,13 +56,13 @@ const isReady = async (url: string) => {
 
 describe('a supervised cluster', () => {
   it('when the webhook dispatcher is killed with SIGKILL mid-delivery, then it comes back and resumes the leased delivery within 10 s', async () => {
-    const key = await newPlatformKey(cluster, 'Supervised');
-    const endpoint = await call(cluster.gatewayUrl, key, 'POST', '/v1/svc/webhooks', { url: receiverUrl });
-    expect(endpoint.status).toBe(201);
-    const sent = await call(cluster.gatewayUrl, key, 'POST', '/v1/svc/webhooks/test', {
-      endpointId: endpoint.body.data.id,
-    });
-    expect(sent.status).toBeLessThan(300);
+    const svc = sdkFor(cluster.gatewayUrl, await newPlatformKey(cluster, 'Supervised'));
+    const { data: endpoint } = await expectStatus(
+      201,
+      svc.POST('/v1/svc/webhooks', { body: { url: receiverUrl } }),
+    );
+    const sent = await svc.POST('/v1/svc/webhooks/test', { body: { endpointId: endpoint.id } });
+    expect(sent.response.status).toBeLessThan(300);
     await waitFor(() => received.length === 1, { timeoutMs: 10_000, what: 'the first (hanging) delivery' });
 
     const before = cluster.processes.get('webhook-dispatcher')?.child;

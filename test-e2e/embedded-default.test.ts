@@ -2,9 +2,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@svc/test-kit';
-import { call, startEmbedded, stopEmbedded as stop } from './helpers';
+import { unwrap } from '@svc/sdk';
+import { call, expectStatus, sdkFor, startEmbedded, stopEmbedded as stop } from './helpers';
 
-// `make dev`: every service in one process on PGlite files, printing a ready sandbox key.
+// `make dev`: every service in one process on PGlite files, printing a ready sandbox key. Calls go
+// through @svc/sdk, but for the unknown route: a path the OpenAPI document does not have, which the
+// typed client cannot name.
 describe('embedded default', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-embedded-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -19,12 +22,13 @@ describe('embedded default', () => {
       const res = await call(first.url, first.key, 'GET', '/v1/svc/not-a-route');
       expect(res.status).toBe(404);
       expect(res.headers.get('x-ratelimit-limit')).toBe('60');
-      const platform = await call(first.url, first.adminToken, 'POST', '/admin/platforms', {
-        name: 'Kept',
-        plan: 'basic',
-      });
-      expect(platform.status).toBe(201);
-      platformId = platform.body.data.id;
+      const platform = await expectStatus(
+        201,
+        sdkFor(first.url, first.adminToken).POST('/admin/platforms', {
+          body: { name: 'Kept', plan: 'basic' },
+        }),
+      );
+      platformId = platform.data.id;
     } finally {
       expect(await stop(first)).toBe(0);
     }
@@ -37,9 +41,13 @@ describe('embedded default', () => {
       // The same key and token are printed again, and the platform is still there.
       expect(second.key).toBe(first.key);
       expect(second.adminToken).toBe(first.adminToken);
-      const kept = await call(second.url, second.adminToken, 'GET', `/admin/platforms/${platformId}`);
-      expect(kept.status).toBe(200);
-      expect(kept.body.data.name).toBe('Kept');
+      const kept = await expectStatus(
+        200,
+        sdkFor(second.url, second.adminToken).GET('/admin/platforms/{id}', {
+          params: { path: { id: platformId } },
+        }),
+      );
+      expect(kept.data.name).toBe('Kept');
     } finally {
       await stop(second);
     }
@@ -53,53 +61,66 @@ describe('embedded default', () => {
       throw err;
     });
     try {
-      const { url, key } = embedded;
-      const claim = await call(url, key, 'POST', '/v1/svc/claims', {
-        name: 'Hedy Lamarr',
-        entityType: 'INDIVIDUAL',
-        referenceImages: [{ url: 'https://img.example.com/hedy.jpg' }],
-      });
-      expect(claim.status).toBe(201);
-      const claimId = claim.body.data.id as string;
-      expect((await call(url, key, 'POST', `/v1/svc/test-helpers/claims/${claimId}/verify`, {})).status).toBe(
+      const owner = sdkFor(embedded.url, embedded.key);
+      const operator = sdkFor(embedded.url, embedded.adminToken);
+      const { data: claim } = await expectStatus(
+        201,
+        owner.POST('/v1/svc/claims', {
+          body: {
+            name: 'Hedy Lamarr',
+            entityType: 'INDIVIDUAL',
+            referenceImages: [{ url: 'https://img.example.com/hedy.jpg' }],
+          },
+        }),
+      );
+      await expectStatus(
         200,
+        owner.POST('/v1/svc/test-helpers/claims/{id}/verify', {
+          params: { path: { id: claim.id } },
+          body: {},
+        }),
       );
-      const box = await call(url, key, 'POST', '/v1/svc/boxes', {
-        claimId,
-        policy: 'LICENSE',
-        policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
-      });
-      expect(box.status).toBe(201);
+      const { data: box } = await expectStatus(
+        201,
+        owner.POST('/v1/svc/boxes', {
+          body: {
+            claimId: claim.id,
+            policy: 'LICENSE',
+            policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
+          },
+        }),
+      );
       // Another platform licenses it (an owner cannot license its own box).
-      const licensee = await call(url, embedded.adminToken, 'POST', '/admin/platforms', {
-        name: 'Licensee',
-        plan: 'basic',
-      });
-      expect(licensee.status).toBe(201);
-      const issued = await call(
-        url,
-        embedded.adminToken,
-        'POST',
-        `/admin/platforms/${licensee.body.data.id}/keys`,
-        {},
+      const { data: platform } = await expectStatus(
+        201,
+        operator.POST('/admin/platforms', { body: { name: 'Licensee', plan: 'basic' } }),
       );
-      expect(issued.status).toBe(201);
-      const licenseeKey = issued.body.data.key as string;
-      const request = await call(url, licenseeKey, 'POST', '/v1/svc/licenses/request', {
-        boxId: box.body.data.id,
-        tier: 'personal',
-        useCase: 'Fan chat avatar',
-        acceptGuidelines: true,
-      });
-      expect(request.status).toBe(201);
-      const detail = await call(url, licenseeKey, 'GET', `/v1/svc/licenses/request/${request.body.data.id}`);
-      const licenseId = detail.body.data.license.id as string;
-      const usage = await call(url, licenseeKey, 'POST', `/v1/svc/licenses/${licenseId}/usage`, {
-        period: new Date().toISOString().slice(0, 7),
-        metrics: { subscribers: 10 },
-        revenue: { subscriptions: 100 },
-      });
-      expect(usage.status).toBe(201);
+      const { data: issued } = await expectStatus(
+        201,
+        operator.POST('/admin/platforms/{id}/keys', { params: { path: { id: platform.id } }, body: {} }),
+      );
+      const licensee = sdkFor(embedded.url, issued.key);
+      const { data: request } = await expectStatus(
+        201,
+        licensee.POST('/v1/svc/licenses/request', {
+          body: { boxId: box.id, tier: 'personal', useCase: 'Fan chat avatar', acceptGuidelines: true },
+        }),
+      );
+      const { data: detail } = await unwrap(
+        licensee.GET('/v1/svc/licenses/request/{id}', { params: { path: { id: request.id } } }),
+      );
+      const licenseId = detail.license!.id;
+      await expectStatus(
+        201,
+        licensee.POST('/v1/svc/licenses/{id}/usage', {
+          params: { path: { id: licenseId } },
+          body: {
+            period: new Date().toISOString().slice(0, 7),
+            metrics: { subscribers: 10 },
+            revenue: { subscriptions: 100 },
+          },
+        }),
+      );
     } finally {
       await stop(embedded);
       rmSync(ownDir, { recursive: true, force: true });

@@ -6,12 +6,14 @@ import {
   type TestBroker,
   type TestCluster,
 } from '@svc/test-kit';
-import { call, newPlatformKey, ROOT } from './helpers';
+import { unwrap, type RequestBody, type SvcClient } from '@svc/sdk';
+import { expectStatus, newPlatformKey, refusal, ROOT, sdkFor } from './helpers';
 
 // Enforcement through the gateway in cluster mode: registry, detection, licensing and enforcement
 // are their own processes on PostgreSQL and RabbitMQ. A verified claim is boxed; detection indexes
 // it; a platform's avatar breaks the box, is appealed, the appeal denied, the sandbox clock moved
-// past the grace period: the violation is enforced, with every event on the bus.
+// past the grace period: the violation is enforced, with every event on the bus. Calls go through
+// @svc/sdk, the typed client generated from the OpenAPI document.
 let cluster: TestCluster;
 let broker: TestBroker;
 
@@ -29,8 +31,9 @@ afterAll(async () => {
   await cluster?.teardown();
 });
 
-async function newKey(name: string): Promise<string> {
-  return newPlatformKey(cluster, name);
+/** A new platform on the standard plan: the SDK's client with its key. */
+async function newClient(name: string): Promise<SvcClient> {
+  return sdkFor(cluster.gatewayUrl, await newPlatformKey(cluster, name));
 }
 
 function event(type: string, match: (data: any) => boolean) {
@@ -42,10 +45,9 @@ function event(type: string, match: (data: any) => boolean) {
 
 describe('enforcement through the gateway (cluster mode)', () => {
   it('when an avatar breaks a box, is appealed and the appeal denied, then the moved sandbox clock enforces it', async () => {
-    const gw = cluster.gatewayUrl;
-    const owner = await newKey('Identity owner');
-    const platform = await newKey('Avatar platform');
-    const stranger = await newKey('Another platform');
+    const owner = await newClient('Identity owner');
+    const platform = await newClient('Avatar platform');
+    const stranger = await newClient('Another platform');
     const name = `Octavia Quillfeather ${
       uniqueSuffix()
         .replace(/[^a-z]/gi, '')
@@ -53,102 +55,121 @@ describe('enforcement through the gateway (cluster mode)', () => {
     }`;
 
     // An avatar reported before the box exists is found by the box's initial scan.
-    const early = await call(gw, platform, 'POST', '/v1/svc/avatars', {
-      id: 'early-avatar',
-      name,
-      creatorId: 'creator-early',
-      userCount: 150,
-    });
-    expect(early.status).toBe(201);
-    expect(early.body.data.openViolations).toEqual([]);
-
-    const claim = await call(gw, owner, 'POST', '/v1/svc/claims', {
-      name,
-      entityType: 'INDIVIDUAL',
-      referenceImages: [{ url: 'https://img.example.com/octavia.jpg' }],
-    });
-    expect(claim.status).toBe(201);
-    const claimId = claim.body.data.id as string;
-    expect((await call(gw, owner, 'POST', `/v1/svc/test-helpers/claims/${claimId}/verify`, {})).status).toBe(
-      200,
+    const { data: early } = await expectStatus(
+      201,
+      platform.POST('/v1/svc/avatars', {
+        body: { id: 'early-avatar', name, creatorId: 'creator-early', userCount: 150 },
+      }),
     );
-    const box = await call(gw, owner, 'POST', '/v1/svc/boxes', {
-      claimId,
-      policy: 'LICENSE',
-      policyConfig: { licenseTypes: { personal: { price: 9.99, autoApprove: false } } },
-    });
-    expect(box.status).toBe(201);
-    const boxId = box.body.data.id as string;
+    expect(early.openViolations).toEqual([]);
+
+    const { data: claim } = await expectStatus(
+      201,
+      owner.POST('/v1/svc/claims', {
+        body: {
+          name,
+          entityType: 'INDIVIDUAL',
+          referenceImages: [{ url: 'https://img.example.com/octavia.jpg' }],
+        },
+      }),
+    );
+    const claimId = claim.id;
+    await expectStatus(
+      200,
+      owner.POST('/v1/svc/test-helpers/claims/{id}/verify', { params: { path: { id: claimId } }, body: {} }),
+    );
+    const { data: box } = await expectStatus(
+      201,
+      owner.POST('/v1/svc/boxes', {
+        body: {
+          claimId,
+          policy: 'LICENSE',
+          policyConfig: { licenseTypes: { personal: { price: 9.99, autoApprove: false } } },
+        },
+      }),
+    );
+    const boxId = box.id;
 
     await event('detection.box.indexed', (d) => d.boxId === boxId && d.firstIndexed === true);
     const scan = await event('enforcement.box_scan.completed', (d) => d.boxId === boxId);
     expect(scan.data.violationsCreated).toBeGreaterThanOrEqual(1);
-    const scanned = await call(gw, platform, 'GET', '/v1/svc/avatars/early-avatar');
-    expect(scanned.body.data.openViolations).toHaveLength(1);
+    const scanned = await unwrap(
+      platform.GET('/v1/svc/avatars/{id}', { params: { path: { id: 'early-avatar' } } }),
+    );
+    expect(scanned.data.openViolations).toHaveLength(1);
 
-    const reported = await call(gw, platform, 'POST', '/v1/svc/avatars', {
-      id: 'avatar-42',
-      name,
-      creatorId: 'creator-7',
-      creatorEmail: 'creator7@example.com',
-      userCount: 2500,
-    });
-    expect(reported.status).toBe(201);
-    expect(reported.body.data).toMatchObject({
+    const { data: reported } = await expectStatus(
+      201,
+      platform.POST('/v1/svc/avatars', {
+        body: {
+          id: 'avatar-42',
+          name,
+          creatorId: 'creator-7',
+          creatorEmail: 'creator7@example.com',
+          userCount: 2500,
+        },
+      }),
+    );
+    expect(reported).toMatchObject({
       evaluation: 'completed',
       match: { boxId, outcome: 'violation' },
     });
-    const violationId = reported.body.data.openViolations[0] as string;
+    const violationId = reported.openViolations[0]!;
+    const byViolation = { params: { path: { id: violationId } } };
 
-    const violation = await call(gw, platform, 'GET', `/v1/svc/violations/${violationId}`);
-    expect(violation.status).toBe(200);
-    expect(violation.body.data).toMatchObject({
+    const { data: violation } = await expectStatus(200, platform.GET('/v1/svc/violations/{id}', byViolation));
+    expect(violation).toMatchObject({
       status: 'pending',
       severity: 'high',
       boxId,
       identityName: name,
       gracePeriod: { status: 'active', daysRemaining: 30 },
     });
-    expect(violation.body.data.resolutionOptions[0]).toMatchObject({
+    expect(violation.resolutionOptions?.[0]).toMatchObject({
       type: 'license',
       pricing: { personal: 9.99 },
     });
-    const gracePeriodId = violation.body.data.gracePeriod.id as string;
-    expect((await call(gw, stranger, 'GET', `/v1/svc/violations/${violationId}`)).status).toBe(404);
+    const gracePeriodId = violation.gracePeriod!.id;
+    expect((await stranger.GET('/v1/svc/violations/{id}', byViolation)).response.status).toBe(404);
     await event('enforcement.grace_period.started', (d) => d.gracePeriodId === gracePeriodId);
 
-    const appeal = await call(gw, platform, 'POST', `/v1/svc/violations/${violationId}/appeal`, {
-      reason: 'common_name',
-      explanation: 'A different Octavia',
-    });
-    expect(appeal.status).toBe(200);
-    expect(appeal.body.data.gracePeriod.status).toBe('paused');
-    const appealId = appeal.body.data.appeal.id as string;
+    const { data: appeal } = await expectStatus(
+      200,
+      platform.POST('/v1/svc/violations/{id}/appeal', {
+        ...byViolation,
+        body: { reason: 'common_name', explanation: 'A different Octavia' },
+      }),
+    );
+    expect(appeal.gracePeriod.status).toBe('paused');
+    const appealId = appeal.appeal.id;
     await event('enforcement.grace_period.paused', (d) => d.appealId === appealId);
 
-    const denied = await call(gw, platform, 'POST', `/v1/svc/test-helpers/appeals/${appealId}/decide`, {
-      outcome: 'denied',
-    });
-    expect(denied.status).toBe(200);
-    expect(denied.body.data).toMatchObject({
+    const { data: denied } = await expectStatus(
+      200,
+      platform.POST('/v1/svc/test-helpers/appeals/{id}/decide', {
+        params: { path: { id: appealId } },
+        body: { outcome: 'denied' },
+      }),
+    );
+    expect(denied).toMatchObject({
       status: 'denied',
       violation: { status: 'pending' },
       gracePeriod: { status: 'active' },
     });
     await event('enforcement.grace_period.resumed', (d) => d.appealId === appealId);
 
-    const moved = await call(gw, platform, 'POST', '/v1/svc/test-helpers/advance-time', {
-      seconds: 25 * 3600,
-    });
-    expect(moved.status).toBe(200);
-    expect(moved.body.data.stepsFired).toBeGreaterThanOrEqual(5);
+    const { data: moved } = await expectStatus(
+      200,
+      platform.POST('/v1/svc/test-helpers/advance-time', { body: { seconds: 25 * 3600 } }),
+    );
+    expect(moved.stepsFired).toBeGreaterThanOrEqual(5);
 
-    const enforced = await call(gw, platform, 'GET', `/v1/svc/violations/${violationId}`);
-    expect(enforced.body.data).toMatchObject({
+    const { data: enforced } = await unwrap(platform.GET('/v1/svc/violations/{id}', byViolation));
+    expect(enforced).toMatchObject({
       status: 'enforced',
       gracePeriod: { status: 'expired', daysRemaining: 0 },
     });
-    expect(enforced.body.data.notifications).toMatchObject({
+    expect(enforced.notifications).toMatchObject({
       day7: { sent: true },
       day21: { sent: true },
       day28: { sent: true },
@@ -164,86 +185,103 @@ describe('enforcement through the gateway (cluster mode)', () => {
     await event('enforcement.violation.enforced', (d) => d.violationId === violationId);
     await event('enforcement.clock.advanced', (d) => d.advancedBySeconds === 25 * 3600);
 
-    const obligations = await call(gw, platform, 'GET', '/enforcement/obligations');
-    expect(obligations.status).toBe(200);
-    expect(obligations.body.takedowns.map((t: { violation_id: string }) => t.violation_id)).toContain(
-      violationId,
-    );
+    const obligations = await expectStatus(200, platform.GET('/enforcement/obligations'));
+    expect(obligations.takedowns.map((t) => t.violation_id)).toContain(violationId);
   });
 
   it('when a platform tries to talk its way out of violations, then every resolution is checked; the box owner sees and contests one; a lapsed license re-opens enforcement', async () => {
-    const gw = cluster.gatewayUrl;
-    const owner = await newKey('Checked owner');
-    const platform = await newKey('Reluctant platform');
+    const owner = await newClient('Checked owner');
+    const platform = await newClient('Reluctant platform');
+    const operator = sdkFor(cluster.gatewayUrl, cluster.adminToken);
     const letters = () =>
       uniqueSuffix()
         .replace(/[^a-z]/gi, '')
         .slice(0, 6) || 'Q';
-    const boxFor = async (name: string, policy: string, extra: Record<string, unknown> = {}) => {
-      const claim = await call(gw, owner, 'POST', '/v1/svc/claims', {
-        name,
-        entityType: 'INDIVIDUAL',
-        referenceImages: [{ url: 'https://img.example.com/someone.jpg' }],
-      });
-      const claimId = claim.body.data.id as string;
-      await call(gw, owner, 'POST', `/v1/svc/test-helpers/claims/${claimId}/verify`, {});
-      const box = await call(gw, owner, 'POST', '/v1/svc/boxes', { claimId, policy, ...extra });
-      expect(box.status).toBe(201);
-      const boxId = box.body.data.id as string;
+    const boxFor = async (name: string, settings: Omit<RequestBody<'/v1/svc/boxes', 'post'>, 'claimId'>) => {
+      const { data: claim } = await unwrap(
+        owner.POST('/v1/svc/claims', {
+          body: {
+            name,
+            entityType: 'INDIVIDUAL',
+            referenceImages: [{ url: 'https://img.example.com/someone.jpg' }],
+          },
+        }),
+      );
+      const claimId = claim.id;
+      await unwrap(
+        owner.POST('/v1/svc/test-helpers/claims/{id}/verify', {
+          params: { path: { id: claimId } },
+          body: {},
+        }),
+      );
+      const { data: box } = await expectStatus(
+        201,
+        owner.POST('/v1/svc/boxes', { body: { claimId, ...settings } }),
+      );
+      const boxId = box.id;
       await event('detection.box.indexed', (d) => d.boxId === boxId);
       return { boxId, claimId };
     };
     const licensedName = `Perpetua Vantablack ${letters()}`;
     const strictName = `Ignatius Quarrel ${letters()}`;
-    const licensed = await boxFor(licensedName, 'LICENSE', {
+    const licensed = await boxFor(licensedName, {
+      policy: 'LICENSE',
       policyConfig: { licenseTypes: { personal: { price: 9.99, autoApprove: true } } },
     });
-    await boxFor(strictName, 'BLOCK_ALL', { enforcement: 'STRICT' });
+    await boxFor(strictName, { policy: 'BLOCK_ALL', enforcement: 'STRICT' });
 
-    const report = async (id: string, name: string, extra: Record<string, unknown> = {}) => {
-      const res = await call(gw, platform, 'POST', '/v1/svc/avatars', {
-        id,
-        name,
-        creatorId: 'creator-9',
-        creatorEmail: 'creator9@example.com',
-        userCount: 300,
-        ...extra,
-      });
-      expect(res.body.data.openViolations).toHaveLength(1);
-      return res.body.data.openViolations[0] as string;
+    const report = async (
+      id: string,
+      name: string,
+      extra: Partial<RequestBody<'/v1/svc/avatars', 'post'>> = {},
+    ) => {
+      const { data: avatar } = await unwrap(
+        platform.POST('/v1/svc/avatars', {
+          body: {
+            id,
+            name,
+            creatorId: 'creator-9',
+            creatorEmail: 'creator9@example.com',
+            userCount: 300,
+            ...extra,
+          },
+        }),
+      );
+      expect(avatar.openViolations).toHaveLength(1);
+      return avatar.openViolations[0]!;
     };
     const violationId = await report('checked-1', licensedName);
-    const resolve = (id: string, body: Record<string, unknown>) =>
-      call(gw, platform, 'POST', `/v1/svc/violations/${id}/resolve`, body);
+    const resolve = (id: string, body: RequestBody<'/v1/svc/violations/{id}/resolve', 'post'>) =>
+      platform.POST('/v1/svc/violations/{id}/resolve', { params: { path: { id } }, body });
 
-    // The issue's table, row by row.
-    const fakeLicense = await resolve(violationId, {
-      resolution: 'licensed',
-      avatarId: 'checked-1',
-      licenseId: 'lic_doesnotexist00000000',
-    });
-    expect(fakeLicense.status).toBe(409);
-    expect(fakeLicense.body.error).toMatchObject({
-      code: 'INVALID_STATE',
-      message: expect.stringMatching(/licenses\/request/),
-    });
-    const noLicense = await resolve(violationId, { resolution: 'licensed', avatarId: 'checked-1' });
-    expect(noLicense.status).toBe(400);
-    expect(noLicense.body.error.details.fields[0].field).toBe('licenseId');
-    const unchanged = await resolve(violationId, { resolution: 'modified', avatarId: 'checked-1' });
+    // The issue's table, row by row: each refusal is a typed error of the closed set.
+    const fakeLicense = await refusal(
+      resolve(violationId, {
+        resolution: 'licensed',
+        avatarId: 'checked-1',
+        licenseId: 'lic_doesnotexist00000000',
+      }),
+    );
+    expect([fakeLicense.status, fakeLicense.code]).toEqual([409, 'INVALID_STATE']);
+    expect(fakeLicense.message).toMatch(/licenses\/request/);
+    const noLicense = await refusal(resolve(violationId, { resolution: 'licensed', avatarId: 'checked-1' }));
+    expect([noLicense.status, noLicense.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(noLicense.fields[0]!.field).toBe('licenseId');
+    const unchanged = await refusal(resolve(violationId, { resolution: 'modified', avatarId: 'checked-1' }));
     expect(unchanged.status).toBe(409);
-    expect(unchanged.body.error.details.match).toMatchObject({ boxId: licensed.boxId });
+    expect(unchanged.details).toMatchObject({ match: { boxId: licensed.boxId } });
     const strictViolation = await report('checked-strict', strictName, {
       description: 'A parody, obviously',
     });
-    const parody = await call(gw, platform, 'POST', `/v1/svc/violations/${strictViolation}/resolve`, {
-      resolution: 'parody',
-      avatarId: 'checked-strict',
-    });
+    const parody = await refusal(
+      resolve(strictViolation, { resolution: 'parody', avatarId: 'checked-strict' }),
+    );
     expect(parody.status).toBe(409);
-    expect(parody.body.error.message).toMatch(/no parody exception/);
-    const gracePeriodId = (await call(gw, platform, 'GET', `/v1/svc/violations/${violationId}`)).body.data
-      .gracePeriod.id as string;
+    expect(parody.message).toMatch(/no parody exception/);
+    const { data: pending } = await unwrap(
+      platform.GET('/v1/svc/violations/{id}', { params: { path: { id: violationId } } }),
+    );
+    const gracePeriodId = pending.gracePeriod!.id;
     expect(
       broker.received.some(
         (m) =>
@@ -252,40 +290,49 @@ describe('enforcement through the gateway (cluster mode)', () => {
     ).toBe(false);
 
     // removed takes the avatar down; the owner sees it without the creator's data, and contests it.
-    const removed = await call(gw, platform, 'POST', `/v1/svc/grace-periods/${gracePeriodId}/resolve`, {
-      resolution: 'removed',
-      avatarId: 'checked-1',
-    });
-    expect(removed.status).toBe(200);
-    expect((await call(gw, platform, 'GET', '/v1/svc/avatars/checked-1')).status).toBe(404);
-    const seen = await call(gw, owner, 'GET', `/v1/svc/boxes/${licensed.boxId}/violations`);
-    expect(seen.status).toBe(200);
-    expect(seen.body.data[0]).toMatchObject({
+    await expectStatus(
+      200,
+      platform.POST('/v1/svc/grace-periods/{id}/resolve', {
+        params: { path: { id: gracePeriodId } },
+        body: { resolution: 'removed', avatarId: 'checked-1' },
+      }),
+    );
+    const gone = await platform.GET('/v1/svc/avatars/{id}', { params: { path: { id: 'checked-1' } } });
+    expect(gone.response.status).toBe(404);
+    const byBox = { params: { path: { id: licensed.boxId } } };
+    const seen = await expectStatus(200, owner.GET('/v1/svc/boxes/{id}/violations', byBox));
+    expect(seen.data[0]).toMatchObject({
       id: violationId,
       status: 'resolved',
       avatar: { id: 'checked-1', status: 'removed' },
       resolution: { resolution: 'removed', resolvedBy: 'platform' },
     });
-    expect(JSON.stringify(seen.body)).not.toContain('creator9@example.com');
-    expect((await call(gw, platform, 'GET', `/v1/svc/boxes/${licensed.boxId}/violations`)).status).toBe(404);
+    expect(JSON.stringify(seen)).not.toContain('creator9@example.com');
+    expect((await platform.GET('/v1/svc/boxes/{id}/violations', byBox)).response.status).toBe(404);
     const stats = await waitFor(
       async () => {
-        const res = await call(gw, owner, 'GET', `/v1/svc/boxes/${licensed.boxId}/stats`);
-        return res.body.data?.violations.resolutions.removed === 1 ? res : undefined;
+        const res = await owner.GET('/v1/svc/boxes/{id}/stats', byBox);
+        return res.data?.data.violations.resolutions.removed === 1 ? res.data.data : undefined;
       },
       { what: 'the resolution in the box statistics', timeoutMs: 20_000 },
     );
-    expect(stats.body.data.violations.resolvedBy.platform).toBe(1);
-    const contest = await call(gw, owner, 'POST', `/v1/svc/violations/${violationId}/contest`, {
-      explanation: 'Still online under the same name',
-    });
-    expect(contest.status).toBe(200);
-    const contestId = contest.body.data.contest.id as string;
-    const upheld = await call(gw, cluster.adminToken, 'POST', `/admin/appeals/${contestId}/decide`, {
-      outcome: 'upheld',
-    });
-    expect(upheld.status).toBe(200);
-    expect(upheld.body.data).toMatchObject({
+    expect(stats.violations.resolvedBy.platform).toBe(1);
+    const { data: contest } = await expectStatus(
+      200,
+      owner.POST('/v1/svc/violations/{id}/contest', {
+        params: { path: { id: violationId } },
+        body: { explanation: 'Still online under the same name' },
+      }),
+    );
+    const contestId = contest.contest.id;
+    const { data: upheld } = await expectStatus(
+      200,
+      operator.POST('/admin/appeals/{id}/decide', {
+        params: { path: { id: contestId } },
+        body: { outcome: 'upheld' },
+      }),
+    );
+    expect(upheld).toMatchObject({
       violation: { status: 'pending' },
       gracePeriod: { status: 'active' },
     });
@@ -294,35 +341,40 @@ describe('enforcement through the gateway (cluster mode)', () => {
     // A license covers it; once the license is cancelled, the avatar breaks the box again.
     await waitFor(
       async () => {
-        const res = await call(gw, platform, 'GET', `/licensing/terms/${licensed.claimId}`);
-        return res.status === 200 ? res : undefined;
+        const res = await platform.GET('/licensing/terms/{identity_id}', {
+          params: { path: { identity_id: licensed.claimId } },
+        });
+        return res.response.status === 200 ? res : undefined;
       },
       { what: 'the box in licensing', timeoutMs: 15_000 },
     );
-    const request = await call(gw, platform, 'POST', '/v1/svc/licenses/request', {
-      boxId: licensed.boxId,
-      tier: 'personal',
-      useCase: 'Chat avatar',
-      acceptGuidelines: true,
-    });
-    expect(request.body.data.status).toBe('approved');
-    const licenses = await call(gw, platform, 'GET', `/v1/svc/licenses?boxId=${licensed.boxId}`);
-    const licenseId = licenses.body.data[0].id as string;
+    const { data: request } = await unwrap(
+      platform.POST('/v1/svc/licenses/request', {
+        body: { boxId: licensed.boxId, tier: 'personal', useCase: 'Chat avatar', acceptGuidelines: true },
+      }),
+    );
+    expect(request.status).toBe('approved');
+    const licenses = await unwrap(
+      platform.GET('/v1/svc/licenses', { params: { query: { boxId: licensed.boxId } } }),
+    );
+    const licenseId = licenses.data[0]!.id;
     await event(
       'enforcement.violation.resolved',
       (d) => d.violationId === violationId && d.licenseId === licenseId,
     );
-    expect(
-      (await call(gw, platform, 'DELETE', `/v1/svc/licenses/${licenseId}`, { reason: 'Too dear' })).status,
-    ).toBe(200);
+    const cancelled = await platform.DELETE('/v1/svc/licenses/{id}', {
+      params: { path: { id: licenseId } },
+      body: { reason: 'Too dear' },
+    });
+    expect(cancelled.response.status).toBe(200);
     const reopened = await waitFor(
       async () => {
-        const res = await call(gw, platform, 'GET', '/v1/svc/avatars/checked-1');
-        return res.body.data?.openViolations.length === 1 ? res : undefined;
+        const res = await platform.GET('/v1/svc/avatars/{id}', { params: { path: { id: 'checked-1' } } });
+        return res.data?.data.openViolations.length === 1 ? res.data.data : undefined;
       },
       { what: 'a new violation after the license lapsed', timeoutMs: 20_000 },
     );
-    const fresh = reopened.body.data.openViolations[0] as string;
+    const fresh = reopened.openViolations[0]!;
     expect(fresh).not.toBe(violationId);
     await event('enforcement.grace_period.started', (d) => d.violationId === fresh);
   });

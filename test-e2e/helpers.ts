@@ -1,6 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createSvcClient, unwrap, type SvcClient } from '@svc/sdk';
+import {
+  createSvcClient,
+  isApiError,
+  unwrap,
+  type ApiError,
+  type CallResult,
+  type DataOf,
+  type SvcClient,
+} from '@svc/sdk';
 import { requestJson, uniqueSuffix, type JsonReply } from '@svc/test-kit';
 
 export const ROOT = path.resolve(__dirname, '..');
@@ -23,6 +31,37 @@ export function sdkFor(gatewayUrl: string, key: string | undefined): SvcClient {
     ...(key === undefined ? {} : { apiKey: key }),
     maxRetries: 0,
   });
+}
+
+/**
+ * The data of a call that must answer `status`. The status is the test's check (an integrator
+ * just `unwrap`s); on another answer the failure shows the status and the error body.
+ */
+export async function expectStatus<R extends CallResult>(
+  status: number,
+  call: R | Promise<R>,
+): Promise<DataOf<R>> {
+  const result = await call;
+  expect({ status: result.response.status, error: result.error }).toEqual({ status, error: undefined });
+  return unwrap(result);
+}
+
+/**
+ * The typed error a call must fail with (what `unwrap` throws), for its `status`, `code`,
+ * `details` and `fields`; a call that succeeded fails the test.
+ */
+export async function refusal(call: CallResult | Promise<CallResult>): Promise<ApiError> {
+  const result = await call;
+  const err = await unwrap(result).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!isApiError(err)) {
+    throw new Error(
+      `expected an error answer, got ${result.response.status} ${JSON.stringify(result.data ?? result.error)}`,
+    );
+  }
+  return err;
 }
 
 /** A new platform (the operator API) on `plan` and a key for it (shown once), with the platform's id. */

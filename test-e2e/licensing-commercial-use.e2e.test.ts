@@ -1,10 +1,12 @@
 import { startTestCluster, waitFor, type TestCluster } from '@svc/test-kit';
-import { call, newPlatformKey, ROOT } from './helpers';
+import type { SvcClient } from '@svc/sdk';
+import { expectStatus, newPlatformKey, ROOT, sdkFor } from './helpers';
 import { activeLicense, boxedIdentity, pictureServer, termsWhen } from './licensing-fixtures';
 
 // Issue #15 through the gateway in cluster mode (registry, detection and licensing as processes):
 // commercial intent in a check's context is read by one component, for BLOCK_COMMERCIAL and for
 // the tier a LICENSE box's license must have. The check's context exists in the first family only.
+// Calls go through @svc/sdk, the typed client generated from the OpenAPI document.
 let cluster: TestCluster;
 let picture: Awaited<ReturnType<typeof pictureServer>>;
 
@@ -23,29 +25,30 @@ afterAll(async () => {
   await picture?.close();
 });
 
-async function actionOf(key: string, name: string, context: string): Promise<string> {
-  const res = await call(cluster.gatewayUrl, key, 'POST', '/v1/svc/identity/check', {
-    name,
-    imageUrl: picture.url,
-    context,
-  });
-  expect(res.status).toBe(200);
+async function actionOf(client: SvcClient, name: string, context: string): Promise<string> {
+  const check = await expectStatus(
+    200,
+    client.POST('/v1/svc/identity/check', { body: { name, imageUrl: picture.url, context } }),
+  );
   // ALLOW is also the answer for no match: only a boxed answer says anything here.
-  return res.body.isBoxed === true ? (res.body.action as string) : 'NOT_BOXED_YET';
+  return check.isBoxed ? check.action : 'NOT_BOXED_YET';
+}
+
+async function newClient(name: string): Promise<SvcClient> {
+  return sdkFor(cluster.gatewayUrl, await newPlatformKey(cluster, name));
 }
 
 describe('commercial use through the gateway (cluster mode)', () => {
   it('when a personal-tier licensee states commercial use on a LICENSE box, then REQUIRE_LICENSE until it holds a commercial-capable tier', async () => {
-    const gw = cluster.gatewayUrl;
-    const owner = await newPlatformKey(cluster, 'Owner');
-    const licensee = await newPlatformKey(cluster, 'Licensee');
-    const box = await boxedIdentity(gw, owner, 'LICENSE', {
+    const owner = await newClient('Owner');
+    const licensee = await newClient('Licensee');
+    const box = await boxedIdentity(owner, 'LICENSE', {
       licenseTypes: {
         personal: { price: 9, autoApprove: true },
         commercial: { price: 199, autoApprove: true },
       },
     });
-    await termsWhen(gw, licensee, box.claimId);
+    await termsWhen(licensee, box.claimId);
     await waitFor(
       async () => (await actionOf(licensee, box.name, 'personal fan art')) === 'REQUIRE_LICENSE',
       {
@@ -53,7 +56,7 @@ describe('commercial use through the gateway (cluster mode)', () => {
         timeoutMs: 15_000,
       },
     );
-    await activeLicense(gw, licensee, box.boxId, 'personal');
+    await activeLicense(licensee, box.boxId, 'personal');
     // Detection learns the license (and its tier) from licensing's events.
     await waitFor(async () => (await actionOf(licensee, box.name, 'personal fan art')) === 'ALLOW', {
       what: 'the personal license in detection',
@@ -64,7 +67,7 @@ describe('commercial use through the gateway (cluster mode)', () => {
     );
     expect(await actionOf(licensee, box.name, 'an ad-supported app with paid plans')).toBe('REQUIRE_LICENSE');
 
-    await activeLicense(gw, licensee, box.boxId, 'commercial');
+    await activeLicense(licensee, box.boxId, 'commercial');
     await waitFor(
       async () =>
         (await actionOf(licensee, box.name, 'we sell subscriptions to chats with this avatar')) === 'ALLOW',
@@ -73,10 +76,9 @@ describe('commercial use through the gateway (cluster mode)', () => {
   });
 
   it('when a BLOCK_COMMERCIAL context states a sale, a price or paid plans, then BLOCK though a word of allowedUses appears', async () => {
-    const gw = cluster.gatewayUrl;
-    const owner = await newPlatformKey(cluster, 'Owner');
-    const platform = await newPlatformKey(cluster, 'Platform');
-    const box = await boxedIdentity(gw, owner, 'BLOCK_COMMERCIAL', {
+    const owner = await newClient('Owner');
+    const platform = await newClient('Platform');
+    const box = await boxedIdentity(owner, 'BLOCK_COMMERCIAL', {
       allowedUses: ['personal', 'educational'],
     });
     await waitFor(async () => (await actionOf(platform, box.name, 'personal fan art')) === 'ALLOW', {

@@ -2,10 +2,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { uniqueSuffix, waitFor } from '@svc/test-kit';
-import { call, type Reply } from './helpers';
+import { unwrap, type RequestBody, type Schemas, type SvcClient } from '@svc/sdk';
+import { newPlatform as newPlatformOfHelpers, sdkFor } from './helpers';
 
 // Shared steps of the licensing and billing end-to-end tests (issue #15): an identity claimed,
-// verified and boxed by its owner, seen by licensing, and licensed by another platform.
+// verified and boxed by its owner, seen by licensing, and licensed by another platform. Calls go
+// through @svc/sdk, as an integrator's would.
+
+type BoxBody = RequestBody<'/v1/svc/boxes', 'post'>;
+export type LicenseRequestBody = RequestBody<'/v1/svc/licenses/request', 'post'>;
+export type LicenseTier = LicenseRequestBody['tier'];
 
 /** A name nobody else's test uses (detection matches names across the whole cluster). */
 export function uniqueName(first: string): string {
@@ -22,51 +28,59 @@ export interface Boxed {
   boxId: string;
 }
 
-/** The owner claims `name`, verifies it with the sandbox helper and boxes it. */
+/** The owner claims `name`, verifies it with the sandbox helper and boxes it (unwrap throws on a refusal). */
 export async function boxedIdentity(
-  gw: string,
-  owner: string,
-  policy: string,
-  policyConfig: Record<string, unknown> = {},
+  owner: SvcClient,
+  policy: BoxBody['policy'],
+  policyConfig: BoxBody['policyConfig'] = {},
   name = uniqueName('Imogen'),
 ): Promise<Boxed> {
-  const claim = await call(gw, owner, 'POST', '/v1/svc/claims', {
-    name,
-    entityType: 'INDIVIDUAL',
-    referenceImages: [{ url: 'https://img.example.com/reference.jpg' }],
-  });
-  if (claim.status !== 201) throw new Error(`claim: ${JSON.stringify(claim.body)}`);
-  const claimId = claim.body.data.id as string;
-  const verified = await call(gw, owner, 'POST', `/v1/svc/test-helpers/claims/${claimId}/verify`, {});
-  if (verified.status !== 200) throw new Error(`verify: ${JSON.stringify(verified.body)}`);
-  const box = await call(gw, owner, 'POST', '/v1/svc/boxes', { claimId, policy, policyConfig });
-  if (box.status !== 201) throw new Error(`box: ${JSON.stringify(box.body)}`);
-  return { name, claimId, boxId: box.body.data.id as string };
+  const { data: claim } = await unwrap(
+    owner.POST('/v1/svc/claims', {
+      body: {
+        name,
+        entityType: 'INDIVIDUAL',
+        referenceImages: [{ url: 'https://img.example.com/reference.jpg' }],
+      },
+    }),
+  );
+  await unwrap(
+    owner.POST('/v1/svc/test-helpers/claims/{id}/verify', { params: { path: { id: claim.id } }, body: {} }),
+  );
+  const { data: box } = await unwrap(
+    owner.POST('/v1/svc/boxes', { body: { claimId: claim.id, policy, policyConfig } }),
+  );
+  return { name, claimId: claim.id, boxId: box.id };
 }
 
 /** Second-family terms once licensing's box projection satisfies `ready` (it learns boxes from events). */
 export function termsWhen(
-  gw: string,
-  key: string,
+  client: SvcClient,
   identityId: string,
-  ready: (terms: Reply) => boolean = () => true,
-): Promise<Reply> {
+  ready: (terms: Schemas['LicensingTerms']) => boolean = () => true,
+): Promise<Schemas['LicensingTerms']> {
   return waitFor(
     async () => {
-      const res = await call(gw, key, 'GET', `/licensing/terms/${identityId}`);
-      return res.status === 200 && ready(res) ? res : undefined;
+      const res = await client.GET('/licensing/terms/{identity_id}', {
+        params: { path: { identity_id: identityId } },
+      });
+      return res.data !== undefined && ready(res.data) ? res.data : undefined;
     },
     { what: `licensing's terms of ${identityId}`, timeoutMs: 15_000 },
   );
 }
 
 /** A first-family license request body. */
-export function requestBody(boxId: string, tier: string, extra: Record<string, unknown> = {}) {
+export function requestBody(
+  boxId: string,
+  tier: LicenseTier,
+  extra: Partial<LicenseRequestBody> = {},
+): LicenseRequestBody {
   return { boxId, tier, useCase: 'Avatar chat', acceptGuidelines: true, ...extra };
 }
 
 /** A second-family license request body. */
-export function secondFamilyRequest(identityId: string) {
+export function secondFamilyRequest(identityId: string): RequestBody<'/licensing/request', 'post'> {
   return {
     identity_id: identityId,
     use_type: 'avatar',
@@ -76,12 +90,21 @@ export function secondFamilyRequest(identityId: string) {
 }
 
 /** An auto-approved request of `tier`: the active license's id. */
-export async function activeLicense(gw: string, key: string, boxId: string, tier: string, term = 1) {
-  const res = await call(gw, key, 'POST', '/v1/svc/licenses/request', requestBody(boxId, tier, { term }));
-  if (res.status !== 201 || res.body.data.status !== 'approved')
-    throw new Error(`request: ${res.status} ${JSON.stringify(res.body)}`);
-  const read = await call(gw, key, 'GET', `/v1/svc/licenses/request/${res.body.data.id}`);
-  return read.body.data.license.id as string;
+export async function activeLicense(
+  client: SvcClient,
+  boxId: string,
+  tier: LicenseTier,
+  term = 1,
+): Promise<string> {
+  const { data: request } = await unwrap(
+    client.POST('/v1/svc/licenses/request', { body: requestBody(boxId, tier, { term }) }),
+  );
+  if (request.status !== 'approved') throw new Error(`request: ${JSON.stringify(request)}`);
+  const { data: read } = await unwrap(
+    client.GET('/v1/svc/licenses/request/{id}', { params: { path: { id: request.id } } }),
+  );
+  if (read.license == null) throw new Error(`no license: ${JSON.stringify(read)}`);
+  return read.license.id;
 }
 
 /** A local server of one PNG picture (the check fetches its imageUrl; private fetches allowed in the test). */
@@ -104,18 +127,13 @@ export async function pictureServer(): Promise<{ url: string; close(): Promise<v
   };
 }
 
-/** A new platform on the standard plan and its key (the operator API), with its id. */
+/** A new platform on the standard plan (the operator API): its id, its key and the SDK's client with it. */
 export async function newPlatform(
   cluster: { gatewayUrl: string; adminToken: string },
   name: string,
-): Promise<{ id: string; key: string }> {
-  const platform = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', '/admin/platforms', {
-    name: `${name} ${uniqueSuffix()}`,
-    plan: 'standard',
-  });
-  const id = platform.body.data.id as string;
-  const key = await call(cluster.gatewayUrl, cluster.adminToken, 'POST', `/admin/platforms/${id}/keys`, {});
-  return { id, key: key.body.data.key as string };
+): Promise<{ id: string; key: string; api: SvcClient }> {
+  const { platformId, key } = await newPlatformOfHelpers(cluster, name);
+  return { id: platformId, key, api: sdkFor(cluster.gatewayUrl, key) };
 }
 
 /** Webhook bodies received by a local endpoint (private fetches allowed in the test). */

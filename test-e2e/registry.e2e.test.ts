@@ -8,7 +8,7 @@ import {
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isApiError, paginate, unwrap } from '@svc/sdk';
-import { call, newPlatformKey, ROOT, sdkFor } from './helpers';
+import { expectStatus, newPlatformKey, ROOT, sdkFor } from './helpers';
 
 // Claims and boxes through the gateway in cluster mode: the registry is its own process on
 // PostgreSQL, and its events reach RabbitMQ through the outbox. Calls go through @svc/sdk, the
@@ -161,9 +161,8 @@ describe('registry through the gateway (cluster mode)', () => {
   });
 
   it('when the OpenAPI document is fetched, then it is the one the SDK was generated from', async () => {
-    const res = await call(cluster.gatewayUrl, undefined, 'GET', '/v1/svc/openapi.json');
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(JSON.parse(readFileSync(path.join(ROOT, 'packages/sdk/openapi.json'), 'utf8')));
+    const served = await expectStatus(200, sdkFor(cluster.gatewayUrl, undefined).GET('/v1/svc/openapi.json'));
+    expect(served).toEqual(JSON.parse(readFileSync(path.join(ROOT, 'packages/sdk/openapi.json'), 'utf8')));
     for (const path of [
       '/v1/svc/claims',
       '/v1/svc/claims/{id}',
@@ -176,7 +175,7 @@ describe('registry through the gateway (cluster mode)', () => {
       '/admin/claims/{id}/reject',
       '/v1/svc/test-helpers/claims/{id}/verify',
     ]) {
-      expect(res.body.paths).toHaveProperty([path]);
+      expect(served.paths).toHaveProperty([path]);
     }
   });
 });

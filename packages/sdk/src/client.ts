@@ -64,6 +64,30 @@ export async function unwrap<R extends CallResult>(call: R | Promise<R>): Promis
 }
 
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+
+/** The methods of a path item: `'get' | 'post' | 'put' | 'patch' | 'delete'`. */
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * The JSON body `method` on `path` takes, to build one apart from the call (a helper's parameter):
+ * `RequestBody<'/v1/svc/boxes', 'post'>`. `never` when the operation takes none.
+ */
+export type RequestBody<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  requestBody?: infer B;
+}
+  ? JsonOf<NonNullable<B>>
+  : never;
+
+/**
+ * The JSON answer of a successful `method` on `path`, what `unwrap` returns: every 2xx the
+ * document declares (`ResponseBody<'/v1/svc/licenses/{id}/renew', 'post'>` is the renewal, 200,
+ * or the upgrade waiting for review, 202).
+ */
+export type ResponseBody<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  responses: infer R;
+}
+  ? JsonOf<R[Extract<keyof R, 200 | 201 | 202 | 203 | 206>]>
+  : never;
 type OkBody<P extends keyof paths> = paths[P] extends { get: { responses: { 200: infer R } } }
   ? JsonOf<R>
   : never;

@@ -38,6 +38,13 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
 }
 
+/** One bad field of a VALIDATION_ERROR: `{field: "referenceImages.0.url", message}`. */
+export interface ValidationField {
+  /** The field's path in the body, dotted (`metrics.subscribers`); `query.`/`path.` before a parameter. */
+  field: string;
+  message: string;
+}
+
 /** What every error the SDK throws shares: the HTTP answer it came from, when there was one. */
 export abstract class SvcError extends Error {
   abstract readonly status: number | undefined;
@@ -55,6 +62,8 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends SvcError {
   readonly retryAfterSeconds: number | undefined;
   /** True for the codes worth retrying later (RATE_LIMITED, SERVICE_UNAVAILABLE, INTERNAL). */
   readonly retryable: boolean;
+  /** The bad fields a VALIDATION_ERROR names (`details.fields`), typed; empty for other errors. */
+  readonly fields: ValidationField[];
 
   constructor(
     status: number,
@@ -71,7 +80,19 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends SvcError {
       retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
     this.retryable =
       this.code === 'RATE_LIMITED' || this.code === 'SERVICE_UNAVAILABLE' || this.code === 'INTERNAL';
+    this.fields = fieldsOf(this.details);
   }
+}
+
+/** `details.fields` of an error body, keeping only well-formed entries. */
+function fieldsOf(details: unknown): ValidationField[] {
+  if (typeof details !== 'object' || details === null || Array.isArray(details)) return [];
+  const fields = (details as { fields?: unknown }).fields;
+  if (!Array.isArray(fields)) return [];
+  return fields.flatMap((entry: unknown) => {
+    const { field, message } = (entry ?? {}) as { field?: unknown; message?: unknown };
+    return typeof field === 'string' && typeof message === 'string' ? [{ field, message }] : [];
+  });
 }
 
 /** An answer that is neither a success nor the error envelope (a proxy's page, a cut connection's body). */

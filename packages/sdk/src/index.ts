@@ -1,7 +1,17 @@
 // @svc/sdk: the typed client of the identity protection and licensing API (README.md).
 export type { paths, components, operations } from './schema.generated';
 export { createSvcClient, unwrap, paginate } from './client';
-export type { SvcClient, SvcClientOptions, CallResult, DataOf, ListPath, ListItem } from './client';
+export type {
+  SvcClient,
+  SvcClientOptions,
+  CallResult,
+  DataOf,
+  ListPath,
+  ListItem,
+  Method,
+  RequestBody,
+  ResponseBody,
+} from './client';
 export { retryingFetch } from './transport';
 export type { RetryOptions, TransportOptions } from './transport';
 export {
@@ -14,7 +24,7 @@ export {
   isErrorCode,
   retryAfterMs,
 } from './errors';
-export type { ErrorBody, ErrorCode } from './errors';
+export type { ErrorBody, ErrorCode, ValidationField } from './errors';
 export { verifyWebhook, webhookEventType, WebhookVerificationError } from './webhooks';
 export type { WebhookDelivery, WebhookEventType } from './webhooks';
 export { rateLimitOf } from './rate-limit';

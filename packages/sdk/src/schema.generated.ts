@@ -4533,7 +4533,26 @@ export interface operations {
           'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** @example 3.1.0 */
+            openapi: string;
+            info: {
+              title: string;
+              /** @description The API version; @svc/sdk carries the same */
+              version: string;
+            } & {
+              [key: string]: unknown;
+            };
+            paths: {
+              [key: string]: {
+                [key: string]: unknown;
+              };
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
       };
       /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
@@ -11708,6 +11727,49 @@ export interface operations {
     responses: {
       /** @description Renewed */
       200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              /** @enum {string} */
+              status: 'pending' | 'active' | 'expired' | 'revoked' | 'cancelled';
+              /** Format: date-time */
+              previousExpiry: string;
+              /** Format: date-time */
+              newExpiry: string;
+              /** @enum {string} */
+              tier: 'personal' | 'creator' | 'commercial' | 'enterprise';
+              /** @description The current list price, applied from the renewal */
+              monthlyFee: number;
+              currency: string;
+              /** @description An upgrade to a tier that needs the owner's review: the license is unchanged until approved */
+              pendingUpgrade?: {
+                requestId: string;
+                /** @enum {string} */
+                tier: 'personal' | 'creator' | 'commercial' | 'enterprise';
+                /** @constant */
+                status: 'pending';
+                pricing: {
+                  /** @description From the owner's price list; null until the owner prices it at approval */
+                  monthlyFee: number | null;
+                  royaltyRate: number;
+                  currency: string;
+                };
+              };
+            };
+          };
+        };
+      };
+      /** @description A new tier the owner reviews: nothing renewed yet, the license unchanged with its pendingUpgrade (the owner's approval applies it) */
+      202: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];

@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { dataOf, idParamSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
 import { defineOperation } from '../common/operation';
 
+/** What a client reads of the served document: its OpenAPI version, `info.version` (the SDK's), paths. */
+const openApiDocumentSchema = z.looseObject({
+  openapi: z.string().meta({ example: '3.1.0' }),
+  info: z.looseObject({
+    title: z.string(),
+    version: z.string().meta({ description: 'The API version; @svc/sdk carries the same' }),
+  }),
+  paths: z.record(z.string(), z.looseObject({})),
+});
+
 export const planSchema = z.enum(['sandbox', 'basic', 'standard', 'enterprise']);
 export const environmentSchema = z.enum(['sandbox', 'production']);
 
@@ -238,6 +248,11 @@ export const adminOperations = {
     summary: 'This document',
     description:
       'The OpenAPI 3.1 document of every operation and webhook event, generated from the schemas that validate requests. Served to anyone, without a key; `@svc/sdk` is generated from it.',
-    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    responses: {
+      200: {
+        description: 'OpenAPI 3.1 document',
+        schema: openApiDocumentSchema,
+      },
+    },
   }),
 };

@@ -306,6 +306,11 @@ export const licensingOperations = {
     request: { ...idParams, body: renewLicenseBodySchema },
     responses: {
       200: { description: 'Renewed', schema: dataOf(renewedLicenseSchema) },
+      202: {
+        description:
+          "A new tier the owner reviews: nothing renewed yet, the license unchanged with its pendingUpgrade (the owner's approval applies it)",
+        schema: dataOf(renewedLicenseSchema),
+      },
       409: { description: 'The license is not active' },
     },
   }),

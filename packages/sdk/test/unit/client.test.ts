@@ -1,4 +1,18 @@
-import { ApiError, createSvcClient, isApiError, paginate, unwrap, UnexpectedResponseError } from '../../src';
+import {
+  ApiError,
+  createSvcClient,
+  isApiError,
+  paginate,
+  unwrap,
+  UnexpectedResponseError,
+  type operations,
+  type RequestBody,
+  type ResponseBody,
+} from '../../src';
+
+/** True only when A and B are the same type (either way). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type RenewAnswers = operations['renewLicense']['responses'];
 
 interface Seen {
   method: string;
@@ -155,6 +169,56 @@ describe('the SDK client', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe('IDEMPOTENCY_CONFLICT');
     expect(seen).toHaveLength(1);
+  });
+
+  it('when a VALIDATION_ERROR names bad fields, then ApiError.fields lists them typed, and other errors have none', async () => {
+    const { client } = fakeApi([
+      json(400, {
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: 'Invalid body: metrics.subscribers: Expected integer',
+          details: {
+            fields: [
+              { field: 'metrics.subscribers', message: 'Expected integer' },
+              { field: 'period', message: 'Required' },
+              { nonsense: true },
+            ],
+          },
+        },
+      }),
+      json(409, { error: { code: 'INVALID_STATE', message: 'not active', details: { licenseId: 'lic_1' } } }),
+    ]);
+    const invalid = await unwrap(client.POST('/v1/svc/claims', { body: claimBody })).catch((e: unknown) => e);
+    expect((invalid as ApiError).fields).toEqual([
+      { field: 'metrics.subscribers', message: 'Expected integer' },
+      { field: 'period', message: 'Required' },
+    ]);
+    const conflict = await unwrap(client.POST('/v1/svc/claims', { body: claimBody })).catch(
+      (e: unknown) => e,
+    );
+    expect((conflict as ApiError).fields).toEqual([]);
+  });
+
+  it("when a body is built apart from its call (RequestBody), then it is the operation's own type and is sent as is; ResponseBody is what unwrap returns", async () => {
+    // Type-level: `make check` fails unless both name the document's types.
+    const bodyIsTheOperations: Same<
+      RequestBody<'/v1/svc/claims', 'post'>,
+      NonNullable<operations['createClaim']['requestBody']>['content']['application/json']
+    > = true;
+    const getTakesNone: Same<RequestBody<'/v1/svc/claims', 'get'>, never> = true;
+    const everySuccess: Same<
+      ResponseBody<'/v1/svc/licenses/{id}/renew', 'post'>,
+      RenewAnswers[200]['content']['application/json'] | RenewAnswers[202]['content']['application/json']
+    > = true;
+    expect([bodyIsTheOperations, getTakesNone, everySuccess]).toEqual([true, true, true]);
+
+    const { client, seen } = fakeApi([json(201, { data: { id: 'claim_1' } })]);
+    const body: RequestBody<'/v1/svc/claims', 'post'> = { ...claimBody, variations: ['Countess'] };
+    const created: ResponseBody<'/v1/svc/claims', 'post'> = await unwrap(
+      client.POST('/v1/svc/claims', { body }),
+    );
+    expect(created.data.id).toBe('claim_1');
+    expect(JSON.parse(seen[0]!.body)).toEqual({ ...claimBody, variations: ['Countess'] });
   });
 
   it('when the error body is not the envelope, then unwrap throws UnexpectedResponseError', async () => {
