@@ -51,7 +51,7 @@ describe('embedded default', () => {
     } finally {
       await stop(second);
     }
-  }, 120_000);
+  }, 400_000);
 
   it('when a licence is requested the moment its box is created, and usage reported the moment the licence is active, then both succeed (read-through in one process)', async () => {
     const port = await freePort();
@@ -125,5 +125,5 @@ describe('embedded default', () => {
       await stop(embedded);
       rmSync(ownDir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 300_000);
 });

@@ -97,8 +97,11 @@ export interface Embedded {
   url: string;
 }
 
-/** Starts the embedded default and waits for the sandbox key and admin token it prints. */
-export async function startEmbedded(dataDir: string, port: number, timeoutMs = 60_000): Promise<Embedded> {
+/**
+ * Starts the embedded default and waits for the sandbox key and admin token it prints: about 12 s
+ * on a quiet machine, over a minute at a load average near 20 (seven PGlite databases).
+ */
+export async function startEmbedded(dataDir: string, port: number, timeoutMs = 180_000): Promise<Embedded> {
   const child = spawn(process.execPath, [path.join(ROOT, 'services/embedded/dist/main.js')], {
     env: {
       PATH: process.env.PATH,
