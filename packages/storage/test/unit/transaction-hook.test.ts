@@ -17,7 +17,8 @@ beforeAll(async () => {
   for (const d of [db, other]) {
     await d.exec(`CREATE TABLE things (id text PRIMARY KEY); CREATE TABLE marks (what text NOT NULL);`);
   }
-});
+  // Two PGlite databases start at once: about 3 s each alone, over 30 s beside a loaded unit run.
+}, 120_000);
 
 beforeEach(async () => {
   for (const d of [db, other]) await d.exec('TRUNCATE things, marks');
