@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useLicense, useLicenses } from '../../api/platform-activity';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
+import { SandboxClock } from './SandboxClock';
 
 const money = (amount: number, currency = 'USD') =>
   amount.toLocaleString(undefined, { style: 'currency', currency });
@@ -73,6 +74,7 @@ export function Licenses() {
           )
         }
       </QueryState>
+      <SandboxClock />
     </section>
   );
 }
