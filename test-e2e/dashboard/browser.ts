@@ -24,10 +24,13 @@ export interface Deployment {
 export async function startDeployment(): Promise<Deployment> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-dashboard-'));
   const port = await freePort();
+  // Its own metrics port too: two deployments (two suites at once) would both take 9464.
+  const metricsPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'services/embedded/dist/main.js')], {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',

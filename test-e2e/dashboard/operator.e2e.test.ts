@@ -35,7 +35,7 @@ describe('dashboard: the operator reviews in a real browser', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
 
-  it('when the operator signs in with the token, then they see platforms and creators, verify a claim and decide an appeal', async () => {
+  it('when the operator signs in with the token, then they see platforms and creators, change a plan, and decide a waiting claim and a pending appeal from their lists', async () => {
     // A creator signs up: their tenant is listed for the operator.
     const creator = await newVisitor(browser);
     const creatorPage = await creator.newPage();
@@ -94,30 +94,59 @@ describe('dashboard: the operator reviews in a real browser', () => {
     await page.getByLabel('Operator token').fill(deployment.adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Open operations' }).click();
-    await page.getByRole('cell', { name: 'Lovelace Estate' }).waitFor();
     await page.getByText('Every service answered.').waitFor();
+    await page.getByRole('link', { name: 'Appeals awaiting a decision: 1' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
 
-    // A claim id of nothing: the API's not-found message; then the waiting claim is verified.
-    const claimForm = page.getByRole('form', { name: 'Decide a claim' });
-    await claimForm.getByLabel('Claim id').fill('claim_doesnotexist000000');
-    await claimForm.getByRole('button', { name: 'Decide the claim' }).click();
-    await claimForm.getByRole('alert').waitFor();
-    await claimForm.getByLabel('Claim id').fill(waiting.body.data.id);
-    await claimForm.getByLabel('Decision').selectOption('GOLD');
-    await claimForm.getByRole('button', { name: 'Decide the claim' }).click();
-    await claimForm.getByRole('status').filter({ hasText: 'verified (GOLD)' }).waitFor();
+    // Platforms and creators: the creator is listed as one; the bootstrap platform moves to basic.
+    await nav.getByRole('link', { name: 'Platforms and creators' }).click();
+    await page.getByLabel('Show').selectOption('creator');
+    const estate = page.getByRole('row').filter({ hasText: 'Lovelace Estate' });
+    await estate.getByRole('cell', { name: 'creator', exact: true }).waitFor();
+    await page.getByLabel('Show').selectOption('platform');
+    const bootstrap = page.getByRole('row').filter({ hasText: 'bootstrap' });
+    await bootstrap.getByRole('combobox', { name: 'Plan of bootstrap' }).selectOption('basic');
+    await bootstrap.getByRole('button', { name: 'Change plan' }).click();
+    await bootstrap.getByRole('cell', { name: '300/min, 50,000/day' }).waitFor();
+    const limited = await fetch(`${deployment.url}/v1/svc/claims`, {
+      headers: { authorization: `Bearer ${deployment.sandboxKey}` },
+    });
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('300');
+
+    // The waiting claim, in the review queue: verified at GOLD, it leaves the queue.
+    await nav.getByRole('link', { name: 'Claims to verify' }).click();
+    const waitingForm = page.getByRole('form', { name: `Decide the claim of ${name} Junior` });
+    await waitingForm.getByLabel('Decision').selectOption('GOLD');
+    await waitingForm.getByRole('button', { name: 'Decide' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Claim of ${name} Junior verified (GOLD).` })
+      .waitFor();
+    await waitingForm.waitFor({ state: 'detached' });
     expect((await api('GET', `/v1/svc/claims/${waiting.body.data.id}`)).body.data).toMatchObject({
       status: 'verified',
       verificationTier: 'GOLD',
     });
 
-    const appealForm = page.getByRole('form', { name: 'Decide an appeal' });
-    await appealForm.getByLabel('Appeal id').fill(appealId);
+    // The pending appeal, with its violation, in the appeals list: upheld, the violation is dismissed.
+    await nav.getByRole('link', { name: 'Appeals', exact: true }).click();
+    const appealCard = page.getByRole('listitem').filter({ hasText: 'A different Octavia' });
+    await appealCard.getByText('A common name, not the protected person').waitFor();
+    await appealCard.getByText(violationId ?? '').waitFor();
+    const appealForm = page.getByRole('form', { name: `Decide the appeal about ${name}` });
     await appealForm.getByLabel('Outcome').selectOption('upheld');
     await appealForm.getByLabel('Notes').fill('A common name');
-    await appealForm.getByRole('button', { name: 'Decide the appeal' }).click();
-    await appealForm.getByRole('status').filter({ hasText: 'upheld' }).waitFor();
+    await appealForm.getByRole('button', { name: 'Decide' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Appeal about ${name}: upheld.` })
+      .waitFor();
+    await page.getByText('No appeal is waiting.').waitFor();
     expect((await api('GET', `/v1/svc/violations/${violationId}`)).body.data.status).toBe('dismissed');
+    expect((await api('GET', `/v1/svc/appeals/${appealId}`)).body.data).toMatchObject({
+      status: 'upheld',
+      notes: 'A common name',
+    });
     await screenshot(page, 'operator-decisions');
 
     // The operator's session is no platform: the public API refuses it.

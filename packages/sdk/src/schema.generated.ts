@@ -10,8 +10,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List platforms
-     * @description List platforms. Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     * List platforms and creators (each creator account has its own tenant)
+     * @description List platforms and creators (each creator account has its own tenant). Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
      */
     get: operations['adminListPlatforms'];
     put?: never;
@@ -43,7 +43,11 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change a platform's plan: its limits apply from its next request
+     * @description Change a platform's plan: its limits apply from its next request. Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
+    patch: operations['adminChangePlatformPlan'];
     trace?: never;
   };
   '/admin/platforms/{id}/keys': {
@@ -228,6 +232,26 @@ export interface paths {
      * @description Sign in as the operator with the operator token (sets the session cookie; rate-limited).
      */
     post: operations['dashboardOperatorSignIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dashboard/api/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in tenant's plan and limits, and how much of each budget (this account's, each key's) the current minute and day have used
+     * @description The signed-in tenant's plan and limits, and how much of each budget (this account's, each key's) the current minute and day have used.
+     */
+    get: operations['dashboardGetPlanUsage'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -454,6 +478,26 @@ export interface paths {
      * @description Statistics of the current period (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getBoxStats'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/claims': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every tenant's claims of one status (default pending: waiting for verification), oldest first
+     * @description Every tenant's claims of one status (default pending: waiting for verification), oldest first. Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
+    get: operations['adminListClaims'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1350,6 +1394,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/appeals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every platform's appeals and box owners' contests of one status (default pending: awaiting a decision), oldest first
+     * @description Every platform's appeals and box owners' contests of one status (default pending: awaiting a decision), oldest first. Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
+    get: operations['adminListAppeals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/appeals/{id}/decide': {
     parameters: {
       query?: never;
@@ -1745,6 +1809,22 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    ListedPlatform: {
+      /** @example plat_4eC39HqLyjWDarjtT1zdp7dc */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      plan: 'sandbox' | 'basic' | 'standard' | 'enterprise';
+      domain: string | null;
+      limits: {
+        perMinute: number;
+        perDay: number;
+      };
+      /** Format: date-time */
+      createdAt: string;
+      /** @enum {string} */
+      kind: 'platform' | 'creator';
+    };
     IssuedKey: {
       id: string;
       /** @description The secret, shown once */
@@ -1792,6 +1872,63 @@ export interface components {
       expiresAt: string;
       /** @enum {string} */
       environment: 'sandbox' | 'production';
+    };
+    PlanUsage: {
+      /** @enum {string} */
+      plan: 'sandbox' | 'basic' | 'standard' | 'enterprise';
+      limits: {
+        perMinute: number;
+        perDay: number;
+      };
+      /** @description This dashboard account's own budget */
+      session: {
+        minute: {
+          /** @description Requests counted in the current window */
+          used: number;
+          limit: number;
+          /**
+           * Format: date-time
+           * @description When the window ends and the count starts again
+           */
+          resetAt: string;
+        };
+        /** @description The UTC day */
+        day: {
+          /** @description Requests counted in the current window */
+          used: number;
+          limit: number;
+          /**
+           * Format: date-time
+           * @description When the window ends and the count starts again
+           */
+          resetAt: string;
+        };
+      };
+      /** @description Each key still accepted (a rotated key shares its successor’s budget) */
+      keys: {
+        minute: {
+          /** @description Requests counted in the current window */
+          used: number;
+          limit: number;
+          /**
+           * Format: date-time
+           * @description When the window ends and the count starts again
+           */
+          resetAt: string;
+        };
+        /** @description The UTC day */
+        day: {
+          /** @description Requests counted in the current window */
+          used: number;
+          limit: number;
+          /**
+           * Format: date-time
+           * @description When the window ends and the count starts again
+           */
+          resetAt: string;
+        };
+        keyId: string;
+      }[];
     };
     ClaimListItem: {
       /** @example claim_8Yq2cKxW3rT9mNbV4hJd1s */
@@ -2075,6 +2212,42 @@ export interface components {
           users: number;
         }[];
       };
+    };
+    ReviewClaim: {
+      /** @example claim_8Yq2cKxW3rT9mNbV4hJd1s */
+      id: string;
+      name: string;
+      variations: string[];
+      /** @enum {string} */
+      entityType: 'INDIVIDUAL' | 'ESTATE' | 'CORPORATION' | 'AGENCY';
+      /** @enum {string} */
+      status: 'pending' | 'verified' | 'rejected' | 'suspended';
+      /** @enum {string} */
+      verificationTier: 'GOLD' | 'SILVER' | 'BRONZE';
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      verifiedAt?: string;
+      hasBox: boolean;
+      boxId?: string;
+      /** @description Owner only, once verified */
+      verification?: {
+        method: string;
+        /** Format: date-time */
+        completedAt: string;
+        documents: string[];
+      };
+      /** @description Owner only */
+      proofs?: {
+        type: string;
+        platform: string;
+        handle: string;
+        /** Format: date-time */
+        verifiedAt: string;
+      }[];
+      referenceImages: components['schemas']['ReferenceImage'][];
+      /** @description The tenant (platform or creator) that claims it */
+      ownerPlatformId: string;
     };
     WebhookEndpointWithSecret: {
       /** @example we_7Hc2kQ9mN4pR8sT1 */
@@ -2938,6 +3111,49 @@ export interface components {
       /** @description While resolved: the end of the grace period, until which the resolution can be contested */
       contestableUntil: string | null;
     };
+    ReviewAppeal: {
+      id: string;
+      /**
+       * @description appeal: the hosting platform's, of a violation. contest: the box owner's, of a resolution
+       * @enum {string}
+       */
+      kind: 'appeal' | 'contest';
+      violationId: string;
+      gracePeriodId: string;
+      /**
+       * @description parody: parody or satire. false_positive: the detection is incorrect. common_name: the name is common and not the protected identity. authorized: verbal or informal authorization. other.
+       * @enum {string}
+       */
+      reason: 'parody' | 'false_positive' | 'common_name' | 'authorized' | 'other';
+      explanation: string;
+      evidence: string[];
+      /**
+       * @description pending: awaiting review (24-48 hours). upheld: the violation is dismissed. denied: the violation is pending again and its grace period resumes. withdrawn: the violation was resolved meanwhile.
+       * @enum {string}
+       */
+      status: 'pending' | 'upheld' | 'denied' | 'withdrawn';
+      /** Format: date-time */
+      submittedAt: string;
+      estimatedReviewTime: string;
+      decidedAt: string | null;
+      notes: string | null;
+      /** @description Who filed it: the hosting platform, or the box owner (contest) */
+      platformId: string;
+      violation: {
+        id: string;
+        /**
+         * @description pending: in its grace period. resolved: the platform complied (licensed, removed, modified, parody). enforced: the grace period ran out; the avatar is to be deactivated. appealed: under human review, the grace period is paused. dismissed: a false positive (appeal upheld) or the box was removed.
+         * @enum {string}
+         */
+        status: 'pending' | 'resolved' | 'enforced' | 'appealed' | 'dismissed';
+        boxId: string;
+        identityName: string;
+        avatar: {
+          id: string | null;
+          name: string | null;
+        };
+      };
+    };
     /** @description takedowns: enforced violations whose avatar you still report (deactivate it, then DELETE it). grace_periods: active or paused grace periods. */
     EnforcementObligations: {
       takedowns: {
@@ -3440,6 +3656,7 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
+        kind?: 'platform' | 'creator';
       };
       header?: never;
       path?: never;
@@ -3447,7 +3664,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Platforms, newest first */
+      /** @description Platforms and creators, newest first */
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3455,7 +3672,7 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: components['schemas']['Platform'][];
+            data: components['schemas']['ListedPlatform'][];
             meta: {
               total: number;
               limit: number;
@@ -3774,6 +3991,164 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'NOT_FOUND';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminChangePlatformPlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          plan: 'sandbox' | 'basic' | 'standard' | 'enterprise';
+          /** @description Agreed limits; enterprise plan only */
+          limits?: {
+            perMinute: number;
+            perDay: number;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The platform on its new plan */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Platform'];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
             };
           };
         };
@@ -5249,6 +5624,120 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardGetPlanUsage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Plan and usage */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['PlanUsage'];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
             };
           };
         };
@@ -8412,6 +8901,114 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListClaims: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        status?: 'pending' | 'verified' | 'rejected' | 'suspended';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Claims (detail form, with their owner) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ReviewClaim'][];
+            meta: {
+              total: number;
+              limit: number;
+              offset: number;
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -18709,6 +19306,114 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListAppeals: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        status?: 'pending' | 'upheld' | 'denied' | 'withdrawn';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Appeals, each with its violation */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ReviewAppeal'][];
+            meta: {
+              total: number;
+              limit: number;
+              offset: number;
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };

@@ -7,8 +7,15 @@ import { BoxDetail } from './pages/creator/BoxDetail';
 import { ClaimDetail } from './pages/creator/ClaimDetail';
 import { Claims } from './pages/creator/Claims';
 import { NewClaim } from './pages/creator/NewClaim';
+import { AppealsToReview } from './pages/operator/AppealsToReview';
+import { ClaimsToReview } from './pages/operator/ClaimsToReview';
 import { OperatorHome } from './pages/operator/OperatorHome';
+import { Tenants } from './pages/operator/Tenants';
 import { Keys } from './pages/platform/Keys';
+import { LicenseDetail, Licenses } from './pages/platform/Licenses';
+import { Obligations } from './pages/platform/Obligations';
+import { Usage } from './pages/platform/Usage';
+import { Violations } from './pages/platform/Violations';
 import { WebhookDetail } from './pages/platform/WebhookDetail';
 import { Webhooks } from './pages/platform/Webhooks';
 import { Overview } from './pages/Overview';
@@ -63,6 +70,70 @@ export function App() {
           element={
             <RequireSession roles={['operator']}>
               <OperatorHome />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="review/claims"
+          element={
+            <RequireSession roles={['operator']}>
+              <ClaimsToReview />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="review/appeals"
+          element={
+            <RequireSession roles={['operator']}>
+              <AppealsToReview />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="tenants"
+          element={
+            <RequireSession roles={['operator']}>
+              <Tenants />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="usage"
+          element={
+            <RequireSession roles={['platform']}>
+              <Usage />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="licenses"
+          element={
+            <RequireSession roles={['platform']}>
+              <Licenses />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="licenses/:id"
+          element={
+            <RequireSession roles={['platform']}>
+              <LicenseDetail />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="violations"
+          element={
+            <RequireSession roles={['platform']}>
+              <Violations />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="obligations"
+          element={
+            <RequireSession roles={['platform']}>
+              <Obligations />
             </RequireSession>
           }
         />

@@ -520,6 +520,28 @@ export const appealSchema = z
   })
   .meta({ id: 'Appeal' });
 
+/** The operator's queue of appeals (GET /admin/appeals). */
+export const reviewAppealsQuerySchema = pageQuerySchema.extend({
+  status: appealStatusSchema
+    .default('pending')
+    .meta({ description: 'Default `pending`: the appeals awaiting a decision' }),
+});
+
+export const reviewAppealSchema = appealSchema
+  .extend({
+    platformId: z
+      .string()
+      .meta({ description: 'Who filed it: the hosting platform, or the box owner (contest)' }),
+    violation: z.object({
+      id: z.string(),
+      status: violationStatusSchema,
+      boxId: z.string(),
+      identityName: z.string(),
+      avatar: z.object({ id: z.string().nullable(), name: z.string().nullable() }),
+    }),
+  })
+  .meta({ id: 'ReviewAppeal' });
+
 export const decidedAppealSchema = appealSchema.extend({
   violation: z.object({ id: z.string(), status: violationStatusSchema }),
   gracePeriod: z.object({ id: z.string(), status: gracePeriodStatusSchema, expiresAt: z.iso.datetime() }),
@@ -725,6 +747,20 @@ export const enforcementOperations = {
       200: { description: 'Contested', schema: dataOf(contestedViolationSchema) },
       404: { description: 'NOT_FOUND: no such violation on a box of yours' },
       ...invalidState,
+    },
+  }),
+  listAppealsForReview: defineOperation({
+    service: 'enforcement',
+    tags: ['Operator'],
+    auth: 'operator',
+    id: 'adminListAppeals',
+    method: 'get',
+    path: '/admin/appeals',
+    summary:
+      "Every platform's appeals and box owners' contests of one status (default pending: awaiting a decision), oldest first",
+    request: { query: reviewAppealsQuerySchema },
+    responses: {
+      200: { description: 'Appeals, each with its violation', schema: listOf(reviewAppealSchema) },
     },
   }),
   decideAppeal: defineOperation({

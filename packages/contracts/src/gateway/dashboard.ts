@@ -5,6 +5,7 @@ import {
   apiKeySummarySchema,
   environmentSchema,
   issuedKeySchema,
+  planSchema,
   revokedKeySchema,
   rotatedKeySchema,
 } from './operations';
@@ -70,6 +71,28 @@ export const sessionSchema = z
   })
   .meta({ id: 'DashboardSession' });
 
+const windowUsageSchema = z.object({
+  used: z.number().int().meta({ description: 'Requests counted in the current window' }),
+  limit: z.number().int(),
+  resetAt: z.iso.datetime().meta({ description: 'When the window ends and the count starts again' }),
+});
+
+const budgetUsageSchema = z.object({
+  minute: windowUsageSchema,
+  day: windowUsageSchema.meta({ description: 'The UTC day' }),
+});
+
+export const planUsageSchema = z
+  .object({
+    plan: planSchema,
+    limits: z.object({ perMinute: z.number().int(), perDay: z.number().int() }),
+    session: budgetUsageSchema.meta({ description: "This dashboard account's own budget" }),
+    keys: z
+      .array(budgetUsageSchema.extend({ keyId: z.string() }))
+      .meta({ description: 'Each key still accepted (a rotated key shares its successor’s budget)' }),
+  })
+  .meta({ id: 'PlanUsage' });
+
 const tags = ['Dashboard'];
 const common = { service: 'gateway' as const, tags, auth: 'session' as const };
 
@@ -122,6 +145,15 @@ export const dashboardOperations = {
     path: '/dashboard/api/session',
     summary: 'Sign out: the session ends at once',
     responses: { 204: { description: 'Signed out' } },
+  }),
+  getPlanUsage: defineOperation({
+    ...common,
+    id: 'dashboardGetPlanUsage',
+    method: 'get',
+    path: '/dashboard/api/usage',
+    summary:
+      "The signed-in tenant's plan and limits, and how much of each budget (this account's, each key's) the current minute and day have used",
+    responses: { 200: { description: 'Plan and usage', schema: dataOf(planUsageSchema) } },
   }),
   listKeys: defineOperation({
     ...common,

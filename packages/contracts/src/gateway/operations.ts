@@ -24,17 +24,28 @@ const domainSchema = z
     'expected a domain name such as example.com',
   );
 
+const agreedLimitsSchema = z
+  .object({
+    perMinute: z.number().int().min(1).max(1_000_000),
+    perDay: z.number().int().min(1).max(1_000_000_000),
+  })
+  .optional()
+  .meta({ description: 'Agreed limits; enterprise plan only' });
+
 export const createPlatformBodySchema = z.object({
   name: storable(z.string().trim().min(1).max(200)),
   plan: planSchema,
   domain: domainSchema.optional(),
-  limits: z
-    .object({
-      perMinute: z.number().int().min(1).max(1_000_000),
-      perDay: z.number().int().min(1).max(1_000_000_000),
-    })
-    .optional()
-    .meta({ description: 'Agreed limits; enterprise plan only' }),
+  limits: agreedLimitsSchema,
+});
+
+export const changePlanBodySchema = z.object({ plan: planSchema, limits: agreedLimitsSchema });
+
+/** `creator`: the tenant of a creator's dashboard account (ADR 0024); `platform`: an API customer. */
+export const platformKindSchema = z.enum(['platform', 'creator']);
+
+export const listPlatformsQuerySchema = pageQuerySchema.extend({
+  kind: platformKindSchema.optional().meta({ description: 'Only platforms, or only creators; default both' }),
 });
 
 export const platformSchema = z
@@ -47,6 +58,10 @@ export const platformSchema = z
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Platform' });
+
+export const listedPlatformSchema = platformSchema
+  .extend({ kind: platformKindSchema })
+  .meta({ id: 'ListedPlatform' });
 
 export const issueKeyBodySchema = z.object({
   environment: environmentSchema.optional().meta({ description: "Default: the deployment's environment" }),
@@ -162,9 +177,20 @@ export const adminOperations = {
     id: 'adminListPlatforms',
     method: 'get',
     path: '/admin/platforms',
-    summary: 'List platforms',
-    request: { query: pageQuerySchema },
-    responses: { 200: { description: 'Platforms, newest first', schema: listOf(platformSchema) } },
+    summary: 'List platforms and creators (each creator account has its own tenant)',
+    request: { query: listPlatformsQuerySchema },
+    responses: {
+      200: { description: 'Platforms and creators, newest first', schema: listOf(listedPlatformSchema) },
+    },
+  }),
+  changePlatformPlan: defineOperation({
+    ...common,
+    id: 'adminChangePlatformPlan',
+    method: 'patch',
+    path: '/admin/platforms/:id',
+    summary: "Change a platform's plan: its limits apply from its next request",
+    request: { params: idParamSchema, body: changePlanBodySchema },
+    responses: { 200: { description: 'The platform on its new plan', schema: dataOf(platformSchema) } },
   }),
   getPlatform: defineOperation({
     ...common,

@@ -146,6 +146,19 @@ export const claimSchema = claimListItemSchema
   })
   .meta({ id: 'Claim' });
 
+/** The operator's review queue (GET /admin/claims): every tenant's claims of one status. */
+export const reviewClaimsQuerySchema = pageQuerySchema.extend({
+  status: claimStatusSchema
+    .default('pending')
+    .meta({ description: 'Default `pending`: the claims waiting for verification' }),
+});
+
+export const reviewClaimSchema = claimSchema
+  .extend({
+    ownerPlatformId: z.string().meta({ description: 'The tenant (platform or creator) that claims it' }),
+  })
+  .meta({ id: 'ReviewClaim' });
+
 export const createdClaimSchema = claimSchema
   .extend({
     nextStep: z.object({
@@ -518,6 +531,19 @@ export const registryOperations = {
     summary: 'Statistics of the current period (owner only)',
     request: claimIdParams,
     responses: { 200: { description: 'The statistics', schema: dataOf(boxStatisticsSchema) } },
+  }),
+  listClaimsForReview: defineOperation({
+    ...claims,
+    tags: ['Operator'],
+    auth: 'operator',
+    id: 'adminListClaims',
+    method: 'get',
+    path: '/admin/claims',
+    summary: "Every tenant's claims of one status (default pending: waiting for verification), oldest first",
+    request: { query: reviewClaimsQuerySchema },
+    responses: {
+      200: { description: 'Claims (detail form, with their owner)', schema: listOf(reviewClaimSchema) },
+    },
   }),
   verifyClaim: defineOperation({
     ...claims,

@@ -121,6 +121,13 @@ describe('OpenAPI document', () => {
         required: false,
         schema: expect.objectContaining({ minimum: 0, default: 0 }),
       },
+      // The list's own filter follows the page query.
+      {
+        name: 'kind',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ enum: ['platform', 'creator'] }),
+      },
     ]);
     expect(pageQuerySchema.parse({})).toEqual({ limit: 20, offset: 0 });
   });

@@ -1,13 +1,51 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { components } from '@svc/sdk';
 import { api, unwrap } from './client';
 import type { ApiError } from './http';
 
 // The operator's pages: the operator API (/admin), the operator's session standing in for ADMIN_TOKEN.
 
-export function usePlatforms(offset: number, limit: number) {
+export type ListedPlatform = components['schemas']['ListedPlatform'];
+export type ReviewClaim = components['schemas']['ReviewClaim'];
+export type ReviewAppeal = components['schemas']['ReviewAppeal'];
+export type Plan = ListedPlatform['plan'];
+
+export function usePlatforms(kind: ListedPlatform['kind'] | undefined, offset: number, limit: number) {
   return useQuery({
-    queryKey: ['platforms', offset, limit],
-    queryFn: () => unwrap(api.GET('/admin/platforms', { params: { query: { offset, limit } } })),
+    queryKey: ['platforms', kind ?? 'all', offset, limit],
+    queryFn: () =>
+      unwrap(
+        api.GET('/admin/platforms', {
+          params: { query: { offset, limit, ...(kind === undefined ? {} : { kind }) } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useChangePlan() {
+  const client = useQueryClient();
+  return useMutation<components['schemas']['Platform'], ApiError, { id: string; plan: Plan }>({
+    mutationFn: async ({ id, plan }) =>
+      (await unwrap(api.PATCH('/admin/platforms/{id}', { params: { path: { id } }, body: { plan } }))).data,
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['platforms'] }),
+  });
+}
+
+/** Claims waiting for verification, oldest first. */
+export function useClaimsToReview(offset: number, limit: number) {
+  return useQuery({
+    queryKey: ['review-claims', offset, limit],
+    queryFn: () => unwrap(api.GET('/admin/claims', { params: { query: { offset, limit } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Appeals and contests awaiting a decision, oldest first. */
+export function useAppealsToReview(offset: number, limit: number) {
+  return useQuery({
+    queryKey: ['review-appeals', offset, limit],
+    queryFn: () => unwrap(api.GET('/admin/appeals', { params: { query: { offset, limit } } })),
     placeholderData: keepPreviousData,
   });
 }
@@ -20,6 +58,7 @@ export function useDeadLetters() {
 }
 
 export function useVerifyClaim() {
+  const client = useQueryClient();
   return useMutation<unknown, ApiError, { id: string; tier: 'SILVER' | 'GOLD' }>({
     mutationFn: ({ id, tier }) =>
       unwrap(
@@ -28,17 +67,21 @@ export function useVerifyClaim() {
           body: { tier, method: 'dashboard' },
         }),
       ),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['review-claims'] }),
   });
 }
 
 export function useRejectClaim() {
+  const client = useQueryClient();
   return useMutation<unknown, ApiError, { id: string; reason: string }>({
     mutationFn: ({ id, reason }) =>
       unwrap(api.POST('/admin/claims/{id}/reject', { params: { path: { id } }, body: { reason } })),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['review-claims'] }),
   });
 }
 
 export function useDecideAppeal() {
+  const client = useQueryClient();
   return useMutation<unknown, ApiError, { id: string; outcome: 'upheld' | 'denied'; notes?: string }>({
     mutationFn: ({ id, outcome, notes }) =>
       unwrap(
@@ -47,5 +90,6 @@ export function useDecideAppeal() {
           body: { outcome, ...(notes === undefined || notes === '' ? {} : { notes }) },
         }),
       ),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['review-appeals'] }),
   });
 }

@@ -11,10 +11,17 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
     { to: '/', label: 'Overview' },
     { to: '/keys', label: 'API keys' },
     { to: '/webhooks', label: 'Webhooks' },
+    { to: '/usage', label: 'Plan and usage' },
+    { to: '/licenses', label: 'Licences' },
+    { to: '/violations', label: 'Violations' },
+    { to: '/obligations', label: 'Obligations' },
   ],
   operator: [
     { to: '/', label: 'Overview' },
     { to: '/operations', label: 'Operations' },
+    { to: '/review/claims', label: 'Claims to verify' },
+    { to: '/review/appeals', label: 'Appeals' },
+    { to: '/tenants', label: 'Platforms and creators' },
   ],
 };
 

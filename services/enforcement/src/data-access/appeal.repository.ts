@@ -1,6 +1,6 @@
-import { jsonb, kyselyOn, type Queryable } from '@svc/storage';
-import type { Appeal, AppealKind } from '../domain/appeal';
-import type { AppealStore } from '../domain/ports';
+import { jsonb, kyselyOn, pageOf, type Queryable } from '@svc/storage';
+import type { Appeal, AppealKind, AppealStatus, AppealUnderReview } from '../domain/appeal';
+import type { AppealStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -65,6 +65,41 @@ export class AppealRepository implements AppealStore {
       .execute();
     for (const row of rows) found.set(row.violationId, row);
     return found;
+  }
+
+  async listForReview(
+    q: Queryable,
+    filter: Page & { status: AppealStatus },
+  ): Promise<{ items: AppealUnderReview[]; total: number }> {
+    const query = db(q)
+      .selectFrom('appeals as a')
+      .innerJoin('violations as v', 'v.id', 'a.violationId')
+      .leftJoin('avatars as av', 'av.ref', 'v.avatarRef')
+      .selectAll('a')
+      .select([
+        'v.status as violationStatus',
+        'v.boxId',
+        'v.identityName',
+        'av.avatarId',
+        'av.name as avatarName',
+      ])
+      .where('a.status', '=', filter.status)
+      .orderBy('a.submittedAt', 'asc')
+      .orderBy('a.id', 'asc');
+    const { rows, total } = await pageOf(query, filter);
+    return {
+      items: rows.map(({ violationStatus, boxId, identityName, avatarId, avatarName, ...appeal }) => ({
+        appeal,
+        violation: {
+          id: appeal.violationId,
+          status: violationStatus,
+          boxId,
+          identityName,
+          avatar: { id: avatarId, name: avatarName },
+        },
+      })),
+      total,
+    };
   }
 
   async withdrawPending(tx: Queryable, violationId: string, at: Date): Promise<void> {

@@ -1,9 +1,16 @@
 import { errors } from '@svc/errors';
-import { decided, type Appeal, type AppealOutcome, type AppealReason } from './appeal';
+import {
+  decided,
+  type Appeal,
+  type AppealOutcome,
+  type AppealReason,
+  type AppealStatus,
+  type AppealUnderReview,
+} from './appeal';
 import { events } from './enforcement-events';
 import { paused, resumed } from './grace-period';
 import { platformNow } from '@svc/clock';
-import type { Caller, EnforcementContext } from './ports';
+import type { Caller, EnforcementContext, Page } from './ports';
 import { decideContest } from './contest-resolution.use-case';
 import { closeViolation, lockCase, type ViolationCase } from './violation-lifecycle';
 import { nextViolationStatus } from './violation';
@@ -99,6 +106,16 @@ async function decide(
   });
   ctx.eventsCommitted();
   return result;
+}
+
+/** The operator's queue (/admin/appeals): every platform's appeals of one status, oldest first. */
+export function listAppealsForReview(
+  ctx: EnforcementContext,
+  caller: Caller,
+  query: Page & { status: AppealStatus },
+): Promise<{ items: AppealUnderReview[]; total: number }> {
+  if (caller.role !== 'operator') throw errors.forbidden('Only the operator API lists appeals for review');
+  return ctx.appeals.listForReview(ctx.db, query);
 }
 
 /** The operator API (/admin/appeals/{id}/decide): any appeal. */

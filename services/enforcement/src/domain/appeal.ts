@@ -1,4 +1,5 @@
 import { errors } from '@svc/errors';
+import type { ViolationStatus } from './violation';
 
 export type AppealReason = 'parody' | 'false_positive' | 'common_name' | 'authorized' | 'other';
 export type AppealStatus = 'pending' | 'upheld' | 'denied' | 'withdrawn';
@@ -25,6 +26,19 @@ export interface Appeal {
   decidedAt: Date | null;
   decidedBy: 'operator' | 'test_helper' | null;
   notes: string | null;
+}
+
+/** An appeal as the operator reviews it: with the violation it contests. */
+export interface AppealUnderReview {
+  appeal: Appeal;
+  violation: {
+    id: string;
+    status: ViolationStatus;
+    boxId: string;
+    identityName: string;
+    /** Null when the hosting platform deleted the avatar's record. */
+    avatar: { id: string | null; name: string | null };
+  };
 }
 
 /** Only a pending appeal is decided; 409 INVALID_STATE otherwise. */

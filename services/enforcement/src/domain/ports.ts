@@ -2,7 +2,7 @@ import type { Logger } from '@svc/logger';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope, Policy } from '@svc/contracts';
 import type { Queryable } from '@svc/ports';
-import type { Appeal, AppealKind } from './appeal';
+import type { Appeal, AppealKind, AppealStatus, AppealUnderReview } from './appeal';
 import type { Avatar, EvaluationStatus } from './avatar';
 import type { DetectionPort } from './detection.client';
 import type { GracePeriod, GracePeriodStatus } from './grace-period';
@@ -185,6 +185,11 @@ export interface AppealStore {
   latestFor(q: Queryable, violationIds: string[], kind?: AppealKind): Promise<Map<string, Appeal>>;
   /** Pending appeals of a violation are withdrawn (it was resolved meanwhile); contests are not. */
   withdrawPending(tx: Queryable, violationId: string, at: Date): Promise<void>;
+  /** Every appeal and contest of one status with its violation, oldest first (the operator's queue). */
+  listForReview(
+    q: Queryable,
+    filter: Page & { status: AppealStatus },
+  ): Promise<{ items: AppealUnderReview[]; total: number }>;
 }
 
 export interface BoxView {

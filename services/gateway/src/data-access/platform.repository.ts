@@ -1,6 +1,6 @@
-import { kyselyOn, pageOf, type Queryable } from '@svc/storage';
+import { kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
 import type { Limits, Plan } from '../domain/plans';
-import type { Platform, PlatformStore } from '../domain/ports';
+import type { Platform, PlatformKind, PlatformStore } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -48,11 +48,36 @@ export class PlatformRepository implements PlatformStore {
     return row === undefined ? null : this.toPlatform(row);
   }
 
-  async list(q: Queryable, limit: number, offset: number): Promise<{ items: Platform[]; total: number }> {
-    const { rows, total } = await pageOf(platforms(q).orderBy('createdAt', 'desc').orderBy('id', 'desc'), {
-      limit,
-      offset,
-    });
-    return { items: rows.map(this.toPlatform), total };
+  async list(
+    q: Queryable,
+    filter: { limit: number; offset: number; kind?: PlatformKind | undefined },
+  ): Promise<{ items: { platform: Platform; kind: PlatformKind }[]; total: number }> {
+    // A creator's tenant is the one its creator account signed up with (ADR 0024).
+    const isCreator = sql<boolean>`EXISTS (SELECT 1 FROM accounts a WHERE a.platform_id = platforms.id AND a.role = 'creator')`;
+    const query = db(q)
+      .selectFrom('platforms')
+      .selectAll()
+      .select(isCreator.as('isCreator'))
+      .$if(filter.kind === 'creator', (qb) => qb.where(isCreator))
+      .$if(filter.kind === 'platform', (qb) => qb.where((eb) => eb.not(isCreator)))
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc');
+    const { rows, total } = await pageOf(query, filter);
+    return {
+      items: rows.map(({ isCreator: creator, ...row }) => ({
+        platform: this.toPlatform(row),
+        kind: creator === true ? 'creator' : 'platform',
+      })),
+      total,
+    };
+  }
+
+  async changePlan(tx: Queryable, id: string, plan: Plan, limits: Limits | null): Promise<boolean> {
+    const result = await db(tx)
+      .updateTable('platforms')
+      .set({ plan, perMinute: limits?.perMinute ?? null, perDay: limits?.perDay ?? null })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 }

@@ -12,6 +12,9 @@ export interface Platform {
   createdAt: Date;
 }
 
+/** `creator`: the tenant of a creator's dashboard account (ADR 0024); `platform`: any other. */
+export type PlatformKind = 'platform' | 'creator';
+
 export interface ApiKeyRecord {
   id: string;
   platformId: string;
@@ -65,7 +68,13 @@ export interface TransactionRunner extends Queryable {
 export interface PlatformStore {
   insert(tx: Queryable, platform: Platform): Promise<void>;
   find(q: Queryable, id: string): Promise<Platform | null>;
-  list(q: Queryable, limit: number, offset: number): Promise<{ items: Platform[]; total: number }>;
+  /** Newest first; `kind` creator: tenants of creator accounts, platform: every other. */
+  list(
+    q: Queryable,
+    filter: { limit: number; offset: number; kind?: PlatformKind | undefined },
+  ): Promise<{ items: { platform: Platform; kind: PlatformKind }[]; total: number }>;
+  /** Sets the plan (and the agreed limits, null unless enterprise); false when there is no such platform. */
+  changePlan(tx: Queryable, id: string, plan: Plan, limits: Limits | null): Promise<boolean>;
 }
 
 export interface ApiKeyStore {

@@ -93,6 +93,20 @@ export class ClaimRepository implements ClaimStore {
     return { items: rows.map(toClaim), total };
   }
 
+  async listForReview(
+    q: Queryable,
+    filter: Page & { status: ClaimStatus },
+  ): Promise<{ items: Claim[]; total: number }> {
+    const { rows, total } = await pageOf(
+      claimsWithBox(q)
+        .where('c.status', '=', filter.status)
+        .orderBy('c.createdAt', 'asc')
+        .orderBy('c.seq', 'asc'),
+      filter,
+    );
+    return { items: rows.map(toClaim), total };
+  }
+
   async delete(tx: Queryable, id: string): Promise<void> {
     await db(tx).deleteFrom('claims').where('id', '=', id).execute();
   }

@@ -35,6 +35,11 @@ export interface ClaimStore {
       entityType?: EntityType | undefined;
     },
   ): Promise<{ items: Claim[]; total: number }>;
+  /** Every tenant's claims of one status, oldest first (the operator's review queue). */
+  listForReview(
+    q: Queryable,
+    filter: Page & { status: ClaimStatus },
+  ): Promise<{ items: Claim[]; total: number }>;
   delete(tx: Queryable, id: string): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import { AppError } from '@svc/errors';
 import { visibleClaim } from './access';
 import type { Claim, ClaimStatus, EntityType } from './claim';
 import type { Caller, Page, RegistryContext } from './ports';
@@ -19,4 +20,15 @@ export function listClaims(
   query: Page & { status?: ClaimStatus | undefined; entityType?: EntityType | undefined },
 ): Promise<{ items: Claim[]; total: number }> {
   return ctx.claims.list(ctx.db, { ...query, viewerPlatformId: caller.platformId });
+}
+
+/** The operator's review queue: every tenant's claims of one status, oldest first (a platform gets 403). */
+export function listClaimsForReview(
+  ctx: RegistryContext,
+  caller: Caller,
+  query: Page & { status: ClaimStatus },
+): Promise<{ items: Claim[]; total: number }> {
+  if (caller.role !== 'operator')
+    throw new AppError('FORBIDDEN', 'Only the operator API lists claims for review');
+  return ctx.claims.listForReview(ctx.db, query);
 }

@@ -1,13 +1,36 @@
 import type { Request, Response, Router } from 'express';
-import { decideAppealBodySchema, enforcementOperations as ops, idParamSchema } from '@svc/contracts';
-import { parseBody, parseParams } from '@svc/service-kit';
-import { decideAppeal, decideOwnAppealForTesting, getAppeal } from '../../domain/appeal-violation.use-case';
+import {
+  decideAppealBodySchema,
+  enforcementOperations as ops,
+  idParamSchema,
+  reviewAppealsQuerySchema,
+} from '@svc/contracts';
+import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import {
+  decideAppeal,
+  decideOwnAppealForTesting,
+  getAppeal,
+  listAppealsForReview,
+} from '../../domain/appeal-violation.use-case';
 import type { EnforcementContext } from '../../domain/ports';
 import { callerOf } from './caller';
 import { appealDetail, caseSummary } from './enforcement.presenter';
 
 /** Appeals: reading one, the reviewer's decision (operator API) and the sandbox test helper (docs/spec/contracts.md §8, §9). */
 export function appealRoutes(router: Router, ctx: EnforcementContext): void {
+  router.get(ops.listAppealsForReview.path, async (req, res) => {
+    const query = parseQuery(reviewAppealsQuerySchema, req);
+    const { items, total } = await listAppealsForReview(ctx, callerOf(req), query);
+    res.json({
+      data: items.map(({ appeal, violation }) => ({
+        ...appealDetail(appeal),
+        platformId: appeal.platformId,
+        violation,
+      })),
+      meta: { total, limit: query.limit, offset: query.offset },
+    });
+  });
+
   router.get(ops.getAppeal.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     res.json({ data: appealDetail(await getAppeal(ctx, callerOf(req), id)) });

@@ -1,16 +1,19 @@
 import type { Request, Router } from 'express';
 import { AppError, errors } from '@svc/errors';
-import { idParamSchema, pageQuerySchema } from '@svc/contracts/common';
+import { idParamSchema } from '@svc/contracts/common';
 import {
+  changePlanBodySchema,
   createPlatformBodySchema,
   deadLetterQuerySchema,
   issueKeyBodySchema,
+  listPlatformsQuerySchema,
   replayDeadLettersBodySchema,
 } from '@svc/contracts/gateway';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { bearerToken, sameSecret } from '../../domain/api-key';
 import { authenticateSession } from '../../domain/authenticate-session.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
+import { changePlatformPlan } from '../../domain/change-platform-plan.use-case';
 import { createPlatform } from '../../domain/create-platform.use-case';
 import { listDeadLetters, replayDeadLetters } from '../../domain/dead-letters.use-case';
 import { dispatchOperatorRequest } from '../../domain/dispatch-request.use-case';
@@ -58,9 +61,18 @@ export function adminRoutes(router: Router, ctx: GatewayContext): void {
   });
 
   router.get('/admin/platforms', async (req, res) => {
-    const { limit, offset } = parseQuery(pageQuerySchema, req);
-    const page = await ctx.platforms.list(ctx.db, limit, offset);
-    res.json({ data: page.items.map(presentPlatform), meta: { total: page.total, limit, offset } });
+    const query = parseQuery(listPlatformsQuerySchema, req);
+    const page = await ctx.platforms.list(ctx.db, query);
+    res.json({
+      data: page.items.map(({ platform, kind }) => ({ ...presentPlatform(platform), kind })),
+      meta: { total: page.total, limit: query.limit, offset: query.offset },
+    });
+  });
+
+  router.patch('/admin/platforms/:id', async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const body = parseBody(changePlanBodySchema, req);
+    res.json({ data: presentPlatform(await changePlatformPlan(ctx, { id, ...body })) });
   });
 
   router.get('/admin/platforms/:id', async (req, res) => {

@@ -10,6 +10,7 @@ import { authenticateSession, endSession } from '../../domain/authenticate-sessi
 import type { GatewayContext } from '../../domain/gateway-context';
 import { issueOwnKey, listOwnKeys, revokeOwnKey, rotateOwnKey } from '../../domain/manage-own-keys.use-case';
 import type { ActiveSession } from '../../domain/ports';
+import { describePlanUsage, type BudgetUsage } from '../../domain/plan-usage.use-case';
 import { signIn, signInAsOperator } from '../../domain/sign-in.use-case';
 import { signUp } from '../../domain/sign-up.use-case';
 import type { StartedSession } from '../../domain/start-session';
@@ -42,6 +43,15 @@ function refuseCrossSite(req: Request): void {
       details: 'Sign in from the dashboard itself.',
     });
   }
+}
+
+function presentBudget(budget: BudgetUsage) {
+  const window = (w: BudgetUsage['minute']) => ({
+    used: w.used,
+    limit: w.limit,
+    resetAt: w.resetAt.toISOString(),
+  });
+  return { minute: window(budget.minute), day: window(budget.day) };
 }
 
 function clientOf(req: Request): string {
@@ -96,6 +106,23 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
     await endSession(ctx, await session(req));
     clearSessionCookie(req, res);
     res.status(204).end();
+  });
+
+  router.get('/dashboard/api/usage', async (req, res) => {
+    const active = await session(req);
+    if (active.platform === null) {
+      throw new AppError('FORBIDDEN', 'The operator has no plan', { details: 'Sign in as a platform.' });
+    }
+    const usage = await describePlanUsage(ctx, { platform: active.platform, accountId: active.account.id });
+    res.set('Cache-Control', 'no-store');
+    res.json({
+      data: {
+        plan: usage.plan,
+        limits: usage.limits,
+        session: presentBudget(usage.session),
+        keys: usage.keys.map(({ keyId, ...budget }) => ({ keyId, ...presentBudget(budget) })),
+      },
+    });
   });
 
   router.get('/dashboard/api/keys', async (req, res) => {

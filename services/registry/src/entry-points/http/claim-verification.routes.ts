@@ -3,18 +3,32 @@ import {
   idParamSchema,
   registryOperations as ops,
   rejectClaimBodySchema,
+  reviewClaimsQuerySchema,
   testHelperVerifyClaimBodySchema,
   verifyClaimBodySchema,
 } from '@svc/contracts';
-import { parseBody, parseParams } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import type { RegistryContext } from '../../domain/ports';
+import { listClaimsForReview } from '../../domain/query-claims.use-case';
 import { rejectClaim } from '../../domain/reject-claim.use-case';
 import { verifyClaim, verifyOwnClaimForTesting } from '../../domain/verify-claim.use-case';
 import { callerOf } from './caller';
 import { claimDetail } from './claim.presenter';
 
-/** The operator's verify and reject (docs/spec/contracts.md §3, §8) and the sandbox test helper (§9). */
+/** The operator's review queue, verify and reject (docs/spec/contracts.md §3, §8) and the sandbox test helper (§9). */
 export function claimVerificationRoutes(router: Router, ctx: RegistryContext): void {
+  router.get(ops.listClaimsForReview.path, async (req, res) => {
+    const query = parseQuery(reviewClaimsQuerySchema, req);
+    const { items, total } = await listClaimsForReview(ctx, callerOf(req), query);
+    res.json({
+      data: items.map((claim) => ({
+        ...claimDetail(claim, { isOwner: true }),
+        ownerPlatformId: claim.ownerPlatformId,
+      })),
+      meta: { total, limit: query.limit, offset: query.offset },
+    });
+  });
+
   router.post(ops.verifyClaim.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(verifyClaimBodySchema, req);

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useLicense, useLicenses } from '../../api/platform-activity';
+import { PAGE_SIZE, Pager } from '../../components/Pager';
+import { QueryState } from '../../components/Status';
+import { SandboxClock } from './SandboxClock';
+
+const money = (amount: number, currency = 'USD') =>
+  amount.toLocaleString(undefined, { style: 'currency', currency });
+
+/** The platform's licences: tier, fee, royalty rate and validity; each links to its usage. */
+export function Licenses() {
+  const [offset, setOffset] = useState(0);
+  const licenses = useLicenses(offset, PAGE_SIZE);
+  return (
+    <section aria-labelledby="licenses-title">
+      <h1 id="licenses-title">Licences and usage</h1>
+      <QueryState isPending={licenses.isPending} error={licenses.error} what="licences">
+        {() =>
+          licenses.data === undefined || licenses.data.meta.total === 0 ? (
+            <div className="empty">
+              <p>No licences yet.</p>
+              <p>
+                When an identity check answers REQUIRE_LICENSE, request one with POST
+                /v1/svc/licenses/request; once the owner approves it, it is listed here with its usage.
+              </p>
+            </div>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="visually-hidden">Your licences, newest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Identity</th>
+                      <th scope="col">Tier</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Monthly fee</th>
+                      <th scope="col">Royalty</th>
+                      <th scope="col">Valid</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {licenses.data.data.map((license) => (
+                      <tr key={license.id}>
+                        <td>
+                          <Link to={`/licenses/${license.id}`}>{license.identityName}</Link>
+                        </td>
+                        <td>{license.tier}</td>
+                        <td>
+                          <span className={`badge ${license.status === 'active' ? 'ok' : 'warn'}`}>
+                            {license.status}
+                          </span>
+                        </td>
+                        <td>{money(license.monthlyFee)}</td>
+                        <td>{Math.round(license.royaltyRate * 1000) / 10} %</td>
+                        <td>
+                          {new Date(license.validFrom).toLocaleDateString()} –{' '}
+                          {new Date(license.expiresAt).toLocaleDateString()}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager
+                offset={offset}
+                limit={PAGE_SIZE}
+                total={licenses.data.meta.total}
+                onChange={setOffset}
+                label="Licences"
+              />
+            </>
+          )
+        }
+      </QueryState>
+      <SandboxClock />
+    </section>
+  );
+}
+
+/** One licence: its terms and the usage reported for the current period. */
+export function LicenseDetail() {
+  const { id = '' } = useParams();
+  const license = useLicense(id);
+  return (
+    <QueryState isPending={license.isPending} error={license.error} what="licence">
+      {() =>
+        license.data === undefined ? null : (
+          <section aria-labelledby="license-title">
+            <p>
+              <Link to="/licenses">All licences</Link>
+            </p>
+            <h1 id="license-title">
+              {license.data.identityName}: {license.data.tier} licence
+            </h1>
+            <dl className="facts">
+              <dt>Status</dt>
+              <dd>{license.data.status}</dd>
+              <dt>Licence</dt>
+              <dd>
+                <code>{license.data.id}</code>
+              </dd>
+              <dt>Valid</dt>
+              <dd>
+                {new Date(license.data.validFrom).toLocaleString()} –{' '}
+                {new Date(license.data.expiresAt).toLocaleString()}
+                {license.data.autoRenew ? ' (renews automatically)' : ''}
+              </dd>
+              <dt>Monthly fee</dt>
+              <dd>
+                {money(license.data.monthlyFee, license.data.currency)} (this period:{' '}
+                {money(license.data.fees.currentPeriodFee, license.data.currency)})
+              </dd>
+              <dt>Territory</dt>
+              <dd>{license.data.terms.territory}</dd>
+            </dl>
+            <h2>Usage reported for {license.data.usage.currentPeriod}</h2>
+            <dl className="facts" aria-label="Usage of the current period">
+              <dt>Subscribers</dt>
+              <dd>{license.data.usage.subscribers.toLocaleString()}</dd>
+              <dt>Messages</dt>
+              <dd>{license.data.usage.messages.toLocaleString()}</dd>
+              <dt>Revenue</dt>
+              <dd>{money(license.data.usage.revenue, license.data.currency)}</dd>
+              <dt>Royalty due</dt>
+              <dd>{money(license.data.usage.royaltyDue, license.data.currency)}</dd>
+            </dl>
+            {license.data.usage.revenue === 0 && license.data.usage.subscribers === 0 ? (
+              <p className="empty">
+                Nothing reported for this period yet: report it with POST /v1/svc/licenses/{license.data.id}
+                /usage (a second report of the period corrects the first).
+              </p>
+            ) : null}
+          </section>
+        )
+      }
+    </QueryState>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Clock } from '@svc/clock';
+import type { Queryable } from '@svc/ports';
+import type { Limits, Plan } from './plans';
+import { windowOf } from './rate-limit';
+import type { ApiKeyStore, Platform, RateCounterStore } from './ports';
+
+export interface WindowUsage {
+  used: number;
+  limit: number;
+  resetAt: Date;
+}
+
+export interface BudgetUsage {
+  minute: WindowUsage;
+  day: WindowUsage;
+}
+
+export interface PlanUsage {
+  plan: Plan;
+  limits: Limits;
+  session: BudgetUsage;
+  keys: (BudgetUsage & { keyId: string })[];
+}
+
+/**
+ * A tenant's plan and how much of each of its budgets the current minute and UTC day have used:
+ * the signed-in account's own and each key still accepted (a rotated key and its successor share
+ * one budget, so both show the same counts). Reading counts nothing.
+ */
+export async function describePlanUsage(
+  deps: { db: Queryable; keys: ApiKeyStore; counters: RateCounterStore; clock: Clock },
+  input: { platform: Platform; accountId: string },
+): Promise<PlanUsage> {
+  const now = deps.clock.now();
+  const minute = windowOf(now, 60);
+  const day = windowOf(now, 86_400);
+  const { limits } = input.platform;
+  const budget = async (id: string): Promise<BudgetUsage> => ({
+    minute: {
+      used: await deps.counters.read(deps.db, `m:${id}`, minute.start),
+      limit: limits.perMinute,
+      resetAt: minute.end,
+    },
+    day: {
+      used: await deps.counters.read(deps.db, `d:${id}`, day.start),
+      limit: limits.perDay,
+      resetAt: day.end,
+    },
+  });
+  const accepted = (await deps.keys.listForPlatform(deps.db, input.platform.id)).filter(
+    (key) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > now),
+  );
+  const keys = [];
+  for (const key of accepted) keys.push({ keyId: key.id, ...(await budget(key.budgetId)) });
+  return { plan: input.platform.plan, limits, session: await budget(input.accountId), keys };
+}

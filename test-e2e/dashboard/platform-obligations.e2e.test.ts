@@ -1,0 +1,159 @@
+import type { Browser } from 'playwright-core';
+import {
+  launchBrowser,
+  newVisitor,
+  screenshot,
+  signUp,
+  startDeployment,
+  uniqueEmail,
+  type Deployment,
+} from './browser';
+
+jest.setTimeout(300_000);
+
+describe('dashboard: a platform developer watches its plan, licences and obligations in a real browser', () => {
+  let deployment: Deployment;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    deployment = await startDeployment();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await deployment?.stop();
+  });
+
+  let keyCalls = 0;
+  const call = async (key: string, method: string, path: string, body?: unknown) => {
+    if (key !== deployment.sandboxKey) keyCalls += 1;
+    const res = await fetch(`${deployment.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  /** A verified claim of the bootstrap platform, protected by a box. */
+  const protectedIdentity = async (name: string, box: Record<string, unknown>) => {
+    const owner = deployment.sandboxKey;
+    const claim = await call(owner, 'POST', '/v1/svc/claims', {
+      name,
+      entityType: 'INDIVIDUAL',
+      referenceImages: [{ url: 'https://img.example.com/reference.jpg' }],
+    });
+    expect(claim.status).toBe(201);
+    expect(
+      (await call(owner, 'POST', `/v1/svc/test-helpers/claims/${claim.body.data.id}/verify`, {})).status,
+    ).toBe(200);
+    const created = await call(owner, 'POST', '/v1/svc/boxes', { claimId: claim.body.data.id, ...box });
+    expect(created.status).toBe(201);
+    return created.body.data.id as string;
+  };
+
+  it('when a developer’s avatar breaks a box and it advances its sandbox clock past the grace period, then the dashboard shows its licence usage, the violation, and the takedown it now owes', async () => {
+    const unique = String(process.pid).replace(/\d/g, (d) => 'abcdefghij'[Number(d)] ?? 'x');
+    const licensedName = `Cordelia Brightwater ${unique}`;
+    const blockedName = `Ignatius Thornbury ${unique}`;
+    const licensedBox = await protectedIdentity(licensedName, {
+      policy: 'LICENSE',
+      policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
+    });
+    await protectedIdentity(blockedName, { policy: 'BLOCK_ALL' });
+
+    // At phone width: the developer signs up and creates the key its integration will use.
+    const context = await newVisitor(browser, { phone: true });
+    const page = await context.newPage();
+    await signUp(page, deployment.url, {
+      email: uniqueEmail('hoster'),
+      name: 'Chatbots Ltd',
+      role: 'platform',
+    });
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const key = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    // Its integration licenses one identity and reports usage, and hosts an avatar of the other.
+    const request = await call(key, 'POST', '/v1/svc/licenses/request', {
+      boxId: licensedBox,
+      tier: 'personal',
+      useCase: 'Fan chat avatar',
+      acceptGuidelines: true,
+    });
+    expect(request.status).toBe(201);
+    const requestDetail = await call(key, 'GET', `/v1/svc/licenses/request/${request.body.data.id}`);
+    const licenseId = requestDetail.body.data.license.id as string;
+    const usage = await call(key, 'POST', `/v1/svc/licenses/${licenseId}/usage`, {
+      period: new Date().toISOString().slice(0, 7),
+      metrics: { subscribers: 42, messages: 7 },
+      revenue: { subscriptions: 120 },
+    });
+    expect(usage.status).toBe(201);
+    let violationId: string | undefined;
+    for (let attempt = 0; attempt < 60 && violationId === undefined; attempt += 1) {
+      const avatar = await call(key, 'POST', '/v1/svc/avatars', {
+        id: 'avatar-thornbury',
+        name: blockedName,
+        creatorId: 'creator-7',
+        userCount: 150,
+      });
+      violationId = avatar.body.data?.openViolations?.[0];
+      if (violationId === undefined) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(violationId).toBeDefined();
+
+    // Plan and usage: the sandbox plan's limits, and the key's calls counted against them.
+    await page.getByRole('link', { name: 'Plan and usage' }).click();
+    await page.getByText('60 requests a minute, 1,000 a day, per key').waitFor();
+    const keyCard = page.locator('.card').filter({ has: page.getByRole('heading', { name: /^key_/ }) });
+    // Every call its key made so far is counted (and reading the usage counts nothing).
+    await keyCard.getByText(`Today (UTC): ${keyCalls} of 1,000 requests`).waitFor();
+
+    // Licences, and the usage reported for this period.
+    await page.getByRole('link', { name: 'Licences', exact: true }).click();
+    await page.getByRole('link', { name: licensedName }).click();
+    await page.getByRole('heading', { name: `${licensedName}: personal licence` }).waitFor();
+    const reported = page.getByRole('definition').filter({ hasText: '$120.00' });
+    await reported.waitFor();
+    await page.getByRole('definition').filter({ hasText: /^42$/ }).waitFor();
+
+    // The violation, pending in its grace period.
+    await page.getByRole('link', { name: 'Violations', exact: true }).click();
+    const row = page.getByRole('row').filter({ hasText: blockedName });
+    await row.getByText('pending', { exact: true }).waitFor();
+
+    // Obligations: the grace period runs; nothing to take down yet.
+    await page.getByRole('link', { name: 'Obligations', exact: true }).click();
+    await page.getByText('Nothing to take down.', { exact: false }).waitFor();
+    await page.getByRole('row').filter({ hasText: blockedName }).getByText('active').waitFor();
+
+    // The sandbox clock moves 25 hours: the 24-hour grace period runs out and enforcement fires.
+    const clock = page.getByRole('form', { name: 'Sandbox clock' });
+    await clock
+      .getByLabel('Advance by')
+      .selectOption({ label: '25 hours (past the end of a 24-hour grace period)' });
+    await clock.getByRole('button', { name: 'Advance time' }).click();
+    await clock
+      .getByRole('status')
+      .filter({ hasText: /timed steps? fired/ })
+      .waitFor();
+    const takedown = page.getByRole('table', { name: 'Avatars to take down, newest first' });
+    await takedown.getByRole('row').filter({ hasText: 'avatar-thornbury' }).waitFor();
+    await page.getByText('No grace period running.', { exact: false }).waitFor();
+    expect((await call(key, 'GET', `/v1/svc/violations/${violationId}`)).body.data.status).toBe('enforced');
+
+    await page.getByRole('link', { name: 'Violations', exact: true }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: blockedName })
+      .getByText('enforced', { exact: true })
+      .waitFor();
+    await page.getByRole('link', { name: 'Obligations', exact: true }).click();
+    await takedown.getByRole('row').filter({ hasText: 'avatar-thornbury' }).waitFor();
+    await screenshot(page, 'platform-obligations');
+    await context.close();
+  });
+});
