@@ -211,6 +211,9 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     expect(approved.body.data).toMatchObject({ status: 'approved', license: { tier: 'creator' } });
     const licenseId = approved.body.data.license.id as string;
     expect(await granted.getByRole('cell', { name: licenseId }).isVisible()).toBe(true);
+    expect(await page.getByRole('status').filter({ hasText: `Approved Chatty` }).textContent()).toContain(
+      licenseId,
+    );
     const license = await call(deployment.url, chatty.key, 'GET', `/v1/svc/licenses/${licenseId}`);
     expect(license.body.data.status).toBe('active');
 
@@ -228,6 +231,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     await studioCard.getByRole('button', { name: 'Deny request' }).click();
     await studioCard.waitFor({ state: 'detached' });
     await page.getByText('No request is waiting for your decision.').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Denied Studio' }).waitFor();
 
     const denied = await call(deployment.url, studio.key, 'GET', `/v1/svc/licenses/request/${deniedId}`);
     expect(denied.body.data).toMatchObject({ status: 'denied', reason: 'Not for advertising' });

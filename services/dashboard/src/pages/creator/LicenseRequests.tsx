@@ -17,7 +17,15 @@ function date(iso: string | null | undefined): string {
 }
 
 /** One pending request's decision: approve (pricing it when it has no list price) or deny with a reason. */
-function Decide({ request, boxId }: { request: BoxLicenseRequest; boxId: string }) {
+function Decide({
+  request,
+  boxId,
+  onDecided,
+}: {
+  request: BoxLicenseRequest;
+  boxId: string;
+  onDecided: (notice: string) => void;
+}) {
   const approve = useApproveRequest(boxId);
   const deny = useDenyRequest(boxId);
   const [denying, setDenying] = useState(false);
@@ -26,11 +34,19 @@ function Decide({ request, boxId }: { request: BoxLicenseRequest; boxId: string 
   const onApprove = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const fee = String(new FormData(event.currentTarget).get('monthlyFee') ?? '').trim();
-    approve.mutate({ id: request.id, monthlyFee: needsPrice && fee !== '' ? Number(fee) : undefined });
+    approve.mutate(
+      { id: request.id, monthlyFee: needsPrice && fee !== '' ? Number(fee) : undefined },
+      {
+        onSuccess: (decided) => onDecided(`Approved ${who}: license ${decided.license?.id ?? ''} is active.`),
+      },
+    );
   };
   const onDeny = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    deny.mutate({ id: request.id, reason: String(new FormData(event.currentTarget).get('reason') ?? '') });
+    deny.mutate(
+      { id: request.id, reason: String(new FormData(event.currentTarget).get('reason') ?? '') },
+      { onSuccess: () => onDecided(`Denied ${who}; the platform is told the reason.`) },
+    );
   };
   return (
     <div className="decide">
@@ -83,7 +99,15 @@ function Decide({ request, boxId }: { request: BoxLicenseRequest; boxId: string 
   );
 }
 
-function RequestCard({ request, boxId }: { request: BoxLicenseRequest; boxId: string }) {
+function RequestCard({
+  request,
+  boxId,
+  onDecided,
+}: {
+  request: BoxLicenseRequest;
+  boxId: string;
+  onDecided: (notice: string) => void;
+}) {
   const { pricing } = request;
   return (
     <li className="card" aria-labelledby={`${request.id}-title`}>
@@ -132,7 +156,7 @@ function RequestCard({ request, boxId }: { request: BoxLicenseRequest; boxId: st
           </>
         ) : null}
       </dl>
-      {request.status === 'pending' ? <Decide request={request} boxId={boxId} /> : null}
+      {request.status === 'pending' ? <Decide request={request} boxId={boxId} onDecided={onDecided} /> : null}
     </li>
   );
 }
@@ -148,6 +172,8 @@ const FILTERS: { value: RequestStatus | 'all'; label: string }[] = [
 export function LicenseRequests({ boxId }: { boxId: string }) {
   const [filter, setFilter] = useState<RequestStatus | 'all'>('pending');
   const [offset, setOffset] = useState(0);
+  // A decided request leaves the waiting list: the decision is announced where it was.
+  const [notice, setNotice] = useState<string | undefined>(undefined);
   const status = filter === 'all' ? undefined : filter;
   const requests = useBoxLicenseRequests(boxId, status, offset, PAGE_SIZE);
   return (
@@ -177,6 +203,9 @@ export function LicenseRequests({ boxId }: { boxId: string }) {
           </option>
         ))}
       </SelectField>
+      <p role="status" className="notice">
+        {notice}
+      </p>
       <QueryState isPending={requests.isPending} error={requests.error} what="license requests">
         {() =>
           requests.data === undefined || requests.data.meta.total === 0 ? (
@@ -189,7 +218,7 @@ export function LicenseRequests({ boxId }: { boxId: string }) {
             <>
               <ul className="request-list" aria-label="License requests">
                 {requests.data.data.map((request) => (
-                  <RequestCard key={request.id} request={request} boxId={boxId} />
+                  <RequestCard key={request.id} request={request} boxId={boxId} onDecided={setNotice} />
                 ))}
               </ul>
               <Pager
