@@ -68,7 +68,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     await deployment?.stop();
   });
 
-  it('when another platform reports an avatar of the boxed identity, then the creator sees the violation with its grace period and the charts move', async () => {
+  it('when another platform reports an avatar of the boxed identity, then the creator sees the violation with its grace period, the charts move, and the creator can contest its resolution', async () => {
     const context = await newVisitor(browser);
     const page = await context.newPage();
     const suffix = `${process.pid}${Date.now() % 100000}`;
@@ -139,8 +139,36 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     // The filter keeps only what is asked for; the list across boxes counts it too.
     await page.getByLabel('Show violations').selectOption('resolved');
     await page.getByText('No violation in this state.').waitFor();
-    await page.getByLabel('Show violations').selectOption('pending');
+    await page.getByLabel('Show violations').selectOption('all');
     await row.waitFor();
+
+    // The platform says it removed the avatar; the creator contests that resolution from the
+    // dashboard (an empty explanation gets the API's message next to the field).
+    const violationId = reported.body.data.openViolations[0] as string;
+    const resolved = await call(
+      deployment.url,
+      host.key,
+      'POST',
+      `/v1/svc/violations/${violationId}/resolve`,
+      {
+        resolution: 'removed',
+        avatarId: 'avatar-grace-1',
+      },
+    );
+    expect(resolved.status).toBe(200);
+    const contestButton = row.getByRole('button', { name: /^Contest the resolution of/ });
+    await refreshUntil(page, 'Refresh violations', contestButton);
+    expect(await row.getByText(/removed by the platform/).isVisible()).toBe(true);
+    await contestButton.click();
+    const explanation = page.getByLabel('Why the resolution does not hold');
+    await page.getByRole('button', { name: 'Contest the resolution', exact: true }).click();
+    await page.locator('.field', { has: explanation }).getByRole('alert').waitFor();
+    expect(await explanation.getAttribute('aria-invalid')).toBe('true');
+    await explanation.fill('The avatar is still online under the same name');
+    await page.getByRole('button', { name: 'Contest the resolution', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Contested the resolution' }).waitFor();
+    await row.getByText('contest pending').waitFor();
+    expect(await contestButton.count()).toBe(0);
     await page.getByRole('link', { name: 'Boxes' }).click();
     const boxRow = page.getByRole('row', { name: new RegExp(name) });
     await boxRow.waitFor();

@@ -156,3 +156,24 @@ export function useRevenueBalance() {
     queryFn: () => unwrap(api.GET('/revenue/balance')),
   });
 }
+
+/** The box owner contests how a violation of its box was resolved (reviewed by the operator as an appeal). */
+export function useContestResolution(boxId: string) {
+  const client = useQueryClient();
+  return useMutation<
+    paths['/v1/svc/violations/{id}/contest']['post']['responses'][200]['content']['application/json']['data'],
+    ApiError,
+    { id: string; explanation: string }
+  >({
+    mutationFn: async ({ id, explanation }) =>
+      (
+        await unwrap(
+          api.POST('/v1/svc/violations/{id}/contest', {
+            params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+            body: { explanation },
+          }),
+        )
+      ).data,
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['box-violations', boxId] }),
+  });
+}

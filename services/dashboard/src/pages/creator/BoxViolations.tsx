@@ -1,6 +1,12 @@
-import { useState } from 'react';
-import { useBoxViolations, type BoxViolation, type ViolationStatus } from '../../api/owner';
-import { SelectField } from '../../components/Field';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { fieldError, formError } from '../../api/form-errors';
+import {
+  useBoxViolations,
+  useContestResolution,
+  type BoxViolation,
+  type ViolationStatus,
+} from '../../api/owner';
+import { Field, FormError, SelectField } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
 
@@ -47,12 +53,119 @@ function GracePeriod({ violation }: { violation: BoxViolation }) {
 }
 
 /**
+ * Whether the row offers to contest the resolution: resolved, not contested yet, with a deadline.
+ * Whether the deadline has passed is the API's to say (its message shows in the form).
+ */
+function contestable(violation: BoxViolation): boolean {
+  return (
+    violation.status === 'resolved' &&
+    violation.resolution !== null &&
+    violation.resolution.contest === null &&
+    violation.contestableUntil !== null
+  );
+}
+
+function Resolution({ violation, onContest }: { violation: BoxViolation; onContest: () => void }) {
+  const { resolution } = violation;
+  if (resolution === null) return <>—</>;
+  return (
+    <>
+      {resolution.resolution} by {RESOLVED_BY[resolution.resolvedBy]},{' '}
+      {new Date(resolution.resolvedAt).toLocaleDateString()}
+      {resolution.contest === null ? null : (
+        <>
+          <br />
+          <span className="badge">contest {resolution.contest.status}</span>
+        </>
+      )}
+      {contestable(violation) ? (
+        <>
+          <br />
+          <span className="hint">
+            contestable until {new Date(violation.contestableUntil ?? '').toLocaleString()}
+          </span>
+          <br />
+          <button
+            type="button"
+            className="link-button"
+            aria-label={`Contest the resolution of ${violation.avatar.name}…`}
+            onClick={onContest}
+          >
+            Contest…
+          </button>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** Contest one resolution: why it does not hold; the API's message next to the field. */
+function ContestForm({
+  violation,
+  boxId,
+  onDone,
+}: {
+  violation: BoxViolation;
+  boxId: string;
+  onDone: (notice: string | undefined) => void;
+}) {
+  const contest = useContestResolution(boxId);
+  const region = useRef<HTMLFormElement>(null);
+  useEffect(() => region.current?.querySelector('input')?.focus(), []);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const explanation = String(new FormData(event.currentTarget).get('explanation') ?? '');
+    contest.mutate(
+      { id: violation.id, explanation },
+      {
+        onSuccess: (contested) =>
+          onDone(
+            `Contested the resolution of ${violation.avatar.name}: an operator reviews it (${contested.contest.estimatedReviewTime}).`,
+          ),
+      },
+    );
+  };
+  return (
+    <form
+      ref={region}
+      className="card"
+      onSubmit={submit}
+      noValidate
+      aria-label={`Contest the resolution of ${violation.avatar.name}`}
+    >
+      <h3>Contest the resolution of {violation.avatar.name}</h3>
+      <p>
+        The platform says it was {violation.resolution?.resolution}. If that does not hold (for example the
+        avatar is still online under the name), an operator reviews it; upheld, the violation is pending again
+        with the time it had left.
+      </p>
+      <Field
+        label="Why the resolution does not hold"
+        name="explanation"
+        error={fieldError(contest.error, 'explanation')}
+      />
+      <FormError error={formError(contest.error, ['explanation'])} />
+      <div className="actions">
+        <button type="submit" disabled={contest.isPending}>
+          {contest.isPending ? 'Sending…' : 'Contest the resolution'}
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone(undefined)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
  * Violations of a box on every platform (GET /boxes/{id}/violations: what the interface gives the
  * owner, never the hosting platform's personal data), newest first, paged, with their grace periods.
  */
 export function BoxViolations({ boxId }: { boxId: string }) {
   const [filter, setFilter] = useState<ViolationStatus | 'all'>('all');
   const [offset, setOffset] = useState(0);
+  const [contesting, setContesting] = useState<BoxViolation | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
   const violations = useBoxViolations(boxId, filter === 'all' ? undefined : filter, offset, PAGE_SIZE);
   return (
     <section aria-labelledby="violations-title">
@@ -81,6 +194,20 @@ export function BoxViolations({ boxId }: { boxId: string }) {
           </option>
         ))}
       </SelectField>
+      <p role="status" className="notice">
+        {notice}
+      </p>
+      {contesting === undefined ? null : (
+        <ContestForm
+          key={contesting.id}
+          violation={contesting}
+          boxId={boxId}
+          onDone={(done) => {
+            setContesting(undefined);
+            setNotice(done);
+          }}
+        />
+      )}
       <QueryState isPending={violations.isPending} error={violations.error} what="violations">
         {() =>
           violations.data === undefined || violations.data.meta.total === 0 ? (
@@ -129,9 +256,13 @@ export function BoxViolations({ boxId }: { boxId: string }) {
                           <GracePeriod violation={violation} />
                         </td>
                         <td>
-                          {violation.resolution === null
-                            ? '—'
-                            : `${violation.resolution.resolution} by ${RESOLVED_BY[violation.resolution.resolvedBy]}, ${new Date(violation.resolution.resolvedAt).toLocaleDateString()}`}
+                          <Resolution
+                            violation={violation}
+                            onContest={() => {
+                              setNotice(undefined);
+                              setContesting(violation);
+                            }}
+                          />
                         </td>
                       </tr>
                     ))}
