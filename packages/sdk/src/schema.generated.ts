@@ -474,8 +474,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Statistics of the current period (owner only)
-     * @description Statistics of the current period (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * Statistics of the current period, or of the month `period` names (owner only)
+     * @description Statistics of the current period, or of the month `period` names (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getBoxStats'];
     put?: never;
@@ -8759,7 +8759,9 @@ export interface operations {
   };
   getBoxStats: {
     parameters: {
-      query?: never;
+      query?: {
+        period?: string;
+      };
       header?: never;
       path: {
         id: string;

@@ -4,8 +4,10 @@ import { Layout } from './components/Layout';
 import { RequireSession } from './components/RequireSession';
 import { NotFound } from './pages/NotFound';
 import { BoxDetail } from './pages/creator/BoxDetail';
+import { Boxes } from './pages/creator/Boxes';
 import { ClaimDetail } from './pages/creator/ClaimDetail';
 import { Claims } from './pages/creator/Claims';
+import { Earnings } from './pages/creator/Earnings';
 import { NewClaim } from './pages/creator/NewClaim';
 import { AppealsToReview } from './pages/operator/AppealsToReview';
 import { ClaimsToReview } from './pages/operator/ClaimsToReview';
@@ -182,6 +184,22 @@ export function App() {
           element={
             <RequireSession roles={['creator', 'platform']}>
               <ClaimDetail />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="boxes"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <Boxes />
+            </RequireSession>
+          }
+        />
+        <Route
+          path="earnings"
+          element={
+            <RequireSession roles={['creator', 'platform']}>
+              <Earnings />
             </RequireSession>
           }
         />

@@ -406,6 +406,18 @@ const claims = { service: 'registry' as const, tags: ['Claims'] };
 const boxes = { service: 'registry' as const, tags: ['Boxes'] };
 const claimIdParams = { params: idParamSchema };
 
+export const boxStatsQuerySchema = z.object({
+  period: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM')
+    .optional()
+    .meta({
+      description:
+        'A month (`YYYY-MM`, default the current one) for the figures of a period: violations detected and resolved, resolutions, revenue and top platforms. The counts of states (pending, appealed, grace periods, licenses) are always as of now. The dashboard charts months with it.',
+      example: '2026-10',
+    }),
+});
+
 export const registryOperations = {
   listClaims: defineOperation({
     ...claims,
@@ -528,8 +540,8 @@ export const registryOperations = {
     id: 'getBoxStats',
     method: 'get',
     path: '/v1/svc/boxes/:id/stats',
-    summary: 'Statistics of the current period (owner only)',
-    request: claimIdParams,
+    summary: 'Statistics of the current period, or of the month `period` names (owner only)',
+    request: { ...claimIdParams, query: boxStatsQuerySchema },
     responses: { 200: { description: 'The statistics', schema: dataOf(boxStatisticsSchema) } },
   }),
   listClaimsForReview: defineOperation({

@@ -6,6 +6,8 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
   creator: [
     { to: '/', label: 'Overview' },
     { to: '/claims', label: 'Claims' },
+    { to: '/boxes', label: 'Boxes' },
+    { to: '/earnings', label: 'Royalties' },
   ],
   platform: [
     { to: '/', label: 'Overview' },

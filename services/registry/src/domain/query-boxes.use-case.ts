@@ -30,13 +30,14 @@ export async function listBoxes(
   return { items: items.map((box) => ({ box, stats: summaries.get(box.id) ?? EMPTY_SUMMARY })), total };
 }
 
-/** The owner's statistics of a box for the current period. */
+/** The owner's statistics of a box for a period (`YYYY-MM`; the current one when not given). */
 export async function getBoxStatistics(
   ctx: RegistryContext,
   caller: Caller,
   id: string,
+  requested?: string,
 ): Promise<BoxStatistics> {
   const box = await boxForStatistics(ctx, ctx.db, id, caller);
-  const period = periodOf(ctx.clock.now());
+  const period = requested ?? periodOf(ctx.clock.now());
   return ctx.stats.statistics(ctx.db, box.id, period, periodBounds(period));
 }

@@ -309,6 +309,27 @@ describe('GET /v1/svc/boxes/:id/stats (read model of other services’ events)',
     expect(res.body.error.code).toBe('NOT_FOUND');
   });
 
+  it('when a past month is asked for (period=YYYY-MM), then its detections, revenue and platforms are those of that month', async () => {
+    const res = await owner.call('GET', `/v1/svc/boxes/${box.id}/stats?period=2026-10`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.period).toBe('2026-10');
+    // viol_5 was detected in October; the states (pending, appealed) are as of now.
+    expect(res.body.data.violations).toMatchObject({ detected: 1, resolved: 0, pending: 2, appealed: 1 });
+    expect(res.body.data.revenue).toMatchObject({
+      monthly: 100.01,
+      lifetime: 159.44,
+      byType: { subscriptions: 100.01, messages: 0, tips: 0, fees: 0 },
+    });
+    expect(res.body.data.platforms.topPlatforms).toEqual([{ name: 'Gamma', revenue: 100.01, users: 99 }]);
+  });
+
+  it('when the period is not a month, then 400 VALIDATION_ERROR names the field', async () => {
+    const res = await owner.call('GET', `/v1/svc/boxes/${box.id}/stats?period=2026-13`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.fields).toEqual([{ field: 'query.period', message: 'expected YYYY-MM' }]);
+  });
+
   it('when the month turns, then the period moves and monthly figures start again', async () => {
     h.clock.set('2026-12-01T00:00:00.000Z');
     const res = await owner.call('GET', `/v1/svc/boxes/${box.id}/stats`);

@@ -1,17 +1,25 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formError } from '../../api/form-errors';
+import { ApiError } from '../../api/http';
+import { useBoxStats } from '../../api/owner';
 import { useBox, useDeleteBox } from '../../api/registry';
 import { FormError } from '../../components/Field';
 import { QueryState } from '../../components/Status';
 import { BoxForm } from './BoxForm';
+import { BoxStats } from './BoxStats';
+import { BoxViolations } from './BoxViolations';
+import { GrantedLicenses, LicenseRequests } from './LicenseRequests';
 
 export function BoxDetail() {
   const { id = '' } = useParams();
   const box = useBox(id);
+  const stats = useBoxStats(id);
   const remove = useDeleteBox(id);
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
+  // Any account reads a verified claim's box; only its owner reads its statistics (404 otherwise).
+  const notOwner = stats.error instanceof ApiError && stats.error.status === 404;
   return (
     <QueryState isPending={box.isPending} error={box.error} what="box">
       {() => {
@@ -30,31 +38,63 @@ export function BoxDetail() {
                 <Link to={`/claims/${b.claimId}`}>{b.identityName}</Link>
               </dd>
             </dl>
-            <h2>Change the policy</h2>
-            <BoxForm key={b.id} box={b} />
-            <h2>Remove the box</h2>
-            {confirming ? (
-              <div className="actions" role="group" aria-label="Confirm removal">
-                <p>Platforms will no longer be told to protect {b.identityName}.</p>
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() =>
-                    remove.mutate(undefined, { onSuccess: () => void navigate(`/claims/${b.claimId}`) })
-                  }
-                >
-                  Yes, remove the box
-                </button>
-                <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-                  Keep it
-                </button>
-              </div>
+            {notOwner ? (
+              <p className="empty">
+                This box belongs to another account: only its owner sees its statistics, license requests and
+                violations, and changes it.
+              </p>
             ) : (
-              <button type="button" className="danger" onClick={() => setConfirming(true)}>
-                Remove the box…
-              </button>
+              <>
+                <nav aria-label="On this page" className="on-this-page">
+                  <ul>
+                    <li>
+                      <a href="#stats-title">Statistics</a>
+                    </li>
+                    <li>
+                      <a href="#requests-title">License requests</a>
+                    </li>
+                    <li>
+                      <a href="#granted-title">Licenses granted</a>
+                    </li>
+                    <li>
+                      <a href="#violations-title">Violations</a>
+                    </li>
+                    <li>
+                      <a href="#policy-title">Policy</a>
+                    </li>
+                  </ul>
+                </nav>
+                <BoxStats boxId={b.id} />
+                <LicenseRequests boxId={b.id} />
+                <GrantedLicenses boxId={b.id} active={stats.data?.licenses.active} />
+                <BoxViolations boxId={b.id} />
+                <h2 id="policy-title">Change the policy</h2>
+                <BoxForm key={b.id} box={b} />
+                <h2>Remove the box</h2>
+                {confirming ? (
+                  <div className="actions" role="group" aria-label="Confirm removal">
+                    <p>Platforms will no longer be told to protect {b.identityName}.</p>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() =>
+                        remove.mutate(undefined, { onSuccess: () => void navigate(`/claims/${b.claimId}`) })
+                      }
+                    >
+                      Yes, remove the box
+                    </button>
+                    <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+                      Keep it
+                    </button>
+                  </div>
+                ) : (
+                  <button type="button" className="danger" onClick={() => setConfirming(true)}>
+                    Remove the box…
+                  </button>
+                )}
+                <FormError error={formError(remove.error, [])} />
+              </>
             )}
-            <FormError error={formError(remove.error, [])} />
           </section>
         );
       }}

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import {
+  boxStatsQuerySchema,
   createBoxBodySchema,
   idParamSchema,
   listBoxesQuerySchema,
@@ -64,6 +65,7 @@ export function boxRoutes(router: Router, ctx: RegistryContext): void {
 
   router.get(ops.getBoxStats.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
-    res.json({ data: boxStatistics(await getBoxStatistics(ctx, callerOf(req), id)) });
+    const { period } = parseQuery(boxStatsQuerySchema, req);
+    res.json({ data: boxStatistics(await getBoxStatistics(ctx, callerOf(req), id, period)) });
   });
 }

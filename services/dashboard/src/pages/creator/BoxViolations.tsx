@@ -1,0 +1,285 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { fieldError, formError } from '../../api/form-errors';
+import {
+  useBoxViolations,
+  useContestResolution,
+  type BoxViolation,
+  type ViolationStatus,
+} from '../../api/owner';
+import { Field, FormError, SelectField } from '../../components/Field';
+import { PAGE_SIZE, Pager } from '../../components/Pager';
+import { QueryState } from '../../components/Status';
+
+const FILTERS: { value: ViolationStatus | 'all'; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'pending', label: 'Pending (in their grace period)' },
+  { value: 'appealed', label: 'Appealed (grace period paused)' },
+  { value: 'resolved', label: 'Resolved' },
+  { value: 'enforced', label: 'Enforced (grace period ran out)' },
+  { value: 'dismissed', label: 'Dismissed' },
+];
+
+const RESOLVED_BY: Record<NonNullable<BoxViolation['resolution']>['resolvedBy'], string> = {
+  platform: 'the platform',
+  license: 'a license',
+  avatar_change: 'a change to the avatar',
+};
+
+function GracePeriod({ violation }: { violation: BoxViolation }) {
+  const { gracePeriod } = violation;
+  const ends = new Date(gracePeriod.expiresAt).toLocaleString();
+  switch (gracePeriod.status) {
+    case 'active':
+      return (
+        <>
+          <span className="badge">active</span> {gracePeriod.daysRemaining} days left, ends {ends}
+        </>
+      );
+    case 'paused':
+      return (
+        <>
+          <span className="badge">paused</span> while an appeal is reviewed
+        </>
+      );
+    case 'expired':
+      return (
+        <>
+          <span className="badge">expired</span> {ends}
+        </>
+      );
+    default:
+      return <span className="badge">{gracePeriod.status}</span>;
+  }
+}
+
+/**
+ * Whether the row offers to contest the resolution: resolved, not contested yet, with a deadline.
+ * Whether the deadline has passed is the API's to say (its message shows in the form).
+ */
+function contestable(violation: BoxViolation): boolean {
+  return (
+    violation.status === 'resolved' &&
+    violation.resolution !== null &&
+    violation.resolution.contest === null &&
+    violation.contestableUntil !== null
+  );
+}
+
+function Resolution({ violation, onContest }: { violation: BoxViolation; onContest: () => void }) {
+  const { resolution } = violation;
+  if (resolution === null) return <>—</>;
+  return (
+    <>
+      {resolution.resolution} by {RESOLVED_BY[resolution.resolvedBy]},{' '}
+      {new Date(resolution.resolvedAt).toLocaleDateString()}
+      {resolution.contest === null ? null : (
+        <>
+          <br />
+          <span className="badge">contest {resolution.contest.status}</span>
+        </>
+      )}
+      {contestable(violation) ? (
+        <>
+          <br />
+          <span className="hint">
+            contestable until {new Date(violation.contestableUntil ?? '').toLocaleString()}
+          </span>
+          <br />
+          <button
+            type="button"
+            className="link-button"
+            aria-label={`Contest the resolution of ${violation.avatar.name}…`}
+            onClick={onContest}
+          >
+            Contest…
+          </button>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** Contest one resolution: why it does not hold; the API's message next to the field. */
+function ContestForm({
+  violation,
+  boxId,
+  onDone,
+}: {
+  violation: BoxViolation;
+  boxId: string;
+  onDone: (notice: string | undefined) => void;
+}) {
+  const contest = useContestResolution(boxId);
+  const region = useRef<HTMLFormElement>(null);
+  useEffect(() => region.current?.querySelector('input')?.focus(), []);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const explanation = String(new FormData(event.currentTarget).get('explanation') ?? '');
+    contest.mutate(
+      { id: violation.id, explanation },
+      {
+        onSuccess: (contested) =>
+          onDone(
+            `Contested the resolution of ${violation.avatar.name}: an operator reviews it (${contested.contest.estimatedReviewTime}).`,
+          ),
+      },
+    );
+  };
+  return (
+    <form
+      ref={region}
+      className="card"
+      onSubmit={submit}
+      noValidate
+      aria-label={`Contest the resolution of ${violation.avatar.name}`}
+    >
+      <h3>Contest the resolution of {violation.avatar.name}</h3>
+      <p>
+        The platform says it was {violation.resolution?.resolution}. If that does not hold (for example the
+        avatar is still online under the name), an operator reviews it; upheld, the violation is pending again
+        with the time it had left.
+      </p>
+      <Field
+        label="Why the resolution does not hold"
+        name="explanation"
+        error={fieldError(contest.error, 'explanation')}
+      />
+      <FormError error={formError(contest.error, ['explanation'])} />
+      <div className="actions">
+        <button type="submit" disabled={contest.isPending}>
+          {contest.isPending ? 'Sending…' : 'Contest the resolution'}
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone(undefined)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Violations of a box on every platform (GET /boxes/{id}/violations: what the interface gives the
+ * owner, never the hosting platform's personal data), newest first, paged, with their grace periods.
+ */
+export function BoxViolations({ boxId }: { boxId: string }) {
+  const [filter, setFilter] = useState<ViolationStatus | 'all'>('all');
+  const [offset, setOffset] = useState(0);
+  const [contesting, setContesting] = useState<BoxViolation | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const violations = useBoxViolations(boxId, filter === 'all' ? undefined : filter, offset, PAGE_SIZE);
+  return (
+    <section aria-labelledby="violations-title">
+      <div className="section-head">
+        <h2 id="violations-title">Violations and grace periods</h2>
+        <button
+          type="button"
+          className="secondary"
+          disabled={violations.isFetching}
+          onClick={() => void violations.refetch()}
+        >
+          Refresh violations
+        </button>
+      </div>
+      <SelectField
+        label="Show violations"
+        value={filter}
+        onChange={(event) => {
+          setFilter(event.target.value as ViolationStatus | 'all');
+          setOffset(0);
+        }}
+      >
+        {FILTERS.map((f) => (
+          <option key={f.value} value={f.value}>
+            {f.label}
+          </option>
+        ))}
+      </SelectField>
+      <p role="status" className="notice">
+        {notice}
+      </p>
+      {contesting === undefined ? null : (
+        <ContestForm
+          key={contesting.id}
+          violation={contesting}
+          boxId={boxId}
+          onDone={(done) => {
+            setContesting(undefined);
+            setNotice(done);
+          }}
+        />
+      )}
+      <QueryState isPending={violations.isPending} error={violations.error} what="violations">
+        {() =>
+          violations.data === undefined || violations.data.meta.total === 0 ? (
+            <p className="empty">
+              {filter === 'all'
+                ? 'No violation so far. When a platform reports an avatar that uses this identity against the policy, it shows here with its 30-day grace period (24 hours in the sandbox); nothing is needed from you.'
+                : 'No violation in this state. Choose “All” to see every one.'}
+            </p>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="visually-hidden">Violations of this box, newest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Avatar</th>
+                      <th scope="col">Platform</th>
+                      <th scope="col">Detected</th>
+                      <th scope="col">Severity</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Grace period</th>
+                      <th scope="col">Resolution</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {violations.data.data.map((violation) => (
+                      <tr key={violation.id}>
+                        <td>
+                          {violation.avatar.name}
+                          <br />
+                          <span className="hint">
+                            {violation.avatar.userCount} users · {violation.detection.classification} (
+                            {Math.round(violation.detection.confidence * 100)} %)
+                            {violation.avatar.status === 'removed' ? ' · removed' : ''}
+                          </span>
+                        </td>
+                        <td>{violation.platformId}</td>
+                        <td>{new Date(violation.detectedAt).toLocaleString()}</td>
+                        <td>{violation.severity}</td>
+                        <td>
+                          <span className={`badge ${violation.status === 'resolved' ? 'ok' : ''}`}>
+                            {violation.status}
+                          </span>
+                        </td>
+                        <td>
+                          <GracePeriod violation={violation} />
+                        </td>
+                        <td>
+                          <Resolution
+                            violation={violation}
+                            onContest={() => {
+                              setNotice(undefined);
+                              setContesting(violation);
+                            }}
+                          />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager
+                offset={offset}
+                limit={PAGE_SIZE}
+                total={violations.data.meta.total}
+                onChange={setOffset}
+                label="Violations"
+              />
+            </>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}

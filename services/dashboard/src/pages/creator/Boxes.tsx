@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useMyBoxes } from '../../api/registry';
+import { PAGE_SIZE, Pager } from '../../components/Pager';
+import { QueryState } from '../../components/Status';
+import { money } from './BoxStats';
+
+/** The creator's boxes at a glance: violations, grace periods, licensed platforms and this month's revenue. */
+export function Boxes() {
+  const [offset, setOffset] = useState(0);
+  const boxes = useMyBoxes(offset, PAGE_SIZE);
+  return (
+    <section aria-labelledby="boxes-title">
+      <h1 id="boxes-title">Your boxes</h1>
+      <p>Each box’s page has its statistics, license requests and violations on every platform.</p>
+      <QueryState isPending={boxes.isPending} error={boxes.error} what="boxes">
+        {() =>
+          boxes.data === undefined || boxes.data.meta.total === 0 ? (
+            <div className="empty">
+              <p>No box yet. Protect a verified claim with a box: open the claim and choose a policy.</p>
+              <p>
+                <Link className="button" to="/claims">
+                  Go to your claims
+                </Link>
+              </p>
+            </div>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="visually-hidden">Your boxes, newest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Identity</th>
+                      <th scope="col">Policy</th>
+                      <th scope="col">Violations</th>
+                      <th scope="col">Active grace periods</th>
+                      <th scope="col">Licensed platforms</th>
+                      <th scope="col">Revenue this month</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {boxes.data.data.map((box) => (
+                      <tr key={box.id}>
+                        <td>
+                          <Link to={`/boxes/${box.id}`}>{box.identityName}</Link>
+                        </td>
+                        <td>{box.policy}</td>
+                        <td>{box.stats.totalViolations}</td>
+                        <td>{box.stats.activeGracePeriods}</td>
+                        <td>{box.stats.licensedPlatforms}</td>
+                        <td>{money(box.stats.monthlyRevenue)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager
+                offset={offset}
+                limit={PAGE_SIZE}
+                total={boxes.data.meta.total}
+                onChange={setOffset}
+                label="Boxes"
+              />
+            </>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
