@@ -17,6 +17,7 @@ import { PlatformRepository } from './data-access/platform.repository';
 import type { Environment } from './domain/api-key';
 import { limitsFor } from './domain/plans';
 import type { GatewayContext } from './domain/gateway-context';
+import { LeasedKeyAuthentication } from './domain/leased-key-authentication';
 import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
 import { adminRoutes } from './entry-points/http/admin.routes';
@@ -50,6 +51,8 @@ export interface GatewayOptions {
 
 export interface Gateway {
   context: GatewayContext;
+  /** The key cache and the budget leases of this replica (ADR 0025). */
+  keyAuthentication: LeasedKeyAuthentication;
   /** The admin API and the public API (the app around them is startHttpService's). */
   routes(router: Router): void;
   /** What runs before the body is read: a public request's key is counted there. */
@@ -67,6 +70,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     registry,
     ...(options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs }),
   });
+  const keyAuthentication = new LeasedKeyAuthentication(new KeyAuthenticationRepository());
   const context: GatewayContext = {
     clock: options.clock,
     environment: options.environment,
@@ -76,7 +80,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
     hotPathDb: options.hotPathDb ?? db,
     platforms: new PlatformRepository(limitsFor),
     keys: new ApiKeyRepository(),
-    store: new KeyAuthenticationRepository(),
+    store: keyAuthentication,
+    keysChanged: () => keyAuthentication.keys.invalidateAll(),
     idempotency: new IdempotencyRepository(),
     accounts: new AccountRepository(),
     sessions: new SessionRepository(limitsFor),
@@ -89,6 +94,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   };
   return {
     context,
+    keyAuthentication,
     routes: (router) => {
       dashboardRoutes(router, context);
       adminRoutes(router, context);
