@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from './database';
 import { PgliteDatabase } from './pglite';
@@ -57,6 +58,8 @@ class PostgresListener implements NotificationListener {
   private retryMs = RECONNECT_MIN_MS;
   private retryTimer: NodeJS.Timeout | undefined;
   private sequence = 0;
+  // Another listener's heartbeat on the channel must not pass for this one's (pids repeat across containers).
+  private readonly id = randomUUID();
 
   constructor(
     private readonly url: string,
@@ -129,7 +132,7 @@ class PostgresListener implements NotificationListener {
     // proved to deliver, not only to answer. Through a pooler in transaction mode it would not
     // come back, and the listener counts as lost.
     this.sequence += 1;
-    const payload = `${HEARTBEAT_PREFIX}${process.pid}:${this.sequence}`;
+    const payload = `${HEARTBEAT_PREFIX}${this.id}:${this.sequence}`;
     let timer: NodeJS.Timeout | undefined;
     let onNotification: ((message: pg.Notification) => void) | undefined;
     const echoed = new Promise<void>((resolve, reject) => {

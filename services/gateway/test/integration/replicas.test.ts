@@ -121,6 +121,17 @@ describe('two gateway replicas on one database', () => {
     await db.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [keyId]);
     expect(await msUntilRefused(a, key, 'KEY_REVOKED')).toBeLessThan(1_000);
     expect(await msUntilRefused(b, key, 'KEY_REVOKED')).toBeLessThan(1_000);
+    // Both listen again on their own.
+    let listening = 0;
+    for (let tries = 0; tries < 50 && listening < 2; tries += 1) {
+      await sleep(100);
+      const sessions = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = 'listen:gateway_key_changes'`,
+      );
+      listening = sessions.rows[0]?.n ?? 0;
+    }
+    expect(listening).toBe(2);
   });
 
   it('when a key is rotated through one replica, then the old key works on both until its overlap ends, then both answer KEY_EXPIRED', async () => {
