@@ -138,6 +138,8 @@ function instrumentGateway(gateway: BenchGateway): { start(): void; read(): Brea
       requests: auth.count,
       keyAuthAndCountMeanMs: Math.round(auth.mean) / 1000,
       keyAuthAndCountP50Ms: auth.percentile(50) / 1000,
+      keyAuthAndCountP99Ms: auth.percentile(99) / 1000,
+      keyAuthAndCountMaxMs: auth.max / 1000,
       upstreamForwardMeanMs: Math.round(forward.mean) / 1000,
       upstreamForwardP50Ms: forward.percentile(50) / 1000,
     }),
