@@ -29,6 +29,8 @@ export interface Breakdown {
   requests: number;
   keyAuthAndCountMeanMs: number;
   keyAuthAndCountP50Ms: number;
+  keyAuthAndCountP99Ms: number;
+  keyAuthAndCountMaxMs: number;
   upstreamForwardMeanMs: number;
   upstreamForwardP50Ms: number;
 }
@@ -98,8 +100,9 @@ export function printReport(settings: Settings, results: Results, breakdown: Bre
   );
   if (breakdown !== undefined) {
     console.log(
-      `gateway time per request:     key auth + rate count (PostgreSQL) mean ${fixed(breakdown.keyAuthAndCountMeanMs, 3)} ms, ` +
-        `p50 ${fixed(breakdown.keyAuthAndCountP50Ms, 3)} ms; upstream forward mean ${fixed(breakdown.upstreamForwardMeanMs, 3)} ms, ` +
+      `gateway time per request:     key auth + rate count (cache and lease; PostgreSQL when a lease is empty) mean ${fixed(breakdown.keyAuthAndCountMeanMs, 3)} ms, ` +
+        `p50 ${fixed(breakdown.keyAuthAndCountP50Ms, 3)} ms, p99 ${fixed(breakdown.keyAuthAndCountP99Ms, 3)} ms, ` +
+        `max ${fixed(breakdown.keyAuthAndCountMaxMs, 3)} ms; upstream forward mean ${fixed(breakdown.upstreamForwardMeanMs, 3)} ms, ` +
         `p50 ${fixed(breakdown.upstreamForwardP50Ms, 3)} ms (${breakdown.requests} requests, wrapped timers)`,
     );
   }

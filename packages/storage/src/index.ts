@@ -6,3 +6,4 @@ export * from './migrations';
 export * from './row-values';
 export * from './transaction-hook';
 export * from './kysely';
+export * from './notifications';

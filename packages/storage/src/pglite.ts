@@ -86,6 +86,26 @@ export class PgliteDatabase implements Database {
     await this.pglite.query('SELECT 1');
   }
 
+  /**
+   * LISTEN in this process: a NOTIFY is handed to `onNotification` when the statement that
+   * committed it returns, before its caller goes on. The one session is never lost.
+   */
+  async listen(
+    channel: string,
+    handlers: { onNotification(payload: string): void; onSubscribed(): void },
+  ): Promise<{ roundTrip(timeoutMs: number): Promise<void>; close(): Promise<void> }> {
+    const unlisten = await this.pglite.listen(channel, (payload) => handlers.onNotification(payload));
+    handlers.onSubscribed();
+    return {
+      roundTrip: async () => {
+        await this.pglite.query('SELECT 1');
+      },
+      close: async () => {
+        if (!this.pglite.closed) await unlisten();
+      },
+    };
+  }
+
   async close(): Promise<void> {
     if (!this.pglite.closed) await this.pglite.close();
   }

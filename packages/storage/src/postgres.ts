@@ -41,8 +41,11 @@ export class PostgresDatabase implements Database {
   private readonly pool: pg.Pool;
   private readonly root: PgQueryable;
   private readonly onError: ((err: Error) => void) | undefined;
+  /** Where it connects: a listener opens its own session there (notifications.ts). */
+  readonly url: string;
 
   constructor(options: PostgresOptions) {
+    this.url = options.url;
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: options.maxConnections ?? 10,

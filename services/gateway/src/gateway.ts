@@ -2,7 +2,7 @@ import { allOperations, publicOpenApiDocument, type ServiceName } from '@svc/con
 import type { Clock } from '@svc/clock';
 import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';
-import type { Router } from 'express';
+import express, { type Router } from 'express';
 import type { Registry } from 'prom-client';
 import { Argon2PasswordHasher } from './adapters/argon2-password.hasher';
 import {
@@ -17,6 +17,8 @@ import { PlatformRepository } from './data-access/platform.repository';
 import type { Environment } from './domain/api-key';
 import { limitsFor } from './domain/plans';
 import type { GatewayContext } from './domain/gateway-context';
+import { isPublicPath } from './domain/handle-public-request.use-case';
+import { LeasedKeyAuthentication } from './domain/leased-key-authentication';
 import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
 import { adminRoutes } from './entry-points/http/admin.routes';
@@ -50,6 +52,8 @@ export interface GatewayOptions {
 
 export interface Gateway {
   context: GatewayContext;
+  /** The key cache and the budget leases of this replica (ADR 0025). */
+  keyAuthentication: LeasedKeyAuthentication;
   /** The admin API and the public API (the app around them is startHttpService's). */
   routes(router: Router): void;
   /** What runs before the body is read: a public request's key is counted there. */
@@ -67,6 +71,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     registry,
     ...(options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs }),
   });
+  const keyAuthentication = new LeasedKeyAuthentication(new KeyAuthenticationRepository());
   const context: GatewayContext = {
     clock: options.clock,
     environment: options.environment,
@@ -76,7 +81,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
     hotPathDb: options.hotPathDb ?? db,
     platforms: new PlatformRepository(limitsFor),
     keys: new ApiKeyRepository(),
-    store: new KeyAuthenticationRepository(),
+    store: keyAuthentication,
+    keysChanged: () => keyAuthentication.keys.invalidateAll(),
     idempotency: new IdempotencyRepository(),
     accounts: new AccountRepository(),
     sessions: new SessionRepository(limitsFor),
@@ -89,10 +95,18 @@ export function buildGateway(options: GatewayOptions): Gateway {
   };
   return {
     context,
+    keyAuthentication,
     routes: (router) => {
-      dashboardRoutes(router, context);
-      adminRoutes(router, context);
-      sampleRoutes(router, context);
+      // The gateway's own routes (about 25 of them) are not tried for a public request: it goes
+      // straight to the public handler, which matches it against the route table once.
+      const own = express.Router();
+      dashboardRoutes(own, context);
+      adminRoutes(own, context);
+      sampleRoutes(own, context);
+      router.use((req, res, next) => {
+        if (isPublicPath(req.path)) next();
+        else own(req, res, next);
+      });
       publicRoutes(router, context);
     },
     beforeBody: (router) => publicRoutesBeforeBody(router, context),

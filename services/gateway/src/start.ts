@@ -13,6 +13,7 @@ import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { environmentOfKey } from './domain/api-key';
 import { registerKnownKey } from './domain/issue-api-key.use-case';
 import type { Route } from './domain/route-table';
+import { startKeyChangeFeed } from './adapters/key-change-feed';
 import { buildGateway, type Gateway } from './gateway';
 
 /** What a caller (tests, the embedded default, benchmarks) may hand in. */
@@ -28,6 +29,8 @@ export interface RunningGateway extends RunningHttpService {
 const BOOTSTRAP_PLATFORM_ID = 'plat_bootstrap0000000000000000';
 const BOOTSTRAP_KEY_ID = 'key_bootstrap0000000000000000';
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+/** How often unspent budget idle for a second goes back to the shared counters (ADR 0025). */
+const LEASE_SWEEP_INTERVAL_MS = 500;
 
 /** The gateway's migrations. */
 export function gatewayMigrations() {
@@ -107,9 +110,12 @@ export async function startGateway(
         ...(overrides.routes === undefined ? {} : { routes: overrides.routes }),
       });
       gateway = built;
+      const { keys, leases } = built.keyAuthentication;
+      const feed = await startKeyChangeFeed(db, keys, logger);
       const closeOnStop = [
         { name: 'hot-path-pool', start: () => undefined, stop: async () => await hotPathDb?.close() },
         { name: 'upstream-clients', start: () => undefined, stop: () => built.close() },
+        { name: 'key-change-feed', start: () => undefined, stop: () => feed.stop() },
       ];
       try {
         if (config.SVC_BOOTSTRAP_KEY !== undefined) await bootstrap(built, config.SVC_BOOTSTRAP_KEY, clock);
@@ -130,10 +136,26 @@ export async function startGateway(
           ]).catch((err: unknown) => logger.warn({ err }, 'housekeeping failed'));
         },
       });
+      const leaseSweep = periodicJob({
+        name: 'budget-leases',
+        intervalMs: LEASE_SWEEP_INTERVAL_MS,
+        logger,
+        run: () => leases.giveBack(built.context.hotPathDb, clock.now()),
+      });
+      // Stopping (after the HTTP server): everything unspent goes back, for the other replicas.
+      const returnOnStop = {
+        name: 'budget-leases-returned',
+        start: () => undefined,
+        stop: async () => {
+          await leases
+            .giveBack(built.context.hotPathDb, clock.now(), 0)
+            .catch((err: unknown) => logger.warn({ err }, 'unspent budget not returned'));
+        },
+      };
       return {
         routes: built.routes,
         beforeBody: built.beforeBody,
-        background: [...closeOnStop, housekeeping],
+        background: [...closeOnStop, returnOnStop, leaseSweep, housekeeping],
       };
     },
   });

@@ -49,6 +49,8 @@ export interface Platforms {
 export interface RateLimitCounters {
   bucket: string;
   count: number;
+  lastGrant: number | null;
+  maxCount: number | null;
   windowStart: Timestamp;
 }
 

@@ -1,113 +1,91 @@
 import { kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
-import type { Environment } from '../domain/api-key';
-import type { AuthenticatedKey, CountWindows, KeyAuthenticationStore } from '../domain/ports';
+import type { BudgetGrant, BudgetRequest, KeyBudgetStore, KnownKey } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
-// One round trip per request: find the key and, when it may be used, count the request in the
-// minute, day and (optional) extra buckets of its budget. Counting in the database is what lets
-// several gateway replicas enforce one budget.
-// Built and compiled once (a few hundred µs per request otherwise), then run with each request's values.
-const authenticateAndCount = preparedStatement(
-  'gateway_authenticate_and_count',
+// A key by its hash, with its platform: read when a replica does not know the key (or may know it
+// stale); built and compiled once, then run with each request's values.
+const findKey = preparedStatement('gateway_find_key', (db: Kysely<DB>, input: { keyHash: string }) =>
+  db
+    .selectFrom('apiKeys as k')
+    .innerJoin('platforms as p', 'p.id', 'k.platformId')
+    .select([
+      'k.id',
+      'k.keyHash',
+      'k.platformId',
+      'k.environment',
+      'k.budgetId',
+      'k.expiresAt',
+      'k.revokedAt',
+      'p.plan',
+      'p.name',
+      'p.domain',
+      'p.perMinute',
+      'p.perDay',
+    ])
+    .where('k.keyHash', '=', input.keyHash),
+);
+
+// A lease of budget (ADR 0025): for each bucket, hand out min(want, limit - count) units in one
+// atomic upsert, so concurrent replicas never hand out more than the limit between them. The
+// conflict branch reads the proposed row's count (min(want, limit), the same grant when the
+// window is fresh) and max_count (the limit); every SET expression sees the row before the update.
+const acquireBudget = preparedStatement(
+  'gateway_acquire_budget',
   (
     db: Kysely<DB>,
-    input: {
-      keyHash: string;
-      now: Date;
-      environment: Environment;
-      minuteStart: Date;
-      dayStart: Date;
-      extraBucket: string | null;
-      extraWindowStart: Date | null;
-    },
+    input: { buckets: string[]; windowStarts: string[]; wants: number[]; limits: number[] },
   ) => {
-    const { keyHash, now, environment, extraBucket } = input;
-    const budget = sql.ref('k.budgetId');
-    // A bucket per window; the extra one is null (so not counted) when the route has none.
-    const buckets = sql<{ bucket: string | null; windowStart: Date }>`(VALUES
-    ('m:' || ${budget}, ${input.minuteStart}::timestamptz),
-    ('d:' || ${budget}, ${input.dayStart}::timestamptz),
-    (CASE WHEN ${extraBucket}::text IS NULL THEN NULL ELSE ${extraBucket}::text || ':' || ${budget} END,
-      ${input.extraWindowStart}::timestamptz)
-  )`;
+    const requested = sql<{ bucket: string; windowStart: Date; want: number; lim: number }>`unnest(
+      ${input.buckets}::text[], ${input.windowStarts}::timestamptz[], ${input.wants}::int[], ${input.limits}::int[])`;
+    const grant = sql<number>`LEAST(excluded.count, GREATEST(0, excluded.max_count - rate_limit_counters.count))`;
     return db
-      .with('k', (qb) =>
-        qb
-          .selectFrom('apiKeys as k')
-          .innerJoin('platforms as p', 'p.id', 'k.platformId')
+      .insertInto('rateLimitCounters')
+      .columns(['bucket', 'windowStart', 'count', 'maxCount', 'lastGrant'])
+      .expression((eb) =>
+        eb
+          .selectFrom(requested.as<'r'>(sql`r (bucket, window_start, want, lim)`))
           .select([
-            'k.id',
-            'k.keyHash',
-            'k.platformId',
-            'k.environment',
-            'k.budgetId',
-            'k.expiresAt',
-            'k.revokedAt',
-            'p.plan',
-            'p.name',
-            'p.domain',
-            'p.perMinute',
-            'p.perDay',
-          ])
-          .where('k.keyHash', '=', keyHash),
+            'r.bucket',
+            'r.windowStart',
+            sql<number>`LEAST(r.want, r.lim)`.as('count'),
+            'r.lim',
+            sql<number>`LEAST(r.want, r.lim)`.as('lastGrant'),
+          ]),
       )
-      .with('counted', (qb) =>
-        qb
-          .insertInto('rateLimitCounters')
-          .columns(['bucket', 'windowStart', 'count'])
-          .expression((eb) =>
-            eb
-              .selectFrom('k')
-              .crossJoinLateral(buckets.as<'b'>(sql`b (bucket, window_start)`))
-              .select(['b.bucket', 'b.windowStart', sql<number>`1`.as('count')])
-              .where('b.bucket', 'is not', null)
-              .where('k.revokedAt', 'is', null)
-              .where((w) =>
-                w.or([w('k.expiresAt', 'is', null), w('k.expiresAt', '>', sql<Date>`${now}::timestamptz`)]),
-              )
-              .where('k.environment', '=', environment),
-          )
-          .onConflict((conflict) =>
-            conflict
-              .columns(['bucket', 'windowStart'])
-              .doUpdateSet((eb) => ({ count: eb(eb.ref('rateLimitCounters.count'), '+', 1) })),
-          )
-          .returning(['bucket', 'count']),
+      .onConflict((conflict) =>
+        conflict.columns(['bucket', 'windowStart']).doUpdateSet({
+          count: sql<number>`rate_limit_counters.count + ${grant}`,
+          maxCount: sql<number>`excluded.max_count`,
+          lastGrant: grant,
+        }),
       )
-      .selectFrom('k')
-      .selectAll('k')
-      .select((eb) => {
-        const countOf = (bucket: ReturnType<typeof sql<string>>) =>
-          eb.selectFrom('counted').select('counted.count').where('counted.bucket', '=', bucket);
-        return [
-          countOf(sql<string>`'m:' || ${budget}`).as('minuteCount'),
-          countOf(sql<string>`'d:' || ${budget}`).as('dayCount'),
-          countOf(sql<string>`${extraBucket}::text || ':' || ${budget}`).as('extraCount'),
-        ];
-      });
+      .returning(['bucket', 'count', 'lastGrant']);
   },
 );
 
-/** The hot-path query of the edge: key lookup plus rate counting. */
-export class KeyAuthenticationRepository implements KeyAuthenticationStore {
-  async authenticateAndCount(
-    q: Queryable,
-    keyHash: string,
-    now: Date,
-    environment: Environment,
-    windows: CountWindows,
-  ): Promise<AuthenticatedKey | null> {
-    const { rows } = await authenticateAndCount(q, {
-      keyHash,
-      now,
-      environment,
-      minuteStart: windows.minuteStart,
-      dayStart: windows.dayStart,
-      extraBucket: windows.extra?.bucket ?? null,
-      extraWindowStart: windows.extra?.windowStart ?? null,
-    });
+// Unspent units back to their buckets (never below zero).
+const returnBudget = preparedStatement(
+  'gateway_return_budget',
+  (db: Kysely<DB>, input: { buckets: string[]; windowStarts: string[]; units: number[] }) =>
+    db
+      .updateTable('rateLimitCounters')
+      .from(
+        sql<{ bucket: string; windowStart: Date; units: number }>`unnest(
+          ${input.buckets}::text[], ${input.windowStarts}::timestamptz[], ${input.units}::int[])`.as<'r'>(
+          sql`r (bucket, window_start, units)`,
+        ),
+      )
+      .set({ count: sql<number>`GREATEST(0, rate_limit_counters.count - r.units)` })
+      .whereRef('rateLimitCounters.bucket', '=', 'r.bucket')
+      .whereRef('rateLimitCounters.windowStart', '=', 'r.windowStart'),
+);
+
+/** The edge's shared state: keys by hash, and leases of rate-limit budget. */
+export class KeyAuthenticationRepository implements KeyBudgetStore {
+  async findKey(q: Queryable, keyHash: string): Promise<KnownKey | null> {
+    const { rows } = await findKey(q, { keyHash });
     const row = rows[0];
     if (row === undefined) return null;
     return {
@@ -125,10 +103,30 @@ export class KeyAuthenticationRepository implements KeyAuthenticationStore {
         row.perMinute === null || row.perDay === null
           ? null
           : { perMinute: row.perMinute, perDay: row.perDay },
-      minuteCount: row.minuteCount,
-      dayCount: row.dayCount,
-      extraCount: row.extraCount,
     };
+  }
+
+  async acquireBudget(q: Queryable, requests: BudgetRequest[]): Promise<BudgetGrant[]> {
+    if (requests.length === 0) return [];
+    const { rows } = await acquireBudget(q, {
+      buckets: requests.map((each) => each.bucket),
+      windowStarts: requests.map((each) => each.windowStart.toISOString()),
+      wants: requests.map((each) => each.want),
+      limits: requests.map((each) => each.limit),
+    });
+    return rows.map((row) => ({ bucket: row.bucket, granted: row.lastGrant ?? 0, count: row.count }));
+  }
+
+  async returnBudget(
+    q: Queryable,
+    units: { bucket: string; windowStart: Date; units: number }[],
+  ): Promise<void> {
+    if (units.length === 0) return;
+    await returnBudget(q, {
+      buckets: units.map((each) => each.bucket),
+      windowStarts: units.map((each) => each.windowStart.toISOString()),
+      units: units.map((each) => each.units),
+    });
   }
 
   async purgeCounters(q: Queryable, before: Date): Promise<number> {

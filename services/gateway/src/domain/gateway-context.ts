@@ -27,6 +27,8 @@ export interface GatewayContext {
   platforms: PlatformStore;
   keys: ApiKeyStore;
   store: KeyAuthenticationStore;
+  /** This replica forgets what it knew of keys (after its own change to one committed; ADR 0025). */
+  keysChanged: () => void;
   idempotency: IdempotencyStore;
   routes: RouteTable;
   upstreams: UpstreamClient;

@@ -9,13 +9,14 @@ import {
 import { authenticateSessionRequest, type SessionCredentials } from './authenticate-session.use-case';
 import { dispatchRequest, searchOf, type DispatchResult } from './dispatch-request.use-case';
 import type { IdempotencyStore, KeyAuthenticationStore, RateCounterStore, SessionStore } from './ports';
-import type { RouteTable } from './route-table';
+import type { MatchedRoute, RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 
 /** The second path family's prefixes (docs/spec/contracts.md §12); the reference family lives under /v1/svc. */
 export const PUBLIC_PREFIXES = ['/v1/svc', '/identity', '/licensing', '/revenue', '/enforcement'];
 
-function isPublicPath(path: string): boolean {
+/** True for a path of the public families (what the gateway authenticates and forwards). */
+export function isPublicPath(path: string): boolean {
   return PUBLIC_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
@@ -47,9 +48,13 @@ export type PublicAnswer =
   | { kind: 'answered'; rateHeaders: Record<string, string>; result: DispatchResult }
   | { kind: 'refused'; rateHeaders: Record<string, string>; error: unknown };
 
-/** A public request after its key was looked at: counted against its budget, or refused. */
-export type CountedRequest =
-  { kind: 'counted'; auth: AuthenticatedRequest } | { kind: 'unauthenticated'; error: unknown };
+/**
+ * A public request after its key was looked at: counted against its budget, or refused; with its
+ * route, matched once for both steps.
+ */
+export type CountedRequest = { matched: MatchedRoute | null } & (
+  { kind: 'counted'; auth: AuthenticatedRequest } | { kind: 'unauthenticated'; error: unknown }
+);
 
 type Deps = {
   /** The per-request pool (asynchronous commit): the key lookup, the rate count, the key binding. */
@@ -100,9 +105,9 @@ export async function countPublicRequest(
             },
             { authorization: input.authorization, extraBucket: matched?.route.bucket },
           );
-    return { kind: 'counted', auth };
+    return { kind: 'counted', auth, matched };
   } catch (error) {
-    return { kind: 'unauthenticated', error };
+    return { kind: 'unauthenticated', error, matched };
   }
 }
 
@@ -119,10 +124,10 @@ export async function handlePublicRequest(
   counted?: CountedRequest,
 ): Promise<PublicAnswer> {
   if (!isPublicPath(input.path)) return { kind: 'not-public' };
-  const matched = deps.routes.match(input.method, input.path);
-  if (matched !== null) input.note?.({ route: matched.route.id });
   const outcome = counted ?? (await countPublicRequest(deps, input));
   if (outcome === null) return { kind: 'not-public' };
+  const matched = outcome.matched;
+  if (matched !== null) input.note?.({ route: matched.route.id });
   if (outcome.kind === 'unauthenticated') throw outcome.error;
   const auth = outcome.auth;
   input.note?.({ platformId: auth.caller.platformId });

@@ -55,13 +55,19 @@ export interface RotatedKey {
   previousKeyExpiresAt: Date;
 }
 
+/**
+ * Told once a key's change has committed, so that this replica forgets what it knew of the key
+ * before its next request (the other replicas hear of it by notification; ADR 0025).
+ */
+export type KeysChanged = () => void;
+
 /** Rotation: a successor is issued and the old key keeps working for 24 hours. */
 export async function rotateApiKey(
-  deps: { db: TransactionRunner; keys: ApiKeyStore; clock: Clock },
+  deps: { db: TransactionRunner; keys: ApiKeyStore; clock: Clock; keysChanged?: KeysChanged },
   keyId: string,
 ): Promise<RotatedKey> {
   // The old key is locked while its successor is issued: two rotations never both succeed.
-  return deps.db.transaction(async (tx) => {
+  const rotated = await deps.db.transaction(async (tx) => {
     const old = await deps.keys.find(tx, keyId, { lock: true });
     if (old === null) throw errors.notFound('Key', keyId);
     // A key already rotated or revoked has a successor; rotate that one instead.
@@ -76,6 +82,8 @@ export async function rotateApiKey(
     await deps.keys.markRotated(tx, keyId, expiresAt, record.id);
     return { id: record.id, key, previousKeyId: keyId, previousKeyExpiresAt: expiresAt };
   });
+  deps.keysChanged?.();
+  return rotated;
 }
 
 export interface RevokedKey {
@@ -86,10 +94,10 @@ export interface RevokedKey {
 
 /** Revocation: the key stops working at once and a successor is issued. */
 export async function revokeApiKey(
-  deps: { db: TransactionRunner; keys: ApiKeyStore; clock: Clock },
+  deps: { db: TransactionRunner; keys: ApiKeyStore; clock: Clock; keysChanged?: KeysChanged },
   keyId: string,
 ): Promise<RevokedKey> {
-  return deps.db.transaction(async (tx) => {
+  const revoked = await deps.db.transaction(async (tx) => {
     const old = await deps.keys.find(tx, keyId, { lock: true });
     if (old === null) throw errors.notFound('Key', keyId);
     if (old.revokedAt !== null) throw errors.invalidState(`Key ${keyId} is already revoked`);
@@ -99,4 +107,6 @@ export async function revokeApiKey(
     await deps.keys.markRevoked(tx, keyId, now, record.id);
     return { revokedKeyId: keyId, id: record.id, key };
   });
+  deps.keysChanged?.();
+  return revoked;
 }

@@ -6,12 +6,19 @@ import {
   revokeApiKey,
   rotateApiKey,
   type IssuedKey,
+  type KeysChanged,
   type RevokedKey,
   type RotatedKey,
 } from './issue-api-key.use-case';
 import type { ApiKeyRecord, ApiKeyStore, PlatformStore, TransactionRunner } from './ports';
 
-type KeyDeps = { db: TransactionRunner; platforms: PlatformStore; keys: ApiKeyStore; clock: Clock };
+type KeyDeps = {
+  db: TransactionRunner;
+  platforms: PlatformStore;
+  keys: ApiKeyStore;
+  clock: Clock;
+  keysChanged?: KeysChanged;
+};
 
 // A platform's developer manages the platform's own keys from the dashboard with the operator
 // API's use cases; another platform's key is not found (docs/spec/contracts.md §6).

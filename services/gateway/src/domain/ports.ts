@@ -87,6 +87,47 @@ export interface ApiKeyStore {
   markRevoked(tx: Queryable, id: string, at: Date, successorId: string): Promise<void>;
 }
 
+/** A key found by its hash, with its platform: what each replica keeps in memory (ADR 0025). */
+export interface KnownKey {
+  keyId: string;
+  keyHash: string;
+  platformId: string;
+  environment: Environment;
+  budgetId: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  plan: Plan;
+  platformName: string;
+  domain: string | null;
+  storedLimits: Partial<Limits> | null;
+}
+
+/** A slice of a bucket's budget asked for: at most `want`, never past `limit` in the window. */
+export interface BudgetRequest {
+  bucket: string;
+  windowStart: Date;
+  want: number;
+  limit: number;
+}
+
+/** What was handed out: `granted` (0 when the window's budget is spent) and the bucket's total after it. */
+export interface BudgetGrant {
+  bucket: string;
+  granted: number;
+  count: number;
+}
+
+/** The shared budgets in the database (ADR 0025): keys by hash, and leases of budget. */
+export interface KeyBudgetStore {
+  findKey(q: Queryable, keyHash: string): Promise<KnownKey | null>;
+  /** Takes a slice of each bucket in one round trip; a bucket never hands out more than its limit. */
+  acquireBudget(q: Queryable, requests: BudgetRequest[]): Promise<BudgetGrant[]>;
+  /** Gives unspent units back (a replica idle or stopping), so that other replicas may spend them. */
+  returnBudget(q: Queryable, units: { bucket: string; windowStart: Date; units: number }[]): Promise<void>;
+  /** Drops counters of windows that ended before `before`. */
+  purgeCounters(q: Queryable, before: Date): Promise<number>;
+}
+
 export interface KeyAuthenticationStore {
   /** Finds a key by hash and, when usable at `now` in `environment`, counts the request in its buckets. */
   authenticateAndCount(
