@@ -83,6 +83,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     keys: new ApiKeyRepository(),
     store: keyAuthentication,
     keysChanged: () => keyAuthentication.keys.invalidateAll(),
+    heldBudget: (bucket, windowStart) => keyAuthentication.leases.heldOf(bucket, windowStart),
     idempotency: new IdempotencyRepository(),
     accounts: new AccountRepository(),
     sessions: new SessionRepository(limitsFor),

@@ -108,6 +108,12 @@ export class BudgetLeases {
     );
   }
 
+  /** The units of `bucket`'s window starting at `windowStart` this replica holds and has not spent. */
+  heldOf(bucket: string, windowStart: Date): number {
+    const lease = this.leases.get(bucket);
+    return lease === undefined || lease.windowStart !== windowStart.getTime() ? 0 : lease.left;
+  }
+
   private leaseOf(wanted: BucketWanted): Lease {
     const windowStart = wanted.windowStart.getTime();
     let lease = this.leases.get(wanted.bucket);

@@ -29,6 +29,8 @@ export interface GatewayContext {
   store: KeyAuthenticationStore;
   /** This replica forgets what it knew of keys (after its own change to one committed; ADR 0025). */
   keysChanged: () => void;
+  /** Units of a bucket's window this replica holds leased and unspent (ADR 0025; 0 when none). */
+  heldBudget: (bucket: string, windowStart: Date) => number;
   idempotency: IdempotencyStore;
   routes: RouteTable;
   upstreams: UpstreamClient;

@@ -26,26 +26,35 @@ export interface PlanUsage {
  * A tenant's plan and how much of each of its budgets the current minute and UTC day have used:
  * the signed-in account's own and each key still accepted (a rotated key and its successor share
  * one budget, so both show the same counts). Reading counts nothing.
+ *
+ * The shared counter also holds the slices of budget gateways have leased and not spent yet
+ * (ADR 0025): this replica's own are taken off, so one gateway answers exactly; another replica's
+ * (at most 100 units per bucket) count as used until it spends them or gives them back, within a
+ * second of going idle.
  */
 export async function describePlanUsage(
-  deps: { db: Queryable; keys: ApiKeyStore; counters: RateCounterStore; clock: Clock },
+  deps: {
+    db: Queryable;
+    keys: ApiKeyStore;
+    counters: RateCounterStore;
+    clock: Clock;
+    heldBudget?: (bucket: string, windowStart: Date) => number;
+  },
   input: { platform: Platform; accountId: string },
 ): Promise<PlanUsage> {
   const now = deps.clock.now();
   const minute = windowOf(now, 60);
   const day = windowOf(now, 86_400);
   const { limits } = input.platform;
+  const used = async (bucket: string, windowStart: Date): Promise<number> =>
+    Math.max(
+      0,
+      (await deps.counters.read(deps.db, bucket, windowStart)) -
+        (deps.heldBudget?.(bucket, windowStart) ?? 0),
+    );
   const budget = async (id: string): Promise<BudgetUsage> => ({
-    minute: {
-      used: await deps.counters.read(deps.db, `m:${id}`, minute.start),
-      limit: limits.perMinute,
-      resetAt: minute.end,
-    },
-    day: {
-      used: await deps.counters.read(deps.db, `d:${id}`, day.start),
-      limit: limits.perDay,
-      resetAt: day.end,
-    },
+    minute: { used: await used(`m:${id}`, minute.start), limit: limits.perMinute, resetAt: minute.end },
+    day: { used: await used(`d:${id}`, day.start), limit: limits.perDay, resetAt: day.end },
   });
   const accepted = (await deps.keys.listForPlatform(deps.db, input.platform.id)).filter(
     (key) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > now),
