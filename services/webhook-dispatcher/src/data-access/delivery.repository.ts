@@ -1,5 +1,14 @@
 import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
-import type { Delivery, DeliveryStatus, DeliveryStore, DeliveryUpdate, NewDelivery } from '../domain/ports';
+import type {
+  Attempt,
+  Delivery,
+  DeliveryStatus,
+  DeliveryStore,
+  DeliveryUpdate,
+  DueDeliveries,
+  EndpointStatus,
+  NewDelivery,
+} from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -7,6 +16,7 @@ const db = (q: Queryable) => kyselyOn<DB>(q);
 // Written out, not a parameter, as before: a prepared statement's generic plan can use the partial
 // index on pending deliveries (WHERE status = 'pending') only when the condition says so itself.
 const PENDING = sql.lit<DeliveryStatus>('pending');
+const ENABLED = sql.lit<EndpointStatus>('enabled');
 
 // A delivery as the domain knows it: every column but its insertion order (seq).
 const DELIVERY = [
@@ -88,38 +98,102 @@ export class DeliveryRepository implements DeliveryStore {
       .execute();
   }
 
-  async dueBatch(q: Queryable, endpointId: string, now: Date, limit: number): Promise<Delivery[]> {
+  async dueOf(q: Queryable, endpointId: string, now: Date, limit: number): Promise<DueDeliveries | null> {
+    // One round trip: the due deliveries with what sending them needs of their endpoint, which
+    // must be enabled with its circuit closed (ADR 0022).
     const { rows } = await executeNamed(
       q,
-      'webhooks_due_deliveries',
+      'webhooks_due_with_endpoint',
       db(q)
-        .selectFrom('webhookDeliveries')
-        .select(DELIVERY)
-        .where('endpointId', '=', endpointId)
-        .where('status', '=', PENDING)
-        .where('nextAttemptAt', '<=', now)
-        .orderBy('seq')
+        .selectFrom('webhookDeliveries as d')
+        .innerJoin('webhookEndpoints as e', 'e.id', 'd.endpointId')
+        .select(DELIVERY.map((column) => `d.${column}` as const))
+        .select([
+          'e.url as endpointUrl',
+          'e.secret as endpointSecret',
+          'e.previousSecret as endpointPreviousSecret',
+          'e.previousSecretExpiresAt as endpointPreviousSecretExpiresAt',
+        ])
+        .where('d.endpointId', '=', endpointId)
+        .where('d.status', '=', PENDING)
+        .where('d.nextAttemptAt', '<=', now)
+        .where('e.status', '=', ENABLED)
+        .where((eb) => eb.or([eb('e.breakerOpenUntil', 'is', null), eb('e.breakerOpenUntil', '<=', now)]))
+        .orderBy('d.seq')
         .limit(limit),
     );
-    return rows;
+    const first = rows[0];
+    if (first === undefined) return null;
+    return {
+      endpoint: {
+        id: endpointId,
+        platformId: first.platformId,
+        url: first.endpointUrl,
+        secret: first.endpointSecret,
+        previousSecret: first.endpointPreviousSecret,
+        previousSecretExpiresAt: first.endpointPreviousSecretExpiresAt,
+      },
+      due: rows.map((row): Delivery => {
+        const delivery: Partial<Record<(typeof DELIVERY)[number], unknown>> = {};
+        for (const column of DELIVERY) delivery[column] = row[column];
+        return delivery as Delivery;
+      }),
+    };
   }
 
-  /** Several deliveries after their attempts, in one statement; a manual re-send is spent by it. */
-  async recordAttempts(tx: Queryable, updates: DeliveryUpdate[]): Promise<void> {
+  /**
+   * Several deliveries after their attempts, in one statement; a manual re-send is spent by it.
+   * With `succeededAt`, the same statement also records the attempts and closes the endpoint's
+   * circuit (the batch all succeeded): one round trip and one commit for a whole batch.
+   */
+  async recordAttempts(
+    q: Queryable,
+    updates: DeliveryUpdate[],
+    also?: { attempts: Attempt[]; endpointId: string; succeededAt: Date },
+  ): Promise<void> {
     if (updates.length === 0) return;
+    const attempts = also?.attempts ?? [];
+    const withAttempts =
+      also === undefined
+        ? sql``
+        : sql`
+      inserted AS (
+        INSERT INTO webhook_attempts (delivery_id, number, attempted_at, outcome, response_status,
+          duration_ms, error, next_retry_at)
+        SELECT * FROM unnest(
+          ${attempts.map((a) => a.deliveryId)}::text[],
+          ${attempts.map((a) => a.number)}::int[],
+          ${attempts.map((a) => a.attemptedAt.toISOString())}::timestamptz[],
+          ${attempts.map((a) => a.outcome)}::text[],
+          ${attempts.map((a) => a.responseStatus)}::int[],
+          ${attempts.map((a) => a.durationMs)}::int[],
+          ${attempts.map((a) => a.error)}::text[],
+          ${attempts.map((a) => a.nextRetryAt?.toISOString() ?? null)}::timestamptz[]
+        )
+      ),
+      endpoint AS (
+        UPDATE webhook_endpoints
+        SET consecutive_failures = 0, failing_since = NULL, breaker_open_until = NULL,
+          last_success_at = ${also.succeededAt.toISOString()}::timestamptz
+        WHERE id = ${also.endpointId}
+      ),`;
     await sql`
-      UPDATE webhook_deliveries AS d
-      SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
-        last_response_status = u.last_response_status, last_error = u.last_error, manual = false
-      FROM unnest(
-        ${updates.map((u) => u.id)}::text[],
-        ${updates.map((u) => u.status)}::text[],
-        ${updates.map((u) => u.attemptCount)}::int[],
-        ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
-        ${updates.map((u) => u.lastResponseStatus)}::int[],
-        ${updates.map((u) => u.lastError)}::text[]
-      ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
-      WHERE d.id = u.id`.execute(db(tx));
+      WITH ${withAttempts} updated AS (
+        UPDATE webhook_deliveries AS d
+        SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
+          last_response_status = u.last_response_status, last_error = u.last_error, manual = false
+        FROM unnest(
+          ${updates.map((u) => u.id)}::text[],
+          ${updates.map((u) => u.status)}::text[],
+          ${updates.map((u) => u.attemptCount)}::int[],
+          ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
+          ${updates.map((u) => u.lastResponseStatus)}::int[],
+          ${updates.map((u) => u.lastError)}::text[]
+        ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
+        WHERE d.id = u.id
+        RETURNING d.id
+      )
+      SELECT count(*) AS n FROM updated`.execute(db(q));
   }
 
   async countPending(q: Queryable): Promise<number> {

@@ -81,14 +81,15 @@ export class EndpointRepository implements EndpointStore {
     return { items: rows, total };
   }
 
-  async enabledOf(q: Queryable, platformId: string): Promise<Endpoint[]> {
+  async enabledOf(q: Queryable, platformIds: string[]): Promise<Endpoint[]> {
+    if (platformIds.length === 0) return [];
     const { rows } = await executeNamed(
       q,
-      'webhooks_enabled_endpoints',
+      'webhooks_enabled_endpoints_of',
       db(q)
         .selectFrom('webhookEndpoints')
         .select(ENDPOINT)
-        .where('platformId', '=', platformId)
+        .where((eb) => eb('platformId', '=', eb.fn.any(sql<string[]>`${platformIds}::text[]`)))
         .where('status', '=', ENABLED)
         .orderBy('createdAt')
         .orderBy('id'),
@@ -149,18 +150,11 @@ export class EndpointRepository implements EndpointStore {
       .execute();
   }
 
-  async leaseDue(
-    tx: Queryable,
-    owner: string,
-    limit: number,
-    exclude: string[],
-    now: Date,
-    leaseUntil: Date,
-  ) {
+  async leaseDue(q: Queryable, owner: string, limit: number, exclude: string[], now: Date, leaseUntil: Date) {
     const { rows } = await executeNamed(
-      tx,
+      q,
       'webhooks_lease_due_endpoints',
-      db(tx)
+      db(q)
         .with('due', (d) =>
           d
             .selectFrom('webhookEndpoints as e')

@@ -6,9 +6,9 @@ import { appendToOutbox } from '@svc/messaging';
 import type { Queryable } from '@svc/ports';
 import { inSpan, injectTraceContext, markFailed, SpanKind } from '@svc/telemetry';
 import { fetchPolicyOf } from './endpoint-url';
-import { fanOutEvents } from './fan-out-event.use-case';
+import { fanOutEvents, inCurrentTrace } from './fan-out-event.use-case';
 import { signingSecrets } from './manage-endpoints.use-case';
-import type { Attempt, Delivery, DeliveryUpdate, Endpoint, WebhookContext } from './ports';
+import type { Attempt, Delivery, DeliveryUpdate, SendingEndpoint, WebhookContext } from './ports';
 import { endpointDisabledEvent } from './public-events';
 import { breakerCooldownMs, failedForTooLong, retryDelayMs } from './retry-schedule';
 import { webhookHeaders } from './webhook-signature';
@@ -32,7 +32,7 @@ export interface AttemptOutcome {
  * One attempt; with tracing on and a delivery made in a trace, a CLIENT span of that trace whose
  * `traceparent` the POST carries (a receiver that traces joins it; the signature does not cover it).
  */
-function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
+function send(ctx: WebhookContext, endpoint: SendingEndpoint, delivery: Delivery) {
   if (delivery.traceContext === null) return attempt(ctx, endpoint, delivery);
   return inSpan(
     'svc.webhook-dispatcher',
@@ -56,7 +56,7 @@ function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
   );
 }
 
-async function attempt(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
+async function attempt(ctx: WebhookContext, endpoint: SendingEndpoint, delivery: Delivery) {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'svc-webhooks/1',
@@ -97,7 +97,7 @@ async function attempt(ctx: WebhookContext, endpoint: Endpoint, delivery: Delive
 async function disable(
   ctx: WebhookContext,
   tx: Queryable,
-  endpoint: Endpoint,
+  endpoint: SendingEndpoint,
   reason: 'gone' | 'failing',
   lastError: string | null,
   now: Date,
@@ -119,7 +119,7 @@ async function disable(
     disabledAt: now,
     lastError,
   });
-  await fanOutEvents(ctx, tx, [event], now, { excludeEndpointId: endpoint.id });
+  await fanOutEvents(ctx, tx, inCurrentTrace([event]), now, { excludeEndpointId: endpoint.id });
   ctx.logger.warn(
     { endpointId: endpoint.id, platformId: endpoint.platformId, reason },
     'webhook endpoint disabled',
@@ -139,12 +139,15 @@ const RECORD_RETRY_CAP_MS = 2000;
 async function recordOutcome(
   ctx: WebhookContext,
   deliveryId: string,
-  record: (tx: Queryable) => Promise<void>,
+  record: (q: Queryable) => Promise<void>,
+  oneStatement = false,
 ): Promise<void> {
   const started = performance.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await ctx.db.transaction(record);
+      // One statement is a transaction of its own: no BEGIN and COMMIT round trips around it.
+      if (oneStatement) await record(ctx.db);
+      else await ctx.db.transaction(record);
       return;
     } catch (err) {
       if (!isTransientFailure(err) || performance.now() - started > RECORD_BUDGET_MS) throw err;
@@ -173,20 +176,18 @@ interface Sent {
  * the endpoint disabled (410 Gone at once; or no success for days). Reading the batch in one
  * query and recording it in one transaction is what lets a healthy endpoint drain a backlog at
  * the speed of its answers (ADR 0022); a crash before the record re-sends the batch (at least
- * once). Empty when nothing is due.
+ * once). A batch that all succeeded is recorded in one statement, without a transaction around
+ * it. Empty when nothing is due (or the endpoint is disabled or its circuit open).
  */
 export async function deliverDue(
   ctx: WebhookContext,
   endpointId: string,
   max: number,
 ): Promise<AttemptOutcome[]> {
-  const startedAt = ctx.clock.now();
-  const endpoint = await ctx.endpoints.byId(ctx.db, endpointId);
-  if (endpoint === null || endpoint.status !== 'enabled') return [];
-  if (endpoint.breakerOpenUntil !== null && endpoint.breakerOpenUntil.getTime() > startedAt.getTime())
-    return [];
-  const due = await ctx.deliveries.dueBatch(ctx.db, endpointId, startedAt, max);
-  if (due.length === 0) return [];
+  // One query: the due deliveries and the endpoint as it is now (enabled, circuit closed).
+  const found = await ctx.deliveries.dueOf(ctx.db, endpointId, ctx.clock.now(), max);
+  if (found === null) return [];
+  const { endpoint, due } = found;
 
   const sent: Sent[] = [];
   for (const delivery of due) {
@@ -239,11 +240,21 @@ export async function deliverDue(
   const lastOutcome = outcomes[outcomes.length - 1] as AttemptOutcome;
   const anySucceeded = outcomes.some((o) => o.outcome === 'succeeded');
 
+  if (lastOutcome.outcome === 'succeeded') {
+    // Every attempt succeeded (a failure ends the batch): the attempts, the deliveries and the
+    // endpoint's closed circuit in one statement (ADR 0022).
+    await recordOutcome(
+      ctx,
+      last.delivery.id,
+      (q) => ctx.deliveries.recordAttempts(q, updates, { attempts, endpointId, succeededAt: now }),
+      true,
+    );
+    return outcomes;
+  }
   await recordOutcome(ctx, last.delivery.id, async (tx) => {
     await ctx.attempts.insertMany(tx, attempts);
     await ctx.deliveries.recordAttempts(tx, updates);
     if (anySucceeded) await ctx.endpoints.recordSuccess(tx, endpointId, now);
-    if (lastOutcome.outcome === 'succeeded') return;
     const streak = await ctx.endpoints.recordFailure(
       tx,
       endpointId,

@@ -101,15 +101,14 @@ export class DeliveryWorker {
     const now = this.ctx.clock.now();
     let leased: string[];
     try {
-      leased = await this.ctx.db.transaction((tx) =>
-        this.ctx.endpoints.leaseDue(
-          tx,
-          this.owner,
-          free,
-          [...this.inFlight.keys()],
-          now,
-          new Date(now.getTime() + this.leaseMs),
-        ),
+      // One statement (FOR UPDATE SKIP LOCKED inside it): no transaction around it (ADR 0022).
+      leased = await this.ctx.endpoints.leaseDue(
+        this.ctx.db,
+        this.owner,
+        free,
+        [...this.inFlight.keys()],
+        now,
+        new Date(now.getTime() + this.leaseMs),
       );
     } catch (err) {
       this.ctx.logger.error({ err }, 'webhook worker: leasing endpoints failed');

@@ -1,19 +1,26 @@
 import type { Queryable } from '@svc/ports';
-import { fanOutEvents } from './fan-out-event.use-case';
+import { fanOutEvents, type EventToFanOut } from './fan-out-event.use-case';
 import type { InternalEvent, WebhookContext } from './ports';
 import { toPublicEvents } from './public-events';
 
+/** An internal event as the consumer hands it over, with the trace it arrived in. */
+export interface ArrivedEvent {
+  envelope: InternalEvent;
+  traceContext: Record<string, string> | null;
+}
+
 /**
- * An internal event arrived: record a delivery of each public event it becomes to every enabled
- * endpoint of its platform that wants it, in the consumer's transaction (the message is acked
- * after it commits).
+ * Internal events arrived (one batch of the consumer): record a delivery of each public event
+ * they become to every enabled endpoint of its platform that wants it, in the consumer's
+ * transaction (the messages are acked after it commits), in arrival order.
  */
-export async function dispatchEvent(
+export async function dispatchEvents(
   ctx: Pick<WebhookContext, 'endpoints' | 'deliveries' | 'clock'>,
   tx: Queryable,
-  envelope: InternalEvent,
+  arrived: ArrivedEvent[],
 ): Promise<number> {
-  const events = toPublicEvents(envelope);
-  if (events.length === 0) return 0;
+  const events: EventToFanOut[] = arrived.flatMap(({ envelope, traceContext }) =>
+    toPublicEvents(envelope).map((event) => ({ event, traceContext })),
+  );
   return fanOutEvents(ctx, tx, events, ctx.clock.now());
 }

@@ -49,6 +49,17 @@ export interface Delivery {
   traceContext: Record<string, string> | null;
 }
 
+/** What sending a delivery needs of its endpoint. */
+export type SendingEndpoint = Pick<
+  Endpoint,
+  'id' | 'platformId' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'
+>;
+
+export interface DueDeliveries {
+  endpoint: SendingEndpoint;
+  due: Delivery[];
+}
+
 export interface Attempt {
   deliveryId: string;
   number: number;
@@ -92,8 +103,8 @@ export interface EndpointStore {
   find(q: Queryable, platformId: string, id: string): Promise<Endpoint | null>;
   byId(q: Queryable, id: string): Promise<Endpoint | null>;
   list(q: Queryable, platformId: string, page: Page): Promise<{ items: Endpoint[]; total: number }>;
-  /** Enabled endpoints of a platform. */
-  enabledOf(q: Queryable, platformId: string): Promise<Endpoint[]>;
+  /** Enabled endpoints of these platforms (one query for a whole batch of events). */
+  enabledOf(q: Queryable, platformIds: string[]): Promise<Endpoint[]>;
   update(tx: Queryable, id: string, patch: EndpointPatch, now: Date): Promise<void>;
   rotateSecret(tx: Queryable, id: string, secret: string, previousExpiresAt: Date, now: Date): Promise<void>;
   delete(tx: Queryable, id: string): Promise<void>;
@@ -103,7 +114,7 @@ export interface EndpointStore {
    * (FOR UPDATE SKIP LOCKED), and leases them to `owner` until `leaseUntil`.
    */
   leaseDue(
-    tx: Queryable,
+    q: Queryable,
     owner: string,
     limit: number,
     exclude: string[],
@@ -136,10 +147,20 @@ export interface DeliveryStore {
     filter: Page & { status?: DeliveryStatus | undefined },
   ): Promise<{ items: Delivery[]; total: number }>;
   requeueManually(tx: Queryable, id: string, now: Date): Promise<void>;
-  /** Up to `limit` due pending deliveries of an endpoint, oldest first. */
-  dueBatch(q: Queryable, endpointId: string, now: Date, limit: number): Promise<Delivery[]>;
-  /** The states of several deliveries after their attempts (one statement). */
-  recordAttempts(tx: Queryable, deliveries: DeliveryUpdate[]): Promise<void>;
+  /**
+   * Up to `limit` due pending deliveries of an endpoint, oldest first, with the endpoint as
+   * sending needs it; null when none is due or the endpoint is disabled or its circuit open.
+   */
+  dueOf(q: Queryable, endpointId: string, now: Date, limit: number): Promise<DueDeliveries | null>;
+  /**
+   * The states of several deliveries after their attempts (one statement); with `also`, the same
+   * statement records their attempts and the endpoint's success (a batch that all succeeded).
+   */
+  recordAttempts(
+    q: Queryable,
+    deliveries: DeliveryUpdate[],
+    also?: { attempts: Attempt[]; endpointId: string; succeededAt: Date },
+  ): Promise<void>;
   countPending(q: Queryable): Promise<number>;
 }
 
