@@ -30,6 +30,12 @@ export interface BatchedIdempotentHandlerOptions<D> {
   check?: (envelope: EventEnvelope<D>) => void;
   /** Messages recorded in one transaction at most (default 250). */
   maxBatch?: number;
+  /**
+   * Batches committing at the same time (default 1: effects commit in arrival order). Two let one
+   * batch's round trips and WAL flush overlap the next's; two batches' effects may then commit in
+   * either order, as two messages handled concurrently by a plain consumer may.
+   */
+  maxInFlight?: number;
   /** Called after every committed batch (e.g. to wake what consumes the batch's effects). */
   afterCommit?: (messages: Array<BatchedMessage<D>>) => void;
   clock?: Clock;
@@ -45,7 +51,7 @@ interface Waiting<D> extends BatchedMessage<D> {
  * while one batch commits, the messages the bus hands in meanwhile wait for the next, so under a
  * burst a transaction carries up to `maxBatch` events and their round trips and WAL flush are
  * shared; a lone message still goes at once. The subscription's `prefetch` bounds what can wait:
- * give it about twice `maxBatch`, so that one batch fills while the other commits.
+ * give it `maxBatch` times (`maxInFlight` + 1), so that a batch fills while the others commit.
  *
  * Each message is acked (its handler call resolves) only after the transaction that recorded it
  * committed, so a process killed mid-batch loses nothing: the broker redelivers the unacked
@@ -53,7 +59,7 @@ interface Waiting<D> extends BatchedMessage<D> {
  * `idempotentHandler`). A transient failure (database unavailable) fails the whole batch and the
  * bus retries each message; any other failure of a batch of several is retried one message per
  * transaction at once, so only the message that causes it fails (and is retried, then
- * dead-lettered, by the bus). One batch is in flight at a time, so effects commit in arrival order.
+ * dead-lettered, by the bus). With one batch in flight (the default), effects commit in arrival order.
  */
 export function batchedIdempotentHandler<D = Record<string, unknown>>(
   options: BatchedIdempotentHandlerOptions<D>,
@@ -62,8 +68,12 @@ export function batchedIdempotentHandler<D = Record<string, unknown>>(
   const maxBatch = options.maxBatch ?? 250;
   if (!Number.isInteger(maxBatch) || maxBatch < 1)
     throw new RangeError('maxBatch must be a positive integer');
+  const maxInFlight = options.maxInFlight ?? 1;
+  if (!Number.isInteger(maxInFlight) || maxInFlight < 1)
+    throw new RangeError('maxInFlight must be a positive integer');
   const waiting: Array<Waiting<D>> = [];
-  let flushing = false;
+  let flushing = 0;
+  let scheduled = false;
 
   /** Records the batch as processed and applies the messages new to this consumer, in one transaction. */
   const commit = (batch: Array<Waiting<D>>) =>
@@ -118,14 +128,18 @@ export function batchedIdempotentHandler<D = Record<string, unknown>>(
   };
 
   const schedule = () => {
-    if (flushing || waiting.length === 0) return;
-    flushing = true;
+    if (scheduled || flushing >= maxInFlight || waiting.length === 0) return;
+    scheduled = true;
     // After the bus has handed in every message it holds (it does so in one synchronous loop).
     setImmediate(() => {
+      scheduled = false;
+      if (flushing >= maxInFlight || waiting.length === 0) return;
+      flushing += 1;
       void flush().finally(() => {
-        flushing = false;
+        flushing -= 1;
         schedule();
       });
+      schedule();
     });
   };
 

@@ -1,13 +1,11 @@
-import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
+import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
 import type {
-  Attempt,
   Delivery,
   DeliveryStatus,
   DeliveryStore,
   DeliveryUpdate,
-  DueDeliveries,
-  EndpointStatus,
   NewDelivery,
+  SucceededBatch,
 } from '../domain/ports';
 import type { DB } from './db.generated';
 
@@ -16,10 +14,9 @@ const db = (q: Queryable) => kyselyOn<DB>(q);
 // Written out, not a parameter, as before: a prepared statement's generic plan can use the partial
 // index on pending deliveries (WHERE status = 'pending') only when the condition says so itself.
 const PENDING = sql.lit<DeliveryStatus>('pending');
-const ENABLED = sql.lit<EndpointStatus>('enabled');
 
 // A delivery as the domain knows it: every column but its insertion order (seq).
-const DELIVERY = [
+export const DELIVERY_COLUMNS = [
   'id',
   'endpointId',
   'platformId',
@@ -37,6 +34,7 @@ const DELIVERY = [
   'createdAt',
   'traceContext',
 ] as const;
+const DELIVERY = DELIVERY_COLUMNS;
 
 /** Deliveries owed to endpoints: one per (endpoint, public event), sent oldest first. */
 export class DeliveryRepository implements DeliveryStore {
@@ -98,66 +96,33 @@ export class DeliveryRepository implements DeliveryStore {
       .execute();
   }
 
-  async dueOf(q: Queryable, endpointId: string, now: Date, limit: number): Promise<DueDeliveries | null> {
-    // One round trip: the due deliveries with what sending them needs of their endpoint, which
-    // must be enabled with its circuit closed (ADR 0022).
-    const { rows } = await executeNamed(
-      q,
-      'webhooks_due_with_endpoint',
-      db(q)
-        .selectFrom('webhookDeliveries as d')
-        .innerJoin('webhookEndpoints as e', 'e.id', 'd.endpointId')
-        .select(DELIVERY.map((column) => `d.${column}` as const))
-        .select([
-          'e.url as endpointUrl',
-          'e.secret as endpointSecret',
-          'e.previousSecret as endpointPreviousSecret',
-          'e.previousSecretExpiresAt as endpointPreviousSecretExpiresAt',
-        ])
-        .where('d.endpointId', '=', endpointId)
-        .where('d.status', '=', PENDING)
-        .where('d.nextAttemptAt', '<=', now)
-        .where('e.status', '=', ENABLED)
-        .where((eb) => eb.or([eb('e.breakerOpenUntil', 'is', null), eb('e.breakerOpenUntil', '<=', now)]))
-        .orderBy('d.seq')
-        .limit(limit),
-    );
-    const first = rows[0];
-    if (first === undefined) return null;
-    return {
-      endpoint: {
-        id: endpointId,
-        platformId: first.platformId,
-        url: first.endpointUrl,
-        secret: first.endpointSecret,
-        previousSecret: first.endpointPreviousSecret,
-        previousSecretExpiresAt: first.endpointPreviousSecretExpiresAt,
-      },
-      due: rows.map((row): Delivery => {
-        const delivery: Partial<Record<(typeof DELIVERY)[number], unknown>> = {};
-        for (const column of DELIVERY) delivery[column] = row[column];
-        return delivery as Delivery;
-      }),
-    };
+  /** Several deliveries after their attempts, in one statement; a manual re-send is spent by it. */
+  async recordAttempts(tx: Queryable, updates: DeliveryUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    await sql`
+      UPDATE webhook_deliveries AS d
+      SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
+        last_response_status = u.last_response_status, last_error = u.last_error, manual = false
+      FROM unnest(
+        ${updates.map((u) => u.id)}::text[],
+        ${updates.map((u) => u.status)}::text[],
+        ${updates.map((u) => u.attemptCount)}::int[],
+        ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
+        ${updates.map((u) => u.lastResponseStatus)}::int[],
+        ${updates.map((u) => u.lastError)}::text[]
+      ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
+      WHERE d.id = u.id`.execute(db(tx));
   }
 
-  /**
-   * Several deliveries after their attempts, in one statement; a manual re-send is spent by it.
-   * With `succeededAt`, the same statement also records the attempts and closes the endpoint's
-   * circuit (the batch all succeeded): one round trip and one commit for a whole batch.
-   */
-  async recordAttempts(
-    q: Queryable,
-    updates: DeliveryUpdate[],
-    also?: { attempts: Attempt[]; endpointId: string; succeededAt: Date },
-  ): Promise<void> {
-    if (updates.length === 0) return;
-    const attempts = also?.attempts ?? [];
-    const withAttempts =
-      also === undefined
-        ? sql``
-        : sql`
-      inserted AS (
+  async recordSucceeded(q: Queryable, owner: string, batches: SucceededBatch[]): Promise<void> {
+    if (batches.length === 0) return;
+    const attempts = batches.flatMap((b) => b.attempts);
+    const updates = batches.flatMap((b) => b.updates);
+    // One statement for the batches of many endpoints (ADR 0022): their attempts, their
+    // deliveries, and each endpoint's closed circuit and released lease (lease_until keeps the
+    // release time, so the least recently served endpoints are leased first).
+    await sql`
+      WITH inserted AS (
         INSERT INTO webhook_attempts (delivery_id, number, attempted_at, outcome, response_status,
           duration_ms, error, next_retry_at)
         SELECT * FROM unnest(
@@ -170,30 +135,30 @@ export class DeliveryRepository implements DeliveryStore {
           ${attempts.map((a) => a.error)}::text[],
           ${attempts.map((a) => a.nextRetryAt?.toISOString() ?? null)}::timestamptz[]
         )
-      ),
-      endpoint AS (
-        UPDATE webhook_endpoints
+      ), endpoints AS (
+        UPDATE webhook_endpoints AS e
         SET consecutive_failures = 0, failing_since = NULL, breaker_open_until = NULL,
-          last_success_at = ${also.succeededAt.toISOString()}::timestamptz
-        WHERE id = ${also.endpointId}
-      ),`;
-    await sql`
-      WITH ${withAttempts} updated AS (
-        UPDATE webhook_deliveries AS d
-        SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
-          last_response_status = u.last_response_status, last_error = u.last_error, manual = false
+          last_success_at = u.at,
+          lease_owner = CASE WHEN e.lease_owner = ${owner} THEN NULL ELSE e.lease_owner END,
+          lease_until = CASE WHEN e.lease_owner = ${owner} THEN u.at ELSE e.lease_until END
         FROM unnest(
-          ${updates.map((u) => u.id)}::text[],
-          ${updates.map((u) => u.status)}::text[],
-          ${updates.map((u) => u.attemptCount)}::int[],
-          ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
-          ${updates.map((u) => u.lastResponseStatus)}::int[],
-          ${updates.map((u) => u.lastError)}::text[]
-        ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
-        WHERE d.id = u.id
-        RETURNING d.id
+          ${batches.map((b) => b.endpointId)}::text[],
+          ${batches.map((b) => b.succeededAt.toISOString())}::timestamptz[]
+        ) AS u(id, at)
+        WHERE e.id = u.id
       )
-      SELECT count(*) AS n FROM updated`.execute(db(q));
+      UPDATE webhook_deliveries AS d
+      SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
+        last_response_status = u.last_response_status, last_error = u.last_error, manual = false
+      FROM unnest(
+        ${updates.map((u) => u.id)}::text[],
+        ${updates.map((u) => u.status)}::text[],
+        ${updates.map((u) => u.attemptCount)}::int[],
+        ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
+        ${updates.map((u) => u.lastResponseStatus)}::int[],
+        ${updates.map((u) => u.lastError)}::text[]
+      ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
+      WHERE d.id = u.id`.execute(db(q));
   }
 
   async countPending(q: Queryable): Promise<number> {

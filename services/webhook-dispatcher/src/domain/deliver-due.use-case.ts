@@ -8,7 +8,15 @@ import { inSpan, injectTraceContext, markFailed, SpanKind } from '@svc/telemetry
 import { fetchPolicyOf } from './endpoint-url';
 import { fanOutEvents, inCurrentTrace } from './fan-out-event.use-case';
 import { signingSecrets } from './manage-endpoints.use-case';
-import type { Attempt, Delivery, DeliveryUpdate, SendingEndpoint, WebhookContext } from './ports';
+import type {
+  Attempt,
+  Delivery,
+  DeliveryUpdate,
+  DueDeliveries,
+  SendingEndpoint,
+  SucceededBatch,
+  WebhookContext,
+} from './ports';
 import { endpointDisabledEvent } from './public-events';
 import { breakerCooldownMs, failedForTooLong, retryDelayMs } from './retry-schedule';
 import { webhookHeaders } from './webhook-signature';
@@ -169,26 +177,29 @@ interface Sent {
   error: string | null;
 }
 
+/** How the worker records a batch and which lease it holds. */
+export interface BatchRecording {
+  /** The worker that holds the endpoint's lease: recording the batch releases it. */
+  owner: string;
+  /** Records a batch that all succeeded, with other endpoints' batches (group commit). */
+  succeeded(batch: SucceededBatch): Promise<void>;
+}
+
 /**
- * Sends the oldest due deliveries of one endpoint (the caller holds the endpoint's lease), one at
- * a time and in order, up to `max`, stopping at the first that fails; then records every attempt
- * in one transaction: successes, a retry on the schedule, `failed` when the schedule is spent, or
- * the endpoint disabled (410 Gone at once; or no success for days). Reading the batch in one
- * query and recording it in one transaction is what lets a healthy endpoint drain a backlog at
- * the speed of its answers (ADR 0022); a crash before the record re-sends the batch (at least
- * once). A batch that all succeeded is recorded in one statement, without a transaction around
- * it. Empty when nothing is due (or the endpoint is disabled or its circuit open).
+ * Sends the due deliveries the lease handed over for one endpoint (the caller holds the lease),
+ * one at a time and in order, stopping at the first that fails; then records every attempt and
+ * releases the lease: a batch that all succeeded in one statement shared with the other
+ * endpoints' batches (ADR 0022); otherwise in one transaction: successes, a retry on the
+ * schedule, `failed` when the schedule is spent, or the endpoint disabled (410 Gone at once; or
+ * no success for days). A crash before the record re-sends the batch (at least once).
  */
 export async function deliverDue(
   ctx: WebhookContext,
-  endpointId: string,
-  max: number,
+  { endpoint, due }: DueDeliveries,
+  recording: BatchRecording,
 ): Promise<AttemptOutcome[]> {
-  // One query: the due deliveries and the endpoint as it is now (enabled, circuit closed).
-  const found = await ctx.deliveries.dueOf(ctx.db, endpointId, ctx.clock.now(), max);
-  if (found === null) return [];
-  const { endpoint, due } = found;
-
+  if (due.length === 0) return [];
+  const endpointId = endpoint.id;
   const sent: Sent[] = [];
   for (const delivery of due) {
     const attemptedAt = ctx.clock.now();
@@ -246,7 +257,7 @@ export async function deliverDue(
     await recordOutcome(
       ctx,
       last.delivery.id,
-      (q) => ctx.deliveries.recordAttempts(q, updates, { attempts, endpointId, succeededAt: now }),
+      () => recording.succeeded({ endpointId, attempts, updates, succeededAt: now }),
       true,
     );
     return outcomes;
@@ -255,6 +266,7 @@ export async function deliverDue(
     await ctx.attempts.insertMany(tx, attempts);
     await ctx.deliveries.recordAttempts(tx, updates);
     if (anySucceeded) await ctx.endpoints.recordSuccess(tx, endpointId, now);
+    await ctx.endpoints.releaseLease(tx, endpointId, recording.owner, now);
     const streak = await ctx.endpoints.recordFailure(
       tx,
       endpointId,

@@ -1,16 +1,16 @@
 import type { Queryable } from '@svc/ports';
 import { fanOutEvents, type EventToFanOut } from './fan-out-event.use-case';
-import type { InternalEvent, WebhookContext } from './ports';
-import { toPublicEvents } from './public-events';
+import type { WebhookContext } from './ports';
+import type { PublicEvent } from './public-events';
 
-/** An internal event as the consumer hands it over, with the trace it arrived in. */
+/** What an internal event became (toPublicEvents), with the trace it arrived in. */
 export interface ArrivedEvent {
-  envelope: InternalEvent;
+  events: PublicEvent[];
   traceContext: Record<string, string> | null;
 }
 
 /**
- * Internal events arrived (one batch of the consumer): record a delivery of each public event
+ * Internal events arrived (one batch of the consumer, each as the public events it becomes): record a delivery of each public event
  * they become to every enabled endpoint of its platform that wants it, in the consumer's
  * transaction (the messages are acked after it commits), in arrival order.
  */
@@ -19,8 +19,8 @@ export async function dispatchEvents(
   tx: Queryable,
   arrived: ArrivedEvent[],
 ): Promise<number> {
-  const events: EventToFanOut[] = arrived.flatMap(({ envelope, traceContext }) =>
-    toPublicEvents(envelope).map((event) => ({ event, traceContext })),
+  const events: EventToFanOut[] = arrived.flatMap(({ events: becomes, traceContext }) =>
+    becomes.map((event) => ({ event, traceContext })),
   );
   return fanOutEvents(ctx, tx, events, ctx.clock.now());
 }

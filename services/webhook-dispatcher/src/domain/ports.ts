@@ -55,9 +55,18 @@ export type SendingEndpoint = Pick<
   'id' | 'platformId' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'
 >;
 
+/** A leased endpoint and its first due deliveries, oldest first. */
 export interface DueDeliveries {
   endpoint: SendingEndpoint;
   due: Delivery[];
+}
+
+/** A batch of one endpoint whose every attempt succeeded, to record. */
+export interface SucceededBatch {
+  endpointId: string;
+  attempts: Attempt[];
+  updates: DeliveryUpdate[];
+  succeededAt: Date;
 }
 
 export interface Attempt {
@@ -111,7 +120,8 @@ export interface EndpointStore {
   disable(tx: Queryable, id: string, reason: string, now: Date): Promise<void>;
   /**
    * Takes up to `limit` enabled endpoints with a due delivery, closed circuit and no live lease
-   * (FOR UPDATE SKIP LOCKED), and leases them to `owner` until `leaseUntil`.
+   * (FOR UPDATE SKIP LOCKED), least recently served first, leases them to `owner` until
+   * `leaseUntil`, and returns each with its first `perEndpoint` due deliveries: one statement.
    */
   leaseDue(
     q: Queryable,
@@ -120,8 +130,10 @@ export interface EndpointStore {
     exclude: string[],
     now: Date,
     leaseUntil: Date,
-  ): Promise<string[]>;
-  releaseLease(q: Queryable, endpointId: string, owner: string): Promise<void>;
+    perEndpoint: number,
+  ): Promise<DueDeliveries[]>;
+  /** Gives the lease back if `owner` still holds it; `now` is kept as when it was last served. */
+  releaseLease(q: Queryable, endpointId: string, owner: string, now: Date): Promise<void>;
   /** Extends the leases `owner` still holds on these endpoints to `leaseUntil`. */
   renewLeases(q: Queryable, owner: string, endpointIds: string[], leaseUntil: Date): Promise<void>;
   recordSuccess(tx: Queryable, endpointId: string, now: Date): Promise<void>;
@@ -147,20 +159,13 @@ export interface DeliveryStore {
     filter: Page & { status?: DeliveryStatus | undefined },
   ): Promise<{ items: Delivery[]; total: number }>;
   requeueManually(tx: Queryable, id: string, now: Date): Promise<void>;
+  /** The states of several deliveries after their attempts (one statement). */
+  recordAttempts(tx: Queryable, deliveries: DeliveryUpdate[]): Promise<void>;
   /**
-   * Up to `limit` due pending deliveries of an endpoint, oldest first, with the endpoint as
-   * sending needs it; null when none is due or the endpoint is disabled or its circuit open.
+   * Batches that all succeeded, of any number of endpoints leased to `owner`, in one statement:
+   * their attempts, their deliveries, each endpoint's success, and its lease released.
    */
-  dueOf(q: Queryable, endpointId: string, now: Date, limit: number): Promise<DueDeliveries | null>;
-  /**
-   * The states of several deliveries after their attempts (one statement); with `also`, the same
-   * statement records their attempts and the endpoint's success (a batch that all succeeded).
-   */
-  recordAttempts(
-    q: Queryable,
-    deliveries: DeliveryUpdate[],
-    also?: { attempts: Attempt[]; endpointId: string; succeededAt: Date },
-  ): Promise<void>;
+  recordSucceeded(q: Queryable, owner: string, batches: SucceededBatch[]): Promise<void>;
   countPending(q: Queryable): Promise<number>;
 }
 

@@ -1,13 +1,15 @@
 import { batchedIdempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import { dispatchEvents } from '../../domain/dispatch-event.use-case';
-import type { WebhookContext } from '../../domain/ports';
-import { CONSUMED_PATTERNS, toPublicEvents } from '../../domain/public-events';
+import type { InternalEvent, WebhookContext } from '../../domain/ports';
+import { CONSUMED_PATTERNS, toPublicEvents, type PublicEvent } from '../../domain/public-events';
 
 export const PLATFORM_EVENTS_QUEUE = 'webhook-dispatcher.platform-events';
 
-/** Events recorded in one transaction at most; the queue's prefetch is twice this (ADR 0022). */
+/** Events recorded in one transaction at most (ADR 0022). */
 export const INTAKE_BATCH = 250;
+/** Intake transactions committing at once: one fills while two commit (prefetch 3 x 250). */
+const INTAKE_IN_FLIGHT = 2;
 
 /**
  * Platform-facing events → deliveries; each event once, acked after the transaction that
@@ -15,23 +17,29 @@ export const INTAKE_BATCH = 250;
  * in the next (group commit: one transaction for up to INTAKE_BATCH events).
  */
 export function platformEventsSubscription(db: Database, ctx: WebhookContext): Subscription {
+  // What each message becomes, worked out once when it is checked and used when its batch commits.
+  const publicEvents = new WeakMap<InternalEvent, PublicEvent[]>();
   return {
     queue: PLATFORM_EVENTS_QUEUE,
     patterns: CONSUMED_PATTERNS,
-    prefetch: 2 * INTAKE_BATCH,
+    prefetch: (INTAKE_IN_FLIGHT + 1) * INTAKE_BATCH,
     handler: batchedIdempotentHandler({
       db,
       consumer: PLATFORM_EVENTS_QUEUE,
       clock: ctx.clock,
       maxBatch: INTAKE_BATCH,
+      maxInFlight: INTAKE_IN_FLIGHT,
       // toPublicEvents validates each type with its contracts definition: a bad shape throws
       // here, for that message alone, and the bus retries it, then dead-letters it.
-      check: (envelope) => void toPublicEvents(envelope),
+      check: (envelope) => void publicEvents.set(envelope, toPublicEvents(envelope)),
       handle: async (tx, messages) => {
         await dispatchEvents(
           ctx,
           tx,
-          messages.map(({ envelope, traceContext }) => ({ envelope, traceContext })),
+          messages.map(({ envelope, traceContext }) => ({
+            events: publicEvents.get(envelope) ?? toPublicEvents(envelope),
+            traceContext,
+          })),
         );
       },
       afterCommit: () => ctx.kick(),
