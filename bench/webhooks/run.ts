@@ -21,8 +21,10 @@
  * Environment: BENCH_EVENTS (default 10000), BENCH_SLOW_EVENTS (per slow platform, default 20),
  * BENCH_SLOW_MS (default 2000), BENCH_RATE (events published per second; default 0: all at once),
  * BENCH_CONCURRENCY (WEBHOOK_CONCURRENCY, default 32), BENCH_TIMEOUT (s to wait for the
- * deliveries, default 150), TEST_DATABASE_URL (PostgreSQL server, default
- * postgres://postgres@127.0.0.1:5432/postgres).
+ * deliveries, default 150), BENCH_DB_CONNECTIONS (the dispatcher's pool size; default the
+ * service's own, 10), BENCH_STAGES=1 (time every statement and transaction of the dispatcher and
+ * print where the database time went: ./timed-database.ts), TEST_DATABASE_URL (PostgreSQL server,
+ * default postgres://postgres@127.0.0.1:5432/postgres).
  *
  * Then, in the same run, the baseline: the bodies the healthy receivers got, sent again as plain
  * signed POSTs from this process to the same receivers (./plain-posts.ts). Goals (issue #18): the
