@@ -38,6 +38,10 @@ const DELIVERY = DELIVERY_COLUMNS;
 
 /** Deliveries owed to endpoints: one per (endpoint, public event), sent oldest first. */
 export class DeliveryRepository implements DeliveryStore {
+  async lockIntakeOrder(tx: Queryable): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('webhook-dispatcher.intake-order'))`.execute(db(tx));
+  }
+
   async insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
     // One statement for the whole fan-out (ADR 0022).

@@ -23,7 +23,14 @@ export async function fanOutEvents(
   tx: Queryable,
   events: EventToFanOut[],
   now: Date,
-  options: { excludeEndpointId?: string } = {},
+  options: {
+    excludeEndpointId?: string;
+    /**
+     * Intake (ADR 0022): take the intake-order lock before inserting, so that deliveries become
+     * visible in the order of their seq even when two intake transactions overlap.
+     */
+    inIntakeOrder?: boolean;
+  } = {},
 ): Promise<number> {
   if (events.length === 0) return 0;
   const platformIds = [...new Set(events.map(({ event }) => event.platformId))];
@@ -49,7 +56,9 @@ export async function fanOutEvents(
       });
     }
   }
-  return deliveries.length === 0 ? 0 : ctx.deliveries.insertMany(tx, deliveries);
+  if (deliveries.length === 0) return 0;
+  if (options.inIntakeOrder === true) await ctx.deliveries.lockIntakeOrder(tx);
+  return ctx.deliveries.insertMany(tx, deliveries);
 }
 
 /** The events to fan out, in the trace that is active now (the consumer's span, tracing on). */

@@ -149,6 +149,11 @@ export interface EndpointStore {
 
 /** Deliveries owed to endpoints (data-access/delivery.repository.ts). */
 export interface DeliveryStore {
+  /**
+   * Waits for the intake transactions that inserted deliveries before this one to end, and holds
+   * the others back until this one ends (a transaction-level advisory lock).
+   */
+  lockIntakeOrder(tx: Queryable): Promise<void>;
   /** Inserts deliveries; one already there for (endpoint, event) is kept. Returns how many are new. */
   insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number>;
   find(q: Queryable, endpointId: string, id: string): Promise<Delivery | null>;
