@@ -21,8 +21,10 @@
  * Environment: BENCH_EVENTS (default 10000), BENCH_SLOW_EVENTS (per slow platform, default 20),
  * BENCH_SLOW_MS (default 2000), BENCH_RATE (events published per second; default 0: all at once),
  * BENCH_CONCURRENCY (WEBHOOK_CONCURRENCY, default 32), BENCH_TIMEOUT (s to wait for the
- * deliveries, default 150), TEST_DATABASE_URL (PostgreSQL server, default
- * postgres://postgres@127.0.0.1:5432/postgres).
+ * deliveries, default 150), BENCH_DB_CONNECTIONS (the dispatcher's pool size; default the
+ * service's own, 10), BENCH_STAGES=1 (time every statement and transaction of the dispatcher and
+ * print where the database time went: ./timed-database.ts), TEST_DATABASE_URL (PostgreSQL server,
+ * default postgres://postgres@127.0.0.1:5432/postgres).
  *
  * Then, in the same run, the baseline: the bodies the healthy receivers got, sent again as plain
  * signed POSTs from this process to the same receivers (./plain-posts.ts). Goals (issue #18): the
@@ -43,6 +45,7 @@ import { signInternalToken } from '@svc/service-kit';
 import { createDatabase } from '@svc/storage';
 import { freshPostgresDatabase } from '@svc/test-kit';
 import { plainSignedPosts } from './plain-posts';
+import { TimedDatabase } from './timed-database';
 import {
   startWebhookDispatcher,
   webhookDispatcherConfigSchema,
@@ -151,6 +154,7 @@ async function main(): Promise<number> {
   const rate = intFromEnv('BENCH_RATE', 0, 0);
   const concurrency = intFromEnv('BENCH_CONCURRENCY', 32);
   const timeoutS = intFromEnv('BENCH_TIMEOUT', 150);
+  const stages = process.env.BENCH_STAGES === '1';
   if (slowEvents * SLOW_PLATFORMS >= totalEvents)
     throw new Error('BENCH_SLOW_EVENTS * 10 must stay below BENCH_EVENTS');
 
@@ -187,10 +191,15 @@ async function main(): Promise<number> {
       LOG_LEVEL: 'warn',
     });
     const pool = process.env.BENCH_DB_CONNECTIONS;
-    const db =
-      pool === undefined
+    const pooled =
+      pool === undefined && !stages
         ? undefined
-        : await createDatabase({ url: database.url, maxConnections: Number(pool) });
+        : await createDatabase({
+            url: database.url,
+            ...(pool === undefined ? {} : { maxConnections: Number(pool) }),
+          });
+    const timed = stages && pooled !== undefined ? new TimedDatabase(pooled) : undefined;
+    const db = timed ?? pooled;
     dispatcher = await startWebhookDispatcher(config, { bus, logger, ...(db === undefined ? {} : { db }) });
 
     // 100 platforms, one endpoint each, registered through the HTTP API; the last 10 are slow.
@@ -325,6 +334,8 @@ async function main(): Promise<number> {
     if (allIn >= deadline) console.log(`(stopped waiting after ${timeoutS} s)`);
     for (const r of short)
       console.log(`  ${r.platformId}: ${r.firstArrival.size}/${expectedBy.get(r) ?? 0} arrived`);
+
+    if (timed !== undefined) console.log(timed.report());
 
     // The baseline: the same bodies to the same healthy receivers, plain signed POSTs.
     await dispatcher.stop();

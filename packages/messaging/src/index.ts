@@ -9,3 +9,4 @@ export * from './outbox-metrics';
 export * from './consumer-metrics';
 export * from './outbox-relay';
 export * from './processed-messages';
+export * from './batched-idempotent-handler';

@@ -1,5 +1,12 @@
-import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
-import type { Delivery, DeliveryStatus, DeliveryStore, DeliveryUpdate, NewDelivery } from '../domain/ports';
+import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
+import type {
+  Delivery,
+  DeliveryStatus,
+  DeliveryStore,
+  DeliveryUpdate,
+  NewDelivery,
+  SucceededBatch,
+} from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -9,7 +16,7 @@ const db = (q: Queryable) => kyselyOn<DB>(q);
 const PENDING = sql.lit<DeliveryStatus>('pending');
 
 // A delivery as the domain knows it: every column but its insertion order (seq).
-const DELIVERY = [
+export const DELIVERY_COLUMNS = [
   'id',
   'endpointId',
   'platformId',
@@ -27,9 +34,14 @@ const DELIVERY = [
   'createdAt',
   'traceContext',
 ] as const;
+const DELIVERY = DELIVERY_COLUMNS;
 
 /** Deliveries owed to endpoints: one per (endpoint, public event), sent oldest first. */
 export class DeliveryRepository implements DeliveryStore {
+  async lockIntakeOrder(tx: Queryable): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('webhook-dispatcher.intake-order'))`.execute(db(tx));
+  }
+
   async insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
     // One statement for the whole fan-out (ADR 0022).
@@ -88,22 +100,6 @@ export class DeliveryRepository implements DeliveryStore {
       .execute();
   }
 
-  async dueBatch(q: Queryable, endpointId: string, now: Date, limit: number): Promise<Delivery[]> {
-    const { rows } = await executeNamed(
-      q,
-      'webhooks_due_deliveries',
-      db(q)
-        .selectFrom('webhookDeliveries')
-        .select(DELIVERY)
-        .where('endpointId', '=', endpointId)
-        .where('status', '=', PENDING)
-        .where('nextAttemptAt', '<=', now)
-        .orderBy('seq')
-        .limit(limit),
-    );
-    return rows;
-  }
-
   /** Several deliveries after their attempts, in one statement; a manual re-send is spent by it. */
   async recordAttempts(tx: Queryable, updates: DeliveryUpdate[]): Promise<void> {
     if (updates.length === 0) return;
@@ -120,6 +116,53 @@ export class DeliveryRepository implements DeliveryStore {
         ${updates.map((u) => u.lastError)}::text[]
       ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
       WHERE d.id = u.id`.execute(db(tx));
+  }
+
+  async recordSucceeded(q: Queryable, owner: string, batches: SucceededBatch[]): Promise<void> {
+    if (batches.length === 0) return;
+    const attempts = batches.flatMap((b) => b.attempts);
+    const updates = batches.flatMap((b) => b.updates);
+    // One statement for the batches of many endpoints (ADR 0022): their attempts, their
+    // deliveries, and each endpoint's closed circuit and released lease (lease_until keeps the
+    // release time, so the least recently served endpoints are leased first).
+    await sql`
+      WITH inserted AS (
+        INSERT INTO webhook_attempts (delivery_id, number, attempted_at, outcome, response_status,
+          duration_ms, error, next_retry_at)
+        SELECT * FROM unnest(
+          ${attempts.map((a) => a.deliveryId)}::text[],
+          ${attempts.map((a) => a.number)}::int[],
+          ${attempts.map((a) => a.attemptedAt.toISOString())}::timestamptz[],
+          ${attempts.map((a) => a.outcome)}::text[],
+          ${attempts.map((a) => a.responseStatus)}::int[],
+          ${attempts.map((a) => a.durationMs)}::int[],
+          ${attempts.map((a) => a.error)}::text[],
+          ${attempts.map((a) => a.nextRetryAt?.toISOString() ?? null)}::timestamptz[]
+        )
+      ), endpoints AS (
+        UPDATE webhook_endpoints AS e
+        SET consecutive_failures = 0, failing_since = NULL, breaker_open_until = NULL,
+          last_success_at = u.at,
+          lease_owner = CASE WHEN e.lease_owner = ${owner} THEN NULL ELSE e.lease_owner END,
+          lease_until = CASE WHEN e.lease_owner = ${owner} THEN u.at ELSE e.lease_until END
+        FROM unnest(
+          ${batches.map((b) => b.endpointId)}::text[],
+          ${batches.map((b) => b.succeededAt.toISOString())}::timestamptz[]
+        ) AS u(id, at)
+        WHERE e.id = u.id
+      )
+      UPDATE webhook_deliveries AS d
+      SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
+        last_response_status = u.last_response_status, last_error = u.last_error, manual = false
+      FROM unnest(
+        ${updates.map((u) => u.id)}::text[],
+        ${updates.map((u) => u.status)}::text[],
+        ${updates.map((u) => u.attemptCount)}::int[],
+        ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
+        ${updates.map((u) => u.lastResponseStatus)}::int[],
+        ${updates.map((u) => u.lastError)}::text[]
+      ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
+      WHERE d.id = u.id`.execute(db(q));
   }
 
   async countPending(q: Queryable): Promise<number> {

@@ -1,5 +1,14 @@
 import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
-import type { DeliveryStatus, Endpoint, EndpointPatch, EndpointStatus, EndpointStore } from '../domain/ports';
+import type {
+  Delivery,
+  DeliveryStatus,
+  DueDeliveries,
+  Endpoint,
+  EndpointPatch,
+  EndpointStatus,
+  EndpointStore,
+} from '../domain/ports';
+import { DELIVERY_COLUMNS } from './delivery.repository';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -29,6 +38,16 @@ const ENDPOINT = [
   'createdAt',
   'updatedAt',
 ] as const;
+
+// A row of the lease: the leased endpoint, and one of its due deliveries (all null when none).
+type DueRow = {
+  leasedId: string;
+  endpointPlatformId: string;
+  endpointUrl: string;
+  endpointSecret: string;
+  endpointPreviousSecret: string | null;
+  endpointPreviousSecretExpiresAt: Date | null;
+} & { [K in keyof Delivery]: Delivery[K] | null };
 
 /** Webhook endpoints: their settings, their circuit and the worker lease on each. */
 export class EndpointRepository implements EndpointStore {
@@ -81,14 +100,15 @@ export class EndpointRepository implements EndpointStore {
     return { items: rows, total };
   }
 
-  async enabledOf(q: Queryable, platformId: string): Promise<Endpoint[]> {
+  async enabledOf(q: Queryable, platformIds: string[]): Promise<Endpoint[]> {
+    if (platformIds.length === 0) return [];
     const { rows } = await executeNamed(
       q,
-      'webhooks_enabled_endpoints',
+      'webhooks_enabled_endpoints_of',
       db(q)
         .selectFrom('webhookEndpoints')
         .select(ENDPOINT)
-        .where('platformId', '=', platformId)
+        .where((eb) => eb('platformId', '=', eb.fn.any(sql<string[]>`${platformIds}::text[]`)))
         .where('status', '=', ENABLED)
         .orderBy('createdAt')
         .orderBy('id'),
@@ -150,57 +170,82 @@ export class EndpointRepository implements EndpointStore {
   }
 
   async leaseDue(
-    tx: Queryable,
+    q: Queryable,
     owner: string,
     limit: number,
     exclude: string[],
     now: Date,
     leaseUntil: Date,
-  ) {
-    const { rows } = await executeNamed(
-      tx,
-      'webhooks_lease_due_endpoints',
-      db(tx)
-        .with('due', (d) =>
-          d
-            .selectFrom('webhookEndpoints as e')
-            .select('e.id')
-            .where('e.status', '=', ENABLED)
-            .where((eb) => eb.or([eb('e.leaseUntil', 'is', null), eb('e.leaseUntil', '<=', now)]))
-            .where((eb) => eb.or([eb('e.breakerOpenUntil', 'is', null), eb('e.breakerOpenUntil', '<=', now)]))
-            .where((eb) => eb.not(eb('e.id', '=', eb.fn.any(sql<string[]>`${exclude}::text[]`))))
-            .where((eb) =>
-              eb.exists(
-                eb
-                  .selectFrom('webhookDeliveries as d')
-                  .select(sql.lit(1).as('one'))
-                  .whereRef('d.endpointId', '=', 'e.id')
-                  .where('d.status', '=', PENDING)
-                  .where('d.nextAttemptAt', '<=', now),
-              ),
-            )
-            .orderBy('e.leaseUntil', (order) => order.asc().nullsFirst())
-            .orderBy('e.id')
-            .limit(limit)
-            .forUpdate('e')
-            .skipLocked(),
-        )
-        .updateTable('webhookEndpoints')
-        .set({ leaseOwner: owner, leaseUntil })
-        .from('due')
-        .whereRef('webhookEndpoints.id', '=', 'due.id')
-        .returning('webhookEndpoints.id'),
-    );
-    return rows.map((row) => row.id);
+    perEndpoint: number,
+  ): Promise<DueDeliveries[]> {
+    // One statement, no transaction around it (ADR 0022): take the endpoints (FOR UPDATE SKIP
+    // LOCKED: a replica's concurrent lease skips them), lease them, and read the first batch of
+    // each. The least recently served come first (a release stamps lease_until with its time).
+    const { rows } = await sql<DueRow>`
+      WITH due AS (
+        SELECT e.id FROM webhook_endpoints AS e
+        WHERE e.status = ${ENABLED}
+          AND (e.lease_until IS NULL OR e.lease_until <= ${now})
+          AND (e.breaker_open_until IS NULL OR e.breaker_open_until <= ${now})
+          AND NOT (e.id = ANY (${exclude}::text[]))
+          AND EXISTS (
+            SELECT 1 FROM webhook_deliveries AS d
+            WHERE d.endpoint_id = e.id AND d.status = ${PENDING} AND d.next_attempt_at <= ${now}
+          )
+        ORDER BY e.lease_until ASC NULLS FIRST, e.id
+        LIMIT ${limit}
+        FOR UPDATE OF e SKIP LOCKED
+      ), leased AS (
+        UPDATE webhook_endpoints AS e SET lease_owner = ${owner}, lease_until = ${leaseUntil}
+        FROM due WHERE e.id = due.id
+        RETURNING e.id, e.platform_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+      )
+      SELECT l.id AS leased_id, l.platform_id AS endpoint_platform_id, l.url AS endpoint_url, l.secret AS endpoint_secret,
+        l.previous_secret AS endpoint_previous_secret,
+        l.previous_secret_expires_at AS endpoint_previous_secret_expires_at, d.*
+      FROM leased AS l
+      LEFT JOIN LATERAL (
+        SELECT ${sql.join(DELIVERY_COLUMNS.map((c) => sql.ref(`d.${c}`)))}, d.seq
+        FROM webhook_deliveries AS d
+        WHERE d.endpoint_id = l.id AND d.status = ${PENDING} AND d.next_attempt_at <= ${now}
+        ORDER BY d.seq
+        LIMIT ${perEndpoint}
+      ) AS d ON true
+      ORDER BY l.id, d.seq`.execute(db(q));
+    const byEndpoint = new Map<string, DueDeliveries>();
+    for (const row of rows) {
+      let found = byEndpoint.get(row.leasedId);
+      if (found === undefined) {
+        found = {
+          endpoint: {
+            id: row.leasedId,
+            platformId: row.endpointPlatformId,
+            url: row.endpointUrl,
+            secret: row.endpointSecret,
+            previousSecret: row.endpointPreviousSecret,
+            previousSecretExpiresAt: row.endpointPreviousSecretExpiresAt,
+          },
+          due: [],
+        };
+        byEndpoint.set(row.leasedId, found);
+      }
+      // An endpoint whose delivery was taken between the two reads comes back with no batch.
+      if (row.id === null) continue;
+      const delivery: Partial<Record<(typeof DELIVERY_COLUMNS)[number], unknown>> = {};
+      for (const column of DELIVERY_COLUMNS) delivery[column] = row[column];
+      found.due.push(delivery as Delivery);
+    }
+    return [...byEndpoint.values()];
   }
 
-  async releaseLease(q: Queryable, endpointId: string, owner: string): Promise<void> {
+  async releaseLease(q: Queryable, endpointId: string, owner: string, now: Date): Promise<void> {
+    // lease_until keeps the release time: the least recently served endpoints are leased first.
     await executeNamed(
       q,
       'webhooks_release_lease',
       db(q)
         .updateTable('webhookEndpoints')
-        .set({ leaseOwner: null, leaseUntil: null })
+        .set({ leaseOwner: null, leaseUntil: now })
         .where('id', '=', endpointId)
         .where('leaseOwner', '=', owner),
     );

@@ -6,9 +6,17 @@ import { appendToOutbox } from '@svc/messaging';
 import type { Queryable } from '@svc/ports';
 import { inSpan, injectTraceContext, markFailed, SpanKind } from '@svc/telemetry';
 import { fetchPolicyOf } from './endpoint-url';
-import { fanOutEvents } from './fan-out-event.use-case';
+import { fanOutEvents, inCurrentTrace } from './fan-out-event.use-case';
 import { signingSecrets } from './manage-endpoints.use-case';
-import type { Attempt, Delivery, DeliveryUpdate, Endpoint, WebhookContext } from './ports';
+import type {
+  Attempt,
+  Delivery,
+  DeliveryUpdate,
+  DueDeliveries,
+  SendingEndpoint,
+  SucceededBatch,
+  WebhookContext,
+} from './ports';
 import { endpointDisabledEvent } from './public-events';
 import { breakerCooldownMs, failedForTooLong, retryDelayMs } from './retry-schedule';
 import { webhookHeaders } from './webhook-signature';
@@ -32,7 +40,7 @@ export interface AttemptOutcome {
  * One attempt; with tracing on and a delivery made in a trace, a CLIENT span of that trace whose
  * `traceparent` the POST carries (a receiver that traces joins it; the signature does not cover it).
  */
-function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
+function send(ctx: WebhookContext, endpoint: SendingEndpoint, delivery: Delivery) {
   if (delivery.traceContext === null) return attempt(ctx, endpoint, delivery);
   return inSpan(
     'svc.webhook-dispatcher',
@@ -56,7 +64,7 @@ function send(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
   );
 }
 
-async function attempt(ctx: WebhookContext, endpoint: Endpoint, delivery: Delivery) {
+async function attempt(ctx: WebhookContext, endpoint: SendingEndpoint, delivery: Delivery) {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'svc-webhooks/1',
@@ -97,7 +105,7 @@ async function attempt(ctx: WebhookContext, endpoint: Endpoint, delivery: Delive
 async function disable(
   ctx: WebhookContext,
   tx: Queryable,
-  endpoint: Endpoint,
+  endpoint: SendingEndpoint,
   reason: 'gone' | 'failing',
   lastError: string | null,
   now: Date,
@@ -119,7 +127,7 @@ async function disable(
     disabledAt: now,
     lastError,
   });
-  await fanOutEvents(ctx, tx, [event], now, { excludeEndpointId: endpoint.id });
+  await fanOutEvents(ctx, tx, inCurrentTrace([event]), now, { excludeEndpointId: endpoint.id });
   ctx.logger.warn(
     { endpointId: endpoint.id, platformId: endpoint.platformId, reason },
     'webhook endpoint disabled',
@@ -139,12 +147,15 @@ const RECORD_RETRY_CAP_MS = 2000;
 async function recordOutcome(
   ctx: WebhookContext,
   deliveryId: string,
-  record: (tx: Queryable) => Promise<void>,
+  record: (q: Queryable) => Promise<void>,
+  oneStatement = false,
 ): Promise<void> {
   const started = performance.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await ctx.db.transaction(record);
+      // One statement is a transaction of its own: no BEGIN and COMMIT round trips around it.
+      if (oneStatement) await record(ctx.db);
+      else await ctx.db.transaction(record);
       return;
     } catch (err) {
       if (!isTransientFailure(err) || performance.now() - started > RECORD_BUDGET_MS) throw err;
@@ -166,28 +177,29 @@ interface Sent {
   error: string | null;
 }
 
+/** How the worker records a batch and which lease it holds. */
+export interface BatchRecording {
+  /** The worker that holds the endpoint's lease: recording the batch releases it. */
+  owner: string;
+  /** Records a batch that all succeeded, with other endpoints' batches (group commit). */
+  succeeded(batch: SucceededBatch): Promise<void>;
+}
+
 /**
- * Sends the oldest due deliveries of one endpoint (the caller holds the endpoint's lease), one at
- * a time and in order, up to `max`, stopping at the first that fails; then records every attempt
- * in one transaction: successes, a retry on the schedule, `failed` when the schedule is spent, or
- * the endpoint disabled (410 Gone at once; or no success for days). Reading the batch in one
- * query and recording it in one transaction is what lets a healthy endpoint drain a backlog at
- * the speed of its answers (ADR 0022); a crash before the record re-sends the batch (at least
- * once). Empty when nothing is due.
+ * Sends the due deliveries the lease handed over for one endpoint (the caller holds the lease),
+ * one at a time and in order, stopping at the first that fails; then records every attempt and
+ * releases the lease: a batch that all succeeded in one statement shared with the other
+ * endpoints' batches (ADR 0022); otherwise in one transaction: successes, a retry on the
+ * schedule, `failed` when the schedule is spent, or the endpoint disabled (410 Gone at once; or
+ * no success for days). A crash before the record re-sends the batch (at least once).
  */
 export async function deliverDue(
   ctx: WebhookContext,
-  endpointId: string,
-  max: number,
+  { endpoint, due }: DueDeliveries,
+  recording: BatchRecording,
 ): Promise<AttemptOutcome[]> {
-  const startedAt = ctx.clock.now();
-  const endpoint = await ctx.endpoints.byId(ctx.db, endpointId);
-  if (endpoint === null || endpoint.status !== 'enabled') return [];
-  if (endpoint.breakerOpenUntil !== null && endpoint.breakerOpenUntil.getTime() > startedAt.getTime())
-    return [];
-  const due = await ctx.deliveries.dueBatch(ctx.db, endpointId, startedAt, max);
   if (due.length === 0) return [];
-
+  const endpointId = endpoint.id;
   const sent: Sent[] = [];
   for (const delivery of due) {
     const attemptedAt = ctx.clock.now();
@@ -239,11 +251,22 @@ export async function deliverDue(
   const lastOutcome = outcomes[outcomes.length - 1] as AttemptOutcome;
   const anySucceeded = outcomes.some((o) => o.outcome === 'succeeded');
 
+  if (lastOutcome.outcome === 'succeeded') {
+    // Every attempt succeeded (a failure ends the batch): the attempts, the deliveries and the
+    // endpoint's closed circuit in one statement (ADR 0022).
+    await recordOutcome(
+      ctx,
+      last.delivery.id,
+      () => recording.succeeded({ endpointId, attempts, updates, succeededAt: now }),
+      true,
+    );
+    return outcomes;
+  }
   await recordOutcome(ctx, last.delivery.id, async (tx) => {
     await ctx.attempts.insertMany(tx, attempts);
     await ctx.deliveries.recordAttempts(tx, updates);
     if (anySucceeded) await ctx.endpoints.recordSuccess(tx, endpointId, now);
-    if (lastOutcome.outcome === 'succeeded') return;
+    await ctx.endpoints.releaseLease(tx, endpointId, recording.owner, now);
     const streak = await ctx.endpoints.recordFailure(
       tx,
       endpointId,

@@ -1,6 +1,7 @@
 import { randomBase62 } from '@svc/ids';
-import { deliverDue, type AttemptOutcome } from './deliver-due.use-case';
-import type { WebhookContext } from './ports';
+import { deliverDue, type AttemptOutcome, type BatchRecording } from './deliver-due.use-case';
+import { GroupCommit } from './group-commit';
+import type { DueDeliveries, SucceededBatch, WebhookContext } from './ports';
 
 export interface DeliveryWorkerOptions {
   /** Endpoints served at the same time (each with one delivery in flight). Default 32. */
@@ -13,7 +14,7 @@ export interface DeliveryWorkerOptions {
    * this long and a restarted dispatcher resumes their deliveries within 10 s.
    */
   leaseMs?: number;
-  /** Deliveries sent to one endpoint before its lease is given back (fairness). Default 20. */
+  /** Deliveries sent to one endpoint under one lease, at most (fairness). Default 20. */
   maxPerLease?: number;
   /** Called after every attempt (metrics). */
   onAttempt?: (outcome: AttemptOutcome) => void;
@@ -23,6 +24,12 @@ export interface DeliveryWorkerOptions {
  * Sends due deliveries. Each endpoint is leased in the database (FOR UPDATE SKIP LOCKED), so
  * across every replica one delivery per endpoint is in flight, oldest first; different
  * endpoints are served concurrently, so a slow or dead endpoint only holds its own slot.
+ *
+ * Round trips are shared (ADR 0022): one statement leases every endpoint a tick can take and
+ * reads the first batch of each (up to `maxPerLease`); each endpoint's batch is sent in order;
+ * the batches that all succeeded are recorded together, lease released, in one statement
+ * (GroupCommit). A lease serves one batch, then the endpoint goes back to the pool, least
+ * recently served first.
  */
 export class DeliveryWorker {
   readonly owner = `worker_${randomBase62(12)}`;
@@ -36,6 +43,7 @@ export class DeliveryWorker {
   private ticking = false;
   private again = false;
   private running = false;
+  private readonly recording: BatchRecording;
 
   constructor(
     private readonly ctx: WebhookContext,
@@ -45,6 +53,10 @@ export class DeliveryWorker {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.leaseMs = options.leaseMs ?? 6000;
     this.maxPerLease = options.maxPerLease ?? 20;
+    const succeeded = new GroupCommit<SucceededBatch>((batches) =>
+      this.ctx.deliveries.recordSucceeded(this.ctx.db, this.owner, batches),
+    );
+    this.recording = { owner: this.owner, succeeded: (batch) => succeeded.add(batch) };
   }
 
   start(): void {
@@ -99,24 +111,24 @@ export class DeliveryWorker {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const now = this.ctx.clock.now();
-    let leased: string[];
+    let leased: DueDeliveries[];
     try {
-      leased = await this.ctx.db.transaction((tx) =>
-        this.ctx.endpoints.leaseDue(
-          tx,
-          this.owner,
-          free,
-          [...this.inFlight.keys()],
-          now,
-          new Date(now.getTime() + this.leaseMs),
-        ),
+      leased = await this.ctx.endpoints.leaseDue(
+        this.ctx.db,
+        this.owner,
+        free,
+        [...this.inFlight.keys()],
+        now,
+        new Date(now.getTime() + this.leaseMs),
+        this.maxPerLease,
       );
     } catch (err) {
       this.ctx.logger.error({ err }, 'webhook worker: leasing endpoints failed');
       return;
     }
-    for (const endpointId of leased) {
-      const run = this.drain(endpointId).finally(() => {
+    for (const found of leased) {
+      const endpointId = found.endpoint.id;
+      const run = this.serve(found).finally(() => {
         this.inFlight.delete(endpointId);
         this.kick();
       });
@@ -124,24 +136,23 @@ export class DeliveryWorker {
     }
   }
 
-  private async drain(endpointId: string): Promise<void> {
+  /** Sends one leased batch; recording it releases the lease (released here if nothing was recorded). */
+  private async serve(found: DueDeliveries): Promise<void> {
+    const endpointId = found.endpoint.id;
+    let recorded = false;
     try {
-      for (let sent = 0; sent < this.maxPerLease && this.running;) {
-        const outcomes = await deliverDue(this.ctx, endpointId, this.maxPerLease - sent);
-        if (outcomes.length === 0) break;
-        for (const outcome of outcomes) this.options.onAttempt?.(outcome);
-        sent += outcomes.length;
-        // A failure gives the slot back: the retry waits for its time, the others for the next lease.
-        if (outcomes[outcomes.length - 1]?.outcome === 'failed') break;
-      }
+      const outcomes = await deliverDue(this.ctx, found, this.recording);
+      recorded = outcomes.length > 0;
+      for (const outcome of outcomes) this.options.onAttempt?.(outcome);
     } catch (err) {
       this.ctx.logger.error({ err, endpointId }, 'webhook worker: delivery failed unexpectedly');
     } finally {
-      await this.ctx.endpoints
-        .releaseLease(this.ctx.db, endpointId, this.owner)
-        .catch((err: unknown) =>
-          this.ctx.logger.error({ err, endpointId }, 'webhook worker: lease release failed'),
-        );
+      if (!recorded)
+        await this.ctx.endpoints
+          .releaseLease(this.ctx.db, endpointId, this.owner, this.ctx.clock.now())
+          .catch((err: unknown) =>
+            this.ctx.logger.error({ err, endpointId }, 'webhook worker: lease release failed'),
+          );
     }
   }
 }

@@ -104,7 +104,10 @@ export async function rotateEndpointSecret(ctx: Ctx, platformId: string, id: str
 }
 
 /** The secrets that sign a message now: the current one, and the previous one during its overlap. */
-export function signingSecrets(endpoint: Endpoint, now: Date): string[] {
+export function signingSecrets(
+  endpoint: Pick<Endpoint, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>,
+  now: Date,
+): string[] {
   const previousValid =
     endpoint.previousSecret !== null &&
     endpoint.previousSecretExpiresAt !== null &&

@@ -49,6 +49,26 @@ export interface Delivery {
   traceContext: Record<string, string> | null;
 }
 
+/** What sending a delivery needs of its endpoint. */
+export type SendingEndpoint = Pick<
+  Endpoint,
+  'id' | 'platformId' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'
+>;
+
+/** A leased endpoint and its first due deliveries, oldest first. */
+export interface DueDeliveries {
+  endpoint: SendingEndpoint;
+  due: Delivery[];
+}
+
+/** A batch of one endpoint whose every attempt succeeded, to record. */
+export interface SucceededBatch {
+  endpointId: string;
+  attempts: Attempt[];
+  updates: DeliveryUpdate[];
+  succeededAt: Date;
+}
+
 export interface Attempt {
   deliveryId: string;
   number: number;
@@ -92,25 +112,28 @@ export interface EndpointStore {
   find(q: Queryable, platformId: string, id: string): Promise<Endpoint | null>;
   byId(q: Queryable, id: string): Promise<Endpoint | null>;
   list(q: Queryable, platformId: string, page: Page): Promise<{ items: Endpoint[]; total: number }>;
-  /** Enabled endpoints of a platform. */
-  enabledOf(q: Queryable, platformId: string): Promise<Endpoint[]>;
+  /** Enabled endpoints of these platforms (one query for a whole batch of events). */
+  enabledOf(q: Queryable, platformIds: string[]): Promise<Endpoint[]>;
   update(tx: Queryable, id: string, patch: EndpointPatch, now: Date): Promise<void>;
   rotateSecret(tx: Queryable, id: string, secret: string, previousExpiresAt: Date, now: Date): Promise<void>;
   delete(tx: Queryable, id: string): Promise<void>;
   disable(tx: Queryable, id: string, reason: string, now: Date): Promise<void>;
   /**
    * Takes up to `limit` enabled endpoints with a due delivery, closed circuit and no live lease
-   * (FOR UPDATE SKIP LOCKED), and leases them to `owner` until `leaseUntil`.
+   * (FOR UPDATE SKIP LOCKED), least recently served first, leases them to `owner` until
+   * `leaseUntil`, and returns each with its first `perEndpoint` due deliveries: one statement.
    */
   leaseDue(
-    tx: Queryable,
+    q: Queryable,
     owner: string,
     limit: number,
     exclude: string[],
     now: Date,
     leaseUntil: Date,
-  ): Promise<string[]>;
-  releaseLease(q: Queryable, endpointId: string, owner: string): Promise<void>;
+    perEndpoint: number,
+  ): Promise<DueDeliveries[]>;
+  /** Gives the lease back if `owner` still holds it; `now` is kept as when it was last served. */
+  releaseLease(q: Queryable, endpointId: string, owner: string, now: Date): Promise<void>;
   /** Extends the leases `owner` still holds on these endpoints to `leaseUntil`. */
   renewLeases(q: Queryable, owner: string, endpointIds: string[], leaseUntil: Date): Promise<void>;
   recordSuccess(tx: Queryable, endpointId: string, now: Date): Promise<void>;
@@ -126,6 +149,11 @@ export interface EndpointStore {
 
 /** Deliveries owed to endpoints (data-access/delivery.repository.ts). */
 export interface DeliveryStore {
+  /**
+   * Waits for the intake transactions that inserted deliveries before this one to end, and holds
+   * the others back until this one ends (a transaction-level advisory lock).
+   */
+  lockIntakeOrder(tx: Queryable): Promise<void>;
   /** Inserts deliveries; one already there for (endpoint, event) is kept. Returns how many are new. */
   insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number>;
   find(q: Queryable, endpointId: string, id: string): Promise<Delivery | null>;
@@ -136,10 +164,13 @@ export interface DeliveryStore {
     filter: Page & { status?: DeliveryStatus | undefined },
   ): Promise<{ items: Delivery[]; total: number }>;
   requeueManually(tx: Queryable, id: string, now: Date): Promise<void>;
-  /** Up to `limit` due pending deliveries of an endpoint, oldest first. */
-  dueBatch(q: Queryable, endpointId: string, now: Date, limit: number): Promise<Delivery[]>;
   /** The states of several deliveries after their attempts (one statement). */
   recordAttempts(tx: Queryable, deliveries: DeliveryUpdate[]): Promise<void>;
+  /**
+   * Batches that all succeeded, of any number of endpoints leased to `owner`, in one statement:
+   * their attempts, their deliveries, each endpoint's success, and its lease released.
+   */
+  recordSucceeded(q: Queryable, owner: string, batches: SucceededBatch[]): Promise<void>;
   countPending(q: Queryable): Promise<number>;
 }
 

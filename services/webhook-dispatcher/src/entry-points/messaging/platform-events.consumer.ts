@@ -1,29 +1,48 @@
-import { idempotentHandler, type Subscription } from '@svc/messaging';
+import { batchedIdempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
-import { dispatchEvent } from '../../domain/dispatch-event.use-case';
-import type { WebhookContext } from '../../domain/ports';
-import { CONSUMED_PATTERNS } from '../../domain/public-events';
+import { dispatchEvents } from '../../domain/dispatch-event.use-case';
+import type { InternalEvent, WebhookContext } from '../../domain/ports';
+import { CONSUMED_PATTERNS, toPublicEvents, type PublicEvent } from '../../domain/public-events';
 
 export const PLATFORM_EVENTS_QUEUE = 'webhook-dispatcher.platform-events';
 
-/** Platform-facing events → deliveries; each event once (idempotentHandler), acked after commit. */
+/** Events recorded in one transaction at most (ADR 0022). */
+export const INTAKE_BATCH = 250;
+/** Intake transactions committing at once: one fills while two commit (prefetch 3 x 250). */
+const INTAKE_IN_FLIGHT = 2;
+
+/**
+ * Platform-facing events → deliveries; each event once, acked after the transaction that
+ * recorded it commits. The messages that arrive while one batch commits are recorded together
+ * in the next (group commit: one transaction for up to INTAKE_BATCH events).
+ */
 export function platformEventsSubscription(db: Database, ctx: WebhookContext): Subscription {
-  const handle = idempotentHandler({
-    db,
-    consumer: PLATFORM_EVENTS_QUEUE,
-    clock: ctx.clock,
-    // toPublicEvents validates each type with its contracts definition: a bad shape throws here,
-    // and the bus retries it, then dead-letters it.
-    handle: async (tx, envelope) => {
-      await dispatchEvent(ctx, tx, envelope);
-    },
-  });
+  // What each message becomes, worked out once when it is checked and used when its batch commits.
+  const publicEvents = new WeakMap<InternalEvent, PublicEvent[]>();
   return {
     queue: PLATFORM_EVENTS_QUEUE,
     patterns: CONSUMED_PATTERNS,
-    handler: async (envelope, delivery) => {
-      await handle(envelope, delivery);
-      ctx.kick();
-    },
+    prefetch: (INTAKE_IN_FLIGHT + 1) * INTAKE_BATCH,
+    handler: batchedIdempotentHandler({
+      db,
+      consumer: PLATFORM_EVENTS_QUEUE,
+      clock: ctx.clock,
+      maxBatch: INTAKE_BATCH,
+      maxInFlight: INTAKE_IN_FLIGHT,
+      // toPublicEvents validates each type with its contracts definition: a bad shape throws
+      // here, for that message alone, and the bus retries it, then dead-letters it.
+      check: (envelope) => void publicEvents.set(envelope, toPublicEvents(envelope)),
+      handle: async (tx, messages) => {
+        await dispatchEvents(
+          ctx,
+          tx,
+          messages.map(({ envelope, traceContext }) => ({
+            events: publicEvents.get(envelope) ?? toPublicEvents(envelope),
+            traceContext,
+          })),
+        );
+      },
+      afterCommit: () => ctx.kick(),
+    }),
   };
 }

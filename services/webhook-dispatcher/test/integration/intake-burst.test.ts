@@ -1,0 +1,144 @@
+import { gracePeriodReminder } from '@svc/contracts';
+import { refuseConnections, waitFor } from '@svc/test-kit';
+import { PLATFORM_EVENTS_QUEUE } from '../../src/entry-points/messaging/platform-events.consumer';
+import { startHarness, startReceiver, type Harness } from '../fixtures/dispatcher-harness';
+
+// A burst of events for several platforms at once: the consumer records them in batches (one
+// transaction for many events, ADR 0022) and the worker serves the endpoints together. Every
+// event must reach its platform's endpoint once, oldest delivery first, whatever fails.
+
+const PLATFORMS = 4;
+const PER_PLATFORM = 90;
+
+let h: Harness;
+let seq = 0;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+function reminder(platformId: string, n: number) {
+  const now = h.clock.now();
+  return gracePeriodReminder.create(
+    {
+      gracePeriodId: `gp_${platformId}_${n}`,
+      violationId: 'viol_1',
+      boxId: 'box_1',
+      claimId: 'claim_1',
+      identityName: 'Ada',
+      boxOwnerPlatformId: 'plat_owner',
+      policy: 'LICENSE',
+      status: 'active',
+      startedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
+      daysRemaining: 23,
+      avatarIds: ['av_1'],
+      reminderDay: 7,
+    },
+    { occurredAt: now, platformId },
+  );
+}
+
+async function platformsWithReceivers() {
+  seq += 1;
+  return Promise.all(
+    Array.from({ length: PLATFORMS }, async (_, p) => {
+      const platformId = `plat_burst_${seq}_${p}`;
+      const receiver = await startReceiver();
+      const res = await h.call(platformId, 'POST', '/v1/svc/webhooks', {
+        url: receiver.url,
+        events: ['grace_period.reminder'],
+      });
+      expect(res.status).toBe(201);
+      return { platformId, receiver, endpointId: res.body.data.id as string };
+    }),
+  );
+}
+
+/** The grace-period ids each receiver got, in arrival order, and how many arrived twice. */
+function arrivals(receiver: Awaited<ReturnType<typeof startReceiver>>) {
+  const ids = receiver.received.map((r) => String(r.headers['webhook-id']));
+  const gracePeriods = receiver.received.map(
+    (r) => (JSON.parse(r.body) as { data: { gracePeriodId: string } }).data.gracePeriodId,
+  );
+  return { gracePeriods, duplicates: ids.length - new Set(ids).size };
+}
+
+describe('a burst of events', () => {
+  it('when events for several platforms arrive at once with a malformed one among them, then each well-formed one is delivered once, oldest first, and only the malformed one is dead-lettered', async () => {
+    const platforms = await platformsWithReceivers();
+    try {
+      const malformed = reminder(platforms[0]!.platformId, -1);
+      delete (malformed.data as Partial<typeof malformed.data>).gracePeriodId;
+      const events = platforms.flatMap(({ platformId }) =>
+        Array.from({ length: PER_PLATFORM }, (_, n) => reminder(platformId, n)),
+      );
+      await Promise.all(
+        [...events.slice(0, 100), malformed, ...events.slice(100)].map((e) => h.bus.publish(e)),
+      );
+
+      await waitFor(
+        () => platforms.every(({ receiver }) => receiver.received.length >= PER_PLATFORM) || undefined,
+        { what: 'every delivery', timeoutMs: 30_000 },
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      for (const { platformId, receiver, endpointId } of platforms) {
+        const { gracePeriods, duplicates } = arrivals(receiver);
+        expect(duplicates).toBe(0);
+        expect([...gracePeriods].sort()).toEqual(
+          Array.from({ length: PER_PLATFORM }, (_, n) => `gp_${platformId}_${n}`).sort(),
+        );
+        // Oldest first: the order of arrival is the order the deliveries were recorded in.
+        const listed = await h.call(platformId, 'GET', `/v1/svc/webhooks/${endpointId}/deliveries?limit=100`);
+        const recorded = (listed.body.data as Array<{ eventId: string; status: string }>).reverse();
+        expect(recorded.every((d) => d.status === 'succeeded')).toBe(true);
+        expect(receiver.received.map((r) => String(r.headers['webhook-id']))).toEqual(
+          recorded.map((d) => d.eventId),
+        );
+      }
+      const dead = h.bus.deadLetters(PLATFORM_EVENTS_QUEUE);
+      expect(dead.map((d) => d.envelope.id)).toEqual([malformed.id]);
+    } finally {
+      await Promise.all(platforms.map(({ receiver }) => receiver.close()));
+    }
+  }, 60_000);
+
+  it('when the database refuses connections in the middle of a burst, then every event is still delivered exactly once', async () => {
+    const platforms = await platformsWithReceivers();
+    let outage: Promise<{ reopen(): Promise<void> }> | undefined;
+    try {
+      const events = platforms.flatMap(({ platformId }) =>
+        Array.from({ length: PER_PLATFORM }, (_, n) => reminder(platformId, n)),
+      );
+      const published = Promise.all(events.map((e) => h.bus.publish(e)));
+      // Cut the database off as soon as the first deliveries arrive: batches are being recorded
+      // and sent, and the transactions in flight die with their connections.
+      await waitFor(() => platforms.some(({ receiver }) => receiver.received.length > 0) || undefined, {
+        what: 'the first delivery',
+      });
+      outage = refuseConnections(h.databaseUrl);
+      await outage;
+      await new Promise((r) => setTimeout(r, 1000));
+      await (await outage).reopen();
+      await published;
+
+      await waitFor(
+        () => platforms.every(({ receiver }) => receiver.received.length >= PER_PLATFORM) || undefined,
+        { what: 'every delivery', timeoutMs: 40_000 },
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      for (const { platformId, receiver } of platforms) {
+        const { gracePeriods, duplicates } = arrivals(receiver);
+        expect(duplicates).toBe(0);
+        expect([...gracePeriods].sort()).toEqual(
+          Array.from({ length: PER_PLATFORM }, (_, n) => `gp_${platformId}_${n}`).sort(),
+        );
+      }
+    } finally {
+      if (outage !== undefined) await (await outage).reopen();
+      await Promise.all(platforms.map(({ receiver }) => receiver.close()));
+    }
+  }, 90_000);
+});
