@@ -20,6 +20,8 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   UPSTREAM_TIMEOUT_MS: env.int(10_000),
   // The dashboard's built assets (services/dashboard/dist); default: beside this service in the workspace or image.
   DASHBOARD_DIR: z.string().min(1).optional(),
+  // The gateway's public address (https://api.example.com): an uploaded picture's URL names it. Default: the request's origin.
+  PUBLIC_BASE_URL: env.url(['http', 'https']).optional(),
   REGISTRY_URL: serviceUrl,
   DETECTION_URL: serviceUrl,
   LICENSING_URL: serviceUrl,

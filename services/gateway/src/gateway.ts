@@ -14,6 +14,7 @@ import { ApiKeyRepository } from './data-access/api-key.repository';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { KeyAuthenticationRepository } from './data-access/key-authentication.repository';
 import { PlatformRepository } from './data-access/platform.repository';
+import { UploadRepository } from './data-access/upload.repository';
 import type { Environment } from './domain/api-key';
 import { limitsFor } from './domain/plans';
 import type { GatewayContext } from './domain/gateway-context';
@@ -25,6 +26,7 @@ import { adminRoutes } from './entry-points/http/admin.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
 import { sampleRoutes } from './entry-points/http/samples.routes';
+import { uploadRoutes } from './entry-points/http/upload.routes';
 
 export interface GatewayOptions {
   db: Database;
@@ -48,6 +50,11 @@ export interface GatewayOptions {
   upstreamTimeoutMs?: number;
   /** The dashboard's built assets; undefined: /dashboard answers that it is not built. */
   dashboardDir?: string;
+  /**
+   * The gateway's public address (PUBLIC_BASE_URL), which an uploaded picture's URL names; default:
+   * the origin the request was sent to.
+   */
+  publicBaseUrl?: string;
 }
 
 export interface Gateway {
@@ -90,6 +97,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
     counters: new RateCounterRepository(),
     passwords: new Argon2PasswordHasher(),
     dashboardDir: options.dashboardDir,
+    uploads: new UploadRepository(),
+    publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ''),
     routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,
     openapi: publicOpenApiDocument(),
@@ -110,7 +119,11 @@ export function buildGateway(options: GatewayOptions): Gateway {
       });
       publicRoutes(router, context);
     },
-    beforeBody: (router) => publicRoutesBeforeBody(router, context),
+    beforeBody: (router) => {
+      // The upload's body is a picture, not JSON: it is read before the JSON body policy.
+      uploadRoutes(router, context);
+      publicRoutesBeforeBody(router, context);
+    },
     close: () => upstreams.close(),
   };
 }

@@ -107,6 +107,7 @@ export async function startGateway(
         serviceUrls: serviceUrls(config),
         upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
         dashboardDir: config.DASHBOARD_DIR ?? path.resolve(__dirname, '../../dashboard/dist'),
+        ...(config.PUBLIC_BASE_URL === undefined ? {} : { publicBaseUrl: config.PUBLIC_BASE_URL }),
         ...(overrides.routes === undefined ? {} : { routes: overrides.routes }),
       });
       gateway = built;

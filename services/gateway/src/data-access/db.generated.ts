@@ -29,6 +29,16 @@ export interface ApiKeys {
   revokedAt: Timestamp | null;
 }
 
+export interface DashboardUploads {
+  accountId: string;
+  bytes: Buffer;
+  contentType: string;
+  createdAt: Timestamp;
+  id: string;
+  platformId: string;
+  sizeBytes: number;
+}
+
 export interface IdempotencyBindings {
   createdAt: Timestamp;
   fingerprint: string;
@@ -67,6 +77,7 @@ export interface Sessions {
 export interface DB {
   accounts: Accounts;
   apiKeys: ApiKeys;
+  dashboardUploads: DashboardUploads;
   idempotencyBindings: IdempotencyBindings;
   platforms: Platforms;
   rateLimitCounters: RateLimitCounters;

@@ -11,6 +11,7 @@ import type {
   KeyAuthenticationStore,
   PlatformStore,
   TransactionRunner,
+  UploadStore,
 } from './ports';
 import type { RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
@@ -38,6 +39,10 @@ export interface GatewayContext {
   sessions: SessionStore;
   counters: RateCounterStore;
   passwords: PasswordHasher;
+  /** Pictures uploaded from the dashboard (ADR 0024). */
+  uploads: UploadStore;
+  /** PUBLIC_BASE_URL: where an uploaded picture's URL points; undefined: the request's own origin. */
+  publicBaseUrl?: string | undefined;
   /** Where the dashboard's built assets are (served under /dashboard), or undefined when it is not served. */
   dashboardDir: string | undefined;
   /** The generated OpenAPI document, served as is. */

@@ -212,3 +212,19 @@ export interface PasswordHasher {
   /** False for a wrong password and for a stored value that is no hash. */
   verify(hash: string, password: string): Promise<boolean>;
 }
+
+/** A picture uploaded from the dashboard, served at /dashboard/uploads/<id> (ADR 0024). */
+export interface Upload {
+  id: string;
+  platformId: string;
+  accountId: string;
+  contentType: string;
+  sizeBytes: number;
+  bytes: Buffer;
+  createdAt: Date;
+}
+
+export interface UploadStore {
+  insert(q: Queryable, upload: Upload): Promise<void>;
+  find(q: Queryable, id: string): Promise<Pick<Upload, 'contentType' | 'bytes'> | null>;
+}

@@ -5,6 +5,7 @@ import { useSession } from '../../api/session';
 import { FormError } from '../../components/Field';
 import { QueryState } from '../../components/Status';
 import { BoxForm } from './BoxForm';
+import { ReferencePictures } from './ReferencePictures';
 
 export function ClaimDetail() {
   const { id = '' } = useParams();
@@ -78,6 +79,7 @@ export function ClaimDetail() {
                 Protected. <Link to={`/boxes/${c.boxId}`}>See its box</Link>
               </p>
             ) : null}
+            <ReferencePictures claim={c} />
           </section>
         );
       }}

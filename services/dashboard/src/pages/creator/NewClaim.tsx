@@ -1,8 +1,9 @@
-import type { FormEvent } from 'react';
+import { useRef, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { fieldError, formError } from '../../api/form-errors';
 import { useCreateClaim, type NewClaim as NewClaimBody } from '../../api/registry';
 import { Field, FormError, SelectField } from '../../components/Field';
+import { PictureUpload } from '../../components/PictureUpload';
 
 const FIELDS = ['name', 'entityType', 'variations', 'referenceImages'];
 
@@ -16,6 +17,13 @@ function lines(value: FormDataEntryValue | null): string[] {
 export function NewClaim() {
   const create = useCreateClaim();
   const navigate = useNavigate();
+  const images = useRef<HTMLTextAreaElement>(null);
+  // An uploaded picture joins the list as its URL: the claim is created with URLs only.
+  const addUploaded = (url: string) => {
+    const list = images.current;
+    if (list === null) return;
+    list.value = list.value.trim() === '' ? url : `${list.value.trimEnd()}\n${url}`;
+  };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -68,6 +76,7 @@ export function NewClaim() {
         <div className="field">
           <label htmlFor="images">Reference pictures (one URL per line; the first is the primary)</label>
           <textarea
+            ref={images}
             id="images"
             name="images"
             rows={3}
@@ -75,7 +84,8 @@ export function NewClaim() {
             aria-describedby={imageError === undefined ? 'images-hint' : 'images-hint images-error'}
           />
           <p className="hint" id="images-hint">
-            At least one http(s) address of a picture of this identity.
+            At least one http(s) address of a picture of this identity, or upload a file below: its address is
+            added here.
           </p>
           {imageError === undefined ? null : (
             <p className="field-error" id="images-error" role="alert">
@@ -83,6 +93,7 @@ export function NewClaim() {
             </p>
           )}
         </div>
+        <PictureUpload label="Upload a reference picture" onUploaded={addUploaded} />
         <FormError
           error={formError(
             create.error,

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '@svc/clock';
+import { AppError } from '@svc/errors';
+import type { Queryable } from '@svc/ports';
+import type { UploadStore } from './ports';
+
+/** The largest picture the dashboard accepts (5 MiB); detection fetches up to 10 MB. */
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+export type PictureType = 'image/png' | 'image/jpeg' | 'image/webp';
+
+/** The media types a client may declare: the pictures', or "some bytes" (the bytes decide). */
+const DECLARABLE = new Set(['image/png', 'image/jpeg', 'image/webp', 'application/octet-stream']);
+
+const WHAT_TO_SEND = 'Upload a PNG, JPEG or WebP picture.';
+
+/** What the bytes are, by their magic numbers: PNG, JPEG or WebP, else null. */
+export function sniffPictureType(bytes: Buffer): PictureType | null {
+  if (
+    bytes.length >= 8 &&
+    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  ) {
+    return 'image/png';
+  }
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (
+    bytes.length >= 12 &&
+    bytes.toString('latin1', 0, 4) === 'RIFF' &&
+    bytes.toString('latin1', 8, 12) === 'WEBP'
+  ) {
+    return 'image/webp';
+  }
+  return null;
+}
+
+function unsupported(message: string): AppError {
+  return new AppError('VALIDATION_ERROR', message, {
+    status: 415,
+    details: { fields: [{ field: 'file', message }] },
+  });
+}
+
+/** 413 for a body over the limit, with the field the dashboard shows it next to. */
+export function uploadTooLarge(): AppError {
+  const message = `The picture is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB`;
+  return new AppError('VALIDATION_ERROR', message, {
+    status: 413,
+    details: { fields: [{ field: 'file', message }] },
+  });
+}
+
+/** Refuses a declared media type that is no picture, before the body is read. */
+export function checkDeclaredType(contentType: string | undefined): void {
+  const declared = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (declared === undefined || declared === '' || !DECLARABLE.has(declared)) {
+    throw unsupported(
+      `${declared ? `A ${declared} file is not accepted` : 'The file has no type'}. ${WHAT_TO_SEND}`,
+    );
+  }
+}
+
+/** An unguessable id: 144 random bits, URL-safe (the URL is the only thing that reads the picture). */
+export function newUploadId(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/**
+ * Stores a picture an account uploaded: its bytes must be a PNG, JPEG or WebP whatever the
+ * declared type says, and at most MAX_UPLOAD_BYTES. Answers the id it is served under.
+ */
+export async function storeUpload(
+  deps: { db: Queryable; uploads: UploadStore; clock: Clock },
+  input: { platformId: string; accountId: string; bytes: Buffer },
+): Promise<{ id: string; contentType: PictureType; sizeBytes: number }> {
+  const { bytes } = input;
+  if (bytes.length === 0) throw unsupported(`The file is empty. ${WHAT_TO_SEND}`);
+  if (bytes.length > MAX_UPLOAD_BYTES) throw uploadTooLarge();
+  const contentType = sniffPictureType(bytes);
+  if (contentType === null) throw unsupported(`The file is not a PNG, JPEG or WebP picture. ${WHAT_TO_SEND}`);
+  const id = newUploadId();
+  await deps.uploads.insert(deps.db, {
+    id,
+    platformId: input.platformId,
+    accountId: input.accountId,
+    contentType,
+    sizeBytes: bytes.length,
+    bytes,
+    createdAt: deps.clock.now(),
+  });
+  return { id, contentType, sizeBytes: bytes.length };
+}
