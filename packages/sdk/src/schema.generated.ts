@@ -258,6 +258,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dashboard/api/boxes/{id}/scan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Box owner: the progress of the box's initial scan (avatars scanned, violations found, retrying after a failure, completed)
+     * @description Box owner: the progress of the box's initial scan (avatars scanned, violations found, retrying after a failure, completed).
+     */
+    get: operations['dashboardGetBoxScan'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dashboard/api/keys': {
     parameters: {
       query?: never;
@@ -1929,6 +1949,24 @@ export interface components {
         };
         keyId: string;
       }[];
+    };
+    BoxScanProgress: {
+      boxId: string;
+      /**
+       * @description waiting: the box is not indexed for matching yet, the scan has not started. in_progress: avatars are being scanned. retrying: detection failed; the scan resumes at nextAttemptAt. completed: every avatar reported before the box was indexed has been scanned.
+       * @enum {string}
+       */
+      status: 'waiting' | 'in_progress' | 'retrying' | 'completed';
+      /** @description Avatars of every platform scanned so far */
+      avatarsScanned: number;
+      /** @description Violations the scan opened so far */
+      violationsFound: number;
+      /** @description Failed attempts in a row (retrying) */
+      attempts: number;
+      startedAt: string | null;
+      completedAt: string | null;
+      /** @description When a retrying scan resumes */
+      nextAttemptAt: string | null;
     };
     ClaimListItem: {
       /** @example claim_8Yq2cKxW3rT9mNbV4hJd1s */
@@ -5692,6 +5730,140 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardGetBoxScan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The scan */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['BoxScanProgress'];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /**
+       * @description NOT_FOUND: no such box, or it is not yours
+       *     - `NOT_FOUND`: no such resource, or it belongs to another platform
+       */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'NOT_FOUND';
             };
           };
         };

@@ -26,6 +26,7 @@ import { runBoxScans } from './domain/scan-new-box.use-case';
 import { appealRoutes } from './entry-points/http/appeals.routes';
 import { avatarRoutes } from './entry-points/http/avatars.routes';
 import { gracePeriodRoutes } from './entry-points/http/grace-periods.routes';
+import { boxScanRoutes } from './entry-points/http/box-scans.routes';
 import { obligationsRoutes } from './entry-points/http/obligations.routes';
 import { testHelperRoutes } from './entry-points/http/test-helpers.routes';
 import { violationRoutes } from './entry-points/http/violations.routes';
@@ -127,6 +128,7 @@ export async function startEnforcement(
           appealRoutes(router, ctx);
           testHelperRoutes(router, ctx);
           obligationsRoutes(router, ctx);
+          boxScanRoutes(router, ctx);
         },
       };
     },

@@ -93,6 +93,29 @@ export const planUsageSchema = z
   })
   .meta({ id: 'PlanUsage' });
 
+// The progress of a box's initial scan (issue 20: the dashboard shows it). Enforcement serves it on an
+// internal route, not a public operation: the dashboard's endpoint asks it with the box owner's
+// internal token (as the operator API's dead letters are asked of each service).
+export const INTERNAL_BOX_SCAN_PATH = '/internal/boxes/:id/scan';
+
+export const boxScanProgressSchema = z
+  .object({
+    boxId: z.string(),
+    status: z.enum(['waiting', 'in_progress', 'retrying', 'completed']).meta({
+      description:
+        'waiting: the box is not indexed for matching yet, the scan has not started. in_progress: avatars are ' +
+        'being scanned. retrying: detection failed; the scan resumes at nextAttemptAt. completed: every avatar ' +
+        'reported before the box was indexed has been scanned.',
+    }),
+    avatarsScanned: z.number().int().meta({ description: 'Avatars of every platform scanned so far' }),
+    violationsFound: z.number().int().meta({ description: 'Violations the scan opened so far' }),
+    attempts: z.number().int().meta({ description: 'Failed attempts in a row (retrying)' }),
+    startedAt: z.iso.datetime().nullable(),
+    completedAt: z.iso.datetime().nullable(),
+    nextAttemptAt: z.iso.datetime().nullable().meta({ description: 'When a retrying scan resumes' }),
+  })
+  .meta({ id: 'BoxScanProgress' });
+
 const tags = ['Dashboard'];
 const common = { service: 'gateway' as const, tags, auth: 'session' as const };
 
@@ -154,6 +177,19 @@ export const dashboardOperations = {
     summary:
       "The signed-in tenant's plan and limits, and how much of each budget (this account's, each key's) the current minute and day have used",
     responses: { 200: { description: 'Plan and usage', schema: dataOf(planUsageSchema) } },
+  }),
+  getBoxScan: defineOperation({
+    ...common,
+    id: 'dashboardGetBoxScan',
+    method: 'get',
+    path: '/dashboard/api/boxes/:id/scan',
+    summary:
+      "Box owner: the progress of the box's initial scan (avatars scanned, violations found, retrying after a failure, completed)",
+    request: { params: idParamSchema },
+    responses: {
+      200: { description: 'The scan', schema: dataOf(boxScanProgressSchema) },
+      404: { description: 'NOT_FOUND: no such box, or it is not yours' },
+    },
   }),
   listKeys: defineOperation({
     ...common,

@@ -124,7 +124,8 @@ export function useSendTestEvent(endpointId: string) {
   });
 }
 
-export function useDeliveries(endpointId: string, offset: number, limit: number) {
+/** `watching`: a re-sent delivery is followed (read every second) until its new attempt settles. */
+export function useDeliveries(endpointId: string, offset: number, limit: number, watching = false) {
   return useQuery({
     queryKey: ['deliveries', endpointId, offset, limit],
     queryFn: () =>
@@ -136,7 +137,9 @@ export function useDeliveries(endpointId: string, offset: number, limit: number)
     placeholderData: keepPreviousData,
     // A delivery in flight (pending) is watched until it settles: the log shows its progress.
     refetchInterval: (query) =>
-      query.state.data?.data.some((delivery) => delivery.status === 'pending') === true ? 1000 : false,
+      watching || query.state.data?.data.some((delivery) => delivery.status === 'pending') === true
+        ? 1000
+        : false,
   });
 }
 

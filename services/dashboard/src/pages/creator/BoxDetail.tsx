@@ -7,6 +7,7 @@ import { useBox, useDeleteBox } from '../../api/registry';
 import { FormError } from '../../components/Field';
 import { QueryState } from '../../components/Status';
 import { BoxForm } from './BoxForm';
+import { BoxScan } from './BoxScan';
 import { BoxStats } from './BoxStats';
 import { BoxViolations } from './BoxViolations';
 import { GrantedLicenses, LicenseRequests } from './LicenseRequests';
@@ -64,6 +65,7 @@ export function BoxDetail() {
                     </li>
                   </ul>
                 </nav>
+                <BoxScan boxId={b.id} />
                 <BoxStats boxId={b.id} />
                 <LicenseRequests boxId={b.id} />
                 <GrantedLicenses boxId={b.id} active={stats.data?.licenses.active} />

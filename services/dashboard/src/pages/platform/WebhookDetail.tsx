@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { formError } from '../../api/form-errors';
 import {
@@ -8,16 +8,85 @@ import {
   useSendTestEvent,
   useWebhook,
   type ShownSecret,
+  type WebhookDelivery,
 } from '../../api/platform';
 import { FormError } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { SecretOnce } from '../../components/SecretOnce';
 import { QueryState } from '../../components/Status';
 
+/** A re-sent delivery being followed: its attempts before the click, and whether we gave up waiting. */
+interface Resent {
+  id: string;
+  before: number;
+  timedOut: boolean;
+  settled: boolean;
+}
+
+/** How long a re-send is followed before the page stops reading the log every second. */
+const RESEND_FOLLOW_MS = 60_000;
+
+type ResendState =
+  { kind: 'sending'; attempt: number } | { kind: 'settled'; text: string } | { kind: 'waiting' };
+
+function resendState(delivery: WebhookDelivery, resent: Resent): ResendState {
+  const latest = delivery.attempts.reduce<WebhookDelivery['attempts'][number] | undefined>(
+    (last, attempt) => (last === undefined || attempt.number > last.number ? attempt : last),
+    undefined,
+  );
+  if (delivery.attemptCount <= resent.before || latest === undefined) {
+    return resent.timedOut ? { kind: 'waiting' } : { kind: 'sending', attempt: resent.before + 1 };
+  }
+  const answer = latest.responseStatus === null ? '' : `HTTP ${latest.responseStatus}`;
+  const why = [answer, latest.error ?? ''].filter((part) => part !== '').join(', ');
+  return {
+    kind: 'settled',
+    text:
+      latest.outcome === 'succeeded'
+        ? `Re-sent: attempt #${latest.number} delivered${why === '' ? '' : ` (${why})`}.`
+        : `Re-sent: attempt #${latest.number} failed${why === '' ? '' : ` (${why})`}.`,
+  };
+}
+
+/** The re-sent delivery's new attempt, announced as it goes from pending to delivered or failed. */
+function ResendProgress({ state }: { state: ResendState }) {
+  return (
+    <p role="status" aria-live="polite" className="resend-progress" data-resend={state.kind}>
+      {state.kind === 'sending' ? (
+        <>
+          Re-sending: attempt #{state.attempt} pending… <progress aria-label="Re-send in progress" />
+        </>
+      ) : state.kind === 'waiting' ? (
+        'Re-send queued: the attempt has not been made yet. The log shows it when it is.'
+      ) : (
+        state.text
+      )}
+    </p>
+  );
+}
+
 function DeliveryLog({ endpointId }: { endpointId: string }) {
   const [offset, setOffset] = useState(0);
-  const deliveries = useDeliveries(endpointId, offset, PAGE_SIZE);
+  const [resent, setResent] = useState<Resent | null>(null);
+  const deliveries = useDeliveries(
+    endpointId,
+    offset,
+    PAGE_SIZE,
+    resent !== null && !resent.timedOut && !resent.settled,
+  );
   const retry = useRetryDelivery(endpointId);
+  const resentRow = resent === null ? undefined : deliveries.data?.data.find((d) => d.id === resent.id);
+  const settledNow =
+    resent !== null && resentRow !== undefined && resendState(resentRow, resent).kind === 'settled';
+  useEffect(() => {
+    if (resent !== null && !resent.settled && settledNow) setResent({ ...resent, settled: true });
+  }, [resent, settledNow]);
+  // Stop reading every second after a while: a delivery the worker has not picked up is left to the log's own refresh.
+  useEffect(() => {
+    if (resent === null || resent.timedOut || resent.settled) return undefined;
+    const timer = setTimeout(() => setResent({ ...resent, timedOut: true }), RESEND_FOLLOW_MS);
+    return () => clearTimeout(timer);
+  }, [resent]);
   return (
     <QueryState isPending={deliveries.isPending} error={deliveries.error} what="deliveries">
       {() =>
@@ -27,7 +96,11 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
           <>
             <ol className="deliveries" aria-label="Deliveries, newest first">
               {deliveries.data.data.map((delivery) => (
-                <li key={delivery.id} className="card">
+                <li
+                  key={delivery.id}
+                  className="card"
+                  aria-busy={resent?.id === delivery.id && resendState(delivery, resent).kind === 'sending'}
+                >
                   <p>
                     <strong>{delivery.eventType}</strong>{' '}
                     {delivery.test ? <span className="badge">test</span> : null}{' '}
@@ -65,11 +138,22 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                     type="button"
                     className="secondary"
                     disabled={retry.isPending}
-                    onClick={() => retry.mutate(delivery.id)}
+                    onClick={() => {
+                      setResent({
+                        id: delivery.id,
+                        before: delivery.attemptCount,
+                        timedOut: false,
+                        settled: false,
+                      });
+                      retry.mutate(delivery.id, { onError: () => setResent(null) });
+                    }}
                     aria-label={`Re-send delivery ${delivery.id}`}
                   >
                     Re-send
                   </button>
+                  {resent?.id === delivery.id ? (
+                    <ResendProgress state={resendState(delivery, resent)} />
+                  ) : null}
                 </li>
               ))}
             </ol>

@@ -4,8 +4,10 @@ import express, { type Request, type Router } from 'express';
 import { AppError } from '@svc/errors';
 import { idParamSchema } from '@svc/contracts/common';
 import { operatorSignInBodySchema, signInBodySchema, signUpBodySchema } from '@svc/contracts/gateway';
+import { currentRequestId } from '@svc/logger';
 import { parseBody, parseParams } from '@svc/service-kit';
 import { isCrossOrigin } from '../../domain/account';
+import { readBoxScanProgress } from '../../domain/box-scan-progress.use-case';
 import { authenticateSession, endSession } from '../../domain/authenticate-session.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
 import { issueOwnKey, listOwnKeys, revokeOwnKey, rotateOwnKey } from '../../domain/manage-own-keys.use-case';
@@ -149,6 +151,17 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
     const platformId = tenantOf(await session(req));
     const { id } = parseParams(idParamSchema, req);
     res.json({ data: await revokeOwnKey(ctx, platformId, id) });
+  });
+
+  // The box owner's view of its box's initial scan (issue 20), asked of enforcement as the tenant.
+  router.get('/dashboard/api/boxes/:id/scan', async (req, res) => {
+    const active = await session(req);
+    const { id } = parseParams(idParamSchema, req);
+    const answer = await readBoxScanProgress(ctx, active, { boxId: id, requestId: currentRequestId() ?? '' });
+    res.set('Cache-Control', 'no-store').status(answer.status);
+    const type = answer.headers['content-type'];
+    if (type !== undefined) res.type(type);
+    res.send(answer.body);
   });
 
   router.all('/dashboard/api/*rest', () => {
