@@ -95,6 +95,46 @@ describe('dashboard: the operator reviews in a real browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Open operations' }).click();
     await page.getByText('Every service answered.').waitFor();
+    // System health: the gateway and every service of the deployment, each ready, in a table.
+    const health = page.getByRole('table', { name: /System health/ });
+    expect(await health.getByRole('columnheader').allTextContents()).toEqual([
+      'Service',
+      'Ready',
+      'Outbox backlog',
+      'Oldest unsent',
+      'Dead letters',
+    ]);
+    const services = [
+      'gateway',
+      'registry',
+      'detection',
+      'licensing',
+      'enforcement',
+      'billing',
+      'webhook-dispatcher',
+    ];
+    for (const service of services) {
+      const row = health
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: service, exact: true }) });
+      await row.getByText('Ready', { exact: true }).waitFor();
+    }
+    expect(await health.getByRole('rowheader').allTextContents()).toEqual(services);
+    expect(await health.getByText('Not ready').count()).toBe(0);
+    const registryRow = health
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'registry' }) });
+    expect(await registryRow.getByRole('cell').allTextContents()).toEqual([
+      'Ready',
+      expect.stringMatching(/^\d+$/),
+      expect.any(String),
+      '0',
+    ]);
+    // At phone width the page does not scroll sideways: the table scrolls within its own box.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(page, 'operator-health-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('link', { name: 'Appeals awaiting a decision: 1' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
 

@@ -47,6 +47,12 @@ export interface OutboxRelayOptions {
   hooks?: OutboxRelayHooks;
 }
 
+/** What waits in the outbox: see `OutboxRelay.backlog`. */
+export interface OutboxBacklog {
+  count: number;
+  oldestUnsentSeconds: number | null;
+}
+
 type OutboxRow = Pick<Selectable<DB['outbox']>, 'id' | 'payload' | 'traceContext'>;
 
 /** A pass under way in the background loop. */
@@ -286,13 +292,29 @@ export class OutboxRelay {
       .execute();
   }
 
-  private async recordBacklog(): Promise<void> {
-    this.backlogAt = performance.now();
-    const row = await kyselyOn<DB>(this.options.db)
+  /**
+   * The unsent rows: how many, and how long the oldest has waited (seconds by the database's own
+   * clock, not a sandbox clock; null when none wait). The same count the backlog gauge shows.
+   */
+  async backlog(): Promise<OutboxBacklog> {
+    const row = await this.unsent()
+      .select(sql<number | null>`floor(extract(epoch from now() - min(created_at)))::int`.as('oldest'))
+      .executeTakeFirst();
+    const count = row?.backlog ?? 0;
+    return { count, oldestUnsentSeconds: count === 0 ? null : Math.max(0, row?.oldest ?? 0) };
+  }
+
+  /** The count of unsent rows (the gauge's: on the unsent index alone, without reading the rows). */
+  private unsent() {
+    return kyselyOn<DB>(this.options.db)
       .selectFrom('outbox')
       .select(sql<number>`count(*)::int`.as('backlog'))
-      .where('publishedAt', 'is', null)
-      .executeTakeFirst();
+      .where('publishedAt', 'is', null);
+  }
+
+  private async recordBacklog(): Promise<void> {
+    this.backlogAt = performance.now();
+    const row = await this.unsent().executeTakeFirst();
     this.metrics.backlog.set({ relay: this.name }, row?.backlog ?? 0);
   }
 }

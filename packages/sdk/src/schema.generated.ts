@@ -150,6 +150,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every service's readiness, outbox backlog and dead letters, the gateway's own readiness first
+     * @description Every service's readiness, outbox backlog and dead letters, the gateway's own readiness first. Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; not rate-limited, no Idempotency-Key.
+     */
+    get: operations['adminGetHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/svc/openapi.json': {
     parameters: {
       query?: never;
@@ -1874,6 +1894,28 @@ export interface components {
       /** @description The last failure, as logged */
       reason: string;
       deadLetteredAt: string | null;
+    };
+    ServiceHealth: {
+      /** @example registry */
+      service: string;
+      /** @description False also for a service that did not answer */
+      ready: boolean;
+      checks: components['schemas']['ReadinessCheck'][];
+      /** @description Null for the gateway (it publishes nothing) and for a service that did not answer */
+      outboxBacklog: number | null;
+      oldestUnsentSeconds: number | null;
+      /** @description Messages in its dead-letter queues, all consumers together; null as for the backlog */
+      deadLetters: number | null;
+    };
+    ReadinessCheck: {
+      /** @example db */
+      name: string;
+      /**
+       * @description What `/readyz` reports: `ok`, `degraded: <reason>` (a check that never fails readiness, e.g. the broker while the outbox buffers) or the reason it failed
+       * @example ok
+       */
+      result: string;
+      passed: boolean;
     };
     DashboardSession: {
       account: {
@@ -4879,6 +4921,112 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminGetHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One row per deployed service; a service that did not answer is not ready and named in meta.unreachable */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ServiceHealth'][];
+            meta: {
+              /** @description Services that did not answer: their rows are not ready, with null figures */
+              unreachable: {
+                service: string;
+                error: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
             };
           };
         };

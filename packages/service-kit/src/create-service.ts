@@ -8,7 +8,12 @@ import type { Logger } from '@svc/logger';
 import type { Database } from '@svc/storage';
 import { accessLog } from './access-log.middleware';
 import { errorHandler, notFound } from './error.middleware';
-import { mountHealthRoutes, type ReadinessCheck } from './health.routes';
+import {
+  evaluateReadiness,
+  mountHealthRoutes,
+  type ReadinessCheck,
+  type ReadinessReport,
+} from './health.routes';
 import { httpMetrics } from './http-metrics.middleware';
 import { idempotency } from './idempotency.middleware';
 import { internalAuth } from './internal-auth.middleware';
@@ -72,6 +77,8 @@ export interface Service {
   stop(timeoutMs?: number): Promise<void>;
   /** Makes /readyz answer 503 so the load balancer stops sending traffic (first step of a shutdown). */
   markNotReady(): void;
+  /** What `/readyz` would answer now (its checks run again). */
+  readiness(): Promise<ReadinessReport>;
 }
 
 export interface Listening {
@@ -189,7 +196,8 @@ export function createService(options: CreateServiceOptions): Service {
     return stopped;
   };
 
-  return { app, registry, listen, stop, markNotReady };
+  const readiness = (): Promise<ReadinessReport> => evaluateReadiness(options.readiness ?? [], notReady);
+  return { app, registry, listen, stop, markNotReady, readiness };
 }
 
 /**

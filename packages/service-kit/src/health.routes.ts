@@ -39,22 +39,14 @@ export function mountHealthRoutes(
   });
 
   app.get('/readyz', async (_req: Request, res: Response) => {
-    if (options.isNotReady()) {
-      readyGauge.set(0);
-      res.status(503).json({ status: 'not_ready', reason: 'shutting down', checks: {} });
+    const report = await evaluateReadiness(options.readiness, options.isNotReady());
+    readyGauge.set(report.ready ? 1 : 0);
+    const checks = Object.fromEntries(report.checks.map((check) => [check.name, check.result]));
+    if (report.stopping) {
+      res.status(503).json({ status: 'not_ready', reason: 'shutting down', checks });
       return;
     }
-    const outcomes = await Promise.all(options.readiness.map(runCheck));
-    const checks: Record<string, string> = {};
-    let ready = true;
-    for (const [index, outcome] of outcomes.entries()) {
-      const name = options.readiness[index]?.name ?? String(index);
-      const informational = options.readiness[index]?.informational === true;
-      checks[name] = outcome === undefined ? 'ok' : informational ? `degraded: ${outcome}` : outcome;
-      if (outcome !== undefined && !informational) ready = false;
-    }
-    readyGauge.set(ready ? 1 : 0);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+    res.status(report.ready ? 200 : 503).json({ status: report.ready ? 'ready' : 'not_ready', checks });
   });
 
   if (!options.serveMetrics) return;
@@ -62,6 +54,42 @@ export function mountHealthRoutes(
     const text = await options.registry.metrics();
     res.status(200).type(options.registry.contentType).send(text);
   });
+}
+
+/** One check as `/readyz` reports it. */
+export interface ReadinessOutcome {
+  name: string;
+  /** `ok`, `degraded: <reason>` (an informational check that failed) or the reason it failed. */
+  result: string;
+  /** False only for a check that failed and is not informational. */
+  passed: boolean;
+}
+
+/** What `/readyz` answers, as data: the operator's health view reads it too. */
+export interface ReadinessReport {
+  ready: boolean;
+  /** Shutting down: not ready, and the checks are not run. */
+  stopping: boolean;
+  checks: ReadinessOutcome[];
+}
+
+/** Runs the readiness checks the way `/readyz` does (each within 1 s, informational ones never failing it). */
+export async function evaluateReadiness(
+  readiness: readonly ReadinessCheck[],
+  stopping: boolean,
+): Promise<ReadinessReport> {
+  if (stopping) return { ready: false, stopping, checks: [] };
+  const outcomes = await Promise.all(readiness.map(runCheck));
+  const checks = outcomes.map((outcome, index): ReadinessOutcome => {
+    const check = readiness[index];
+    const name = check?.name ?? String(index);
+    const informational = check?.informational === true;
+    if (outcome === undefined) return { name, result: 'ok', passed: true };
+    return informational
+      ? { name, result: `degraded: ${outcome}`, passed: true }
+      : { name, result: outcome, passed: false };
+  });
+  return { ready: checks.every((check) => check.passed), stopping, checks };
 }
 
 /** Runs one check; resolves to undefined when it passed, else to the reason it failed. */

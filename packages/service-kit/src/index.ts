@@ -13,7 +13,12 @@ export {
   type Listening,
   type Service,
 } from './create-service';
-export type { ReadinessCheck } from './health.routes';
+export {
+  evaluateReadiness,
+  type ReadinessCheck,
+  type ReadinessOutcome,
+  type ReadinessReport,
+} from './health.routes';
 export {
   authOf,
   describeRequest,

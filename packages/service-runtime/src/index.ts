@@ -4,3 +4,4 @@ export * from './embedded-service';
 export * from './service-descriptor';
 export * from './periodic-job';
 export * from './dead-letter.routes';
+export * from './health.routes';

@@ -16,6 +16,7 @@ import {
   type MigrationSource,
 } from '@svc/storage';
 import { deadLetterRoutes } from './dead-letter.routes';
+import { healthRoutes } from './health.routes';
 import {
   startHttpService,
   type BackgroundPart,
@@ -79,7 +80,7 @@ export function domainMigrations(name: string, fromDir: string): MigrationSource
  * consumers and the relay as the first background parts). Consumers subscribe before the relay
  * starts, so an in-process bus never drops an event for want of a queue. stop() runs the reverse.
  * Every service gets the same operations side: outbox, consumer and dead-letter metrics on its
- * own `/metrics`, the internal dead-letter endpoints, and a `/readyz` that follows the database
+ * own `/metrics`, the internal dead-letter and health endpoints, and a `/readyz` that follows the database
  * (a broker outage alone is reported but does not make it unready: the outbox buffers).
  */
 export async function startDomainService(options: {
@@ -132,8 +133,9 @@ export async function startDomainService(options: {
             },
             ...(parts.readiness ?? []),
           ],
-          routes: (router) => {
+          routes: (router, self) => {
             deadLetterRoutes(router, { bus: readyBus, queues, logger });
+            healthRoutes(router, { readiness: () => self.readiness(), backlog: () => relay.backlog() });
             parts.routes(router);
           },
         };

@@ -3,7 +3,13 @@ import type { Registry } from 'prom-client';
 import { systemClock, type Clock } from '@svc/clock';
 import { allOperations } from '@svc/contracts';
 import { createLogger, type Logger } from '@svc/logger';
-import { createService, createServiceRegistry, type ReadinessCheck } from '@svc/service-kit';
+import {
+  createService,
+  createServiceRegistry,
+  type ReadinessCheck,
+  type ReadinessReport,
+  type Service,
+} from '@svc/service-kit';
 import { createDatabase, runMigrations, type Database, type MigrationSource } from '@svc/storage';
 
 /** The settings every service reads (its config schema extends these). */
@@ -45,9 +51,15 @@ export interface BackgroundPart {
   stop(): Promise<void>;
 }
 
+/** What the running service tells its own routes about itself. */
+export interface ServiceSelf {
+  /** What `/readyz` would answer now: the operator's health view (`/internal/health`, `/admin/health`). */
+  readiness(): Promise<ReadinessReport>;
+}
+
 /** What a service contributes: its routes and its background jobs. */
 export interface HttpParts {
-  routes(router: Router): void;
+  routes(router: Router, self: ServiceSelf): void;
   /** Routes run before the body is read (createService's `beforeBody`). */
   beforeBody?(router: Router): void;
   /** Started in order after wiring, stopped in reverse after the HTTP server. */
@@ -109,7 +121,9 @@ export async function startHttpService(options: {
     try {
       for (const part of background) part.start();
       const edge = options.edge === true;
-      const service = createService({
+      // The routes ask the service about itself only while serving, once it is made.
+      const self: ServiceSelf = { readiness: () => service.readiness() };
+      const service: Service = createService({
         name,
         logger,
         internalJwtSecret: config.INTERNAL_JWT_SECRET,
@@ -120,7 +134,7 @@ export async function startHttpService(options: {
         // Metrics, access lines and spans name each request by the operation id it served.
         operations: allOperations.filter((operation) => operation.service === name),
         ...(config.METRICS_PORT === undefined ? {} : { metricsPort: config.METRICS_PORT }),
-        routes: (router) => parts.routes(router),
+        routes: (router) => parts.routes(router, self),
         ...(parts.beforeBody === undefined
           ? {}
           : { beforeBody: (router: Router) => parts.beforeBody?.(router) }),

@@ -4,6 +4,7 @@ import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';
 import express, { type Router } from 'express';
 import type { Registry } from 'prom-client';
+import type { ServiceSelf } from '@svc/service-runtime';
 import { Argon2PasswordHasher } from './adapters/argon2-password.hasher';
 import {
   AccountRepository,
@@ -61,8 +62,8 @@ export interface Gateway {
   context: GatewayContext;
   /** The key cache and the budget leases of this replica (ADR 0025). */
   keyAuthentication: LeasedKeyAuthentication;
-  /** The admin API and the public API (the app around them is startHttpService's). */
-  routes(router: Router): void;
+  /** The admin API and the public API (the app around them is startHttpService's, which tells its readiness). */
+  routes(router: Router, self: ServiceSelf): void;
   /** What runs before the body is read: a public request's key is counted there. */
   beforeBody(router: Router): void;
   close(): Promise<void>;
@@ -106,12 +107,12 @@ export function buildGateway(options: GatewayOptions): Gateway {
   return {
     context,
     keyAuthentication,
-    routes: (router) => {
+    routes: (router, self) => {
       // The gateway's own routes (about 25 of them) are not tried for a public request: it goes
       // straight to the public handler, which matches it against the route table once.
       const own = express.Router();
       dashboardRoutes(own, context);
-      adminRoutes(own, context);
+      adminRoutes(own, context, () => self.readiness());
       sampleRoutes(own, context);
       router.use((req, res, next) => {
         if (isPublicPath(req.path)) next();

@@ -153,6 +153,48 @@ export const serviceReplayedQueueSchema = replayedQueueSchema.omit({ service: tr
 export const INTERNAL_DEAD_LETTERS_PATH = '/internal/dead-letters';
 export const INTERNAL_DEAD_LETTERS_REPLAY_PATH = '/internal/dead-letters/replay';
 
+/** The internal operator endpoint of every domain service behind the gateway's `/admin/health`. */
+export const INTERNAL_HEALTH_PATH = '/internal/health';
+
+export const readinessCheckSchema = z
+  .object({
+    name: z.string().meta({ example: 'db' }),
+    result: z.string().meta({
+      description:
+        'What `/readyz` reports: `ok`, `degraded: <reason>` (a check that never fails readiness, e.g. the broker while the outbox buffers) or the reason it failed',
+      example: 'ok',
+    }),
+    passed: z.boolean(),
+  })
+  .meta({ id: 'ReadinessCheck' });
+
+/** What a service answers on `/internal/health`. */
+export const serviceHealthSchema = z.object({
+  ready: z.boolean().meta({ description: 'What `/readyz` would answer: every check that counts passes' }),
+  checks: z.array(readinessCheckSchema),
+  outboxBacklog: z.number().int().nullable().meta({
+    description: 'Events committed but not yet published; null when the database did not answer within 1 s',
+  }),
+  oldestUnsentSeconds: z.number().int().nullable().meta({
+    description: 'How long the oldest unpublished event has waited; null when none waits (or unknown)',
+  }),
+});
+
+export const systemHealthSchema = z
+  .object({
+    service: z.string().meta({ example: 'registry' }),
+    ready: z.boolean().meta({ description: 'False also for a service that did not answer' }),
+    checks: z.array(readinessCheckSchema),
+    outboxBacklog: z.number().int().nullable().meta({
+      description: 'Null for the gateway (it publishes nothing) and for a service that did not answer',
+    }),
+    oldestUnsentSeconds: z.number().int().nullable(),
+    deadLetters: z.number().int().nullable().meta({
+      description: 'Messages in its dead-letter queues, all consumers together; null as for the backlog',
+    }),
+  })
+  .meta({ id: 'ServiceHealth' });
+
 const deadLetterServiceMeta = z.object({
   unreachable: z
     .array(z.object({ service: z.string(), error: z.string() }))
@@ -261,6 +303,27 @@ export const adminOperations = {
       200: {
         description: 'How many messages went back to each queue',
         schema: z.object({ data: z.array(replayedQueueSchema), meta: deadLetterServiceMeta }),
+      },
+    },
+  }),
+  health: defineOperation({
+    ...common,
+    id: 'adminGetHealth',
+    method: 'get',
+    path: '/admin/health',
+    summary: "Every service's readiness, outbox backlog and dead letters, the gateway's own readiness first",
+    responses: {
+      200: {
+        description:
+          'One row per deployed service; a service that did not answer is not ready and named in meta.unreachable',
+        schema: z.object({
+          data: z.array(systemHealthSchema),
+          meta: z.object({
+            unreachable: z.array(z.object({ service: z.string(), error: z.string() })).meta({
+              description: 'Services that did not answer: their rows are not ready, with null figures',
+            }),
+          }),
+        }),
       },
     },
   }),

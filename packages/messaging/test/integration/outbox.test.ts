@@ -190,7 +190,7 @@ afterAll(async () => {
 });
 
 describe('transactional outbox on PostgreSQL and RabbitMQ', () => {
-  it('when a state change commits with its event, then the relay publishes it; when one rolls back, then nothing is published', async () => {
+  it('when a state change commits with its event, then the relay counts it as waiting and publishes it; when one rolls back, then nothing is published', async () => {
     const received: string[] = [];
     await bus.subscribe({
       queue: queueName('commit'),
@@ -205,8 +205,13 @@ describe('transactional outbox on PostgreSQL and RabbitMQ', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
+    const producerRelay = relay();
+    const waiting = await producerRelay.backlog();
 
-    expect(await relay().publishPending()).toBe(1);
+    expect(await producerRelay.publishPending()).toBe(1);
+    expect(waiting).toEqual({ count: 1, oldestUnsentSeconds: expect.any(Number) });
+    expect(waiting.oldestUnsentSeconds).toBeGreaterThanOrEqual(0);
+    expect(await producerRelay.backlog()).toEqual({ count: 0, oldestUnsentSeconds: null });
 
     await waitFor(() => received.length === 1, { what: 'the committed event' });
     await sleep(200);

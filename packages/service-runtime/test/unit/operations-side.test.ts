@@ -168,4 +168,39 @@ describe('startDomainService: the operations side every service gets', () => {
       bus.brokerDown = false;
     }
   });
+
+  it("when events wait in the outbox and the broker is down, then the operator's /internal/health shows the backlog, its age and the degraded bus; a platform token is refused", async () => {
+    await running.relay.stop();
+    bus.brokerDown = true;
+    try {
+      await db.transaction((tx) =>
+        appendToOutbox(tx, pinged.create({ n: 2 }, { occurredAt: new Date() })).then(() =>
+          appendToOutbox(tx, pinged.create({ n: 3 }, { occurredAt: new Date() })),
+        ),
+      );
+
+      const refused = await call('/internal/health', platform);
+      const health = await call('/internal/health', operator);
+
+      expect(refused.status).toBe(403);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({
+        data: {
+          ready: true,
+          checks: [
+            { name: 'db', result: 'ok', passed: true },
+            { name: 'bus', result: 'degraded: message bus not connected', passed: true },
+          ],
+          outboxBacklog: 2,
+          oldestUnsentSeconds: expect.any(Number),
+        },
+      });
+    } finally {
+      bus.brokerDown = false;
+      running.relay.start();
+    }
+    await waitUntil(() => applied.includes(3), 'the relay to publish the backlog');
+    const drained = (await (await call('/internal/health', operator)).json()) as { data: unknown };
+    expect(drained.data).toMatchObject({ ready: true, outboxBacklog: 0, oldestUnsentSeconds: null });
+  });
 });

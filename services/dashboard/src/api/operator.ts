@@ -93,3 +93,14 @@ export function useDecideAppeal() {
     onSuccess: () => void client.invalidateQueries({ queryKey: ['review-appeals'] }),
   });
 }
+
+export type ServiceHealth = components['schemas']['ServiceHealth'];
+
+/** Every service's readiness, outbox backlog and dead letters; refreshed while the page is open. */
+export function useSystemHealth() {
+  return useQuery({
+    queryKey: ['system-health'],
+    queryFn: () => unwrap(api.GET('/admin/health')),
+    refetchInterval: 10_000,
+  });
+}

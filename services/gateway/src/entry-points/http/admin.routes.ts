@@ -9,7 +9,7 @@ import {
   listPlatformsQuerySchema,
   replayDeadLettersBodySchema,
 } from '@svc/contracts/gateway';
-import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, type ReadinessReport } from '@svc/service-kit';
 import { bearerToken, sameSecret } from '../../domain/api-key';
 import { authenticateSession } from '../../domain/authenticate-session.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
@@ -17,6 +17,7 @@ import { changePlatformPlan } from '../../domain/change-platform-plan.use-case';
 import { createPlatform } from '../../domain/create-platform.use-case';
 import { listDeadLetters, replayDeadLetters } from '../../domain/dead-letters.use-case';
 import { dispatchOperatorRequest } from '../../domain/dispatch-request.use-case';
+import { systemHealth } from '../../domain/health.use-case';
 import { currentRequestId } from '@svc/logger';
 import { issueApiKey, revokeApiKey, rotateApiKey } from '../../domain/issue-api-key.use-case';
 import { describePlatform, presentKey, presentPlatform } from './presenters';
@@ -43,8 +44,15 @@ async function requireOperator(ctx: GatewayContext, req: Request): Promise<void>
   }
 }
 
-/** The operator API: platforms and keys (docs/spec/contracts.md §3), dead letters of every service. */
-export function adminRoutes(router: Router, ctx: GatewayContext): void {
+/**
+ * The operator API: platforms and keys (docs/spec/contracts.md §3), dead letters and health of
+ * every service. `readiness` is the gateway's own `/readyz`, as data.
+ */
+export function adminRoutes(
+  router: Router,
+  ctx: GatewayContext,
+  readiness: () => Promise<ReadinessReport>,
+): void {
   router.use('/admin', async (req, _res, next) => {
     await requireOperator(ctx, req);
     // Path parameters are checked by the route table before express decodes them for a handler.
@@ -109,6 +117,10 @@ export function adminRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/admin/dead-letters/replay', async (req, res) => {
     const body = parseBody(replayDeadLettersBodySchema, req);
     res.json(await replayDeadLetters(ctx, { ...body, requestId: currentRequestId() ?? '' }));
+  });
+
+  router.get('/admin/health', async (_req, res) => {
+    res.json(await systemHealth(ctx, { readiness, requestId: currentRequestId() ?? '' }));
   });
 
   // Every other operator operation (verify a claim, decide an appeal…) belongs to a service.
