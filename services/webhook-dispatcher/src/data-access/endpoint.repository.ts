@@ -78,15 +78,6 @@ export class EndpointRepository implements EndpointStore {
     return row ?? null;
   }
 
-  async byId(q: Queryable, id: string): Promise<Endpoint | null> {
-    const row = await db(q)
-      .selectFrom('webhookEndpoints')
-      .select(ENDPOINT)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row ?? null;
-  }
-
   async list(q: Queryable, platformId: string, page: { limit: number; offset: number }) {
     const { rows, total } = await pageOf(
       db(q)

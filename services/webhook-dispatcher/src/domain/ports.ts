@@ -110,7 +110,6 @@ export interface EndpointStore {
   insert(tx: Queryable, endpoint: Endpoint): Promise<void>;
   /** The platform's endpoint, or null (another platform's is not found). */
   find(q: Queryable, platformId: string, id: string): Promise<Endpoint | null>;
-  byId(q: Queryable, id: string): Promise<Endpoint | null>;
   list(q: Queryable, platformId: string, page: Page): Promise<{ items: Endpoint[]; total: number }>;
   /** Enabled endpoints of these platforms (one query for a whole batch of events). */
   enabledOf(q: Queryable, platformIds: string[]): Promise<Endpoint[]>;
