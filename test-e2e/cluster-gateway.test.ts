@@ -80,6 +80,16 @@ describe('cluster mode through the gateway', () => {
     expect(res.status).toBe(404);
   }, 60_000);
 
+  it('when the dashboard is opened on the cluster gateway, then its page and a deep link are served from the API origin', async () => {
+    for (const path of ['/dashboard', '/dashboard/claims']) {
+      // A browser's page request, not an API call: raw on purpose.
+      const page = await fetch(`${cluster.gatewayUrl}${path}`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await page.text()).toContain('<div id="root"></div>');
+    }
+  });
+
   it('when the OpenAPI document is fetched, then it is served without a key', async () => {
     const document = await expectStatus(
       200,
