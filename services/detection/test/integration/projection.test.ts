@@ -139,11 +139,11 @@ describe('the identity index, a projection of registry and licensing events', ()
     // refused connections) would say "no match" and the avatar would never become a violation.
     const replica = await startReplica(0);
     try {
-      const boxed = await h.box(await h.verifiedClaim('Lise Meitner'), { policy: 'BLOCK_ALL' });
+      const boxed = await h.box(await h.verifiedClaim('Chien-Shiung Wu'), { policy: 'BLOCK_ALL' });
       expect(replica.catalogue.byBoxId(boxed.boxId)).toBeUndefined();
       const enforcement = internalClient(replica.url, JWT_SECRET, platformClaims());
       const { status, body } = await enforcement.call('POST', AVATAR_EVALUATION_PATH, {
-        avatars: [{ ref: 'av_late', name: 'Lise Meitner' }],
+        avatars: [{ ref: 'av_late', name: 'Chien-Shiung Wu' }],
       });
       expect(status).toBe(200);
       expect(body.results).toEqual([
