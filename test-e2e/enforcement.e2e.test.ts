@@ -309,13 +309,23 @@ describe('enforcement through the gateway (cluster mode)', () => {
     });
     expect(JSON.stringify(seen)).not.toContain('creator9@example.com');
     expect((await platform.GET('/v1/svc/boxes/{id}/violations', byBox)).response.status).toBe(404);
+    let lastSeen: unknown;
     const stats = await waitFor(
       async () => {
         const res = await owner.GET('/v1/svc/boxes/{id}/stats', byBox);
+        lastSeen = res.data?.data.violations ?? res.error;
         return res.data?.data.violations.resolutions.removed === 1 ? res.data.data : undefined;
       },
       { what: 'the resolution in the box statistics', timeoutMs: 20_000 },
-    );
+    ).catch((err: Error) => {
+      // What the owner saw, and which of the violation's events the bus carried: a miss says where.
+      const carried = broker.received
+        .filter((m) => m.body.data?.violationId === violationId)
+        .map((m) => m.routingKey);
+      throw new Error(
+        `${err.message}; last seen ${JSON.stringify(lastSeen)}; on the bus: ${carried.join(', ')}`,
+      );
+    });
     expect(stats.violations.resolvedBy.platform).toBe(1);
     const { data: contest } = await expectStatus(
       200,

@@ -1,13 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gracePeriodStarted, licenseRequestApproved, type EventEnvelope } from '@svc/contracts';
-import {
-  connectTestBroker,
-  infrastructure,
-  startTestCluster,
-  waitFor,
-  type TestCluster,
-} from '@svc/test-kit';
+import { connectTestBroker, startTestCluster, waitFor, type TestCluster } from '@svc/test-kit';
 import { paginate, unwrap, verifyWebhook, webhookEventType } from '@svc/sdk';
 import { newPlatform, ROOT, sdkFor } from './helpers';
 
@@ -23,8 +17,6 @@ let receiverUrl: string;
 const received: { headers: Record<string, string>; body: string }[] = [];
 
 beforeAll(async () => {
-  const infra = await infrastructure();
-  amqpUrl = infra.amqpUrl;
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -49,6 +41,7 @@ beforeAll(async () => {
     env: { SVC_ALLOW_PRIVATE_FETCH: 'true' },
     output: 'silent',
   });
+  amqpUrl = cluster.amqpUrl;
 }, 60_000);
 
 afterAll(async () => {

@@ -1,13 +1,14 @@
 import pg from 'pg';
-import { infrastructure, uniqueSuffix } from './infrastructure';
+import { infrastructure, isolatedAmqpUrl, uniqueSuffix } from './infrastructure';
 import { startCluster, type ClusterOptions, type RunningCluster } from './cluster';
 
 export interface TestCluster extends RunningCluster {
   postgresUrl: string;
+  /** The cluster's broker URL: a vhost of its own where one can be made (isolatedAmqpUrl). */
   amqpUrl: string;
   /** The prefix of this cluster's database names. */
   databasePrefix: string;
-  /** Stops every process and drops every database the cluster created. */
+  /** Stops every process and drops every database and the vhost the cluster created. */
   teardown(): Promise<void>;
 }
 
@@ -35,26 +36,29 @@ export async function startTestCluster(
 ): Promise<TestCluster> {
   const infra = await infrastructure();
   const prefix = `e2e_${uniqueSuffix()}_`;
+  const broker = await isolatedAmqpUrl('e2e');
   try {
     const cluster = await startCluster({
       output: 'silent',
       ...options,
       postgresUrl: infra.postgresUrl,
-      amqpUrl: infra.amqpUrl,
+      amqpUrl: broker.url,
       databasePrefix: prefix,
     });
     return {
       ...cluster,
       postgresUrl: infra.postgresUrl,
-      amqpUrl: infra.amqpUrl,
+      amqpUrl: broker.url,
       databasePrefix: prefix,
       teardown: async () => {
         await cluster.stop();
         await dropDatabasesWithPrefix(infra.postgresUrl, prefix);
+        await broker.drop();
       },
     };
   } catch (err) {
     await dropDatabasesWithPrefix(infra.postgresUrl, prefix).catch(() => undefined);
+    await broker.drop().catch(() => undefined);
     throw err;
   }
 }

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 /**
@@ -10,6 +12,8 @@ export interface Infrastructure {
   postgresUrl: string;
   amqpUrl: string;
   source: 'testcontainers' | 'local';
+  /** Runs `rabbitmqctl` against the broker (in its container, or the machine's own node). */
+  rabbitmqctl?(args: string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,6 +47,10 @@ async function start(): Promise<Infrastructure> {
         postgresUrl: postgres.getConnectionUri(),
         amqpUrl: rabbit.getAmqpUrl(),
         source: 'testcontainers',
+        rabbitmqctl: async (args) => {
+          const result = await rabbit.exec(['rabbitmqctl', ...args]);
+          if (result.exitCode !== 0) throw new Error(`rabbitmqctl ${args.join(' ')}: ${result.output}`);
+        },
         stop: async () => {
           await Promise.all([postgres.stop(), rabbit.stop()]);
         },
@@ -55,7 +63,57 @@ async function start(): Promise<Infrastructure> {
     postgresUrl: process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES,
     amqpUrl: process.env.TEST_AMQP_URL ?? LOCAL_AMQP,
     source: 'local',
+    // The machine's own node is the one rabbitmqctl reaches by default; a broker named by
+    // TEST_AMQP_URL may be another, so its test clusters share its vhost instead.
+    ...(process.env.TEST_AMQP_URL === undefined
+      ? {
+          rabbitmqctl: async (args: string[]) => {
+            await execFileAsync('rabbitmqctl', ['-q', ...args], { timeout: 60_000 });
+          },
+        }
+      : {}),
     stop: async () => undefined,
+  };
+}
+
+const execFileAsync = promisify(execFile);
+let vhostsUnavailable = false;
+
+/**
+ * A RabbitMQ virtual host of its own for one test cluster: its exchange and queues are named like
+ * every other cluster's (`svc.events`, `registry.box-stats.violations`), and on one vhost two
+ * clusters (a parallel test file, a leftover process, a developer's `make up`) would be competing
+ * consumers of each other's events, and a durable queue would carry one run's unconsumed events
+ * into the next. `drop()` deletes the vhost with everything in it. Where vhosts cannot be made
+ * (no rabbitmqctl), the broker's default vhost is shared, as before.
+ */
+export async function isolatedAmqpUrl(
+  label = 'test',
+): Promise<{ url: string; vhost?: string; drop(): Promise<void> }> {
+  const infra = await infrastructure();
+  const shared = { url: infra.amqpUrl, drop: async () => undefined };
+  if (infra.rabbitmqctl === undefined || vhostsUnavailable) return shared;
+  const url = new URL(infra.amqpUrl);
+  const user = decodeURIComponent(url.username || 'guest');
+  const vhost = `${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${uniqueSuffix()}`;
+  try {
+    await infra.rabbitmqctl(['add_vhost', vhost]);
+    await infra.rabbitmqctl(['set_permissions', '-p', vhost, user, '.*', '.*', '.*']);
+  } catch (err) {
+    vhostsUnavailable = true;
+    process.stderr.write(
+      `test-kit: no RabbitMQ vhost per test cluster (${String(err)}); sharing the default vhost\n`,
+    );
+    await infra.rabbitmqctl(['delete_vhost', vhost]).catch(() => undefined);
+    return shared;
+  }
+  url.pathname = `/${encodeURIComponent(vhost)}`;
+  return {
+    url: url.toString(),
+    vhost,
+    drop: async () => {
+      await infra.rabbitmqctl?.(['delete_vhost', vhost]);
+    },
   };
 }
 
