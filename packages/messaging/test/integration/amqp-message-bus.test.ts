@@ -1,7 +1,6 @@
 import { AmqpMessageBus } from '@svc/messaging';
 import { infrastructure, uniqueSuffix, waitFor } from '@svc/test-kit';
 import { AmqpAdmin } from '../amqp-admin';
-import { holdBrokerShared } from '../broker-lock';
 import { busContract } from '../bus-contract';
 import { anEvent, capturingLogger, testLogger } from '../event-builder';
 
@@ -10,7 +9,6 @@ const exchange = `test.messaging.${suffix}`;
 const queues: string[] = [];
 let amqpUrl: string;
 let admin: AmqpAdmin;
-let releaseBroker: () => Promise<void>;
 
 function newBus(overrides: Partial<ConstructorParameters<typeof AmqpMessageBus>[0]> = {}): AmqpMessageBus {
   return new AmqpMessageBus({
@@ -30,15 +28,13 @@ function queueName(label: string): string {
 }
 
 beforeAll(async () => {
-  releaseBroker = await holdBrokerShared('amqp-message-bus');
   amqpUrl = (await infrastructure()).amqpUrl;
   admin = await AmqpAdmin.open(amqpUrl);
-}, 160_000);
+}, 60_000);
 
 afterAll(async () => {
   await admin.deleteTopology(queues, [exchange, `${exchange}.dlx`]);
   await admin.close();
-  await releaseBroker();
 });
 
 describe('AmqpMessageBus, the bus contract', () => {

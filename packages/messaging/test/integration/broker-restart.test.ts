@@ -1,29 +1,20 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { connect } from 'amqplib';
 import type { EventEnvelope } from '@svc/contracts';
 import { AmqpMessageBus } from '@svc/messaging';
-import { infrastructure, sleep, uniqueSuffix, waitFor } from '@svc/test-kit';
-import { AmqpAdmin } from '../amqp-admin';
-import { holdBrokerExclusive } from '../broker-lock';
+import { sleep, startPrivateRabbitMQ, uniqueSuffix, waitFor, type PrivateRabbitMQ } from '@svc/test-kit';
 import { anEvent, testLogger } from '../event-builder';
 
-// Restarts the machine's RabbitMQ application (rabbitmqctl stop_app / start_app). It holds the
-// broker lock alone, so the other messaging test files wait for it instead of failing.
+// Restarts a RabbitMQ node of this test's own (stop_app / start_app): never the machine's broker,
+// which the other integration and e2e files use at the same time.
 
-const run = promisify(execFile);
 const suffix = uniqueSuffix();
 const exchange = `test.restart.${suffix}`;
 const durableQueue = `test.restart-durable.${suffix}`;
 const liveQueue = `test.restart-live.${suffix}`;
 const N = 50;
+let rabbit: PrivateRabbitMQ | undefined;
 let amqpUrl: string;
 let bus: AmqpMessageBus;
-let releaseBroker: (() => Promise<void>) | undefined;
-
-async function rabbitmqctl(...args: string[]): Promise<void> {
-  await run('rabbitmqctl', args, { timeout: 60_000 });
-}
 
 /** Polls until the broker accepts AMQP connections again. */
 async function brokerAnswers(): Promise<void> {
@@ -39,8 +30,8 @@ async function brokerAnswers(): Promise<void> {
 }
 
 beforeAll(async () => {
-  releaseBroker = await holdBrokerExclusive('broker-restart');
-  amqpUrl = (await infrastructure()).amqpUrl;
+  rabbit = await startPrivateRabbitMQ();
+  amqpUrl = rabbit.url;
   bus = await AmqpMessageBus.connect({
     url: amqpUrl,
     exchange,
@@ -52,14 +43,8 @@ beforeAll(async () => {
 }, 160_000);
 
 afterAll(async () => {
-  // Whatever happened above, leave the broker running for everyone else.
-  await rabbitmqctl('start_app').catch(() => undefined);
-  await brokerAnswers().catch(() => undefined);
   await bus?.close();
-  const admin = await AmqpAdmin.open(amqpUrl);
-  await admin.deleteTopology([durableQueue, liveQueue], [exchange, `${exchange}.dlx`]);
-  await admin.close();
-  await releaseBroker?.();
+  await rabbit?.teardown();
 }, 120_000);
 
 describe('AmqpMessageBus across a broker restart', () => {
@@ -74,7 +59,7 @@ describe('AmqpMessageBus across a broker restart', () => {
     const before = Array.from({ length: N }, (_, i) => anEvent('restart.durable.created', { i }));
     for (const event of before) await bus.publish(event);
 
-    await rabbitmqctl('stop_app');
+    await rabbit!.stopApp();
     await waitFor(() => !bus.isReady(), { timeoutMs: 10_000, what: 'the bus to notice' });
     // Published while the broker is down: must wait for it, never resolve without a confirm.
     const duringOutage = anEvent('restart.live.created', { during: true });
@@ -84,7 +69,7 @@ describe('AmqpMessageBus across a broker restart', () => {
     });
     await sleep(500);
     expect(outageSettled).toBe(false);
-    await rabbitmqctl('start_app');
+    await rabbit!.startApp();
     await brokerAnswers();
 
     await waitFor(() => bus.isReady(), { timeoutMs: 30_000, what: 'the bus to reconnect' });

@@ -18,7 +18,6 @@ import {
 } from '@svc/storage';
 import { freshPostgresDatabase, infrastructure, sleep, uniqueSuffix, waitFor } from '@svc/test-kit';
 import { AmqpAdmin } from '../amqp-admin';
-import { holdBrokerShared } from '../broker-lock';
 import { anEvent, testLogger } from '../event-builder';
 
 // The cluster mode: a producing service and a consuming service, each with its own PostgreSQL
@@ -53,7 +52,6 @@ let producerDb: Database;
 let consumerDb: Database;
 let bus: AmqpMessageBus;
 let admin: AmqpAdmin;
-let releaseBroker: () => Promise<void>;
 
 function queueName(label: string): string {
   const name = `test.${label}.${suffix}`;
@@ -153,7 +151,6 @@ function spawnConsumer(queue: string): ChildProcess {
 }
 
 beforeAll(async () => {
-  releaseBroker = await holdBrokerShared('outbox');
   const infra = await infrastructure();
   const producer = await freshPostgresDatabase('outbox_producer');
   const consumer = await freshPostgresDatabase('outbox_consumer');
@@ -172,7 +169,7 @@ beforeAll(async () => {
     retryBackoff: { initialMs: 10 },
   });
   admin = await AmqpAdmin.open(infra.amqpUrl);
-}, 160_000);
+}, 60_000);
 
 afterEach(async () => {
   await producerDb.exec('TRUNCATE outbox');
@@ -186,7 +183,6 @@ afterAll(async () => {
   await producerDb?.close();
   await consumerDb?.close();
   for (const drop of dropDatabases) await drop();
-  await releaseBroker?.();
 });
 
 describe('transactional outbox on PostgreSQL and RabbitMQ', () => {

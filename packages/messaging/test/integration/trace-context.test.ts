@@ -18,7 +18,6 @@ import {
 } from '@svc/telemetry';
 import { infrastructure, uniqueSuffix, waitFor } from '@svc/test-kit';
 import { AmqpAdmin } from '../amqp-admin';
-import { holdBrokerShared } from '../broker-lock';
 import { anEvent, testLogger } from '../event-builder';
 
 // The trace context of the transaction that writes an event goes with its outbox row, the relay
@@ -30,18 +29,15 @@ const exchange = `test.tracing.${suffix}`;
 const queues: string[] = [];
 let amqpUrl: string;
 let admin: AmqpAdmin;
-let releaseBroker: () => Promise<void>;
 
 beforeAll(async () => {
-  releaseBroker = await holdBrokerShared('trace-context');
   amqpUrl = (await infrastructure()).amqpUrl;
   admin = await AmqpAdmin.open(amqpUrl);
-}, 160_000);
+}, 60_000);
 
 afterAll(async () => {
   await admin.deleteTopology(queues, [exchange, `${exchange}.dlx`]);
   await admin.close();
-  await releaseBroker();
 });
 
 interface Setup {
