@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -84,8 +84,13 @@ const RESTART_MAX_MS = 30_000;
 // A process that ran this long before it crashed starts again after the base delay.
 const STABLE_AFTER_MS = 30_000;
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
+// Ports this process has handed out: the kernel may give the same free port to two bind(0) calls
+// in a row (the first server is closed before its port is used), and a cluster picks all its
+// ports before it starts any process. Two processes on one port made the gateway's readiness
+// answer come from billing (seen in CI: "Invalid internal token" on an admin call).
+const handedOut = new Set<number>();
+
+function bindZero(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -95,6 +100,52 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A free TCP port on the loopback interface, never one this process has handed out before. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = await bindZero();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error('no free port that was not handed out already');
+}
+
+/**
+ * Whether `pid` holds the listening socket of 127.0.0.1/0.0.0.0:`port` (Linux: /proc/net/tcp
+ * and the process's descriptors). Undefined where /proc cannot tell.
+ */
+function listensOn(pid: number, port: number): boolean | undefined {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  try {
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      if (!existsSync(table)) continue;
+      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        // local_address is ADDR:PORT in hex; state 0A is LISTEN; the inode is the tenth field.
+        const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+        if (local?.endsWith(`:${hexPort}`) === true && state === '0A' && inode !== undefined)
+          inodes.add(inode);
+      }
+    }
+    if (inodes.size === 0) return false;
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      let target: string;
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode !== undefined && inodes.has(inode)) return true;
+    }
+    return false;
+  } catch {
+    return undefined;
+  }
 }
 
 function builtServices(rootDir: string): string[] {
@@ -117,7 +168,8 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs = 30_000): 
     if (child.exitCode !== null) throw new Error(`process for ${url} exited with ${child.exitCode}`);
     try {
       const response = await fetch(`${url}/readyz`);
-      if (response.status === 200) return;
+      // Ready, and the answer came from this child: another process on the port is not it.
+      if (response.status === 200 && listensOn(child.pid ?? -1, Number(new URL(url).port)) !== false) return;
     } catch {
       // not listening yet
     }
