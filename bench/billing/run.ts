@@ -25,7 +25,13 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createDatabase } from '@svc/storage';
-import { infrastructure, startCluster, uniqueSuffix, type RunningCluster } from '@svc/test-kit';
+import {
+  infrastructure,
+  isolatedAmqpUrl,
+  startCluster,
+  uniqueSuffix,
+  type RunningCluster,
+} from '@svc/test-kit';
 
 const REPORTS_PER_KEY = 100;
 const GOAL_RATIO = 0.5;
@@ -92,6 +98,9 @@ async function main(): Promise<number> {
   const started = performance.now();
   const infra = await infrastructure();
   const prefix = `bench_${uniqueSuffix()}_`;
+  // A vhost of its own: the services declare every consumer's queue, and the events of the
+  // consumers this bench does not run would otherwise stay in the machine's default vhost.
+  const broker = await isolatedAmqpUrl('bench_billing');
   // bench/dist/billing -> the repository root.
   const root = path.resolve(__dirname, '..', '..', '..');
   let cluster: RunningCluster | undefined;
@@ -100,7 +109,7 @@ async function main(): Promise<number> {
     cluster = await startCluster({
       rootDir: root,
       postgresUrl: infra.postgresUrl,
-      amqpUrl: infra.amqpUrl,
+      amqpUrl: broker.url,
       databasePrefix: prefix,
       services: ['billing'],
       output: process.env.BENCH_OUTPUT === 'prefixed' ? 'prefixed' : 'silent',
@@ -283,6 +292,7 @@ async function main(): Promise<number> {
     return checks.every(([, ok]) => ok) ? 0 : 1;
   } finally {
     await cluster?.stop();
+    await broker.drop();
     await billingDb.close();
     const dropper = await createDatabase({ url: infra.postgresUrl });
     const { rows } = await dropper.query<{ datname: string }>(

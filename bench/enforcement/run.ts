@@ -26,7 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger } from '@svc/logger';
 import { AmqpMessageBus, messagingMigrations, OutboxRelay } from '@svc/messaging';
 import { createDatabase, loadMigrationsFromDir, runMigrations, type Database } from '@svc/storage';
-import { freePort, freshPostgresDatabase, infrastructure } from '@svc/test-kit';
+import { freePort, freshPostgresDatabase, isolatedAmqpUrl } from '@svc/test-kit';
 import { connect } from 'amqplib';
 import { amqplibBaseline, BASELINE_WINDOW, CONSUMER_PREFETCH } from './amqp-baseline';
 
@@ -105,7 +105,10 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const infra = await infrastructure();
+  // A vhost of its own: enforcement declares every consumer's queue, and the 100,000 events of the
+  // consumers this bench does not run would otherwise stay in the machine's default vhost.
+  const broker = await isolatedAmqpUrl('bench_enforcement');
+  const infra = { amqpUrl: broker.url };
   const database = await freshPostgresDatabase('bench_enforcement');
   const db = await createDatabase({ url: database.url });
   const children: ChildProcess[] = [];
@@ -337,6 +340,7 @@ async function main(): Promise<void> {
     );
     await consumerBus.close();
     await deleteQueue(infra.amqpUrl, consumerQueue);
+    await broker.drop();
     await db.close();
     await database.drop();
   }

@@ -3,6 +3,7 @@
 export * from './common';
 export * from './openapi';
 export * from './catalogue';
+export * from './topology';
 export * from './gateway';
 export * from './registry';
 export * from './webhook-dispatcher';

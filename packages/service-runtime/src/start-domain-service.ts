@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { Registry } from 'prom-client';
+import { EVENT_QUEUES, topologyMismatch } from '@svc/contracts';
 import {
   AmqpMessageBus,
   messagingMigrations,
@@ -100,17 +101,36 @@ export async function startDomainService(options: {
     migrations: options.migrations,
     wire: async ({ db, clock, logger, registry }) => {
       let bus = overrides.bus;
+      let amqp: AmqpMessageBus | undefined;
       const closeBus: BackgroundPart = { name: 'bus', start: () => undefined, stop: async () => undefined };
       if (bus === undefined) {
         if (config.AMQP_URL === undefined) throw new Error('AMQP_URL is required when no bus is given');
-        const amqp = await AmqpMessageBus.connect({ url: config.AMQP_URL, logger, connectionName: name });
-        bus = amqp;
-        closeBus.stop = () => amqp.close();
+        const connected = await AmqpMessageBus.connect({
+          url: config.AMQP_URL,
+          logger,
+          connectionName: name,
+        });
+        amqp = connected;
+        bus = connected;
+        closeBus.stop = () => connected.close();
       }
       try {
         const relay = new OutboxRelay({ db, bus, logger, clock, name, registry });
         const parts = await options.wire({ db, bus, clock, logger, registry, kickRelay: () => relay.kick() });
         const subscriptions = parts.subscriptions ?? [];
+        if (amqp !== undefined) {
+          // On RabbitMQ, every consumer's queue exists before this service's relay publishes: an
+          // event whose consumer has not started yet (a first install) waits in its queue instead
+          // of being dropped as unroutable. That holds only if the topology lists this service's
+          // own subscriptions as they are.
+          for (const subscription of subscriptions) {
+            const mismatch = topologyMismatch(subscription);
+            if (mismatch !== undefined)
+              throw new Error(`${name}: ${mismatch} (packages/contracts/src/topology.ts)`);
+          }
+          for (const { queue, patterns } of EVENT_QUEUES)
+            await amqp.declareQueue({ queue, patterns: [...patterns] });
+        }
         for (const subscription of subscriptions) await bus.subscribe(subscription);
         const queues = [...new Set(subscriptions.map((subscription) => subscription.queue))];
         watchConsumers(registry, bus, queues);

@@ -15,6 +15,8 @@ export interface TestBroker {
   received: ObservedMessage[];
   /** Publishes an envelope as a service's relay would (routing key = type), waiting for the confirm. */
   publish(envelope: { id: string; type: string }): Promise<void>;
+  /** How many messages wait in a durable queue; undefined when the queue does not exist. */
+  waiting(queue: string): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,18 @@ export async function connectTestBroker(amqpUrl: string, watch: string[] = []): 
         messageId: envelope.id,
       });
       await channel.waitForConfirms();
+    },
+    waiting: async (queue) => {
+      // A passive check of a missing queue closes its channel: use one of its own.
+      const probe = await connection.createChannel();
+      probe.on('error', () => undefined);
+      try {
+        return (await probe.checkQueue(queue)).messageCount;
+      } catch {
+        return undefined;
+      } finally {
+        await probe.close().catch(() => undefined);
+      }
     },
     close: async () => {
       await connection.close();

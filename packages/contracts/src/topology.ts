@@ -1,0 +1,73 @@
+import { billingEvents } from './billing/events';
+import { detectionEvents } from './detection/events';
+import { enforcementEvents } from './enforcement/events';
+import { licensingEvents } from './licensing/events';
+
+// Every consumer queue of the system and the routing patterns bound to it. Each service, started
+// on RabbitMQ, declares all of them before its outbox relay publishes anything, so an event whose
+// consumer has never run yet (a first install; a queue or binding a new version adds) waits in
+// that consumer's durable queue instead of being dropped by the broker as unroutable. A service
+// refuses to start when one of its subscriptions differs from its entry here (docs/adr/0009).
+
+const typeOf = (events: readonly { type: string }[], type: string): string => {
+  const found = events.find((event) => event.type === type);
+  if (found === undefined) throw new Error(`no event ${type} in the contracts`);
+  return found.type;
+};
+
+/** A consumer's queue and the patterns bound to it on the events exchange. */
+export interface EventQueue {
+  queue: string;
+  patterns: readonly string[];
+}
+
+export const EVENT_QUEUES: readonly EventQueue[] = [
+  { queue: 'detection.identities', patterns: ['registry.claim.*', 'registry.box.*'] },
+  { queue: 'detection.licenses', patterns: ['licensing.license.*'] },
+  { queue: 'enforcement.boxes', patterns: ['registry.box.*'] },
+  { queue: 'enforcement.licenses', patterns: ['licensing.license.*'] },
+  { queue: 'enforcement.box-indexed', patterns: [typeOf(detectionEvents, 'detection.box.indexed')] },
+  { queue: 'registry.box-stats.violations', patterns: ['enforcement.violation.*'] },
+  { queue: 'registry.box-stats.grace-periods', patterns: ['enforcement.grace_period.*'] },
+  { queue: 'registry.box-stats.licenses', patterns: ['licensing.license.*', 'licensing.request.*'] },
+  { queue: 'registry.box-stats.usage', patterns: [typeOf(billingEvents, 'billing.usage.reported')] },
+  { queue: 'registry.box-stats.fees', patterns: [typeOf(billingEvents, 'billing.payment.due')] },
+  {
+    queue: 'billing.license-projection',
+    patterns: [
+      'licensing.license.activated',
+      'licensing.license.renewed',
+      'licensing.license.cancelled',
+      'licensing.license.expired',
+      'licensing.license.revoked',
+    ].map((type) => typeOf(licensingEvents, type)),
+  },
+  { queue: 'billing.sandbox-clocks', patterns: [typeOf(enforcementEvents, 'enforcement.clock.advanced')] },
+  { queue: 'licensing.boxes', patterns: ['registry.box.*'] },
+  { queue: 'licensing.sandbox-clocks', patterns: [typeOf(enforcementEvents, 'enforcement.clock.advanced')] },
+  {
+    queue: 'webhook-dispatcher.platform-events',
+    patterns: [
+      'enforcement.grace_period.*',
+      typeOf(licensingEvents, 'licensing.request.approved'),
+      typeOf(licensingEvents, 'licensing.request.denied'),
+      typeOf(billingEvents, 'billing.payment.due'),
+    ],
+  },
+];
+
+/**
+ * Why `subscription` is not the system's entry for its queue (unknown queue, other patterns), or
+ * undefined when it is.
+ */
+export function topologyMismatch(subscription: {
+  queue: string;
+  patterns: readonly string[];
+}): string | undefined {
+  const entry = EVENT_QUEUES.find((candidate) => candidate.queue === subscription.queue);
+  if (entry === undefined) return `queue ${subscription.queue} is not in the system's event topology`;
+  const want = [...entry.patterns].sort().join(', ');
+  const have = [...subscription.patterns].sort().join(', ');
+  if (want !== have) return `queue ${subscription.queue} binds ${have}; the event topology says ${want}`;
+  return undefined;
+}
