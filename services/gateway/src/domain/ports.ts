@@ -36,18 +36,7 @@ export interface NewApiKey {
 }
 
 /** A key found by its hash, with its platform, and the counts after this request was counted. */
-export interface AuthenticatedKey {
-  keyId: string;
-  keyHash: string;
-  platformId: string;
-  environment: Environment;
-  budgetId: string;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  plan: Plan;
-  platformName: string;
-  domain: string | null;
-  storedLimits: Partial<Limits> | null;
+export interface AuthenticatedKey extends KnownKey {
   /** Null when the key was not counted (revoked, expired or of the other environment). */
   minuteCount: number | null;
   dayCount: number | null;

@@ -11,6 +11,23 @@ import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
+/** Deliveries after their attempts, in one statement; a manual re-send is spent by it. */
+function updateDeliveries(updates: DeliveryUpdate[]) {
+  return sql`
+      UPDATE webhook_deliveries AS d
+      SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
+        last_response_status = u.last_response_status, last_error = u.last_error, manual = false
+      FROM unnest(
+        ${updates.map((u) => u.id)}::text[],
+        ${updates.map((u) => u.status)}::text[],
+        ${updates.map((u) => u.attemptCount)}::int[],
+        ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
+        ${updates.map((u) => u.lastResponseStatus)}::int[],
+        ${updates.map((u) => u.lastError)}::text[]
+      ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
+      WHERE d.id = u.id`;
+}
+
 // Written out, not a parameter, as before: a prepared statement's generic plan can use the partial
 // index on pending deliveries (WHERE status = 'pending') only when the condition says so itself.
 const PENDING = sql.lit<DeliveryStatus>('pending');
@@ -103,19 +120,7 @@ export class DeliveryRepository implements DeliveryStore {
   /** Several deliveries after their attempts, in one statement; a manual re-send is spent by it. */
   async recordAttempts(tx: Queryable, updates: DeliveryUpdate[]): Promise<void> {
     if (updates.length === 0) return;
-    await sql`
-      UPDATE webhook_deliveries AS d
-      SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
-        last_response_status = u.last_response_status, last_error = u.last_error, manual = false
-      FROM unnest(
-        ${updates.map((u) => u.id)}::text[],
-        ${updates.map((u) => u.status)}::text[],
-        ${updates.map((u) => u.attemptCount)}::int[],
-        ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
-        ${updates.map((u) => u.lastResponseStatus)}::int[],
-        ${updates.map((u) => u.lastError)}::text[]
-      ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
-      WHERE d.id = u.id`.execute(db(tx));
+    await updateDeliveries(updates).execute(db(tx));
   }
 
   async recordSucceeded(q: Queryable, owner: string, batches: SucceededBatch[]): Promise<void> {
@@ -151,18 +156,7 @@ export class DeliveryRepository implements DeliveryStore {
         ) AS u(id, at)
         WHERE e.id = u.id
       )
-      UPDATE webhook_deliveries AS d
-      SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
-        last_response_status = u.last_response_status, last_error = u.last_error, manual = false
-      FROM unnest(
-        ${updates.map((u) => u.id)}::text[],
-        ${updates.map((u) => u.status)}::text[],
-        ${updates.map((u) => u.attemptCount)}::int[],
-        ${updates.map((u) => u.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
-        ${updates.map((u) => u.lastResponseStatus)}::int[],
-        ${updates.map((u) => u.lastError)}::text[]
-      ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
-      WHERE d.id = u.id`.execute(db(q));
+      ${updateDeliveries(updates)}`.execute(db(q));
   }
 
   async countPending(q: Queryable): Promise<number> {
