@@ -130,6 +130,11 @@ describe('POST /v1/svc/violations/:id/contest', () => {
     // The timeline runs again from where it stood: the hour-18 reminder is now due at hour 21.
     h.clock.advance(11 * HOUR);
     await h.running.fireDueSteps();
+    // The reminder leaves through the outbox relay, not with fireDueSteps: wait for it.
+    await h.waitForEvent(
+      'enforcement.grace_period.reminder',
+      (e) => e.data.gracePeriodId === c.gracePeriodId && e.data.reminderDay === 7,
+    );
     expect(
       h
         .eventsOf('enforcement.grace_period.reminder', (e) => e.data.gracePeriodId === c.gracePeriodId)
