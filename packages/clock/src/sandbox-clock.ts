@@ -21,6 +21,8 @@ export class SandboxClockRepository implements SandboxClockStore {
     const { rows } = await q.query<{ offset_ms: string }>(
       'SELECT offset_ms::text AS offset_ms FROM sandbox_clocks WHERE platform_id = $1',
       [platformId],
+      // Read on every write a platform makes: planned once per connection.
+      { name: 'sandbox_clock_offset' },
     );
     return Number(rows[0]?.offset_ms ?? 0);
   }

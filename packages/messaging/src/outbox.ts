@@ -1,5 +1,5 @@
 import { entityIdOf, type EventEnvelope } from '@svc/contracts';
-import { jsonb, kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
+import { kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
 import type { DB } from './db.generated';
 import { traceContextToStore } from './trace-context';
 
@@ -14,6 +14,44 @@ const nextEntityVersion = preparedStatement(
         conflict.column('entityId').doUpdateSet({ version: sql<number>`entity_versions.version + 1` }),
       )
       .returning('version'),
+);
+
+// Every write of every service runs it: built and compiled once, whatever the number of events (they
+// travel as arrays, in order). JSON goes as text and is cast in SQL, the same on pg and PGlite.
+const insertEvents = preparedStatement(
+  'messaging_append_outbox',
+  (
+    db: Kysely<DB>,
+    input: {
+      eventIds: string[];
+      types: string[];
+      payloads: string[];
+      occurredAts: string[];
+      trace: string | null;
+    },
+  ) =>
+    db
+      .insertInto('outbox')
+      .columns(['eventId', 'type', 'payload', 'occurredAt', 'traceContext'])
+      .expression((eb) =>
+        eb
+          .selectFrom(
+            sql<{ eventId: string; type: string; payload: string; occurredAt: string; n: number }>`unnest(
+              ${input.eventIds}::text[], ${input.types}::text[], ${input.payloads}::text[],
+              ${input.occurredAts}::timestamptz[]) WITH ORDINALITY`.as<'e'>(
+              sql`e (event_id, type, payload, occurred_at, n)`,
+            ),
+          )
+          .select([
+            'e.eventId',
+            'e.type',
+            sql<EventEnvelope>`e.payload::jsonb`.as('payload'),
+            'e.occurredAt',
+            sql<Record<string, string> | null>`${input.trace}::text::jsonb`.as('traceContext'),
+          ])
+          // Rows take their ids in the order the events were given.
+          .orderBy('e.n'),
+      ),
 );
 
 /**
@@ -38,18 +76,13 @@ export async function appendToOutbox(tx: Queryable, ...received: EventEnvelope[]
   const envelopes: EventEnvelope[] = [];
   for (const envelope of received) envelopes.push(await withEntityVersion(tx, envelope));
   const trace = traceContextToStore();
-  await kyselyOn<DB>(tx)
-    .insertInto('outbox')
-    .values(
-      envelopes.map((envelope) => ({
-        eventId: envelope.id,
-        type: envelope.type,
-        payload: jsonb(envelope),
-        occurredAt: envelope.occurredAt,
-        traceContext: trace === null ? null : jsonb(trace),
-      })),
-    )
-    .execute();
+  await insertEvents(tx, {
+    eventIds: envelopes.map((envelope) => envelope.id),
+    types: envelopes.map((envelope) => envelope.type),
+    payloads: envelopes.map((envelope) => JSON.stringify(envelope)),
+    occurredAts: envelopes.map((envelope) => envelope.occurredAt),
+    trace: trace === null ? null : JSON.stringify(trace),
+  });
 }
 
 /**

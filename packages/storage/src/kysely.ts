@@ -200,6 +200,14 @@ export function jsonb<T>(value: T): RawBuilder<JsonbInput<Jsonified<T>>> {
 }
 
 /**
+ * A jsonb parameter from JSON text serialised by the caller: for a `preparedStatement`, whose inputs
+ * are stand-ins while it is built (`jsonb(value)` would serialise the stand-in). `T` is the column's.
+ */
+export function jsonbText<T>(json: string): RawBuilder<JsonbInput<T>> {
+  return sql<JsonbInput<T>>`${json}::jsonb`;
+}
+
+/**
  * One page of `query` (already filtered and ordered) and the count of all its matches, both from
  * the same FROM and WHERE so the two never disagree (docs/spec/contracts.md §7: `meta.total`).
  */

@@ -1,29 +1,59 @@
-import { kyselyOn, type Queryable } from '@svc/storage';
+import { kyselyOn, preparedStatement, type Kysely, type Queryable } from '@svc/storage';
 import type { CurrencyTotals, LedgerEntry, LedgerStore, PendingPayout } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
+type EntryRow = {
+  id: string;
+  kind: LedgerEntry['kind'];
+  reportId: string | null;
+  licenseId: string;
+  period: string;
+  payerPlatformId: string;
+  recipientPlatformId: string;
+  amountCents: string;
+  currency: string;
+  dueDate: Date;
+  createdAt: Date;
+  charge: LedgerEntry['charge'];
+};
+
+// Appended once per usage report: built and compiled once, run with each entry's values.
+const appendEntry = preparedStatement('billing_append_ledger_entry', (db: Kysely<DB>, input: EntryRow) =>
+  db.insertInto('ledgerEntries').values({
+    id: input.id,
+    kind: input.kind,
+    reportId: input.reportId,
+    licenseId: input.licenseId,
+    period: input.period,
+    payerPlatformId: input.payerPlatformId,
+    recipientPlatformId: input.recipientPlatformId,
+    amountCents: input.amountCents,
+    currency: input.currency,
+    dueDate: input.dueDate,
+    createdAt: input.createdAt,
+    charge: input.charge,
+  }),
+);
+
 /** The append-only royalty ledger (SQL lives here). */
 export class LedgerRepository implements LedgerStore {
   async append(tx: Queryable, e: LedgerEntry): Promise<void> {
-    await db(tx)
-      .insertInto('ledgerEntries')
-      .values({
-        id: e.id,
-        kind: e.kind,
-        reportId: e.reportId,
-        licenseId: e.licenseId,
-        period: e.period,
-        payerPlatformId: e.payerPlatformId,
-        recipientPlatformId: e.recipientPlatformId,
-        amountCents: e.amountCents.toString(),
-        currency: e.currency,
-        dueDate: e.dueDate,
-        createdAt: e.createdAt,
-        charge: e.charge,
-      })
-      .execute();
+    await appendEntry(tx, {
+      id: e.id,
+      kind: e.kind,
+      reportId: e.reportId,
+      licenseId: e.licenseId,
+      period: e.period,
+      payerPlatformId: e.payerPlatformId,
+      recipientPlatformId: e.recipientPlatformId,
+      amountCents: e.amountCents.toString(),
+      currency: e.currency,
+      dueDate: e.dueDate,
+      createdAt: e.createdAt,
+      charge: e.charge,
+    });
   }
 
   async totals(q: Queryable, platformId: string): Promise<CurrencyTotals[]> {

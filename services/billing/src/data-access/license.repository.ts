@@ -1,20 +1,23 @@
-import { kyselyOn, sql, type Queryable } from '@svc/storage';
+import { kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
 import type { LicenseProjection } from '../domain/license';
 import type { LicenseStore } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
+// Read (and locked) once per usage report: built and compiled once, run with each id.
+const findLicense = preparedStatement('billing_find_license', (db: Kysely<DB>, input: { id: string }) =>
+  db.selectFrom('licenses').selectAll().where('id', '=', input.id),
+);
+const lockLicense = preparedStatement('billing_lock_license', (db: Kysely<DB>, input: { id: string }) =>
+  db.selectFrom('licenses').selectAll().where('id', '=', input.id).forUpdate(),
+);
+
 /** The license projection (SQL lives here). */
 export class LicenseRepository implements LicenseStore {
   async find(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<LicenseProjection | null> {
-    const row = await db(q)
-      .selectFrom('licenses')
-      .selectAll()
-      .where('id', '=', id)
-      .$if(options.lock === true, (query) => query.forUpdate())
-      .executeTakeFirst();
-    return row ?? null;
+    const { rows } = await (options.lock === true ? lockLicense : findLicense)(q, { id });
+    return rows[0] ?? null;
   }
 
   async save(tx: Queryable, l: LicenseProjection): Promise<void> {

@@ -78,6 +78,8 @@ export async function reportUsage(
     await ctx.ledger.append(tx, entry);
 
     const meta = { occurredAt: now, platformId: caller.platformId };
+    // Both events in one outbox write: the report, and the royalty now due for the period, every
+    // version (0 included), which replaces the earlier notice, so the last notice is always true.
     await ctx.outbox(
       tx,
       usageReported.create(
@@ -102,30 +104,23 @@ export async function reportUsage(
         },
         meta,
       ),
+      paymentDue.create(
+        {
+          paymentId: entry.id,
+          kind: 'royalty',
+          version: report.version,
+          licenseId: license.id,
+          boxId: license.boxId,
+          period: report.period,
+          amountCents: Number(report.royaltyDueCents),
+          currency: report.currency,
+          recipient: license.boxOwnerPlatformId,
+          payerPlatformId: license.licenseePlatformId,
+          dueDate: report.dueDate.toISOString(),
+        },
+        meta,
+      ),
     );
-    // The royalty now due for the period, every version (0 included): it replaces the earlier
-    // notice, so the last notice is always true.
-    {
-      await ctx.outbox(
-        tx,
-        paymentDue.create(
-          {
-            paymentId: entry.id,
-            kind: 'royalty',
-            version: report.version,
-            licenseId: license.id,
-            boxId: license.boxId,
-            period: report.period,
-            amountCents: Number(report.royaltyDueCents),
-            currency: report.currency,
-            recipient: license.boxOwnerPlatformId,
-            payerPlatformId: license.licenseePlatformId,
-            dueDate: report.dueDate.toISOString(),
-          },
-          meta,
-        ),
-      );
-    }
     return { report, created: previous === null };
   });
   ctx.eventsCommitted();
