@@ -22,6 +22,8 @@ export interface Results {
   bare: LoadResult;
   direct: LoadResult;
   gateway: LoadResult;
+  /** The bare Node proxy in front of the same service: the floor under any gateway in Node. */
+  proxy: LoadResult;
 }
 
 /** Mean time a gateway request spends in each stage (BENCH_BREAKDOWN=1), in ms. */
@@ -56,7 +58,7 @@ export function verdictOf(results: Results): Verdict {
 /** Every non-2xx, error, timeout or body mismatch, warm-up included; empty when the runs were clean. */
 export function problemsOf(results: Results): string[] {
   const problems: string[] = [];
-  for (const result of [results.bare, results.direct, results.gateway]) {
+  for (const result of [results.bare, results.direct, results.gateway, results.proxy]) {
     const describe = (phase: string, f: Failures): void => {
       if (f.non2xx + f.errors + f.timeouts + f.mismatches === 0) return;
       problems.push(
@@ -77,7 +79,7 @@ export function printReport(settings: Settings, results: Results, breakdown: Bre
   const verdict = verdictOf(results);
   const rows = [
     ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests'],
-    ...[results.bare, results.direct, results.gateway].map((r) => [
+    ...[results.bare, results.direct, results.gateway, results.proxy].map((r) => [
       r.name,
       fixed(r.requestsPerSecond, 0),
       fixed(r.p50Ms, 3),
@@ -97,6 +99,11 @@ export function printReport(settings: Settings, results: Results, breakdown: Bre
   console.log(`gateway added latency at p50: ${signed(verdict.addedP50Ms)} ms (gateway p50 − direct p50)`);
   console.log(
     `gateway throughput ratio:     ${(verdict.throughputRatio * 100).toFixed(1)}% (gateway req/s ÷ direct req/s)`,
+  );
+  const proxyRatio = results.proxy.requestsPerSecond / results.direct.requestsPerSecond;
+  console.log(
+    `bare Node proxy ratio:        ${(proxyRatio * 100).toFixed(1)}% (${signed(results.proxy.p50Ms - results.direct.p50Ms)} ms at p50): ` +
+      `the best any gateway in Node could keep here; the gateway keeps ${((verdict.throughputRatio / proxyRatio) * 100).toFixed(1)}% of that`,
   );
   if (breakdown !== undefined) {
     console.log(
@@ -136,7 +143,9 @@ export function printReport(settings: Settings, results: Results, breakdown: Bre
       bareExpress: figures(results.bare),
       direct: figures(results.direct),
       gateway: figures(results.gateway),
+      bareProxy: figures(results.proxy),
     },
+    bareProxyRatio: round(results.proxy.requestsPerSecond / results.direct.requestsPerSecond, 4),
     gatewayAddedP50Ms: round(verdict.addedP50Ms, 3),
     throughputRatio: round(verdict.throughputRatio, 4),
     goals: {

@@ -4,6 +4,8 @@
  *   2. a trivial createService service called directly with an internal JWT (GET /v1/svc/ping),
  *   3. the same service through the gateway with a platform key (key auth and rate counting from
  *      the replica's key cache and leases of budget, ADR 0025; internal JWT, forwarding),
+ *   4. the same service through a bare Node proxy (node:http in, undici out, nothing else): the
+ *      floor any gateway in Node stands on, printed as the best ratio a gateway could reach here,
  * then the gateway's added p50 latency and kept throughput against its goals.
  *
  * The three servers share this process. autocannon runs in a forked child by default
@@ -32,6 +34,7 @@ import {
   PING_BODY,
   PING_PATH,
   startBareExpress,
+  startBareProxy,
   startBenchGateway,
   startPingService,
   type BenchGateway,
@@ -186,6 +189,8 @@ async function main(): Promise<number> {
     // Long enough for the whole run, however long BENCH_DURATION makes it.
     const ttlSeconds = 3 * (settings.warmupSeconds + settings.durationSeconds) + 600;
     const internalToken = signInternalToken(JWT_SECRET, gateway.claims, { ttlSeconds });
+    const proxy = await startBareProxy(ping.url, internalToken);
+    started.push(proxy);
     const common = {
       connections: settings.connections,
       pipelining: settings.pipelining,
@@ -209,6 +214,7 @@ async function main(): Promise<number> {
         expectBody: PING_BODY,
       },
       gatewaySpec,
+      { ...common, name: 'bare Node proxy', url: proxy.url + PING_PATH, headers: {}, expectBody: PING_BODY },
     ];
     for (const spec of specs) await preflight(spec);
 
@@ -227,8 +233,18 @@ async function main(): Promise<number> {
         settings.load === 'fork' ? await runLoadInChild(spec, onMeasuring) : await runLoad(spec, onMeasuring),
       );
     }
-    const [bareResult, directResult, gatewayResult] = measured as [LoadResult, LoadResult, LoadResult];
-    const results: Results = { bare: bareResult, direct: directResult, gateway: gatewayResult };
+    const [bareResult, directResult, gatewayResult, proxyResult] = measured as [
+      LoadResult,
+      LoadResult,
+      LoadResult,
+      LoadResult,
+    ];
+    const results: Results = {
+      bare: bareResult,
+      direct: directResult,
+      gateway: gatewayResult,
+      proxy: proxyResult,
+    };
 
     printReport(settings, results, breakdown?.read());
     const problems = problemsOf(results);

@@ -1,10 +1,12 @@
 /**
- * The three targets of the gateway benchmark, all on 127.0.0.1 and a free port:
- * a bare express app, a trivial service built with createService, and the gateway in front of it.
+ * The targets of the gateway benchmark, all on 127.0.0.1 and a free port: a bare express app, a
+ * trivial service built with createService, the gateway in front of it, and the floor of any
+ * gateway written in Node: a bare proxy in front of the same service.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { Pool } from 'undici';
 import { gatewayConfigSchema, startGateway, type Route, type RunningGateway } from '@svc/gateway';
 import type { Logger } from '@svc/logger';
 import { createService, type InternalClaims } from '@svc/service-kit';
@@ -63,6 +65,47 @@ export async function startPingService(logger: Logger): Promise<Running> {
   });
   const { url } = await service.listen(0, '127.0.0.1');
   return { url, stop: () => service.stop() };
+}
+
+/**
+ * The least a gateway in Node can do: node:http in, undici's pool out (as the gateway's upstream
+ * client), one fixed internal token, the answer's bytes passed back. No key, no count, no route
+ * table, no metrics, no logs, no express: what no gateway can get under, on the same core.
+ */
+export async function startBareProxy(upstreamUrl: string, internalToken: string): Promise<Running> {
+  const pool = new Pool(upstreamUrl, { connections: 64 });
+  const authorization = `Bearer ${internalToken}`;
+  const server = createServer((req, res) => {
+    req.resume();
+    pool
+      .request({ method: 'GET', path: req.url ?? '/', headers: { authorization } })
+      .then(async ({ statusCode, headers, body }) => {
+        const bytes = Buffer.from(await body.arrayBuffer());
+        res.writeHead(statusCode, {
+          'content-type': String(headers['content-type'] ?? 'application/json'),
+          'content-length': bytes.length,
+        });
+        res.end(bytes);
+      })
+      .catch(() => {
+        res.writeHead(502).end();
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await pool.close();
+    },
+  };
 }
 
 export interface BenchGateway extends Running {
