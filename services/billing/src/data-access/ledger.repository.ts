@@ -1,23 +1,11 @@
-import { kyselyOn, preparedStatement, type Kysely, type Queryable } from '@svc/storage';
+import { kyselyOn, preparedStatement, type Insertable, type Kysely, type Queryable } from '@svc/storage';
 import type { CurrencyTotals, LedgerEntry, LedgerStore, PendingPayout } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
-type EntryRow = {
-  id: string;
-  kind: LedgerEntry['kind'];
-  reportId: string | null;
-  licenseId: string;
-  period: string;
-  payerPlatformId: string;
-  recipientPlatformId: string;
-  amountCents: string;
-  currency: string;
-  dueDate: Date;
-  createdAt: Date;
-  charge: LedgerEntry['charge'];
-};
+// The table's own insert types (generated): every column but the sequence.
+type EntryRow = Required<Omit<Insertable<DB['ledgerEntries']>, 'seq'>>;
 
 // Appended once per usage report: built and compiled once, run with each entry's values.
 const appendEntry = preparedStatement('billing_append_ledger_entry', (db: Kysely<DB>, input: EntryRow) =>

@@ -1,4 +1,11 @@
-import { jsonbText, kyselyOn, preparedStatement, type Kysely, type Queryable } from '@svc/storage';
+import {
+  jsonbText,
+  kyselyOn,
+  preparedStatement,
+  type Insertable,
+  type Kysely,
+  type Queryable,
+} from '@svc/storage';
 import type { UsageReportStore } from '../domain/ports';
 import type { UsageReport } from '../domain/usage-report';
 import type { DB } from './db.generated';
@@ -34,21 +41,11 @@ const currentReport = preparedStatement(
       .limit(1),
 );
 
-type ReportRow = {
-  id: string;
-  licenseId: string;
-  period: string;
-  version: number;
-  licenseePlatformId: string;
-  metrics: string;
-  revenueCents: string;
-  totalRevenueCents: string;
-  royaltyRate: string;
-  royaltyDueCents: string;
-  currency: string;
-  dueDate: Date;
-  reportedAt: Date;
-};
+// The table's own insert types (generated), but its jsonb columns as the JSON text the caller
+// serialises: a prepared statement is built from stand-ins, which jsonb(value) would serialise.
+type ReportRow = Required<
+  Omit<Insertable<DB['usageReports']>, 'seq' | 'supersededAt' | 'metrics' | 'revenueCents'>
+> & { metrics: string; revenueCents: string };
 
 const insertReport = preparedStatement('billing_insert_report', (db: Kysely<DB>, input: ReportRow) =>
   db.insertInto('usageReports').values({
