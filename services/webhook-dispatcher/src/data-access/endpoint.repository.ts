@@ -1,6 +1,5 @@
-import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
+import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable, type Selectable } from '@svc/storage';
 import type {
-  Delivery,
   DeliveryStatus,
   DueDeliveries,
   Endpoint,
@@ -39,15 +38,20 @@ const ENDPOINT = [
   'updatedAt',
 ] as const;
 
-// A row of the lease: the leased endpoint, and one of its due deliveries (all null when none).
-type DueRow = {
-  leasedId: string;
-  endpointPlatformId: string;
-  endpointUrl: string;
-  endpointSecret: string;
-  endpointPreviousSecret: string | null;
-  endpointPreviousSecretExpiresAt: Date | null;
-} & { [K in keyof Delivery]: Delivery[K] | null };
+// A row of the lease, typed from the generated tables: the leased endpoint (columns renamed
+// endpoint*), and one of its due deliveries, every column null when it has none (LEFT JOIN LATERAL).
+type Leased = Pick<
+  Selectable<DB['webhookEndpoints']>,
+  'platformId' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'
+>;
+type DeliveryRow = Pick<Selectable<DB['webhookDeliveries']>, (typeof DELIVERY_COLUMNS)[number] | 'seq'>;
+type LeasedPart = { leasedId: string } & { [K in keyof Leased as `endpoint${Capitalize<K>}`]: Leased[K] };
+type DueRow = LeasedPart & { [K in keyof DeliveryRow]: DeliveryRow[K] | null };
+
+/** A lease row that carries a delivery: the join found one, so its NOT NULL columns are set. */
+function hasDelivery(row: DueRow): row is DueRow & LeasedPart & DeliveryRow {
+  return row.id !== null;
+}
 
 /** Webhook endpoints: their settings, their circuit and the worker lease on each. */
 export class EndpointRepository implements EndpointStore {
@@ -221,10 +225,18 @@ export class EndpointRepository implements EndpointStore {
         byEndpoint.set(row.leasedId, found);
       }
       // An endpoint whose delivery was taken between the two reads comes back with no batch.
-      if (row.id === null) continue;
-      const delivery: Partial<Record<(typeof DELIVERY_COLUMNS)[number], unknown>> = {};
-      for (const column of DELIVERY_COLUMNS) delivery[column] = row[column];
-      found.due.push(delivery as Delivery);
+      if (!hasDelivery(row)) continue;
+      const {
+        leasedId: _leasedId,
+        endpointPlatformId: _platformId,
+        endpointUrl: _url,
+        endpointSecret: _secret,
+        endpointPreviousSecret: _previousSecret,
+        endpointPreviousSecretExpiresAt: _previousSecretExpiresAt,
+        seq: _seq,
+        ...delivery
+      } = row;
+      found.due.push(delivery);
     }
     return [...byEndpoint.values()];
   }
