@@ -3,7 +3,7 @@
  * trivial service built with createService, the gateway in front of it, and the floor of any
  * gateway written in Node: a bare proxy in front of the same service.
  */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Pool } from 'undici';
@@ -35,7 +35,11 @@ export async function startBareExpress(): Promise<Running> {
   app.get(HELLO_PATH, (_req, res) => {
     res.json({ ok: true });
   });
-  const server = createServer(app);
+  return listenLocally(createServer(app));
+}
+
+/** `server` on 127.0.0.1 and a free port; stop() closes it and every connection it holds. */
+async function listenLocally(server: Server): Promise<Running> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -91,18 +95,11 @@ export async function startBareProxy(upstreamUrl: string, internalToken: string)
         res.writeHead(502).end();
       });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenLocally(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     stop: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listening.stop();
       await pool.close();
     },
   };

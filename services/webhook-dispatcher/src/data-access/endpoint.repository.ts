@@ -49,7 +49,7 @@ type LeasedPart = { leasedId: string } & { [K in keyof Leased as `endpoint${Capi
 type DueRow = LeasedPart & { [K in keyof DeliveryRow]: DeliveryRow[K] | null };
 
 /** A lease row that carries a delivery: the join found one, so its NOT NULL columns are set. */
-function hasDelivery(row: DueRow): row is DueRow & LeasedPart & DeliveryRow {
+function hasDelivery(row: DueRow): row is LeasedPart & DeliveryRow {
   return row.id !== null;
 }
 
