@@ -7,7 +7,16 @@ import { PROTECTED_IDENTITIES } from '../fixtures/protected-identities';
 // best accepted match and the best score of any candidate, must be what scoring them all gives.
 
 const set = buildLabelledSet();
-const words = [...new Set(PROTECTED_IDENTITIES.flatMap((i) => i.names.join(' ').split(/\s+/)))];
+/**
+ * Short words one edit from the wrappers a query may carry ("AI", "The", "Real", "fan", "x"): a
+ * name's word near a query word that leads to no candidate must still count in its bound. Each
+ * closer word comes after a farther one ("Tho" 0.914, then "Thea" 0.925 for "Lynn the"), so a
+ * bound that counted them as far would stop at the first and miss the better one.
+ */
+const NEAR_WRAPPERS = ['Kai', 'Mai', 'Tho', 'Thea', 'Rea', 'Reel', 'Fen', 'Fan', 'Xi', 'Ox'];
+const words = [
+  ...new Set([...PROTECTED_IDENTITIES.flatMap((i) => i.names.join(' ').split(/\s+/)), ...NEAR_WRAPPERS]),
+];
 
 /**
  * The protected identities, and others made of their words (so many names share each word).
@@ -79,6 +88,36 @@ describe.each([
     // Here many names share the query's words and most labelled names are negatives (a low best
     // score prunes little); at scale the saving is far larger (bench/detection/name-index.bench.ts).
     expect(ranked).toBeLessThan(unranked);
+  });
+
+  it('when a name has a short word one edit from a wrapper the query carries ("Lynn Kai" for "Lynn AI"), then ranked and unranked answers are the same', () => {
+    const wrapped = new NameIndex();
+    for (const identity of PROTECTED_IDENTITIES) wrapped.add(identity);
+    const firstWords = words.filter((w) => w.length >= 4).slice(0, 30);
+    firstWords.forEach((word, i) =>
+      NEAR_WRAPPERS.forEach((near, j) =>
+        wrapped.add({ id: `claim_near${i}_${j}`, names: [`${word} ${near}`] }),
+      ),
+    );
+    const saved = index;
+    index = wrapped;
+    try {
+      for (const word of firstWords) {
+        for (const query of [
+          `${word} AI`,
+          `${word} the`,
+          `${word} real`,
+          `${word} fan`,
+          `${word} x`,
+          `The ${word}`,
+          `Real ${word} AI`,
+        ]) {
+          compare(query, 'name');
+        }
+      }
+    } finally {
+      index = saved;
+    }
   });
 
   it('when random words, typos and wrappers are checked, then ranked and unranked answers are the same', () => {

@@ -66,6 +66,8 @@ const UNLED_POSTINGS_BUDGET = 4096;
 /** Steps of the candidates' bounds when they are sorted (a bound is rounded up to one). */
 const BOUND_STEPS = 65536;
 const TWO_TO_32 = 4294967296;
+/** Candidates bounded at or below this are sorted apart, after the others (rankedByWords). */
+const LOW_TIER = FAR_FACTOR;
 
 /*
  * A name's shape, one 32-bit word beside its first token's position (entryInfo): what its score
@@ -201,6 +203,7 @@ export class NameIndex {
   private readonly led = new GrowableUint32(1024);
   private readonly unled = new GrowableUint32(1024);
   private order = new Float64Array(1024);
+  private lowOrder = new Float64Array(1024);
   /** Running totals of the work done by searches (see SearchWork); reset them at will. */
   readonly work: SearchWork = {
     searches: 0,
@@ -642,9 +645,13 @@ export class NameIndex {
     const led = this.led;
     led.length = 0;
     const visited = new Set<number>();
+    // Each posting is pushed as entry * 2 (+ 1 when its word is short), so that a name's short
+    // words led to are known: those are not among the ones that might be near unled. (Names are
+    // numbered below 2^31: 500M identities.)
     this.leadingTokens(search, visited, (token) => {
       this.work.tokensVisited++;
-      this.postings.forEach(token, (entry) => void led.push(entry));
+      const short = this.tokens.lengths.get(token) <= SHORT_WORD ? 1 : 0;
+      this.postings.forEach(token, (entry) => void led.push(entry * 2 + short));
     });
     const count = led.length;
     this.work.postingsRead += count;
@@ -656,35 +663,66 @@ export class NameIndex {
     const unled = this.unled;
     unled.length = 0;
     let counted = true;
+    // Whether a short word near a query word may lead nowhere: else a name's short words are
+    // near only when led to, and its shape need not count them as near.
+    let shortUnled = false;
     for (const token of near) {
-      if (visited.has(token) || this.tokens.lengths.get(token) <= SHORT_WORD) continue;
+      if (visited.has(token)) continue;
+      if (this.tokens.lengths.get(token) <= SHORT_WORD) {
+        shortUnled = true;
+        continue;
+      }
       this.postings.forEach(token, (entry) => void unled.push(entry));
       if (unled.length > UNLED_POSTINGS_BUDGET) counted = false;
     }
     const entries = led.data.subarray(0, count).sort();
     const others = counted ? unled.data.subarray(0, unled.length).sort() : new Uint32Array(0);
     if (this.order.length < count) this.order = new Float64Array(Math.max(count, this.order.length * 2));
+    if (this.lowOrder.length < count)
+      this.lowOrder = new Float64Array(Math.max(count, this.lowOrder.length * 2));
     const order = this.order;
+    const lowOrder = this.lowOrder;
     let ranked = 0;
+    let lowRanked = 0;
     let other = 0;
     for (let i = 0; i < count;) {
-      const entry = entries[i] ?? 0;
-      let j = i + 1;
-      while (j < count && entries[j] === entry) j++;
-      let hits = j - i;
-      i = j;
+      const entry = (entries[i] ?? 0) >>> 1;
+      let hits = 0;
+      let shortHits = 0;
+      for (; i < count && (entries[i] ?? 0) >>> 1 === entry; i++) {
+        hits++;
+        shortHits += (entries[i] ?? 0) & 1;
+      }
       while (other < others.length && (others[other] ?? 0) < entry) other++;
       while (other < others.length && others[other] === entry) {
         hits++;
         other++;
       }
-      const bound = this.shapeBound(search, this.entryInfo.get(entry * 2 + 1), counted ? hits : -1);
+      const bound = this.shapeBound(
+        search,
+        this.entryInfo.get(entry * 2 + 1),
+        counted ? hits : -1,
+        shortUnled ? shortHits : -1,
+      );
       if (bound <= 0) continue;
       // Highest bound first, then the lowest name number; the bound rounded up stays a bound.
       const steps = Math.min(BOUND_STEPS, Math.ceil(bound * BOUND_STEPS));
-      order[ranked++] = (BOUND_STEPS - steps) * TWO_TO_32 + entry;
+      const key = (BOUND_STEPS - steps) * TWO_TO_32 + entry;
+      if (bound > LOW_TIER) order[ranked++] = key;
+      else lowOrder[lowRanked++] = key;
     }
-    const sorted = order.subarray(0, ranked).sort();
+    // Most names a query's words lead to have a word far from every query word, which bounds them
+    // at or below LOW_TIER: they are sorted only when the names above it leave the answer open.
+    if (this.scoreRanked(search, order.subarray(0, ranked).sort(), near)) return;
+    this.scoreRanked(search, lowOrder.subarray(0, lowRanked).sort(), near);
+  }
+
+  /**
+   * Bounds and scores sorted candidates (rankedByWords' keys), best bound first; true once the
+   * rest cannot change the answer.
+   */
+  private scoreRanked(search: Search, sorted: Float64Array, near: Set<number>): boolean {
+    const ranked = sorted.length;
     for (let i = 0; i < ranked; i++) {
       const key = sorted[i] ?? 0;
       const high = Math.floor(key / TWO_TO_32);
@@ -692,7 +730,7 @@ export class NameIndex {
       // Bounds are compared with a margin for the rounding of reported confidences.
       const floor = search.best ? search.best.confidence : search.acceptsFrom;
       const bound = (BOUND_STEPS - high) / BOUND_STEPS + BOUND_MARGIN;
-      if (bound < search.bestScore && bound < floor) break;
+      if (bound < search.bestScore && bound < floor) return true;
       if (!this.isLive(entry)) continue;
       this.work.namesBounded++;
       const exact = this.scoreBound(search, entry, near);
@@ -700,15 +738,17 @@ export class NameIndex {
       if (exact + BOUND_MARGIN < search.bestScore && exact + BOUND_MARGIN < floor) continue;
       this.scoreEntry(search, entry);
     }
+    return false;
   }
 
   /**
    * An upper bound of `scoreBound` from a name's shape alone: `hits`, the distinct words of the
-   * name that the query's words lead to or that are near one of them (-1: unknown), leaves at
-   * least `distinct - hits - short` words far from every query word (a short word may be near a
-   * query word that leads nowhere); far words cost as in scoreBound.
+   * name that the query's words lead to or that are near one of them (-1: unknown), of which
+   * `shortHits` are short (-1: no short word near a query word leads nowhere), leaves at least
+   * `distinct - hits - (short - shortHits)` words far from every query word (a short word not led
+   * to may be near a query word that leads nowhere); far words cost as in scoreBound.
    */
-  private shapeBound(search: Search, shape: number, hits: number): number {
+  private shapeBound(search: Search, shape: number, hits: number, shortHits: number): number {
     if ((shape & SHAPE_OVERFLOW) !== 0) return 1;
     const letters = shape & 0x3fff;
     const m = (shape >>> 14) & 0x3f;
@@ -717,7 +757,9 @@ export class NameIndex {
     const n = search.words.length;
     if (m === 0 || m > n + 1) return 0;
     if (search.mode === 'description' && m === 1) return 0;
-    const far = hits < 0 ? 0 : Math.max(0, distinct - hits - short);
+    // Short words of the name not led to may be near a query word that leads nowhere.
+    const maybeNear = shortHits < 0 ? 0 : Math.max(0, short - shortHits);
+    const far = hits < 0 ? 0 : Math.max(0, distinct - hits - maybeNear);
     if (far > 0 && search.mode === 'description') return 0;
     return this.boundOf(search, m, letters, far, (shape & SHAPE_PRIMARY) !== 0);
   }
