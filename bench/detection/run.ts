@@ -34,6 +34,7 @@ import { signInternalToken } from '@svc/service-kit';
 import { createDatabase } from '@svc/storage';
 import { freshPostgresDatabase } from '@svc/test-kit';
 import sharp from 'sharp';
+import { request, type Dispatcher } from 'undici';
 import { personName, prng, typo, unknownName, variationsOf, WRAPPERS } from './synthetic-names';
 
 const silent = createLogger('bench', { level: 'silent' });
@@ -314,27 +315,31 @@ async function main(): Promise<number> {
     path: string,
     body: unknown,
   ): Promise<{ ms: number; body: any }> => {
+    // undici's request, not fetch: fetch keeps every response for a FinalizationRegistry, so its
+    // garbage outlives the young generation. In this process, which the services share, that made
+    // every scavenge copy megabytes (10-20 ms pauses, most of the HTTP p99: bench/README.md).
     const send = () =>
-      fetch(base + path, {
+      request(base + path, {
         method: 'POST',
         headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
     let start = performance.now();
-    let res: Response;
+    let res: Dispatcher.ResponseData;
     try {
       res = await send();
     } catch (err) {
       // A pooled connection the server closed while the in-service loop ran (keep-alive expiry):
       // the client's artefact, not the service's; sent again on a fresh connection and timed from there.
-      if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+      const code = (err as { code?: string }).code;
+      if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw err;
       retried += 1;
       start = performance.now();
       res = await send();
     }
-    const parsed = await res.json();
+    const parsed = (await res.body.json()) as any;
     const ms = performance.now() - start;
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(parsed)}`);
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(parsed)}`);
     return { ms, body: parsed };
   };
 
