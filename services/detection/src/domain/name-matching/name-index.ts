@@ -645,13 +645,19 @@ export class NameIndex {
     const led = this.led;
     led.length = 0;
     const visited = new Set<number>();
-    // Each posting is pushed as entry * 2 (+ 1 when its word is short), so that a name's short
-    // words led to are known: those are not among the ones that might be near unled. (Names are
-    // numbered below 2^31: 500M identities.)
+    // The query's words as stored words: a name's word that is none of them costs an edit at least.
+    const exactTokens = new Set<number>();
+    for (const word of search.words) {
+      const token = this.tokens.get(word);
+      if (token >= 0) exactTokens.add(token);
+    }
+    // Each posting is pushed as entry * 4, + 2 when its word is short (a short word led to is not
+    // one that might be near unled), + 1 when its word is none of the query's (an edit at least).
+    // Names are numbered below 2^30: 250M identities.
     this.leadingTokens(search, visited, (token) => {
       this.work.tokensVisited++;
-      const short = this.tokens.lengths.get(token) <= SHORT_WORD ? 1 : 0;
-      this.postings.forEach(token, (entry) => void led.push(entry * 2 + short));
+      const flags = (this.tokens.lengths.get(token) <= SHORT_WORD ? 2 : 0) + (exactTokens.has(token) ? 0 : 1);
+      this.postings.forEach(token, (entry) => void led.push(entry * 4 + flags));
     });
     const count = led.length;
     this.work.postingsRead += count;
@@ -686,12 +692,15 @@ export class NameIndex {
     let lowRanked = 0;
     let other = 0;
     for (let i = 0; i < count;) {
-      const entry = (entries[i] ?? 0) >>> 1;
+      const entry = (entries[i] ?? 0) >>> 2;
       let hits = 0;
       let shortHits = 0;
-      for (; i < count && (entries[i] ?? 0) >>> 1 === entry; i++) {
+      let inexactHits = 0;
+      for (; i < count && (entries[i] ?? 0) >>> 2 === entry; i++) {
+        const flags = (entries[i] ?? 0) & 3;
         hits++;
-        shortHits += (entries[i] ?? 0) & 1;
+        shortHits += flags >>> 1;
+        inexactHits += flags & 1;
       }
       while (other < others.length && (others[other] ?? 0) < entry) other++;
       while (other < others.length && others[other] === entry) {
@@ -703,6 +712,7 @@ export class NameIndex {
         this.entryInfo.get(entry * 2 + 1),
         counted ? hits : -1,
         shortUnled ? shortHits : -1,
+        inexactHits,
       );
       if (bound <= 0) continue;
       // Highest bound first, then the lowest name number; the bound rounded up stays a bound.
@@ -713,15 +723,20 @@ export class NameIndex {
     }
     // Most names a query's words lead to have a word far from every query word, which bounds them
     // at or below LOW_TIER: they are sorted only when the names above it leave the answer open.
-    if (this.scoreRanked(search, order.subarray(0, ranked).sort(), near)) return;
-    this.scoreRanked(search, lowOrder.subarray(0, lowRanked).sort(), near);
+    if (this.scoreRanked(search, order.subarray(0, ranked).sort(), near, exactTokens)) return;
+    this.scoreRanked(search, lowOrder.subarray(0, lowRanked).sort(), near, exactTokens);
   }
 
   /**
    * Bounds and scores sorted candidates (rankedByWords' keys), best bound first; true once the
    * rest cannot change the answer.
    */
-  private scoreRanked(search: Search, sorted: Float64Array, near: Set<number>): boolean {
+  private scoreRanked(
+    search: Search,
+    sorted: Float64Array,
+    near: Set<number>,
+    exactTokens: Set<number>,
+  ): boolean {
     const ranked = sorted.length;
     for (let i = 0; i < ranked; i++) {
       const key = sorted[i] ?? 0;
@@ -733,7 +748,7 @@ export class NameIndex {
       if (bound < search.bestScore && bound < floor) return true;
       if (!this.isLive(entry)) continue;
       this.work.namesBounded++;
-      const exact = this.scoreBound(search, entry, near);
+      const exact = this.scoreBound(search, entry, near, exactTokens);
       if (exact <= 0) continue;
       if (exact + BOUND_MARGIN < search.bestScore && exact + BOUND_MARGIN < floor) continue;
       this.scoreEntry(search, entry);
@@ -744,11 +759,18 @@ export class NameIndex {
   /**
    * An upper bound of `scoreBound` from a name's shape alone: `hits`, the distinct words of the
    * name that the query's words lead to or that are near one of them (-1: unknown), of which
-   * `shortHits` are short (-1: no short word near a query word leads nowhere), leaves at least
-   * `distinct - hits - (short - shortHits)` words far from every query word (a short word not led
-   * to may be near a query word that leads nowhere); far words cost as in scoreBound.
+   * `shortHits` are short (-1: no short word near a query word leads nowhere) and `inexactHits`
+   * none of the query's words, leaves at least `distinct - hits - (short - shortHits)` words far
+   * from every query word (a short word not led to may be near a query word that leads nowhere);
+   * near and far words cost as in scoreBound.
    */
-  private shapeBound(search: Search, shape: number, hits: number, shortHits: number): number {
+  private shapeBound(
+    search: Search,
+    shape: number,
+    hits: number,
+    shortHits: number,
+    inexactHits: number,
+  ): number {
     if ((shape & SHAPE_OVERFLOW) !== 0) return 1;
     const letters = shape & 0x3fff;
     const m = (shape >>> 14) & 0x3f;
@@ -761,15 +783,32 @@ export class NameIndex {
     const maybeNear = shortHits < 0 ? 0 : Math.max(0, short - shortHits);
     const far = hits < 0 ? 0 : Math.max(0, distinct - hits - maybeNear);
     if (far > 0 && search.mode === 'description') return 0;
-    return this.boundOf(search, m, letters, far, (shape & SHAPE_PRIMARY) !== 0);
+    return this.boundOf(search, m, letters, inexactHits, far, (shape & SHAPE_PRIMARY) !== 0);
   }
 
-  /** The bound of a name of m words and `letters` letters, `far` of them far from every query word. */
-  private boundOf(search: Search, m: number, letters: number, far: number, primary: boolean): number {
-    let bound = far === 0 ? 1 : FAR_FACTOR ** far;
-    // One far word counted as two edits, if the name's budget takes them.
-    if (far > 0 && nameEditBudget(m, letters) >= 2) {
-      bound = Math.max(bound, (1 - 1.2 / Math.max(letters, 1)) * FAR_FACTOR ** (far - 1));
+  /**
+   * The bound of a name of m words and `letters` letters, of which `inexact` words are near a
+   * query word but none of them (one edit at least, or a sound-alike) and `far` words are far from
+   * every query word (two edits at least, or a sound-alike): each takes its edits while the name's
+   * edit budget lasts, else the highest sound-alike factor, whichever gives more.
+   */
+  private boundOf(
+    search: Search,
+    m: number,
+    letters: number,
+    inexact: number,
+    far: number,
+    primary: boolean,
+  ): number {
+    const budget = nameEditBudget(m, letters);
+    let bound = 0;
+    for (let edited = 0; edited <= inexact && edited <= budget; edited++) {
+      for (let farEdited = 0; farEdited <= far && edited + 2 * farEdited <= budget; farEdited++) {
+        const edits = edited + 2 * farEdited;
+        const sounds = inexact - edited + (far - farEdited);
+        const value = (1 - (0.6 * edits) / Math.max(letters, 1)) * FAR_FACTOR ** sounds;
+        if (value > bound) bound = value;
+      }
     }
     if (!primary) bound *= PENALTY.variation;
     if (m === 1) bound *= PENALTY.singleTokenName;
@@ -802,7 +841,7 @@ export class NameIndex {
    * far from every query word's for the scorer's distance cap is not alike, so the name scores
    * nothing; in a description only words written out exactly are alike.
    */
-  private scoreBound(search: Search, entry: number, near: Set<number>): number {
+  private scoreBound(search: Search, entry: number, near: Set<number>, exactTokens: Set<number>): number {
     // The name's first token and shape sit side by side in entryInfo: one read of memory for what
     // three arrays (count, start, flags) would take, unless a field of the shape overflowed.
     const start = this.entryInfo.get(entry * 2);
@@ -814,12 +853,17 @@ export class NameIndex {
     if (m === 0 || m > n + 1) return 0;
     if (search.mode === 'description' && m === 1) return 0;
     let letters = 0;
+    let inexact = 0;
     let far = 0;
     for (let i = 0; i < m; i++) {
       const token = this.entryTokens.get(start + i);
       const length = this.tokens.lengths.get(token);
       letters += length;
-      if (near.has(token)) continue;
+      if (exactTokens.has(token)) continue;
+      if (near.has(token)) {
+        inexact++;
+        continue;
+      }
       if (search.mode === 'description') return 0;
       let reachable = false;
       for (let position = 0; position < n && !reachable; position++) {
@@ -833,7 +877,7 @@ export class NameIndex {
       if (!reachable) return 0;
       far++;
     }
-    return this.boundOf(search, m, letters, far, primary);
+    return this.boundOf(search, m, letters, inexact, far, primary);
   }
 
   private codesOf(search: Search, word: string): string[] {
