@@ -14,8 +14,17 @@ const set = buildLabelledSet();
  * bound that counted them as far would stop at the first and miss the better one.
  */
 const NEAR_WRAPPERS = ['Kai', 'Mai', 'Tho', 'Thea', 'Rea', 'Reel', 'Fen', 'Fan', 'Xi', 'Ox'];
+/** Names whose shape does not fit in 16 bits (over 7 words, or over 63 letters): bounded from the full shape. */
+const LONG_NAMES = [
+  'Maria del Carmen de la Santisima Trinidad Fernandez',
+  'Wolfgangamadeusmozartsalzburgkomponist Hieronymusbergersonsteinmeier',
+];
 const words = [
-  ...new Set([...PROTECTED_IDENTITIES.flatMap((i) => i.names.join(' ').split(/\s+/)), ...NEAR_WRAPPERS]),
+  ...new Set(
+    [...PROTECTED_IDENTITIES.map((i) => i.names), [NEAR_WRAPPERS], [LONG_NAMES]].flatMap((names) =>
+      names.join(' ').split(/\s+/),
+    ),
+  ),
 ];
 
 /**
@@ -26,6 +35,7 @@ const words = [
 function buildIndex(packAt?: number): NameIndex {
   const index = new NameIndex();
   for (const identity of PROTECTED_IDENTITIES) index.add(identity);
+  LONG_NAMES.forEach((name, i) => index.add({ id: `claim_long${i}`, names: [name] }));
   let seed = 7;
   const next = () => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;

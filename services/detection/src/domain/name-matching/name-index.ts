@@ -68,6 +68,11 @@ const BOUND_STEPS = 65536;
 const TWO_TO_32 = 4294967296;
 /** Candidates bounded at or below this are sorted apart, after the others (rankedByWords). */
 const LOW_TIER = FAR_FACTOR;
+const FAR_FACTOR_POWERS = Array.from({ length: 65 }, (_, i) => FAR_FACTOR ** i);
+/** FAR_FACTOR to the power `n` (a table: bounds are computed for every candidate). */
+function farFactorTo(n: number): number {
+  return FAR_FACTOR_POWERS[n] ?? FAR_FACTOR ** n;
+}
 
 /*
  * A name's shape, one 32-bit word beside its first token's position (entryInfo): what its score
@@ -78,7 +83,7 @@ const LOW_TIER = FAR_FACTOR;
 const SHAPE_PRIMARY = 1 << 29;
 const SHAPE_OVERFLOW = 1 << 30;
 
-function packShape(
+export function packShape(
   letters: number,
   words: number,
   distinct: number,
@@ -93,6 +98,39 @@ function packShape(
       ((short & 0x7) << 26) |
       (primary ? SHAPE_PRIMARY : 0) |
       (overflow ? SHAPE_OVERFLOW : 0)) >>>
+    0
+  );
+}
+
+/*
+ * The same shape in 16 bits when its fields are small (nearly every name): letters (bits 0-5),
+ * words (6-8), distinct words (9-11), short words (12-13), primary (14); bit 15 says "read the
+ * full shape". A quarter of the bytes entryInfo takes to reach when thousands of names are
+ * bounded, so more of them are found in the processor's cache.
+ */
+export const COMPACT_FULL = 1 << 15;
+
+export function compactShapeOf(shape: number): number {
+  const letters = shape & 0x3fff;
+  const words = (shape >>> 14) & 0x3f;
+  const distinct = (shape >>> 20) & 0x3f;
+  const short = (shape >>> 26) & 0x7;
+  if ((shape & SHAPE_OVERFLOW) !== 0 || letters > 0x3f || words > 7 || distinct > 7 || short > 3) {
+    return COMPACT_FULL;
+  }
+  return (
+    letters | (words << 6) | (distinct << 9) | (short << 12) | ((shape & SHAPE_PRIMARY) !== 0 ? 1 << 14 : 0)
+  );
+}
+
+/** The full shape (packShape) of a compact one that is not COMPACT_FULL. */
+export function shapeOfCompact(compact: number): number {
+  return (
+    ((compact & 0x3f) |
+      (((compact >>> 6) & 7) << 14) |
+      (((compact >>> 9) & 7) << 20) |
+      (((compact >>> 12) & 3) << 26) |
+      ((compact & (1 << 14)) !== 0 ? SHAPE_PRIMARY : 0)) >>>
     0
   );
 }
@@ -197,6 +235,8 @@ export class NameIndex {
    * the per-name and per-identity arrays. Derived, not in the snapshot: filled when loaded.
    */
   private deadBits = new Uint32Array(0);
+  /** Per stored name, its shape in 16 bits (compactShapeOf). Derived like deadBits. */
+  private compactShapes = new Uint16Array(0);
   private stamps = new Uint32Array(0);
   private stamp = 0;
   /** Scratch of one search: the postings read (names, repeated), the unled ones, the sort keys. */
@@ -238,6 +278,10 @@ export class NameIndex {
     const info = u32('entry.info');
     this.entryInfo = new GrowableUint32(1024, info);
     if (info === undefined || info.length !== this.entryIdentity.length * 2) this.fillEntryInfo();
+    this.ensureCompactShapes(this.entryIdentity.length);
+    for (let entry = 0; entry < this.entryIdentity.length; entry++) {
+      this.compactShapes[entry] = compactShapeOf(this.entryInfo.get(entry * 2 + 1));
+    }
     this.texts = new ByteArena(64 * 1024, buf('entry.texts'));
     this.identityFirstEntry = new GrowableUint32(1024, u32('identity.firstEntry'));
     this.identityEntryCount = new GrowableUint32(1024, u32('identity.entryCount'));
@@ -267,9 +311,9 @@ export class NameIndex {
     return this.tokens.size;
   }
 
-  /** Bytes held in typed arrays and Buffers (capacity, not just use). */
+  /** Bytes held in typed arrays and Buffers (capacity, not just use), derived ones included. */
   get bytes(): number {
-    let total = 0;
+    let total = this.deadBits.byteLength + this.compactShapes.byteLength;
     for (const part of Object.values(this.parts())) total += part.byteLength;
     return total;
   }
@@ -319,7 +363,10 @@ export class NameIndex {
         this.entryTokens.push(id);
         distinct.add(id);
       }
-      this.entryInfo.push(this.shapeOf(entry));
+      const shape = this.shapeOf(entry);
+      this.entryInfo.push(shape);
+      this.ensureCompactShapes(entry + 1);
+      this.compactShapes[entry] = compactShapeOf(shape);
       for (const id of distinct) this.postings.add(id, entry);
       this.compacts.add(hash32(normalised.compact), entry);
     });
@@ -512,6 +559,14 @@ export class NameIndex {
     for (let entry = first; entry < first + count; entry++) this.markDead(entry);
   }
 
+  /** Room for `entries` names' compact shapes. */
+  private ensureCompactShapes(entries: number): void {
+    if (entries <= this.compactShapes.length) return;
+    const next = new Uint16Array(Math.max(entries, this.compactShapes.length * 2, 1024));
+    next.set(this.compactShapes);
+    this.compactShapes = next;
+  }
+
   /** Room for `entries` names' bits (new names are live: their bits stay 0). */
   private ensureDeadBits(entries: number): void {
     const words = (entries + 31) >>> 5;
@@ -688,6 +743,7 @@ export class NameIndex {
       this.lowOrder = new Float64Array(Math.max(count, this.lowOrder.length * 2));
     const order = this.order;
     const lowOrder = this.lowOrder;
+    const compactShapes = this.compactShapes;
     let ranked = 0;
     let lowRanked = 0;
     let other = 0;
@@ -707,9 +763,10 @@ export class NameIndex {
         hits++;
         other++;
       }
+      const compact = compactShapes[entry] ?? COMPACT_FULL;
       const bound = this.shapeBound(
         search,
-        this.entryInfo.get(entry * 2 + 1),
+        compact === COMPACT_FULL ? this.entryInfo.get(entry * 2 + 1) : shapeOfCompact(compact),
         counted ? hits : -1,
         shortUnled ? shortHits : -1,
         inexactHits,
@@ -724,6 +781,8 @@ export class NameIndex {
     // Most names a query's words lead to have a word far from every query word, which bounds them
     // at or below LOW_TIER: they are sorted only when the names above it leave the answer open.
     if (this.scoreRanked(search, order.subarray(0, ranked).sort(), near, exactTokens)) return;
+    const floor = search.best ? search.best.confidence : search.acceptsFrom;
+    if (LOW_TIER + BOUND_MARGIN < search.bestScore && LOW_TIER + BOUND_MARGIN < floor) return;
     this.scoreRanked(search, lowOrder.subarray(0, lowRanked).sort(), near, exactTokens);
   }
 
@@ -806,7 +865,7 @@ export class NameIndex {
       for (let farEdited = 0; farEdited <= far && edited + 2 * farEdited <= budget; farEdited++) {
         const edits = edited + 2 * farEdited;
         const sounds = inexact - edited + (far - farEdited);
-        const value = (1 - (0.6 * edits) / Math.max(letters, 1)) * FAR_FACTOR ** sounds;
+        const value = (1 - (0.6 * edits) / Math.max(letters, 1)) * farFactorTo(sounds);
         if (value > bound) bound = value;
       }
     }
