@@ -306,7 +306,11 @@ export class AmqpMessageBus implements MessageBus {
     return this.withChannel(async (channel) => (await channel.checkQueue(`${queue}.dlq`)).messageCount);
   }
 
-  /** Reads without taking: the messages go back to the dead-letter queue when the channel closes. */
+  /**
+   * Reads without taking: the messages read are given back to the dead-letter queue before this
+   * returns (basic.recover, answered once they are requeued), so a count right after sees them.
+   * Closing the channel alone gives them back too, but a moment after its answer.
+   */
   async listDeadLetters(queue: string, limit = 100): Promise<DeadLetterSummary[]> {
     return this.withChannel(async (channel) => {
       const letters: DeadLetterSummary[] = [];
@@ -324,6 +328,7 @@ export class AmqpMessageBus implements MessageBus {
           deadLetteredAt: typeof deadAt === 'string' ? deadAt : null,
         });
       }
+      await channel.recover();
       return letters;
     });
   }
