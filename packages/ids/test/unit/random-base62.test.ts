@@ -36,4 +36,20 @@ describe('randomBase62', () => {
     // taking `byte % 62` without rejecting bytes >= 248 scores about 800 on this many draws.
     expect(chiSquare).toBeLessThan(200);
   });
+
+  it('when many short strings are drawn one after another, then none repeats and the characters stay unbiased', () => {
+    // Short draws take their bytes from a shared pool refilled every 4 KiB (20,000 draws refill it
+    // about 70 times): bytes handed out twice would repeat strings, a missed refill would skew them.
+    const drawn = Array.from({ length: 20_000 }, () => randomBase62(12));
+    expect(new Set(drawn).size).toBe(drawn.length);
+
+    const counts = new Map<string, number>();
+    for (const char of drawn.join('')) counts.set(char, (counts.get(char) ?? 0) + 1);
+    const expected = (drawn.length * 12) / 62;
+    const chiSquare = [...ALPHABET].reduce(
+      (sum, char) => sum + ((counts.get(char) ?? 0) - expected) ** 2 / expected,
+      0,
+    );
+    expect(chiSquare).toBeLessThan(200);
+  });
 });

@@ -28,6 +28,19 @@ describe('Standard Webhooks signatures', () => {
     );
   });
 
+  it('when more endpoints sign than the keys kept in memory, then every signature is still its own secret’s', () => {
+    // 4,096 keys are kept; the first secrets are signed again after they were pushed out.
+    const secrets = Array.from({ length: 4_200 }, () => generateSecret());
+    const at = new Date();
+    const seconds = Math.floor(at.getTime() / 1000);
+    for (const round of [0, 1]) {
+      for (const [i, secret] of secrets.entries()) {
+        if (round === 1 && i % 50 !== 0) continue;
+        expect(sign(secret, `msg_${i}`, seconds, body)).toBe(new Webhook(secret).sign(`msg_${i}`, at, body));
+      }
+    }
+  });
+
   it('when the body or the secret differs, then verification fails', () => {
     const secret = generateSecret();
     const headers = webhookHeaders({ id: 'evt_abc', timestamp: new Date(), body, secrets: [secret] });
