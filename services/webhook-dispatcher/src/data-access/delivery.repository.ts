@@ -1,4 +1,4 @@
-import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
+import { kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
 import type {
   Delivery,
   DeliveryStatus,
@@ -53,6 +53,21 @@ export const DELIVERY_COLUMNS = [
 ] as const;
 const DELIVERY = DELIVERY_COLUMNS;
 
+// The deliveries of a fan-out, inserted in the order given (WITH ORDINALITY): `seq` is the order
+// an endpoint's deliveries are sent in.
+const INSERT_DELIVERIES = `
+  INSERT INTO webhook_deliveries (id, endpoint_id, platform_id, event_id, event_type, payload, status,
+    test, next_attempt_at, event_created_at, created_at, trace_context)
+  SELECT d.id, d.endpoint_id, d.platform_id, d.event_id, d.event_type, d.payload, 'pending',
+    d.test, d.created_at, d.event_created_at, d.created_at, d.trace_context
+  FROM ROWS FROM (json_to_recordset($1::json) AS (id text, endpoint_id text, platform_id text,
+    event_id text, event_type text, payload text, test boolean, event_created_at timestamptz,
+    created_at timestamptz, trace_context jsonb)) WITH ORDINALITY
+    AS d(id, endpoint_id, platform_id, event_id, event_type, payload, test, event_created_at,
+      created_at, trace_context, n)
+  ORDER BY d.n
+  ON CONFLICT (endpoint_id, event_id) DO NOTHING`;
+
 /** Deliveries owed to endpoints: one per (endpoint, public event), sent oldest first. */
 export class DeliveryRepository implements DeliveryStore {
   async lockIntakeOrder(tx: Queryable): Promise<void> {
@@ -61,28 +76,25 @@ export class DeliveryRepository implements DeliveryStore {
 
   async insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
-    // One statement for the whole fan-out (ADR 0022).
-    const { numInsertedOrUpdatedRows } = await db(tx)
-      .insertInto('webhookDeliveries')
-      .values(
-        deliveries.map((d) => ({
-          id: d.id,
-          endpointId: d.endpointId,
-          platformId: d.platformId,
-          eventId: d.eventId,
-          eventType: d.eventType,
-          payload: d.payload,
-          status: 'pending' as const,
-          test: d.test,
-          nextAttemptAt: d.createdAt,
-          eventCreatedAt: d.eventCreatedAt,
-          createdAt: d.createdAt,
-          traceContext: d.traceContext === null ? null : jsonb(d.traceContext),
-        })),
-      )
-      .onConflict((conflict) => conflict.columns(['endpointId', 'eventId']).doNothing())
-      .executeTakeFirst();
-    return Number(numInsertedOrUpdatedRows ?? 0);
+    // One statement for the whole fan-out (ADR 0022), its rows as one JSON parameter: one
+    // JSON.stringify instead of a dozen parameters a row for the client to encode, and one SQL text
+    // prepared once per connection instead of a new one for every batch size.
+    const rows = deliveries.map((d) => ({
+      id: d.id,
+      endpoint_id: d.endpointId,
+      platform_id: d.platformId,
+      event_id: d.eventId,
+      event_type: d.eventType,
+      payload: d.payload,
+      test: d.test,
+      event_created_at: d.eventCreatedAt,
+      created_at: d.createdAt,
+      trace_context: d.traceContext,
+    }));
+    const { rowCount } = await tx.query(INSERT_DELIVERIES, [JSON.stringify(rows)], {
+      name: 'webhooks_insert_deliveries',
+    });
+    return rowCount;
   }
 
   async find(q: Queryable, endpointId: string, id: string): Promise<Delivery | null> {
