@@ -23,11 +23,14 @@
  * BENCH_CONCURRENCY (WEBHOOK_CONCURRENCY, default 32), BENCH_TIMEOUT (s to wait for the
  * deliveries, default 150), BENCH_DB_CONNECTIONS (the dispatcher's pool size; default the
  * service's own, 10), BENCH_STAGES=1 (time every statement and transaction of the dispatcher and
- * print where the database time went: ./timed-database.ts), TEST_DATABASE_URL (PostgreSQL server,
+ * print where the database time went: ./timed-database.ts), BENCH_TIMELINE=1 (healthy deliveries
+ * per 100 ms from the first publish), BENCH_MAX_PER_LEASE (the worker's batch per endpoint lease;
+ * default the service's own, 20), TEST_DATABASE_URL (PostgreSQL server,
  * default postgres://postgres@127.0.0.1:5432/postgres).
  *
  * Then, in the same run, the baseline: the bodies the healthy receivers got, sent again as plain
- * signed POSTs from this process to the same receivers (./plain-posts.ts). Goals (issue #18): the
+ * signed POSTs from this process to the same receivers (./plain-posts.ts), three passes and their
+ * median kept (the first, with new connections and cold code, is the slowest). Goals (issue #18): the
  * dispatcher's healthy deliveries/s at least half of the baseline's POSTs/s, and healthy p99 at
  * most 3 s for the burst; each printed with PASS/MISS, and a last JSON line with every figure.
  *
@@ -44,7 +47,7 @@ import { InProcessMessageBus } from '@svc/messaging';
 import { signInternalToken } from '@svc/service-kit';
 import { createDatabase } from '@svc/storage';
 import { freshPostgresDatabase } from '@svc/test-kit';
-import { plainSignedPosts } from './plain-posts';
+import { plainSignedPosts, type PlainPostsResult } from './plain-posts';
 import { TimedDatabase } from './timed-database';
 import {
   startWebhookDispatcher,
@@ -59,6 +62,8 @@ const GOAL_RATIO = 0.5;
 const GOAL_HEALTHY_P99_MS = 3000;
 /** The baseline's POSTs carry this webhook-id prefix: the receivers count them apart. */
 const BASELINE_ID = 'baseline_';
+/** The baseline is run this many times and its median kept. */
+const BASELINE_PASSES = 3;
 
 function intFromEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
@@ -200,7 +205,13 @@ async function main(): Promise<number> {
           });
     const timed = stages && pooled !== undefined ? new TimedDatabase(pooled) : undefined;
     const db = timed ?? pooled;
-    dispatcher = await startWebhookDispatcher(config, { bus, logger, ...(db === undefined ? {} : { db }) });
+    const perLease = process.env.BENCH_MAX_PER_LEASE;
+    dispatcher = await startWebhookDispatcher(config, {
+      bus,
+      logger,
+      ...(db === undefined ? {} : { db }),
+      ...(perLease === undefined ? {} : { worker: { maxPerLease: Number(perLease) } }),
+    });
 
     // 100 platforms, one endpoint each, registered through the HTTP API; the last 10 are slow.
     for (let p = 0; p < PLATFORMS; p += 1) {
@@ -296,6 +307,16 @@ async function main(): Promise<number> {
       });
     }
     const arrived = () => receivers.reduce((n, r) => n + r.firstArrival.size, 0);
+    if (process.env.BENCH_TIMELINE === '1') {
+      const buckets = new Map<number, number>();
+      for (const r of receivers)
+        if (!r.slow)
+          for (const at of r.arrivedAt) {
+            const b = Math.floor((at - started) / 100);
+            buckets.set(b, (buckets.get(b) ?? 0) + 1);
+          }
+      console.log('timeline', JSON.stringify([...buckets].sort((a, b) => a[0] - b[0])));
+    }
 
     const healthyLatency: number[] = [];
     const slowLatency: number[] = [];
@@ -354,8 +375,15 @@ async function main(): Promise<number> {
     const plain = healthy.flatMap((r) =>
       r.bodies.map((body) => ({ url: r.url, id: `${BASELINE_ID}${(n += 1)}`, body })),
     );
-    const baseline = await plainSignedPosts(plain, concurrency);
-    const baselineArrived = healthy.reduce((sum, r) => sum + r.baselinePosts, 0);
+    // Three times, the median kept: one pass takes under a second, where a collection or a
+    // descheduled moment moves it by a third (8,230 to 13,316 POSTs/s in two runs of one minute).
+    const passes: PlainPostsResult[] = [];
+    for (let pass = 0; pass < BASELINE_PASSES; pass += 1)
+      passes.push(await plainSignedPosts(plain, concurrency));
+    const baseline = [...passes].sort((a, b) => a.perSecond - b.perSecond)[
+      Math.floor(BASELINE_PASSES / 2)
+    ] as PlainPostsResult;
+    const baselineArrived = healthy.reduce((sum, r) => sum + r.baselinePosts, 0) / BASELINE_PASSES;
     const healthyPerSecond = (healthyCount * 1000) / (lastHealthy - started);
     const healthySorted = [...healthyLatency].sort((a, b) => a - b);
     const healthyP99 = percentile(healthySorted, 99);
@@ -364,7 +392,8 @@ async function main(): Promise<number> {
     const p99Pass = healthyP99 <= GOAL_HEALTHY_P99_MS;
     console.log(
       `baseline                ${baseline.posts} plain signed POSTs to the same healthy receivers in ${baseline.seconds.toFixed(2)} s: ` +
-        `${baseline.perSecond.toFixed(0)} POSTs/s (undici Agent, ${concurrency} endpoints at once, one in flight each); ${baselineArrived} arrived`,
+        `${baseline.perSecond.toFixed(0)} POSTs/s (undici Agent, ${concurrency} endpoints at once, one in flight each; ` +
+        `median of ${passes.map((p) => p.perSecond.toFixed(0)).join(', ')}); ${baselineArrived} arrived`,
     );
     console.log(
       `goal "healthy deliveries/s at least ${GOAL_RATIO * 100}% of plain POSTs": ${ratioPass ? 'PASS' : 'MISS'} (${(ratio * 100).toFixed(1)}%)`,
@@ -401,6 +430,7 @@ async function main(): Promise<number> {
           posts: baseline.posts,
           seconds: round(baseline.seconds),
           perSecond: round(baseline.perSecond),
+          passes: passes.map((p) => round(p.perSecond)),
         },
         ratio: Math.round(ratio * 10_000) / 10_000,
         lost,
