@@ -123,6 +123,27 @@ describe('NameIndex confidence and thresholds', () => {
     expect(relaxed.length).toBeLessThan(strict.length);
   });
 
+  it('when a protected name is a title before one name, then a typo in the title or the name is still caught', () => {
+    const small = new NameIndex();
+    small.add({ id: 'claim_ladygaga', names: ['Lady Gaga'] });
+    small.add({ id: 'claim_drdre', names: ['Dr. Dre'] });
+    small.add({ id: 'claim_other', names: ['Gemma Lawson'] });
+    for (const query of [
+      'Lady Gaga',
+      'Gaga',
+      'Laady Gaga',
+      'Lady Gagaa',
+      'LadyGaga',
+      'Zysaidar Laady Gaga AI Companion',
+    ])
+      expect([query, small.match(query, moderate)?.identityId]).toEqual([query, 'claim_ladygaga']);
+    for (const query of ['Dr Dre', 'Doctor Dre', 'Dr Dree', 'Drr Dre'])
+      expect([query, small.match(query, moderate)?.identityId]).toEqual([query, 'claim_drdre']);
+    // Someone else with the same title is not the protected one.
+    for (const query of ['Lady Smith', 'Lady Jane', 'Dr. Gray', 'Dr Drew Smith'])
+      expect([query, small.match(query, moderate)?.identityId ?? null]).toEqual([query, null]);
+  });
+
   it('when a one-word name has a typo in a short word, then only STRICT matches it', () => {
     const small = new NameIndex();
     small.add({ id: 'claim_gaga', names: ['Gaga'] });

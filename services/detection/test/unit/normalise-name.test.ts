@@ -36,6 +36,14 @@ describe('normaliseName', () => {
     expect(firstReading('Dr')?.tokens).toEqual(['dr']);
   });
 
+  it('when a title stands before a single name, then the name is also read with its title, after the reading without', () => {
+    expect(normaliseName('Lady Gaga').map((r) => r.tokens)).toEqual([['gaga'], ['lady', 'gaga']]);
+    expect(normaliseName('Dr. Dre').map((r) => r.tokens)).toEqual([['dre'], ['dr', 'dre']]);
+    // Two names left after the title: the title says nothing about who is named.
+    expect(normaliseName('Sir Elton John').map((r) => r.tokens)).toEqual([['elton', 'john']]);
+    expect(normaliseName('Dr')).toEqual([{ tokens: ['dr'], compact: 'dr' }]);
+  });
+
   it('when a name has nothing to read, then there is no reading', () => {
     expect(normaliseName(' -- ')).toEqual([]);
   });

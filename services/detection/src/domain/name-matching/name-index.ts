@@ -34,7 +34,7 @@ export interface SearchOutcome {
  * The layout of the index's arrays and the rules that filled them (normalisation, keys). A
  * snapshot of another version is rebuilt, never loaded: bump it with any change to either.
  */
-export const NAME_INDEX_VERSION = 4;
+export const NAME_INDEX_VERSION = 5;
 
 /** Every flat array of the index, as a snapshot stores it. */
 export type NameIndexParts = Record<string, Uint32Array | Buffer>;
@@ -343,9 +343,10 @@ export class NameIndex {
             ];
       },
     );
-    spellings.forEach(({ text, position, joined }) => {
-      const normalised = normaliseProtectedName(joined ?? text);
-      if (!normalised) return;
+    const held = spellings.flatMap(({ text, position, joined }) =>
+      normaliseProtectedName(joined ?? text).map((normalised) => ({ text, position, normalised })),
+    );
+    held.forEach(({ text, position, normalised }) => {
       const key = normalised.compact + '|' + normalised.tokens.join(' ');
       if (seen.has(key)) return;
       seen.add(key);

@@ -67,11 +67,8 @@ function foldToAscii(raw: string): string {
   return out;
 }
 
-/**
- * Every reading of a name after normalisation: case, accents (transliterated), punctuation,
- * spacing, honorifics and look-alike characters. Usually one reading; a '1' gives two (i and l).
- */
-export function normaliseName(raw: string): NormalisedName[] {
+/** The words of each reading of a name, titles still in (a '1' gives two readings: i and l). */
+function rawReadings(raw: string): string[][] {
   const rawTokens = foldToAscii(raw)
     .split(' ')
     .filter((t) => t.length > 0);
@@ -87,13 +84,40 @@ export function normaliseName(raw: string): NormalisedName[] {
     }
     readings = readings.flatMap((prefix) => options.map((o) => [...prefix, o])).slice(0, 4);
   }
+  return readings;
+}
+
+function untitled(reading: string[]): string[] {
+  const meaningful = reading.filter((t) => !HONORIFICS.has(t));
+  return mergeSpelledOut(meaningful.length > 0 ? meaningful : reading);
+}
+
+/**
+ * A title before a single name may be part of the name ("Lady Gaga", "Dr. Dre"): without it one
+ * short word is left, which a typo anywhere ("Laady Gaga", "Lady Gagaa") takes out of reach. Such
+ * a reading is also read with its titles; null for any other.
+ */
+function titled(reading: string[]): string[] | null {
+  const meaningful = reading.filter((t) => !HONORIFICS.has(t));
+  return meaningful.length === 1 && reading.length > 1 ? mergeSpelledOut(reading) : null;
+}
+
+function toNormalised(tokens: string[]): NormalisedName {
+  return { tokens, compact: tokens.join('') };
+}
+
+/**
+ * Every reading of a name after normalisation: case, accents (transliterated), punctuation,
+ * spacing, honorifics and look-alike characters. Usually one reading; a '1' gives two (i and l),
+ * and a title before a single name one more with the title kept (after the others).
+ */
+export function normaliseName(raw: string): NormalisedName[] {
+  const readings = rawReadings(raw);
   const results = new Map<string, NormalisedName>();
-  for (const reading of readings) {
-    const meaningful = reading.filter((t) => !HONORIFICS.has(t));
-    const tokens = mergeSpelledOut(meaningful.length > 0 ? meaningful : reading);
-    const compact = tokens.join('');
-    if (compact.length > 0 && !results.has(tokens.join(' ')))
-      results.set(tokens.join(' '), { tokens, compact });
+  for (const tokens of [...readings.map(untitled), ...readings.map(titled)]) {
+    if (tokens === null || tokens.length === 0) continue;
+    const key = tokens.join(' ');
+    if (!results.has(key)) results.set(key, toNormalised(tokens));
   }
   return [...results.values()];
 }
@@ -115,7 +139,14 @@ function mergeSpelledOut(tokens: string[]): string[] {
   return out;
 }
 
-/** The first reading, for names held in the index (protected names rarely use look-alikes). */
-export function normaliseProtectedName(raw: string): NormalisedName | null {
-  return normaliseName(raw)[0] ?? null;
+/**
+ * The readings a protected name is held under in the index: its first reading (protected names
+ * rarely use look-alikes) without titles, and with them when they stand before a single name.
+ */
+export function normaliseProtectedName(raw: string): NormalisedName[] {
+  const [reading] = rawReadings(raw);
+  if (reading === undefined || reading.length === 0) return [];
+  const plain = untitled(reading);
+  const withTitles = titled(reading);
+  return withTitles === null ? [toNormalised(plain)] : [toNormalised(plain), toNormalised(withTitles)];
 }
