@@ -18,12 +18,22 @@ export interface Settings {
   breakdown: boolean;
 }
 
+/** The servers' process CPU during a measured run (BENCH_LOAD=inline: autocannon's too). */
+export interface ServerCpu {
+  /** CPU time (user + system) per response, in µs. */
+  microsPerRequest: number;
+  /** CPU time ÷ the run's wall time: the share of one core the process used. */
+  busyShare: number;
+}
+
 export interface Results {
   bare: LoadResult;
   direct: LoadResult;
   gateway: LoadResult;
   /** The bare Node proxy in front of the same service: the floor under any gateway in Node. */
   proxy: LoadResult;
+  /** The servers' process CPU per request in each target's measured run. */
+  cpu: { bare: ServerCpu; direct: ServerCpu; gateway: ServerCpu; proxy: ServerCpu };
 }
 
 /** Mean time a gateway request spends in each stage (BENCH_BREAKDOWN=1), in ms. */
@@ -105,6 +115,7 @@ export function printReport(settings: Settings, results: Results, breakdown: Bre
     `bare Node proxy ratio:        ${(proxyRatio * 100).toFixed(1)}% (${signed(results.proxy.p50Ms - results.direct.p50Ms)} ms at p50): ` +
       `the best any gateway in Node could keep here; the gateway keeps ${((verdict.throughputRatio / proxyRatio) * 100).toFixed(1)}% of that`,
   );
+  printCpu(settings, results);
   if (breakdown !== undefined) {
     console.log(
       `gateway time per request:     key auth + rate count (cache and lease; PostgreSQL when a lease is empty) mean ${fixed(breakdown.keyAuthAndCountMeanMs, 3)} ms, ` +
@@ -152,9 +163,53 @@ export function printReport(settings: Settings, results: Results, breakdown: Bre
       addedP50Ms: { max: GOALS.maxAddedP50Ms, pass: verdict.latencyGoalMet },
       throughputRatio: { min: GOALS.minThroughputRatio, pass: verdict.throughputGoalMet },
     },
+    cpuMicrosPerRequest: {
+      bareExpress: round(results.cpu.bare.microsPerRequest, 1),
+      direct: round(results.cpu.direct.microsPerRequest, 1),
+      gateway: round(results.cpu.gateway.microsPerRequest, 1),
+      bareProxy: round(results.cpu.proxy.microsPerRequest, 1),
+      gatewayBudgetForGoal: round(budgetMicros(results), 1),
+    },
+    cpuBusyShare: {
+      bareExpress: round(results.cpu.bare.busyShare, 3),
+      direct: round(results.cpu.direct.busyShare, 3),
+      gateway: round(results.cpu.gateway.busyShare, 3),
+      bareProxy: round(results.cpu.proxy.busyShare, 3),
+    },
     ...(breakdown === undefined ? {} : { breakdown }),
   };
   console.log(JSON.stringify(json));
+}
+
+/**
+ * What each request cost the servers' process in CPU, and what the throughput goal leaves the
+ * gateway. The gateway and the service share that process (one event loop), so while it is
+ * saturated, gateway ÷ direct throughput = direct CPU ÷ (direct CPU + what the gateway adds): the
+ * goal holds only if the gateway adds at most (1 ÷ goal − 1) × the direct request's CPU.
+ */
+function printCpu(settings: Settings, results: Results): void {
+  const { cpu } = results;
+  const us = (value: number): string => `${value.toFixed(1)} µs`;
+  const busy = (c: ServerCpu): string => `${(c.busyShare * 100).toFixed(0)}% of a core`;
+  const gatewayAdds = cpu.gateway.microsPerRequest - cpu.direct.microsPerRequest;
+  const proxyAdds = cpu.proxy.microsPerRequest - cpu.direct.microsPerRequest;
+  const budget = budgetMicros(results);
+  const whose = settings.load === 'inline' ? "servers' process, autocannon included" : "servers' process";
+  console.log(
+    `CPU per request (${whose}): direct ${us(cpu.direct.microsPerRequest)} (${busy(cpu.direct)}), ` +
+      `through the gateway ${us(cpu.gateway.microsPerRequest)} (${busy(cpu.gateway)}), ` +
+      `bare Node proxy ${us(cpu.proxy.microsPerRequest)} (${busy(cpu.proxy)})`,
+  );
+  console.log(
+    `CPU the hop adds:             the gateway ${us(gatewayAdds)}, the bare Node proxy ${us(proxyAdds)}; ` +
+      `${GOALS.minThroughputRatio * 100}% of direct leaves a gateway ${us(budget)} on this machine ` +
+      `((1 ÷ ${GOALS.minThroughputRatio} − 1) × direct)`,
+  );
+}
+
+/** The CPU a gateway may add to a request and still keep GOALS.minThroughputRatio of direct. */
+function budgetMicros(results: Results): number {
+  return (1 / GOALS.minThroughputRatio - 1) * results.cpu.direct.microsPerRequest;
 }
 
 function round(value: number, digits: number): number {

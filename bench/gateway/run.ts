@@ -26,7 +26,14 @@ import { createHistogram } from 'node:perf_hooks';
 import { createLogger } from '@svc/logger';
 import { signInternalToken } from '@svc/service-kit';
 import { runLoad, type LoadMessage, type LoadResult, type LoadSpec } from './load';
-import { printReport, problemsOf, type Breakdown, type Results, type Settings } from './report';
+import {
+  printReport,
+  problemsOf,
+  type Breakdown,
+  type Results,
+  type ServerCpu,
+  type Settings,
+} from './report';
 import {
   HELLO_BODY,
   HELLO_PATH,
@@ -100,6 +107,20 @@ function runLoadInChild(spec: LoadSpec, onMeasuring: () => void): Promise<LoadRe
     });
     child.send(spec);
   });
+}
+
+/**
+ * The servers' process CPU (user + system) during one measured run, per response, and as a share of
+ * one core over the run: near 100 % means the process was saturated, so its req/s is 1 ÷ its CPU per
+ * request. The run ends when autocannon stops; the figure is read when its result arrives, a few
+ * idle milliseconds later, which adds nothing to CPU time.
+ */
+function serverCpuOf(used: NodeJS.CpuUsage, result: LoadResult): ServerCpu {
+  const micros = used.user + used.system;
+  return {
+    microsPerRequest: result.requests > 0 ? micros / result.requests : 0,
+    busyShare: micros / (result.durationSeconds * 1e6),
+  };
 }
 
 /** One request before the load: a wrong status or body is reported with what the server said. */
@@ -225,13 +246,19 @@ async function main(): Promise<number> {
         `(BENCH_LOAD=${settings.load}); all servers in one process; node ${process.version}, ${availableParallelism()} CPUs`,
     );
     const measured: LoadResult[] = [];
+    const cpu: ServerCpu[] = [];
     for (const spec of specs) {
       console.log(`bench-gateway: measuring ${spec.name} (${spec.url})`);
-      // The breakdown counts the gateway's measured run only, not its warm-up.
-      const onMeasuring = spec === gatewaySpec && breakdown !== undefined ? breakdown.start : () => undefined;
-      measured.push(
-        settings.load === 'fork' ? await runLoadInChild(spec, onMeasuring) : await runLoad(spec, onMeasuring),
-      );
+      // The breakdown and the CPU count the measured run only, not its warm-up.
+      let cpuAtStart: NodeJS.CpuUsage | undefined;
+      const onMeasuring = (): void => {
+        cpuAtStart = process.cpuUsage();
+        if (spec === gatewaySpec) breakdown?.start();
+      };
+      const result =
+        settings.load === 'fork' ? await runLoadInChild(spec, onMeasuring) : await runLoad(spec, onMeasuring);
+      measured.push(result);
+      cpu.push(serverCpuOf(process.cpuUsage(cpuAtStart), result));
     }
     const [bareResult, directResult, gatewayResult, proxyResult] = measured as [
       LoadResult,
@@ -239,11 +266,13 @@ async function main(): Promise<number> {
       LoadResult,
       LoadResult,
     ];
+    const [bareCpu, directCpu, gatewayCpu, proxyCpu] = cpu as [ServerCpu, ServerCpu, ServerCpu, ServerCpu];
     const results: Results = {
       bare: bareResult,
       direct: directResult,
       gateway: gatewayResult,
       proxy: proxyResult,
+      cpu: { bare: bareCpu, direct: directCpu, gateway: gatewayCpu, proxy: proxyCpu },
     };
 
     printReport(settings, results, breakdown?.read());
