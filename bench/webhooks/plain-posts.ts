@@ -19,6 +19,8 @@ export interface PlainPostsResult {
   posts: number;
   seconds: number;
   perSecond: number;
+  /** This process's CPU (user + system) during the pass, per POST, in µs: the sender's and the receivers'. */
+  cpuMicrosPerPost: number;
 }
 
 export async function plainSignedPosts(posts: PlainPost[], concurrency: number): Promise<PlainPostsResult> {
@@ -28,6 +30,7 @@ export async function plainSignedPosts(posts: PlainPost[], concurrency: number):
   const queue = [...byUrl.entries()];
   const agent = new Agent({ keepAliveTimeout: 30_000 });
   const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
   const serve = async (): Promise<void> => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const [url, ofEndpoint] = next;
@@ -55,6 +58,12 @@ export async function plainSignedPosts(posts: PlainPost[], concurrency: number):
   };
   await Promise.all(Array.from({ length: concurrency }, () => serve()));
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuAtStart);
   await agent.close();
-  return { posts: posts.length, seconds, perSecond: posts.length / seconds };
+  return {
+    posts: posts.length,
+    seconds,
+    perSecond: posts.length / seconds,
+    cpuMicrosPerPost: (cpu.user + cpu.system) / posts.length,
+  };
 }

@@ -278,6 +278,15 @@ async function main(): Promise<number> {
     const publishedAt: number[] = new Array<number>(targets.length);
     const publishes: Promise<void>[] = [];
     const started = performance.now();
+    // This process's CPU through the burst (the dispatcher and the receivers), read every 20 ms
+    // (when the busy loop lets the timer run): what a healthy delivery cost is read at the last one.
+    const cpuSamples: { at: number; micros: number }[] = [];
+    const cpuAtStart = process.cpuUsage();
+    const sampleCpu = (): void => {
+      const used = process.cpuUsage(cpuAtStart);
+      cpuSamples.push({ at: performance.now(), micros: used.user + used.system });
+    };
+    const cpuSampler = setInterval(sampleCpu, 20);
     for (let i = 0; i < envelopes.length; i += 1) {
       if (rate > 0) {
         const due = started + (i * 1000) / rate;
@@ -298,6 +307,8 @@ async function main(): Promise<number> {
     const deadline = started + timeoutS * 1000;
     while (firstArrivals() < targets.length && performance.now() < deadline) await sleep(50);
     const allIn = performance.now();
+    clearInterval(cpuSampler);
+    sampleCpu();
     // A little longer, to catch late duplicates.
     await sleep(1000);
     for (const r of receivers) {
@@ -340,6 +351,10 @@ async function main(): Promise<number> {
     const lost = targets.length - unique;
     const short = receivers.filter((r) => r.firstArrival.size < (expectedBy.get(r) ?? 0));
     const healthyCount = healthy.reduce((n, r) => n + r.firstArrival.size, 0);
+    // The first sample at or after the last healthy arrival (within 20 ms of it on a free loop).
+    const cpuAtLastHealthy = cpuSamples.find((sample) => sample.at >= lastHealthy) ?? cpuSamples.at(-1);
+    const burstCpuMicros = cpuAtLastHealthy?.micros ?? 0;
+    const burstSeconds = ((cpuAtLastHealthy?.at ?? lastHealthy) - started) / 1000;
 
     console.log('');
     console.log(`published in            ${(publishedIn / 1000).toFixed(2)} s (bus accepted every event)`);
@@ -395,6 +410,15 @@ async function main(): Promise<number> {
         `${baseline.perSecond.toFixed(0)} POSTs/s (undici Agent, ${concurrency} endpoints at once, one in flight each; ` +
         `median of ${passes.map((p) => p.perSecond.toFixed(0)).join(', ')}); ${baselineArrived} arrived`,
     );
+    const cpuPerDelivery = healthyCount > 0 ? burstCpuMicros / healthyCount : 0;
+    const cpuBusy = burstSeconds > 0 ? burstCpuMicros / (burstSeconds * 1e6) : 0;
+    console.log(
+      `CPU of this process     ${cpuPerDelivery.toFixed(0)} µs per healthy delivery (the dispatcher and the receivers; ` +
+        `${(cpuBusy * 100).toFixed(0)}% of a core over the ${burstSeconds.toFixed(2)} s to the last one); ` +
+        `the baseline ${baseline.cpuMicrosPerPost.toFixed(0)} µs per POST (sender and receivers). While the process is ` +
+        `saturated, ${GOAL_RATIO * 100}% leaves the dispatcher ${((1 / GOAL_RATIO - 1) * baseline.cpuMicrosPerPost).toFixed(0)} µs ` +
+        `of bookkeeping per delivery over a POST; it spends ${(cpuPerDelivery - baseline.cpuMicrosPerPost).toFixed(0)} µs`,
+    );
     console.log(
       `goal "healthy deliveries/s at least ${GOAL_RATIO * 100}% of plain POSTs": ${ratioPass ? 'PASS' : 'MISS'} (${(ratio * 100).toFixed(1)}%)`,
     );
@@ -431,6 +455,12 @@ async function main(): Promise<number> {
           seconds: round(baseline.seconds),
           perSecond: round(baseline.perSecond),
           passes: passes.map((p) => round(p.perSecond)),
+          cpuMicrosPerPost: round(baseline.cpuMicrosPerPost),
+        },
+        cpu: {
+          microsPerHealthyDelivery: round(cpuPerDelivery),
+          busyShare: Math.round(cpuBusy * 1000) / 1000,
+          seconds: round(burstSeconds),
         },
         ratio: Math.round(ratio * 10_000) / 10_000,
         lost,
