@@ -144,6 +144,32 @@ describe('NameIndex confidence and thresholds', () => {
       expect([query, small.match(query, moderate)?.identityId ?? null]).toEqual([query, null]);
   });
 
+  it('when a titled name with a typo has generic words around it, then it is still caught, and other titled names are not', () => {
+    const small = new NameIndex();
+    small.add({ id: 'claim_ladygaga', names: ['Lady Gaga'] });
+    small.add({ id: 'claim_drdre', names: ['Dr. Dre'] });
+    small.add({ id: 'claim_other', names: ['Gemma Lawson'] });
+    for (const query of [
+      'Lady Ggaa_official',
+      'Lady Gagaa_official',
+      'Lady Gagaa AI',
+      'The Real Lady Gagaa',
+      'Laady Gaga (official)',
+      'Lady Ggaa AI Companion',
+    ])
+      expect([query, small.match(query, moderate)?.identityId]).toEqual([query, 'claim_ladygaga']);
+    for (const query of ['Dr Dree official', 'The Real Dr Der', 'Drr Dre AI'])
+      expect([query, small.match(query, moderate)?.identityId]).toEqual([query, 'claim_drdre']);
+    for (const query of [
+      'Lady Smith official',
+      'Lady Jane AI',
+      'The Real Dr. Gray',
+      'Dr Drew Smith AI',
+      'Lady Gemma official',
+    ])
+      expect([query, small.match(query, moderate)?.identityId ?? null]).toEqual([query, null]);
+  });
+
   it('when a one-word name has a typo in a short word, then only STRICT matches it', () => {
     const small = new NameIndex();
     small.add({ id: 'claim_gaga', names: ['Gaga'] });

@@ -42,6 +42,14 @@ describe('normaliseName', () => {
     // Two names left after the title: the title says nothing about who is named.
     expect(normaliseName('Sir Elton John').map((r) => r.tokens)).toEqual([['elton', 'john']]);
     expect(normaliseName('Dr')).toEqual([{ tokens: ['dr'], compact: 'dr' }]);
+    // Generic words around the single name do not make it two names.
+    expect(normaliseName('The Real Lady Gagaa AI').map((r) => r.tokens)).toEqual([
+      ['the', 'real', 'gagaa', 'ai'],
+      ['the', 'real', 'lady', 'gagaa', 'ai'],
+    ]);
+    expect(normaliseName('Lady Jane Smith official').map((r) => r.tokens)).toEqual([
+      ['jane', 'smith', 'official'],
+    ]);
   });
 
   it('when a name has nothing to read, then there is no reading', () => {

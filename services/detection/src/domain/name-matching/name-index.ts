@@ -34,7 +34,7 @@ export interface SearchOutcome {
  * The layout of the index's arrays and the rules that filled them (normalisation, keys). A
  * snapshot of another version is rebuilt, never loaded: bump it with any change to either.
  */
-export const NAME_INDEX_VERSION = 5;
+export const NAME_INDEX_VERSION = 6;
 
 /** Every flat array of the index, as a snapshot stores it. */
 export type NameIndexParts = Record<string, Uint32Array | Buffer>;

@@ -1,5 +1,6 @@
 import { foldConfusables, toAscii } from '@svc/text-keys';
 import { LOOK_ALIKE_SYMBOLS, readLookAlikes } from './look-alikes';
+import { CONTEXT_WORDS } from './token-rules';
 
 /** Titles and generational suffixes that say nothing about who is named. */
 const HONORIFICS = new Set([
@@ -95,11 +96,17 @@ function untitled(reading: string[]): string[] {
 /**
  * A title before a single name may be part of the name ("Lady Gaga", "Dr. Dre"): without it one
  * short word is left, which a typo anywhere ("Laady Gaga", "Lady Gagaa") takes out of reach. Such
- * a reading is also read with its titles; null for any other.
+ * a reading is also read with its titles, and so is one where the single name has only generic
+ * words around it ("Lady Gagaa AI", "The Real Dr Dree"); null for any other.
  */
 function titled(reading: string[]): string[] | null {
-  const meaningful = reading.filter((t) => !HONORIFICS.has(t));
-  return meaningful.length === 1 && reading.length > 1 ? mergeSpelledOut(reading) : null;
+  let titles = 0;
+  let names = 0;
+  for (const token of reading) {
+    if (HONORIFICS.has(token)) titles += 1;
+    else if (!CONTEXT_WORDS.has(token)) names += 1;
+  }
+  return titles > 0 && names === 1 ? mergeSpelledOut(reading) : null;
 }
 
 function toNormalised(tokens: string[]): NormalisedName {
