@@ -11,6 +11,21 @@ function buildIndex(): NameIndex {
 
 const moderate = { enforcement: 'MODERATE' } as const;
 
+/** Two names that are a title before one name ("Lady Gaga", "Dr. Dre"), beside someone else. */
+function titledIndex(): NameIndex {
+  const index = new NameIndex();
+  index.add({ id: 'claim_ladygaga', names: ['Lady Gaga'] });
+  index.add({ id: 'claim_drdre', names: ['Dr. Dre'] });
+  index.add({ id: 'claim_other', names: ['Gemma Lawson'] });
+  return index;
+}
+
+/** Every query matches `identityId` at MODERATE (null: nothing); a failure names the query. */
+function expectEach(index: NameIndex, queries: string[], identityId: string | null): void {
+  for (const query of queries)
+    expect([query, index.match(query, moderate)?.identityId ?? null]).toEqual([query, identityId]);
+}
+
 describe('NameIndex layers', () => {
   const index = buildIndex();
 
@@ -124,50 +139,37 @@ describe('NameIndex confidence and thresholds', () => {
   });
 
   it('when a protected name is a title before one name, then a typo in the title or the name is still caught', () => {
-    const small = new NameIndex();
-    small.add({ id: 'claim_ladygaga', names: ['Lady Gaga'] });
-    small.add({ id: 'claim_drdre', names: ['Dr. Dre'] });
-    small.add({ id: 'claim_other', names: ['Gemma Lawson'] });
-    for (const query of [
-      'Lady Gaga',
-      'Gaga',
-      'Laady Gaga',
-      'Lady Gagaa',
-      'LadyGaga',
-      'Zysaidar Laady Gaga AI Companion',
-    ])
-      expect([query, small.match(query, moderate)?.identityId]).toEqual([query, 'claim_ladygaga']);
-    for (const query of ['Dr Dre', 'Doctor Dre', 'Dr Dree', 'Drr Dre'])
-      expect([query, small.match(query, moderate)?.identityId]).toEqual([query, 'claim_drdre']);
+    const index = titledIndex();
+    expectEach(
+      index,
+      ['Lady Gaga', 'Gaga', 'Laady Gaga', 'Lady Gagaa', 'LadyGaga', 'Zysaidar Laady Gaga AI Companion'],
+      'claim_ladygaga',
+    );
+    expectEach(index, ['Dr Dre', 'Doctor Dre', 'Dr Dree', 'Drr Dre'], 'claim_drdre');
     // Someone else with the same title is not the protected one.
-    for (const query of ['Lady Smith', 'Lady Jane', 'Dr. Gray', 'Dr Drew Smith'])
-      expect([query, small.match(query, moderate)?.identityId ?? null]).toEqual([query, null]);
+    expectEach(index, ['Lady Smith', 'Lady Jane', 'Dr. Gray', 'Dr Drew Smith'], null);
   });
 
   it('when a titled name with a typo has generic words around it, then it is still caught, and other titled names are not', () => {
-    const small = new NameIndex();
-    small.add({ id: 'claim_ladygaga', names: ['Lady Gaga'] });
-    small.add({ id: 'claim_drdre', names: ['Dr. Dre'] });
-    small.add({ id: 'claim_other', names: ['Gemma Lawson'] });
-    for (const query of [
-      'Lady Ggaa_official',
-      'Lady Gagaa_official',
-      'Lady Gagaa AI',
-      'The Real Lady Gagaa',
-      'Laady Gaga (official)',
-      'Lady Ggaa AI Companion',
-    ])
-      expect([query, small.match(query, moderate)?.identityId]).toEqual([query, 'claim_ladygaga']);
-    for (const query of ['Dr Dree official', 'The Real Dr Der', 'Drr Dre AI'])
-      expect([query, small.match(query, moderate)?.identityId]).toEqual([query, 'claim_drdre']);
-    for (const query of [
-      'Lady Smith official',
-      'Lady Jane AI',
-      'The Real Dr. Gray',
-      'Dr Drew Smith AI',
-      'Lady Gemma official',
-    ])
-      expect([query, small.match(query, moderate)?.identityId ?? null]).toEqual([query, null]);
+    const index = titledIndex();
+    expectEach(
+      index,
+      [
+        'Lady Ggaa_official',
+        'Lady Gagaa_official',
+        'Lady Gagaa AI',
+        'The Real Lady Gagaa',
+        'Laady Gaga (official)',
+        'Lady Ggaa AI Companion',
+      ],
+      'claim_ladygaga',
+    );
+    expectEach(index, ['Dr Dree official', 'The Real Dr Der', 'Drr Dre AI'], 'claim_drdre');
+    expectEach(
+      index,
+      ['Lady Smith official', 'Lady Jane AI', 'The Real Dr. Gray', 'Dr Drew Smith AI', 'Lady Gemma official'],
+      null,
+    );
   });
 
   it('when a one-word name has a typo in a short word, then only STRICT matches it', () => {
