@@ -1,0 +1,35 @@
+/** Numbers in one face descriptor (face-api's recognition net). */
+export const DESCRIPTOR_LENGTH = 128;
+
+/** A face found in a picture: where it is, how sure the detector is, and who it looks like. */
+export interface DetectedFace {
+  /** The face's box in the decoded picture's pixels. */
+  box: { x: number; y: number; width: number; height: number };
+  /** The detector's confidence, 0..1. */
+  score: number;
+  /** 128 numbers; two pictures of one person lie close (Euclidean distance). */
+  descriptor: Float32Array;
+}
+
+/** What examining one picture found. */
+export interface FaceExamination {
+  faces: DetectedFace[];
+  /** The decoded picture's size (before any downscaling for the detector). */
+  width: number;
+  height: number;
+  /** CPU time the examination took in its worker, in milliseconds. */
+  cpuMs: number;
+}
+
+/** Examines pictures off the event loop. */
+export interface FaceExaminer {
+  /**
+   * Every face in the picture (encoded bytes: JPEG, PNG, WebP, ...). Rejects with a
+   * NotAnImageError for bytes that are not a picture, and with FaceExaminationTimeout when the
+   * picture was not examined within `timeoutMs` (the caller answers `likeness.band: unavailable`).
+   */
+  examine(bytes: Uint8Array, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<FaceExamination>;
+  /** Pictures waiting for a worker now. */
+  readonly queued: number;
+  close(): Promise<void>;
+}
