@@ -33,6 +33,10 @@ export const EVENT_QUEUES: readonly EventQueue[] = [
   { queue: 'registry.box-stats.usage', patterns: [typeOf(billingEvents, 'billing.usage.reported')] },
   { queue: 'registry.box-stats.fees', patterns: [typeOf(billingEvents, 'billing.payment.due')] },
   {
+    queue: 'registry.face-enrolment',
+    patterns: [typeOf(detectionEvents, 'detection.reference_image.enrolled')],
+  },
+  {
     queue: 'billing.license-projection',
     patterns: [
       'licensing.license.activated',

@@ -33,3 +33,9 @@ export interface FaceExaminer {
   readonly queued: number;
   close(): Promise<void>;
 }
+
+/**
+ * The recognition model whose descriptors this engine makes. Stored beside every enrolled
+ * descriptor: descriptors of different models are never compared (a new model re-enrols).
+ */
+export const FACE_MODEL = 'face-api-1.7.15/resnet34-128';

@@ -22,6 +22,14 @@ export const detectionConfigSchema = baseEnvSchema.extend({
   INDEX_SNAPSHOT_INTERVAL_MS: env.int(10 * 60 * 1000),
   /** How often reference images waiting for a fingerprint are fetched; 0 turns it off. */
   REFERENCE_IMAGE_INTERVAL_MS: env.int(1000),
+  /** Worker threads examining faces (decode, detection, descriptors); 0: the cores this process may use. */
+  FACE_THREADS: env.int(0),
+  /** How long a check waits for the faces of its picture before it answers `likeness.band: unavailable`. */
+  FACE_CHECK_TIMEOUT_MS: env.int(800),
+  /** How long a batch (and an avatar evaluation) waits for the faces of its pictures, in all. */
+  FACE_BATCH_TIMEOUT_MS: env.int(3500),
+  /** One platform's pictures being examined or waiting at most (more: 429 RATE_LIMITED). */
+  FACE_PLATFORM_BUDGET: env.int(8),
 });
 
 export type DetectionConfig = z.output<typeof detectionConfigSchema>;

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import path from 'node:path';
+import { createFaceExaminer } from '@svc/face-engine';
 import { appendToOutbox } from '@svc/messaging';
 import {
   defineService,
@@ -15,6 +17,7 @@ import { LicenseRepository } from './data-access/license.repository';
 import { ReferenceImageRepository } from './data-access/reference-image.repository';
 import { IndexSnapshotFile } from './data-access/index-snapshot.file';
 import { CatalogueSync } from './domain/catalogue-sync';
+import { PictureBudget } from './domain/face-matching/picture-budget';
 import { fingerprintDueReferenceImages } from './domain/fingerprint-reference-images.use-case';
 import { IdentityCatalogue } from './domain/identity-catalogue';
 import { IMAGE_MATCH_THRESHOLD } from './domain/image-matching';
@@ -24,6 +27,7 @@ import {
   type IndexLoadReport,
 } from './domain/load-identity-index.use-case';
 import type { DetectionContext, IndexSnapshotStore } from './domain/ports';
+import { faceEnrolmentRoutes } from './entry-points/http/face-enrolment.routes';
 import { identityCheckRoutes } from './entry-points/http/identity-check.routes';
 import { projectionSubscriptions } from './entry-points/messaging/projection.consumer';
 
@@ -76,6 +80,7 @@ export async function startDetection(
   let loaded = false;
   let snapshotTaken: (() => Promise<{ changeSeq: number; bytes: number } | null>) | undefined;
   let snapshotWriting: Promise<unknown> = Promise.resolve();
+  let examinerOf: { close(): Promise<void> } | undefined;
   const running = await startDomainService({
     name: 'detection',
     config,
@@ -84,7 +89,21 @@ export async function startDetection(
     wire: async ({ db, clock, logger, kickRelay }) => {
       const identities = new IdentityRepository();
       const licenses = new LicenseRepository();
-      const images = new ImageFetcher({ allowPrivateFetch: config.SVC_ALLOW_PRIVATE_FETCH, clock });
+      // Faces are examined in worker threads, never on the event loop (ADR 0026); the budget shares
+      // them among platforms, the reference-image job and avatar evaluations.
+      const threads = config.FACE_THREADS > 0 ? config.FACE_THREADS : os.availableParallelism();
+      const examiner = createFaceExaminer({ threads });
+      examinerOf = examiner;
+      const budget = new PictureBudget({
+        concurrency: threads,
+        perPlatform: config.FACE_PLATFORM_BUDGET,
+        now: () => clock.now(),
+      });
+      const images = new ImageFetcher({
+        allowPrivateFetch: config.SVC_ALLOW_PRIVATE_FETCH,
+        clock,
+        faces: { examiner, budget },
+      });
       const indexSync = new CatalogueSync(db, identities, catalogue);
       sync = indexSync;
       let lastSnapshotSeq = -1;
@@ -172,12 +191,16 @@ export async function startDetection(
         logger,
         run: async () => {
           if (!loaded || !snapshots || indexSync.position === lastSnapshotSeq) return;
+          // A gallery that grew far past its trained lists is retrained first (a few seconds at 1M).
+          catalogue.packFaces();
           await snapshotTaken?.();
         },
       });
       const ctx: DetectionContext = {
         catalogue,
         images,
+        faces: referenceImages,
+        faceTimeouts: { checkMs: config.FACE_CHECK_TIMEOUT_MS, batchMs: config.FACE_BATCH_TIMEOUT_MS },
         licenses,
         db,
         clock,
@@ -212,7 +235,10 @@ export async function startDetection(
             },
           },
         ],
-        routes: (router) => identityCheckRoutes(router, ctx),
+        routes: (router) => {
+          faceEnrolmentRoutes(router, { db, identities, referenceImages, catalogue });
+          identityCheckRoutes(router, ctx);
+        },
       };
     },
   });
@@ -222,6 +248,7 @@ export async function startDetection(
     indexLoad = await loading;
   } catch (err) {
     await running.stop();
+    await examinerOf?.close();
     throw err;
   }
   return {
@@ -229,6 +256,7 @@ export async function startDetection(
     stop: async () => {
       await running.stop();
       await snapshotWriting;
+      await examinerOf?.close();
     },
     catalogue,
     indexLoad,

@@ -20,9 +20,10 @@ export type { EmbeddedDeps, EmbeddedService } from '@svc/service-runtime';
  * Every domain service of the embedded default. Adding a service is one line here: its
  * embedded form (`embeddedServiceOf` its descriptor, @svc/service-runtime) opens PGlite under DATA_DIR, joins the in-process bus and listens on port 0.
  */
+// Detection before the registry: the registry tells detection to forget faces (it needs its URL).
 export const EMBEDDED_SERVICES: EmbeddedService[] = [
-  registryEmbedded,
   detectionEmbedded,
+  registryEmbedded,
   licensingEmbedded,
   enforcementEmbedded,
   billingEmbedded,

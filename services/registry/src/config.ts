@@ -10,6 +10,9 @@ export const registryConfigSchema = baseEnvSchema.extend({
   AMQP_URL: env.url(['amqp', 'amqps']).optional(),
   /** Where a claim's verification page lives (nextStep.url). */
   VERIFICATION_BASE_URL: env.url(['http', 'https']).default('https://verify.svc.example'),
+  /** Detection, told to forget a claim's faces before a deletion or rejection is answered (ADR 0026). */
+  DETECTION_URL: env.url(['http', 'https']).default('http://127.0.0.1:8082'),
+  DETECTION_TIMEOUT_MS: env.int(2000),
 });
 
 export type RegistryConfig = z.output<typeof registryConfigSchema>;

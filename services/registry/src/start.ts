@@ -12,12 +12,14 @@ import { registryConfigSchema, type RegistryConfig } from './config';
 import { BoxStatsRepository } from './data-access/box-stats.repository';
 import { BoxRepository } from './data-access/box.repository';
 import { ClaimRepository } from './data-access/claim.repository';
+import { HttpDetectionClient } from './domain/detection.client';
 import type { RegistryContext } from './domain/ports';
 import { boxRoutes } from './entry-points/http/boxes.routes';
 import { claimVerificationRoutes } from './entry-points/http/claim-verification.routes';
 import { claimRoutes } from './entry-points/http/claims.routes';
 import { internalSnapshotRoutes } from './entry-points/http/internal-snapshots.routes';
 import { boxStatsSubscriptions } from './entry-points/messaging/box-stats.consumer';
+import { faceEnrolmentSubscription } from './entry-points/messaging/face-enrolment.consumer';
 
 export type { StartOverrides } from '@svc/service-runtime';
 export type RunningRegistry = RunningDomainService;
@@ -37,8 +39,16 @@ export function startRegistry(
     config,
     overrides,
     migrations: registryMigrations(),
-    wire: ({ db, clock, kickRelay }) => {
+    wire: ({ db, clock, kickRelay, logger, registry }) => {
       const stats = new BoxStatsRepository();
+      const detection = new HttpDetectionClient({
+        baseUrl: config.DETECTION_URL,
+        internalJwtSecret: config.INTERNAL_JWT_SECRET,
+        environment: config.SVC_ENVIRONMENT,
+        timeoutMs: config.DETECTION_TIMEOUT_MS,
+        registry,
+        logger,
+      });
       const ctx: RegistryContext = {
         db,
         claims: new ClaimRepository(),
@@ -50,15 +60,21 @@ export function startRegistry(
         entityVersion: currentEntityVersion,
         verificationBaseUrl: config.VERIFICATION_BASE_URL,
         newId,
+        faces: detection,
+        logger,
       };
       return {
-        subscriptions: boxStatsSubscriptions({ db, stats, clock }),
+        subscriptions: [
+          ...boxStatsSubscriptions({ db, stats, clock }),
+          faceEnrolmentSubscription({ db, claims: ctx.claims, clock }),
+        ],
         routes: (router) => {
           claimRoutes(router, ctx);
           claimVerificationRoutes(router, ctx);
           boxRoutes(router, ctx);
           internalSnapshotRoutes(router, ctx);
         },
+        background: [{ name: 'detection-client', start: () => undefined, stop: () => detection.close() }],
       };
     },
   });
@@ -70,4 +86,5 @@ export const registryService = defineService({
   urlVariable: 'REGISTRY_URL',
   configSchema: registryConfigSchema,
   start: startRegistry,
+  embedded: (deps) => ({ env: { DETECTION_URL: deps.serviceUrls?.DETECTION_URL } }),
 });

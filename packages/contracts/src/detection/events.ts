@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../common/envelope';
 import { enforcementLevel, instant, policy } from '../common/event-values';
+import { faceStatusSchema } from '../common/identity';
 
 /** The entity each event versions (ADR 0010). */
 const byBox = { entity: 'boxId' };
@@ -29,4 +30,23 @@ export const boxIndexed = defineEvent(
   byBox,
 );
 
-export const detectionEvents = [boxIndexed] as const;
+/**
+ * A claim's reference image was enrolled (docs/spec/contracts.md §15): its fingerprint taken and its
+ * face examined, or given up. The registry shows `faceStatus` on the claim's `referenceImages[].face`.
+ * Never carries a descriptor: only the status. The envelope's platformId is the claim's owner.
+ */
+export const referenceImageEnrolled = defineEvent(
+  'detection.reference_image.enrolled',
+  1,
+  z.object({
+    claimId: z.string(),
+    imageId: z.string(),
+    url: z.string(),
+    faceStatus: faceStatusSchema,
+    /** False when the picture could not be fetched or read at all. */
+    fingerprinted: z.boolean(),
+    enrolledAt: instant,
+  }),
+);
+
+export const detectionEvents = [boxIndexed, referenceImageEnrolled] as const;

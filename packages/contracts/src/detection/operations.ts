@@ -6,6 +6,8 @@ import {
   detectionClassificationSchema,
   detectionLayerSchema,
   enforcementSchema,
+  likenessBandSchema,
+  matchLayerSchema,
   entityTypeSchema,
   policySchema,
   verificationTierSchema,
@@ -45,8 +47,29 @@ export const actionSchema = z
       'about commercial intent. REVIEW_PARODY: allow with a parody disclaimer. Treat an unknown action as not allowed.',
   });
 
+/** What the faces of a checked picture showed (docs/spec/contracts.md §15). */
+export const likenessSchema = z
+  .object({
+    score: z.number().min(0).max(1).meta({
+      description: "The closest enrolled face's likeness to a face of the picture (1 = the same face); 0 when none was close or the faces were not examined",
+    }),
+    band: likenessBandSchema,
+    faces: z.number().int().min(0).meta({ description: 'Faces found in the checked picture' }),
+  })
+  .meta({ id: 'Likeness' });
+
+export const otherMatchSchema = z.object({
+  claimId: z.string(),
+  boxId: z.string().nullable(),
+  layer: matchLayerSchema,
+  score: z.number().min(0).max(1),
+});
+
 export const detectionSchema = z.object({
   layer: detectionLayerSchema,
+  matchLayer: matchLayerSchema.optional().meta({
+    description: 'What matched the matched identity, named (absent when nothing matched); `layer` stays the number',
+  }),
   classification: detectionClassificationSchema,
   parodyLikelihood: z
     .number()
@@ -61,7 +84,12 @@ export const detectionSchema = z.object({
   }),
   bestScore: z.number().min(0).max(1).meta({
     description:
-      'The highest name score of any candidate, also when nothing matched (ALLOW): borderline names can go to review (docs/spec/contracts.md §13)',
+      'The highest score of any candidate (name, or face in the review band), also when nothing matched (ALLOW): borderline names and faces can go to review (docs/spec/contracts.md §13, §15)',
+  }),
+  likeness: likenessSchema.optional().meta({ description: 'Whenever a picture was checked' }),
+  otherMatches: z.array(otherMatchSchema).optional().meta({
+    description:
+      'When the name, the picture and the face point to different identities: the ones not chosen (the matched identity is the one whose action is the most restrictive)',
   }),
 });
 
@@ -137,6 +165,8 @@ export const identityBatchResultSchema = z
         policy: policySchema.optional(),
         royaltyRate: z.number().optional().meta({ description: 'For revenue-share policies (MONETIZE)' }),
         action: actionSchema,
+        matchLayer: matchLayerSchema.optional(),
+        likeness: likenessSchema.optional().meta({ description: 'When the item had a picture that was fetched' }),
         error: itemErrorSchema.optional(),
       }),
     ),
@@ -179,6 +209,11 @@ export const secondFamilyCheckResultSchema = z
     name: z.string().optional(),
     restrictions: restrictionsSchema,
     confidence: z.number().min(0).max(1),
+    match_layer: matchLayerSchema.nullable().meta({ description: 'What matched; null when nothing did' }),
+    likeness: z
+      .object({ score: z.number().min(0).max(1), band: likenessBandSchema })
+      .optional()
+      .meta({ description: 'When a picture was checked (docs/spec/contracts.md §15)' }),
     detection: z.object({ layer: detectionLayerSchema, classification: detectionClassificationSchema }),
   })
   .meta({ id: 'SecondFamilyCheckResult' });
@@ -335,6 +370,8 @@ export const avatarMatchSchema = z.object({
   matchedVariations: z.array(z.string()),
   imageMatchScore: z.number().min(0).max(1).nullable(),
   parodyLikelihood: z.number().min(0).max(1),
+  /** The face's likeness when a face decided or helped (absent otherwise). */
+  likenessScore: z.number().min(0).max(1).optional(),
 });
 
 export const avatarEvaluationResponseSchema = z.object({
@@ -350,3 +387,19 @@ export const avatarEvaluationResponseSchema = z.object({
 export type AvatarEvaluationRequest = z.input<typeof avatarEvaluationRequestSchema>;
 export type AvatarMatch = z.output<typeof avatarMatchSchema>;
 export type AvatarEvaluationResponse = z.output<typeof avatarEvaluationResponseSchema>;
+
+// The registry's call before it answers a deletion (docs/spec/contracts.md §15: deleting an image or
+// a claim, or rejecting a claim, removes its descriptors before the response). Internal only.
+
+/** The registry asks detection to forget the faces of a claim (or of some of its images) now. */
+export const FORGET_FACES_PATH = '/internal/face-enrolments/forget';
+
+export const forgetFacesRequestSchema = z.object({
+  claimId: idSchema,
+  /** Only these images (removed from the claim); absent: every image of the claim. */
+  imageIds: z.array(idSchema).max(100).optional(),
+});
+
+export const forgetFacesResponseSchema = z.object({ forgotten: z.number().int().min(0) });
+
+export type ForgetFacesRequest = z.input<typeof forgetFacesRequestSchema>;

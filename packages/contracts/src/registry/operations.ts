@@ -4,6 +4,7 @@ import { MAX_NAME_LENGTH } from '../common/names';
 import {
   enforcementSchema,
   entityTypeSchema,
+  faceStatusSchema,
   policySchema,
   verificationTierSchema,
   type Policy,
@@ -107,6 +108,9 @@ export const referenceImageSchema = z
     id: z.string().meta({ example: 'img_Zs7ma3x2Q4uE0bVwYk1Lp9' }),
     url: z.string(),
     isPrimary: z.boolean(),
+    face: z
+      .object({ status: faceStatusSchema })
+      .meta({ description: 'The face enrolment of the picture (docs/spec/contracts.md §15)' }),
   })
   .meta({ id: 'ReferenceImage' });
 

@@ -104,6 +104,9 @@ export interface ProjectionIdentity {
 export interface ReferenceImages {
   attempts: Generated<number>;
   claimId: string;
+  faceDescriptor: Buffer | null;
+  faceModel: string | null;
+  faceStatus: Generated<string>;
   fingerprint: string | null;
   imageId: string;
   lastError: string | null;

@@ -9,7 +9,7 @@ import type {
   IdentityStore,
 } from '../domain/ports';
 import type { DB } from './db.generated';
-import { ReferenceImageRepository } from './reference-image.repository';
+import { ReferenceImageRepository, type StoredReference } from './reference-image.repository';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
@@ -329,10 +329,16 @@ export class IdentityRepository implements IdentityStore {
       .execute();
   }
 
-  async referenceFingerprintsOf(
-    q: Queryable,
-    claimIds: string[],
-  ): Promise<Map<string, { imageId: string; hex: string }[]>> {
-    return this.referenceImages.fingerprintsOf(q, claimIds);
+  async ownerOf(q: Queryable, claimId: string): Promise<string | null> {
+    const row = await db(q)
+      .selectFrom('identities')
+      .select('ownerPlatformId')
+      .where('claimId', '=', claimId)
+      .executeTakeFirst();
+    return row?.ownerPlatformId ?? null;
+  }
+
+  async referencesOf(q: Queryable, claimIds: string[], faceModel: string): Promise<Map<string, StoredReference[]>> {
+    return this.referenceImages.referencesOf(q, claimIds, faceModel);
   }
 }

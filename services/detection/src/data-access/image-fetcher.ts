@@ -11,7 +11,9 @@ import {
   type GuardedResponse,
 } from '@svc/fetch-guard';
 import { fingerprintImage, isNotAnImageError, type ImageFingerprint } from '@svc/image-fingerprint';
-import type { ImageSource } from '../domain/ports';
+import type { FaceExaminer } from '@svc/face-engine';
+import type { PictureBudget } from '../domain/face-matching/picture-budget';
+import type { EnrolledPicture, ImageSource, PictureAnalysis } from '../domain/ports';
 
 export interface ImageFetcherOptions {
   /** SVC_ALLOW_PRIVATE_FETCH: development and tests only. */
@@ -25,7 +27,14 @@ export interface ImageFetcherOptions {
   fetch?: typeof guardedFetch;
   /** Test seam passed to the fetch guard: why an address is refused (null: allowed). */
   addressPolicy?: (address: string) => string | null;
+  /** Examines the faces of pictures (worker threads); without one, faces are `unavailable`. */
+  faces?: { examiner: FaceExaminer; budget: PictureBudget } | undefined;
 }
+
+/** The budget's key for the reference-image job: enrolment takes its turn beside the platforms. */
+const ENROLMENT = '(enrolment)';
+/** How long enrolment waits for one picture's faces. */
+const ENROLMENT_TIMEOUT_MS = 30_000;
 
 export interface ImageFetcherStats {
   /** Answers without a fetch of their own: from the cache, or joining a fetch under way. */
@@ -112,6 +121,86 @@ export class ImageFetcher implements ImageSource {
     return fetching;
   }
 
+  /**
+   * A checked picture, fetched once: its fingerprint and the descriptors of its faces, examined
+   * under the platform's share of the workers within `timeoutMs` (else `faces: null`, the band
+   * `unavailable`). The descriptors are returned, never kept: only reference images are enrolled
+   * (docs/spec/contracts.md §15). RATE_LIMITED when the platform already has its share of pictures.
+   */
+  async analyse(url: string, options: { platformId: string; timeoutMs: number }): Promise<PictureAnalysis> {
+    const key = this.checkedKey(url);
+    const bytes = await this.fetchBytes(key);
+    const [fingerprint, faces] = await Promise.all([
+      this.fingerprintBytes(bytes).then((fingerprint) => {
+        this.remember(key, fingerprint);
+        return fingerprint;
+      }),
+      this.examine(bytes, options.platformId, options.timeoutMs),
+    ]);
+    return { fingerprint, faces };
+  }
+
+  /**
+   * A reference image for enrolment: its fingerprint and every face found (no cache: the job
+   * fetches each picture once, and a failure is retried by the job's own schedule).
+   */
+  async enrol(url: string): Promise<EnrolledPicture> {
+    const bytes = await this.fetchBytes(this.checkedKey(url));
+    const fingerprint = await this.fingerprintBytes(bytes);
+    const faces = this.options.faces;
+    if (faces === undefined) return { fingerprint, faces: null };
+    try {
+      const examination = await faces.budget.run(ENROLMENT, () =>
+        faces.examiner.examine(bytes, { timeoutMs: ENROLMENT_TIMEOUT_MS }),
+      );
+      return { fingerprint, faces: examination.faces.map((face) => face.descriptor) };
+    } catch (err) {
+      // The job tries the picture again later (its retry schedule), as for a fetch that failed.
+      throw new AppError('SERVICE_UNAVAILABLE', 'The faces of the picture could not be examined', {
+        details: { reason: 'face_examination' },
+        cause: err,
+      });
+    }
+  }
+
+  private async examine(
+    bytes: Buffer,
+    platformId: string,
+    timeoutMs: number,
+  ): Promise<{ descriptors: Float32Array[] } | null> {
+    const faces = this.options.faces;
+    if (faces === undefined) return null;
+    const deadline = AbortSignal.timeout(Math.max(1, timeoutMs));
+    const started = performance.now();
+    try {
+      const examination = await faces.budget.run(
+        platformId,
+        () =>
+          faces.examiner.examine(bytes, {
+            timeoutMs: Math.max(1, timeoutMs - (performance.now() - started)),
+            signal: deadline,
+          }),
+        deadline,
+      );
+      return { descriptors: examination.faces.map((face) => face.descriptor) };
+    } catch (err) {
+      // The platform's share is taken: its own check is refused (429), nobody else's.
+      if (err instanceof AppError && err.code === 'RATE_LIMITED') throw err;
+      // Not in time, or the picture's faces could not be read: names and fingerprints decide.
+      return null;
+    }
+  }
+
+  private checkedKey(url: string): string {
+    const problem = httpUrlProblem(url);
+    if (problem !== null) {
+      throw invalidImageUrl(`The image URL is not an absolute http(s) URL: ${problem}`, {
+        reason: 'invalid_url',
+      });
+    }
+    return new URL(url).href;
+  }
+
   /** Cache counters, for metrics. */
   stats(): ImageFetcherStats {
     return { hits: this.hits, misses: this.misses, size: this.cache.size };
@@ -154,6 +243,11 @@ export class ImageFetcher implements ImageSource {
   }
 
   private async fetchAndFingerprint(url: string): Promise<ImageFingerprint> {
+    return this.fingerprintBytes(await this.fetchBytes(url));
+  }
+
+  /** The picture's bytes: a 2xx answer with an image type (INVALID_IMAGE_URL otherwise). */
+  private async fetchBytes(url: string): Promise<Buffer> {
     const response = await this.download(url);
     if (response.status < 200 || response.status > 299) {
       throw invalidImageUrl(`The image URL answered HTTP ${response.status}`, {
@@ -168,8 +262,12 @@ export class ImageFetcher implements ImageSource {
         contentType,
       });
     }
+    return response.body;
+  }
+
+  private async fingerprintBytes(bytes: Buffer): Promise<ImageFingerprint> {
     try {
-      return await fingerprintImage(response.body);
+      return await fingerprintImage(bytes);
     } catch (err) {
       if (!isNotAnImageError(err)) throw err;
       throw invalidImageUrl(

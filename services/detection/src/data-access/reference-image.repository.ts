@@ -9,6 +9,33 @@ const PENDING = sql.lit('pending');
 const INDEXED = sql.lit('indexed');
 const CURRENT_FORMAT = sql.lit('v2:%');
 
+/** What enrolment found in a reference image (docs/spec/contracts.md §15). */
+export type FaceEnrolment =
+  | { status: 'enrolled'; descriptor: Float32Array; model: string }
+  | { status: 'no_face' | 'several_faces' | 'failed' };
+
+/** A stored descriptor as bytes (little-endian float32) and back. */
+export function descriptorToBytes(descriptor: Float32Array): Buffer {
+  const bytes = Buffer.alloc(descriptor.length * 4);
+  for (let i = 0; i < descriptor.length; i += 1) bytes.writeFloatLE(descriptor[i] ?? 0, i * 4);
+  return bytes;
+}
+
+export function descriptorFromBytes(bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const descriptor = new Float32Array(bytes.byteLength / 4);
+  for (let i = 0; i < descriptor.length; i += 1) descriptor[i] = view.getFloat32(i * 4, true);
+  return descriptor;
+}
+
+/** A reference image as the index reads it: its fingerprint and, when enrolled, its face. */
+export interface StoredReference {
+  imageId: string;
+  /** null: not fingerprinted (yet, or of an older format). */
+  hex: string | null;
+  face: Float32Array | null;
+}
+
 export interface DueReferenceImage {
   imageId: string;
   claimId: string;
@@ -64,13 +91,25 @@ export class ReferenceImageRepository {
     return requeued.length;
   }
 
-  /** Stores the fingerprint unless the image changed meanwhile; true when stored. */
-  async markIndexed(tx: Queryable, image: DueReferenceImage, fingerprintHex: string): Promise<boolean> {
+  /**
+   * Stores the fingerprint and the face unless the image changed meanwhile (or another replica
+   * enrolled it first: the row is no longer pending); true when stored. So an image is enrolled
+   * once however often a lease ran out under a stalled or killed replica.
+   */
+  async markIndexed(
+    tx: Queryable,
+    image: DueReferenceImage,
+    fingerprintHex: string,
+    face: FaceEnrolment,
+  ): Promise<boolean> {
     const stored = await db(tx)
       .updateTable('referenceImages')
       .set((eb) => ({
         state: INDEXED,
         fingerprint: fingerprintHex,
+        faceStatus: face.status,
+        faceDescriptor: face.status === 'enrolled' ? descriptorToBytes(face.descriptor) : null,
+        faceModel: face.status === 'enrolled' ? face.model : null,
         attempts: eb('attempts', '+', 1),
         lastError: null,
       }))
@@ -82,24 +121,28 @@ export class ReferenceImageRepository {
     return stored !== undefined;
   }
 
-  /** Another attempt at `retryAt`, or failed for good when `retryAt` is null. */
+  /** Another attempt at `retryAt`, or failed for good when `retryAt` is null; false when the row moved on. */
   async markAttemptFailed(
     tx: Queryable,
     image: DueReferenceImage,
     error: string,
     retryAt: Date | null,
-  ): Promise<void> {
-    await db(tx)
+  ): Promise<boolean> {
+    const updated = await db(tx)
       .updateTable('referenceImages')
       .set((eb) => ({
         attempts: eb('attempts', '+', 1),
         lastError: error,
-        ...(retryAt === null ? { state: 'failed' } : { state: PENDING, nextAttemptAt: retryAt }),
+        ...(retryAt === null
+          ? { state: 'failed', faceStatus: 'failed', faceDescriptor: null, faceModel: null }
+          : { state: PENDING, nextAttemptAt: retryAt }),
       }))
       .where('imageId', '=', image.imageId)
       .where('url', '=', image.url)
       .where('state', '=', PENDING)
-      .execute();
+      .returning('imageId')
+      .executeTakeFirst();
+    return updated !== undefined;
   }
 
   /** Replaces the claim's images: new URLs wait for a fingerprint, gone ones go. */
@@ -123,6 +166,9 @@ export class ReferenceImageRepository {
               claimId: eb.ref('excluded.claimId'),
               state: PENDING,
               fingerprint: null,
+              faceStatus: 'pending',
+              faceDescriptor: null,
+              faceModel: null,
               attempts: 0,
               nextAttemptAt: eb.ref('excluded.nextAttemptAt'),
               lastError: null,
@@ -158,28 +204,65 @@ export class ReferenceImageRepository {
     return { firstAttemptDue: Number(counts?.firstAttemptDue ?? 0), indexed: Number(counts?.indexed ?? 0) };
   }
 
-  /** Indexed fingerprints of the current format (an older one waits to be recomputed: ADR 0015). */
-  async fingerprintsOf(
-    q: Queryable,
-    claimIds: string[],
-  ): Promise<Map<string, { imageId: string; hex: string }[]>> {
-    const out = new Map<string, { imageId: string; hex: string }[]>();
+  /**
+   * The claims' reference images as the index reads them: fingerprints of the current format (an
+   * older one waits to be recomputed: ADR 0015) and enrolled faces of `faceModel`. A picture being
+   * enrolled again keeps matching by its fingerprint meanwhile.
+   */
+  async referencesOf(q: Queryable, claimIds: string[], faceModel: string): Promise<Map<string, StoredReference[]>> {
+    const out = new Map<string, StoredReference[]>();
     if (claimIds.length === 0) return out;
     const rows = await db(q)
       .selectFrom('referenceImages')
-      .select(['claimId', 'imageId', 'fingerprint'])
+      .select(['claimId', 'imageId', 'fingerprint', 'faceDescriptor', 'faceModel'])
       .where((eb) => eb('claimId', '=', eb.fn.any(sql<string[]>`${claimIds}::text[]`)))
-      .where('state', '=', INDEXED)
-      .where('fingerprint', 'like', CURRENT_FORMAT)
+      .where((eb) =>
+        eb.or([eb('fingerprint', 'like', CURRENT_FORMAT), eb('faceStatus', '=', sql.lit('enrolled'))]),
+      )
       .orderBy('claimId')
       .orderBy('imageId')
       .execute();
     for (const row of rows) {
       const list = out.get(row.claimId) ?? [];
-      // Not null: an indexed image has its fingerprint (LIKE holds only for a value).
-      list.push({ imageId: row.imageId, hex: row.fingerprint ?? '' });
+      list.push({
+        imageId: row.imageId,
+        hex: row.fingerprint !== null && row.fingerprint.startsWith('v2:') ? row.fingerprint : null,
+        face:
+          row.faceDescriptor !== null && row.faceModel === faceModel
+            ? descriptorFromBytes(row.faceDescriptor)
+            : null,
+      });
       out.set(row.claimId, list);
     }
     return out;
+  }
+
+  /**
+   * Which of these images still have an enrolled face: a replica confirms a face match here before
+   * it answers, so a face deleted a moment ago (its claim deleted or rejected, the image removed)
+   * never matches, whatever the replica's index still holds (docs/spec/contracts.md §15).
+   */
+  async enrolledFaces(q: Queryable, imageIds: readonly string[]): Promise<Set<string>> {
+    if (imageIds.length === 0) return new Set();
+    const rows = await db(q)
+      .selectFrom('referenceImages')
+      .select('imageId')
+      .where((eb) => eb('imageId', '=', eb.fn.any(sql<string[]>`${[...imageIds]}::text[]`)))
+      .where('faceStatus', '=', sql.lit('enrolled'))
+      .execute();
+    return new Set(rows.map((row) => row.imageId));
+  }
+
+  /** Forgets the faces of these images, or of the whole claim, now (the registry asks before it answers). */
+  async forgetFaces(tx: Queryable, claimId: string, imageIds?: readonly string[]): Promise<number> {
+    const forgotten = await db(tx)
+      .deleteFrom('referenceImages')
+      .where('claimId', '=', claimId)
+      .$if(imageIds !== undefined, (query) =>
+        query.where((eb) => eb('imageId', '=', eb.fn.any(sql<string[]>`${[...(imageIds ?? [])]}::text[]`))),
+      )
+      .returning('imageId')
+      .execute();
+    return forgotten.length;
   }
 }

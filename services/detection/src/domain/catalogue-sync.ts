@@ -1,3 +1,4 @@
+import { FACE_MODEL } from '@svc/face-engine';
 import { fingerprintFromHex } from '@svc/image-fingerprint';
 import type { Queryable } from '@svc/ports';
 import type { IdentityCatalogue } from './identity-catalogue';
@@ -72,15 +73,18 @@ export class CatalogueSync {
       const changes = await this.identities.changesAfter(this.db, this.lastSeq, PAGE);
       if (changes.length === 0) return applied;
       const present = changes.filter((c) => c.identity !== null).map((c) => c.claimId);
-      const fingerprints = await this.identities.referenceFingerprintsOf(this.db, present);
+      const stored = await this.identities.referencesOf(this.db, present, FACE_MODEL);
       for (const change of changes) {
         if (change.identity === null) this.catalogue.remove(change.claimId);
         else {
-          const references = (fingerprints.get(change.claimId) ?? []).map((f) => ({
-            imageId: f.imageId,
-            fingerprint: fingerprintFromHex(f.hex),
-          }));
-          this.catalogue.put(change.identity, references);
+          const references = stored.get(change.claimId) ?? [];
+          this.catalogue.put(
+            change.identity,
+            references.flatMap((r) =>
+              r.hex === null ? [] : [{ imageId: r.imageId, fingerprint: fingerprintFromHex(r.hex) }],
+            ),
+            references.flatMap((r) => (r.face === null ? [] : [{ imageId: r.imageId, descriptor: r.face }])),
+          );
         }
         this.lastSeq = Math.max(this.lastSeq, change.changeSeq);
       }

@@ -1,17 +1,43 @@
-import { readName } from '@svc/contracts';
+import { readName, type LikenessBand, type MatchLayer } from '@svc/contracts';
 import { AppError, isAppError } from '@svc/errors';
+import { httpUrlProblem } from '@svc/fetch-guard';
 import type { ImageFingerprint } from '@svc/image-fingerprint';
 import { decideAction, type Action } from './action';
-import type { IdentityFilter, ImageHit } from './identity-catalogue';
+import { bandOf, likenessScoreOf, reviewRadiusOf } from './face-matching/bands';
+import type { FaceHit, IdentityFilter } from './identity-catalogue';
 import type { IndexedIdentity } from './identity';
-import { httpUrlProblem } from '@svc/fetch-guard';
-import { CLASSIFICATION_OF_LAYER } from './name-matching/match-result';
 import { parodyLikelihood } from './parody';
-import type { Caller, DetectionContext } from './ports';
+import type { Caller, DetectionContext, PictureAnalysis } from './ports';
 
-export type Layer = 0 | 1 | 2 | 3 | 4 | 5;
+export type Layer = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 export type Classification =
-  'NO_MATCH' | 'EXACT_MATCH' | 'VARIATION_MATCH' | 'FUZZY_MATCH' | 'PHONETIC_MATCH' | 'IMAGE_MATCH';
+  | 'NO_MATCH'
+  | 'EXACT_MATCH'
+  | 'VARIATION_MATCH'
+  | 'FUZZY_MATCH'
+  | 'PHONETIC_MATCH'
+  | 'IMAGE_MATCH'
+  | 'FACE_MATCH';
+
+/** What the faces of a checked picture showed (docs/spec/contracts.md §15). */
+export interface Likeness {
+  score: number;
+  band: LikenessBand;
+  faces: number;
+}
+
+/** One identity that the name, the picture or a face matched, with how. */
+export interface Candidate {
+  identity: IndexedIdentity;
+  confidence: number;
+  layer: Layer;
+  classification: Classification;
+  matchLayer: MatchLayer;
+  matchedVariations: string[];
+  imageMatchScore: number | null;
+  /** The face's likeness when a face matched this identity. */
+  likenessScore: number | null;
+}
 
 /** What the matching found for one name (and picture). */
 export interface Detection {
@@ -19,10 +45,16 @@ export interface Detection {
   confidence: number;
   layer: Layer;
   classification: Classification;
+  matchLayer: MatchLayer | null;
   matchedVariations: string[];
   imageMatchScore: number | null;
-  /** The best name score of any candidate, matched or not (docs/spec/contracts.md §13: near misses show). */
+  likenessScore: number | null;
+  /** The best score of any candidate, matched or not (docs/spec/contracts.md §13, §15: near misses show). */
   bestScore: number;
+  /** Present whenever a picture was checked. */
+  likeness: Likeness | null;
+  /** Every identity matched, the chosen one first once `choose` has run. */
+  candidates: Candidate[];
 }
 
 export interface CheckInput {
@@ -32,22 +64,21 @@ export interface CheckInput {
   context?: string | undefined;
 }
 
+/** Another identity that matched too, not the one chosen (docs/spec/contracts.md §15). */
+export interface OtherMatch {
+  claimId: string;
+  boxId: string | null;
+  layer: MatchLayer;
+  score: number;
+}
+
 export interface CheckOutcome extends Detection {
   parodyLikelihood: number;
   action: Action;
+  otherMatches: OtherMatch[];
   /** Batch items only: the picture could not be checked, the result stands on the name. */
   imageError?: AppError;
 }
-
-const NO_MATCH: Detection = {
-  identity: null,
-  confidence: 0,
-  layer: 0,
-  classification: 'NO_MATCH',
-  matchedVariations: [],
-  imageMatchScore: null,
-  bestScore: 0,
-};
 
 /** The name, trimmed; INVALID_NAME (400) when it is not a name (docs/spec/contracts.md §2). */
 export function checkedName(value: string, field = 'name'): string {
@@ -71,16 +102,95 @@ export function checkImageUrl(value: string, field = 'imageUrl'): string {
 
 const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
 
+const CLASSIFICATION_OF_LAYER: Record<Layer, Classification> = {
+  0: 'NO_MATCH',
+  1: 'EXACT_MATCH',
+  2: 'VARIATION_MATCH',
+  3: 'FUZZY_MATCH',
+  4: 'PHONETIC_MATCH',
+  5: 'IMAGE_MATCH',
+  6: 'FACE_MATCH',
+};
+
+/** What a checked picture brings to the detection: its fingerprint, its faces if examined. */
+export interface CheckedPicture {
+  fingerprint: ImageFingerprint;
+  /** null: the faces were not examined (in time): the likeness band is `unavailable`. */
+  faces: { descriptors: Float32Array[] } | null;
+}
+
+interface Evidence {
+  identity: IndexedIdentity;
+  name?: { confidence: number; layer: Layer; matchedName: string };
+  image?: number;
+  face?: number;
+}
+
+/** The faces' verdict, and the identities a face matched (or reviewed on a STRICT box). */
+function faceEvidence(
+  ctx: Pick<DetectionContext, 'catalogue'>,
+  faces: { descriptors: Float32Array[] } | null,
+  filter: IdentityFilter | undefined,
+  only: IndexedIdentity | undefined,
+): { likeness: Likeness; hits: { hit: FaceHit; score: number }[] } {
+  if (faces === null) return { likeness: { score: 0, band: 'unavailable', faces: 0 }, hits: [] };
+  const gallery = ctx.catalogue.faceCount;
+  const found = ctx.catalogue.searchFaces(faces.descriptors, reviewRadiusOf(gallery), filter, only?.claimId);
+  const closest = found[0];
+  const likeness: Likeness = {
+    score: closest === undefined ? 0 : round4(likenessScoreOf(closest.distance)),
+    band: closest === undefined ? 'none' : bandOf(closest.distance, gallery),
+    faces: faces.descriptors.length,
+  };
+  const hits = found
+    .filter((hit) => {
+      const band = bandOf(hit.distance, gallery);
+      // The review band acts as a match on a STRICT box only (docs/spec/contracts.md §15).
+      return band === 'match' || (band === 'review' && hit.identity.box?.enforcement === 'STRICT');
+    })
+    .map((hit) => ({ hit, score: round4(likenessScoreOf(hit.distance)) }));
+  return { likeness, hits };
+}
+
+/** One identity's evidence as a candidate: the evidence adds up (1 - Π(1 - s)); the strongest names the layer. */
+function candidateOf(
+  ctx: Pick<DetectionContext, 'catalogue'>,
+  evidence: Evidence,
+  fingerprint: ImageFingerprint | null,
+): Candidate {
+  const scores: { layer: MatchLayer; score: number }[] = [];
+  if (evidence.name) scores.push({ layer: 'name', score: evidence.name.confidence });
+  if (evidence.image !== undefined) scores.push({ layer: 'image', score: evidence.image });
+  if (evidence.face !== undefined) scores.push({ layer: 'face', score: evidence.face });
+  // The strongest names the layer; the name first on a tie, then the picture.
+  const strongest = scores.reduce((best, s) => (s.score > best.score ? s : best));
+  const confidence = round4(1 - scores.reduce((rest, s) => rest * (1 - s.score), 1));
+  const layer: Layer =
+    strongest.layer === 'name' && evidence.name ? evidence.name.layer : strongest.layer === 'image' ? 5 : 6;
+  const imageScore = fingerprint ? ctx.catalogue.imageScore(evidence.identity.claimId, fingerprint) : null;
+  return {
+    identity: evidence.identity,
+    confidence: scores.length === 1 ? strongest.score : confidence,
+    layer,
+    classification: CLASSIFICATION_OF_LAYER[layer],
+    matchLayer: strongest.layer,
+    matchedVariations: evidence.name ? [evidence.name.matchedName] : [],
+    imageMatchScore: imageScore === null ? null : round4(imageScore.similarity),
+    likenessScore: evidence.face ?? null,
+  };
+}
+
 /**
- * Name and picture together. The name's match and the picture's match each suffice (a protected
- * name with an unrelated picture still matches; a protected picture under another name does too).
- * When both point at the same identity the evidence adds up (1 - (1-a)(1-b)); when they point at
- * different ones the more confident wins, the name on a tie. `only` limits the search to one identity.
+ * Name and picture together (docs/spec/contracts.md §13, §15). The name's match, the same picture
+ * (a reference image's fingerprint) and the same face (an enrolled face in another picture) each
+ * suffice; evidence for one identity adds up. The candidates are ordered by confidence, the name
+ * first on a tie; a check then chooses among them by action (`choose`). `only` limits the search
+ * to one identity (a box's initial scan).
  */
 export function detect(
   ctx: Pick<DetectionContext, 'catalogue'>,
   name: string,
-  fingerprint: ImageFingerprint | null,
+  picture: CheckedPicture | null,
   filter?: IdentityFilter,
   only?: IndexedIdentity,
   description?: string,
@@ -96,68 +206,175 @@ export function detect(
     byDescription?.hit && (!byName.hit || byDescription.hit.match.confidence > byName.hit.match.confidence)
       ? byDescription.hit
       : byName.hit;
-  const bestScore = Math.max(byName.bestScore, byDescription?.bestScore ?? 0);
-  let imageHit: ImageHit | null = null;
+  let bestScore = Math.max(byName.bestScore, byDescription?.bestScore ?? 0);
+  const evidence = new Map<string, Evidence>();
+  const evidenceOf = (identity: IndexedIdentity): Evidence => {
+    let found = evidence.get(identity.claimId);
+    if (found === undefined) {
+      found = { identity };
+      evidence.set(identity.claimId, found);
+    }
+    return found;
+  };
+  if (nameHit) {
+    evidenceOf(nameHit.identity).name = {
+      confidence: nameHit.match.confidence,
+      layer: nameHit.match.layer,
+      matchedName: nameHit.match.matchedName,
+    };
+  }
+  const fingerprint = picture?.fingerprint ?? null;
   if (fingerprint && only) {
     // One identity (a box's initial scan): compare with its own references, not the best overall.
     const score = catalogue.imageScore(only.claimId, fingerprint);
-    if (score && catalogue.isImageMatch(score.similarity)) imageHit = { identity: only, ...score };
-  } else if (fingerprint) imageHit = catalogue.matchImage(fingerprint, filter);
-  if (nameHit) {
-    const score = fingerprint ? catalogue.imageScore(nameHit.identity.claimId, fingerprint) : null;
-    const sameIdentity = imageHit !== null && imageHit.identity.claimId === nameHit.identity.claimId;
-    if (imageHit === null || sameIdentity || nameHit.match.confidence >= imageHit.similarity) {
-      const nameConfidence = nameHit.match.confidence;
-      const confidence =
-        score !== null && catalogue.isImageMatch(score.similarity)
-          ? round4(1 - (1 - nameConfidence) * (1 - score.similarity))
-          : nameConfidence;
-      return {
-        identity: nameHit.identity,
-        confidence,
-        layer: nameHit.match.layer,
-        classification: CLASSIFICATION_OF_LAYER[nameHit.match.layer],
-        matchedVariations: [nameHit.match.matchedName],
-        imageMatchScore: score === null ? null : round4(score.similarity),
-        bestScore: Math.max(bestScore, nameConfidence),
-      };
-    }
+    if (score && catalogue.isImageMatch(score.similarity)) evidenceOf(only).image = round4(score.similarity);
+  } else if (fingerprint) {
+    const imageHit = catalogue.matchImage(fingerprint, filter);
+    if (imageHit) evidenceOf(imageHit.identity).image = round4(imageHit.similarity);
   }
-  if (imageHit) {
-    return {
-      identity: imageHit.identity,
-      confidence: round4(imageHit.similarity),
-      layer: 5,
-      classification: 'IMAGE_MATCH',
-      matchedVariations: [],
-      imageMatchScore: round4(imageHit.similarity),
-      bestScore,
-    };
+  // The name's identity's own picture counts for it even when another identity's is closer.
+  if (nameHit && fingerprint) {
+    const own = catalogue.imageScore(nameHit.identity.claimId, fingerprint);
+    if (own && catalogue.isImageMatch(own.similarity)) evidenceOf(nameHit.identity).image ??= round4(own.similarity);
   }
-  return { ...NO_MATCH, bestScore };
+  let likeness: Likeness | null = null;
+  if (picture) {
+    const faces = faceEvidence(ctx, picture.faces, filter, only);
+    likeness = faces.likeness;
+    for (const { hit, score } of faces.hits) evidenceOf(hit.identity).face = score;
+    bestScore = Math.max(bestScore, likeness.score);
+  }
+  const candidates = [...evidence.values()]
+    .map((e) => candidateOf(ctx, e, fingerprint))
+    .sort((a, b) => b.confidence - a.confidence || a.layer - b.layer);
+  const chosen = candidates[0];
+  return {
+    ...(chosen === undefined
+      ? {
+          identity: null,
+          confidence: 0,
+          layer: 0,
+          classification: 'NO_MATCH',
+          matchLayer: null,
+          matchedVariations: [],
+          imageMatchScore: null,
+          likenessScore: null,
+        }
+      : { ...chosen }),
+    bestScore: Math.max(bestScore, chosen?.confidence ?? 0),
+    likeness,
+    candidates,
+  } as Detection;
 }
 
-/** The action for what was detected, for this caller (docs/spec/contracts.md §13). */
+/** Most restrictive first (docs/spec/contracts.md §15). */
+const RESTRICTIVENESS: readonly Action[] = [
+  'BLOCK',
+  'REQUIRE_LICENSE',
+  'VERIFY_COMMERCIAL',
+  'REVIEW_PARODY',
+  'TRACK_REVENUE',
+  'ALLOW',
+];
+
+/**
+ * When the name, the picture and a face point to different identities, the one whose action is
+ * the most restrictive is the match (then the more confident); the others are `otherMatches`.
+ */
+function choose(
+  detection: Detection,
+  actionOf: (candidate: Candidate | null) => Action,
+): { detection: Detection; action: Action; otherMatches: OtherMatch[] } {
+  const ranked = detection.candidates
+    .map((candidate, order) => ({ candidate, order, action: actionOf(candidate) }))
+    .sort((a, b) => RESTRICTIVENESS.indexOf(a.action) - RESTRICTIVENESS.indexOf(b.action) || a.order - b.order);
+  const first = ranked[0];
+  if (first === undefined) return { detection, action: actionOf(null), otherMatches: [] };
+  const others = ranked.slice(1).map(({ candidate }) => ({
+    claimId: candidate.identity.claimId,
+    boxId: candidate.identity.box?.boxId ?? null,
+    layer: candidate.matchLayer,
+    score: candidate.confidence,
+  }));
+  return {
+    detection: { ...detection, ...first.candidate, candidates: ranked.map((r) => r.candidate) },
+    action: first.action,
+    otherMatches: others,
+  };
+}
+
+/** The box's id when the caller's licenses decide the action (a LICENSE box), else null. */
+function licensedBoxOf(identity: IndexedIdentity | null | undefined): string | null {
+  const box = identity?.box;
+  return box?.policy === 'LICENSE' ? box.boxId : null;
+}
+
+/**
+ * Drops face evidence of faces deleted since this replica's index last read the projection:
+ * a face that matched is confirmed in the database before the answer (docs/spec/contracts.md §15:
+ * no check answered after a deletion's response matches it).
+ */
+export async function confirmFaces(
+  ctx: DetectionContext,
+  detection: Detection,
+  picture: CheckedPicture | null,
+  filter: IdentityFilter | undefined,
+  only: IndexedIdentity | undefined,
+  name: string,
+  description: string | undefined,
+): Promise<Detection> {
+  if (picture?.faces == null || detection.likeness === null || detection.likeness.band === 'none') return detection;
+  const gallery = ctx.catalogue.faceCount;
+  const found = ctx.catalogue.searchFaces(picture.faces.descriptors, reviewRadiusOf(gallery), filter, only?.claimId);
+  if (found.length === 0) return detection;
+  const live = await ctx.faces.enrolledFaces(ctx.db, found.map((hit) => hit.imageId));
+  if (found.every((hit) => live.has(hit.imageId))) return detection;
+  // Some face is gone: detect again without the forgotten identities' faces.
+  const forgotten = new Set(found.filter((hit) => !live.has(hit.imageId)).map((hit) => hit.identity.claimId));
+  ctx.catalogue.forgetFaces([...forgotten]);
+  return detect(ctx, name, picture, filter, only, description);
+}
+
+/** Fingerprint and faces of a checked picture, under the caller's budget. */
+async function pictureOf(
+  ctx: DetectionContext,
+  caller: Caller,
+  url: string,
+  timeoutMs: number,
+): Promise<PictureAnalysis> {
+  return ctx.images.analyse(url, { platformId: caller.platformId, timeoutMs });
+}
+
 function outcomeOf(
   caller: Caller,
   detection: Detection,
   input: CheckInput,
-  activeLicenseTiers: readonly string[],
+  tiersOf: (boxId: string) => readonly string[],
 ): CheckOutcome {
   const parody = parodyLikelihood(input.description, input.context);
-  const action = decideAction(detection.identity, {
-    context: input.context,
-    parodyLikelihood: parody,
-    platformDomain: caller.platformDomain,
-    activeLicenseTiers,
-  });
-  return { ...detection, parodyLikelihood: parody, action };
+  const actionOf = (candidate: Candidate | null): Action => {
+    const identity = candidate?.identity ?? null;
+    const boxId = licensedBoxOf(identity);
+    return decideAction(identity, {
+      context: input.context,
+      parodyLikelihood: parody,
+      platformDomain: caller.platformDomain,
+      activeLicenseTiers: boxId === null ? [] : tiersOf(boxId),
+    });
+  };
+  const chosen = choose(detection, actionOf);
+  return { ...chosen.detection, parodyLikelihood: parody, action: chosen.action, otherMatches: chosen.otherMatches };
 }
 
-/** The box's id when the caller's licenses decide the action (a LICENSE box), else null. */
-function licensedBoxOf(detection: Detection): string | null {
-  const box = detection.identity?.box;
-  return box?.policy === 'LICENSE' ? box.boxId : null;
+function licensedBoxesOf(detections: readonly Detection[]): string[] {
+  const boxes = new Set<string>();
+  for (const detection of detections) {
+    for (const candidate of detection.candidates) {
+      const boxId = licensedBoxOf(candidate.identity);
+      if (boxId !== null) boxes.add(boxId);
+    }
+  }
+  return [...boxes];
 }
 
 /** POST /identity/check: is this a protected identity, and what must happen? */
@@ -168,14 +385,23 @@ export async function checkIdentity(
 ): Promise<CheckOutcome> {
   const name = checkedName(input.name);
   const imageUrl = input.imageUrl === undefined ? undefined : checkImageUrl(input.imageUrl);
-  const fingerprint = imageUrl === undefined ? null : await ctx.images.fingerprintOf(imageUrl);
-  const detection = detect(ctx, name, fingerprint, undefined, undefined, input.description);
-  const boxId = licensedBoxOf(detection);
-  const activeLicenseTiers =
-    boxId === null
-      ? []
-      : await ctx.licenses.activeLicenseTiers(ctx.db, caller.platformId, boxId, ctx.clock.now());
-  return outcomeOf(caller, detection, input, activeLicenseTiers);
+  const picture =
+    imageUrl === undefined ? null : await pictureOf(ctx, caller, imageUrl, ctx.faceTimeouts.checkMs);
+  const detection = await confirmFaces(
+    ctx,
+    detect(ctx, name, picture, undefined, undefined, input.description),
+    picture,
+    undefined,
+    undefined,
+    name,
+    input.description,
+  );
+  const boxes = licensedBoxesOf([detection]);
+  const tiers =
+    boxes.length === 0
+      ? new Map<string, string[]>()
+      : await ctx.licenses.activeLicenseTiersByBox(ctx.db, caller.platformId, boxes, ctx.clock.now());
+  return outcomeOf(caller, detection, input, (boxId) => tiers.get(boxId) ?? []);
 }
 
 /** Pictures of one batch fetched at once. */
@@ -201,7 +427,8 @@ async function mapLimited<T, R>(
 
 /**
  * POST /identity/check/batch. Every name and URL is checked first (one bad item refuses the
- * batch, with its index); a picture that cannot be fetched only marks its own item.
+ * batch, with its index); a picture that cannot be fetched only marks its own item, and one whose
+ * faces were not examined in time (or past the platform's share) is `unavailable`.
  */
 export async function checkIdentities(
   ctx: DetectionContext,
@@ -217,34 +444,41 @@ export async function checkIdentities(
         ? undefined
         : checkImageUrl(input.imageUrl, `identities.${index}.${fields.imageUrl}`),
   }));
+  const started = performance.now();
   const detected = await mapLimited(checked, BATCH_FETCH_CONCURRENCY, async (input) => {
-    let fingerprint: ImageFingerprint | null = null;
+    let picture: CheckedPicture | null = null;
     let imageError: AppError | undefined;
     if (input.imageUrl !== undefined) {
+      const left = ctx.faceTimeouts.batchMs - (performance.now() - started);
       try {
-        fingerprint = await ctx.images.fingerprintOf(input.imageUrl);
+        picture = await pictureOf(ctx, caller, input.imageUrl, left);
       } catch (err) {
         if (!isAppError(err)) throw err;
-        imageError = err;
+        if (err.code === 'RATE_LIMITED') {
+          // Past the platform's share of picture workers: the item keeps its fingerprint, not its faces.
+          picture = { fingerprint: await ctx.images.fingerprintOf(input.imageUrl), faces: null };
+        } else imageError = err;
       }
     }
-    return {
-      input,
-      imageError,
-      detection: detect(ctx, input.name, fingerprint, undefined, undefined, input.description),
-    };
+    const detection = await confirmFaces(
+      ctx,
+      detect(ctx, input.name, picture, undefined, undefined, input.description),
+      picture,
+      undefined,
+      undefined,
+      input.name,
+      input.description,
+    );
+    return { input, imageError, detection };
   });
   // The caller's licenses on every LICENSE box the batch met: one query, not one per item.
-  const licensedBoxes = [...new Set(detected.map((d) => licensedBoxOf(d.detection)))].filter(
-    (boxId): boxId is string => boxId !== null,
-  );
+  const boxes = licensedBoxesOf(detected.map((d) => d.detection));
   const tiers =
-    licensedBoxes.length === 0
+    boxes.length === 0
       ? new Map<string, string[]>()
-      : await ctx.licenses.activeLicenseTiersByBox(ctx.db, caller.platformId, licensedBoxes, ctx.clock.now());
+      : await ctx.licenses.activeLicenseTiersByBox(ctx.db, caller.platformId, boxes, ctx.clock.now());
   return detected.map(({ input, imageError, detection }) => {
-    const boxId = licensedBoxOf(detection);
-    const outcome = outcomeOf(caller, detection, input, boxId === null ? [] : (tiers.get(boxId) ?? []));
+    const outcome = outcomeOf(caller, detection, input, (boxId) => tiers.get(boxId) ?? []);
     return imageError === undefined ? outcome : { ...outcome, imageError };
   });
 }

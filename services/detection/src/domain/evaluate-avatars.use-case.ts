@@ -1,6 +1,5 @@
 import type { AvatarEvaluationResponse, AvatarMatch } from '@svc/contracts';
-import type { ImageFingerprint } from '@svc/image-fingerprint';
-import { detect } from './check-identity.use-case';
+import { confirmFaces, detect, type CheckedPicture } from './check-identity.use-case';
 import type { IdentityFilter } from './identity-catalogue';
 import { parodyLikelihood } from './parody';
 import type { DetectionContext } from './ports';
@@ -12,16 +11,23 @@ export interface AvatarToEvaluate {
   imageUrl?: string | undefined;
 }
 
-/** A picture that cannot be had only leaves the name to match on: an avatar is never refused for it. */
-async function fingerprintOrNull(
-  ctx: DetectionContext,
-  url: string | undefined,
-): Promise<ImageFingerprint | null> {
+/** The budget's key for avatar evaluations: enforcement's pictures take their turn beside the platforms'. */
+const AVATARS = '(avatars)';
+
+/**
+ * A picture that cannot be had only leaves the name to match on: an avatar is never refused for
+ * it. Its faces are examined as a check's are (docs/spec/contracts.md §15: violations by face).
+ */
+async function pictureOrNull(ctx: DetectionContext, url: string | undefined): Promise<CheckedPicture | null> {
   if (url === undefined) return null;
   try {
-    return await ctx.images.fingerprintOf(url);
+    return await ctx.images.analyse(url, { platformId: AVATARS, timeoutMs: ctx.faceTimeouts.batchMs });
   } catch {
-    return null;
+    try {
+      return { fingerprint: await ctx.images.fingerprintOf(url), faces: null };
+    } catch {
+      return null;
+    }
   }
 }
 
@@ -51,8 +57,16 @@ export async function evaluateAvatars(
     boxId === undefined ? (identity) => identity.box !== null : (identity) => identity.box?.boxId === boxId;
   const results = await Promise.all(
     avatars.map(async (avatar) => {
-      const fingerprint = await fingerprintOrNull(ctx, avatar.imageUrl);
-      const found = detect(ctx, avatar.name, fingerprint, filter, only, avatar.description);
+      const picture = await pictureOrNull(ctx, avatar.imageUrl);
+      const found = await confirmFaces(
+        ctx,
+        detect(ctx, avatar.name, picture, filter, only, avatar.description),
+        picture,
+        filter,
+        only,
+        avatar.name,
+        avatar.description,
+      );
       const box = found.identity?.box;
       if (!found.identity || !box) return { ref: avatar.ref, match: null };
       const match: AvatarMatch = {
@@ -69,6 +83,7 @@ export async function evaluateAvatars(
         matchedVariations: found.matchedVariations,
         imageMatchScore: found.imageMatchScore,
         parodyLikelihood: parodyLikelihood(avatar.description),
+        ...(found.likenessScore === null ? {} : { likenessScore: found.likenessScore }),
       };
       return { ref: avatar.ref, match };
     }),

@@ -5,14 +5,21 @@ import {
   ReferenceImageIndex,
   type ImageFingerprint,
 } from '@svc/image-fingerprint';
+import { FaceGallery, type ReferenceFace } from './face-matching/face-gallery';
 import { enforcementOf, type IndexedIdentity } from './identity';
 import { IdentityRecords } from './identity-records';
 import type { MatchResult } from './name-matching/match-result';
-import { NameIndex, type SearchMode } from './name-matching/name-index';
+import { NAME_INDEX_VERSION, NameIndex, type SearchMode } from './name-matching/name-index';
 import { isAboveThreshold, MATCH_THRESHOLDS } from './name-matching/thresholds';
 
 /** No identity's threshold is lower: a name scoring less is never accepted. */
 const LOWEST_THRESHOLD = Math.min(...Object.values(MATCH_THRESHOLDS));
+
+/**
+ * The snapshot format of the whole catalogue: the name index's version, and the face gallery's
+ * layout (1: faces added, ADR 0026). A snapshot of another one is rebuilt from the projection.
+ */
+export const CATALOGUE_VERSION = NAME_INDEX_VERSION * 100 + 1;
 
 /** The catalogue's flat arrays and Buffers, as a snapshot stores them (ADR 0007). */
 export type CatalogueParts = Record<string, Uint32Array | Buffer>;
@@ -31,6 +38,13 @@ export interface NameHit {
 export interface NameSearch {
   hit: NameHit | null;
   bestScore: number;
+}
+
+/** An identity with an enrolled face close to a face of the checked picture. */
+export interface FaceHit {
+  identity: IndexedIdentity;
+  imageId: string;
+  distance: number;
 }
 
 export interface ImageHit {
@@ -62,6 +76,7 @@ export class IdentityCatalogue {
   private imageIndex: ReferenceImageIndex | undefined;
   private identities = new IdentityRecords();
   private fingerprints = new Map<string, ReferenceFingerprint[]>();
+  private faces = new FaceGallery();
 
   /** `parts`: a snapshot's arrays (see `parts()`), else an empty catalogue. */
   constructor(
@@ -89,6 +104,7 @@ export class IdentityCatalogue {
     };
     this.names = new NameIndex(section('names/'));
     this.identities = new IdentityRecords(section('records/'));
+    this.faces = FaceGallery.fromParts(section('faces/'));
     const images = parts?.['images'];
     if (Buffer.isBuffer(images)) {
       const stored = JSON.parse(images.toString('utf8')) as [string, { imageId: string; hex: string }[]][];
@@ -108,6 +124,7 @@ export class IdentityCatalogue {
     const out: CatalogueParts = {};
     for (const [key, value] of Object.entries(this.names.parts())) out[`names/${key}`] = value;
     for (const [key, value] of Object.entries(this.identities.parts())) out[`records/${key}`] = value;
+    for (const [key, value] of Object.entries(this.faces.parts())) out[`faces/${key}`] = value;
     const images = [...this.fingerprints].map(([claimId, references]) => [
       claimId,
       references.map((r) => ({ imageId: r.imageId, hex: fingerprintToHex(r.fingerprint) })),
@@ -125,6 +142,11 @@ export class IdentityCatalogue {
     if (this.names.unpackedShare <= share) return false;
     this.names.pack();
     return true;
+  }
+
+  /** Retrains the face index when the gallery's size moved far from what it was trained on (see packNames). */
+  packFaces(): boolean {
+    return this.faces.repack();
   }
 
   /** Names held, replaced and removed ones included (what a rebuild would drop). */
@@ -145,10 +167,16 @@ export class IdentityCatalogue {
     return this.imageIndex?.size ?? 0;
   }
 
-  /** Adds or replaces an identity with its fingerprinted reference images. */
-  put(identity: IndexedIdentity, references: ReferenceFingerprint[]): void {
+  /** Enrolled faces held (the gallery a checked face is compared with). */
+  get faceCount(): number {
+    return this.faces.size;
+  }
+
+  /** Adds or replaces an identity with its fingerprinted reference images and enrolled faces. */
+  put(identity: IndexedIdentity, references: ReferenceFingerprint[], faces: readonly ReferenceFace[] = []): void {
     const previous = this.identities.get(identity.claimId);
     this.identities.put(identity);
+    this.faces.put(identity.claimId, faces);
     // A box change leaves the names as they are: no new (and no garbage) entries in the index.
     if (!previous || !sameNames(previous, identity)) {
       this.names.add({ id: identity.claimId, names: [identity.name, ...identity.variations] });
@@ -165,6 +193,7 @@ export class IdentityCatalogue {
     if (!this.identities.get(claimId)) return;
     this.identities.remove(claimId);
     this.names.remove(claimId);
+    this.faces.remove(claimId);
     if (this.fingerprints.delete(claimId)) this.images().remove(claimId);
   }
 
@@ -231,6 +260,30 @@ export class IdentityCatalogue {
       if (best === null || similarity > best.similarity) best = { imageId: reference.imageId, similarity };
     }
     return best;
+  }
+
+  /**
+   * Identities with an enrolled face within `radius` of a face of the picture, nearest first
+   * (each with its closest face); `only`: that identity alone.
+   */
+  searchFaces(
+    descriptors: readonly Float32Array[],
+    radius: number,
+    filter?: IdentityFilter,
+    only?: string,
+  ): FaceHit[] {
+    const hits: FaceHit[] = [];
+    for (const candidate of this.faces.search(descriptors, radius, only)) {
+      const identity = this.identities.get(candidate.claimId);
+      if (identity === undefined || (filter !== undefined && !filter(identity))) continue;
+      hits.push({ identity, imageId: candidate.imageId, distance: candidate.distance });
+    }
+    return hits;
+  }
+
+  /** These identities' faces stop matching now (deleted in the database before the index read it). */
+  forgetFaces(claimIds: readonly string[]): void {
+    for (const claimId of claimIds) this.faces.remove(claimId);
   }
 
   /** True when a picture this alike counts as a match. */

@@ -1,7 +1,7 @@
 import type { Queryable } from '@svc/ports';
 import type { CatalogueSync } from './catalogue-sync';
 import type { IdentityCatalogue } from './identity-catalogue';
-import { NAME_INDEX_VERSION } from './name-matching/name-index';
+import { CATALOGUE_VERSION } from './identity-catalogue';
 import type { IdentityStore, IndexSnapshotStore } from './ports';
 
 /** What a replica's start did to have its index. */
@@ -52,8 +52,8 @@ async function load(deps: IndexLoadDeps): Promise<IndexLoadReport> {
   if (deps.snapshots) {
     const read = await deps.snapshots.load();
     if ('problem' in read) rebuildReason = read.problem;
-    else if (read.snapshot.indexVersion !== NAME_INDEX_VERSION)
-      rebuildReason = `index version ${read.snapshot.indexVersion}, expected ${NAME_INDEX_VERSION}`;
+    else if (read.snapshot.indexVersion !== CATALOGUE_VERSION)
+      rebuildReason = `index version ${read.snapshot.indexVersion}, expected ${CATALOGUE_VERSION}`;
     else if (read.snapshot.projectionId !== projectionId) rebuildReason = 'taken from another projection';
     else if (read.snapshot.changeSeq > lastChangeSeq)
       rebuildReason = `stale: covers change ${read.snapshot.changeSeq}, the projection is at ${lastChangeSeq}`;
@@ -75,6 +75,7 @@ async function load(deps: IndexLoadDeps): Promise<IndexLoadReport> {
   const changesApplied = await deps.sync.readChanges(deps.progress);
   // Lookups read runs of memory, not chains (ADR 0007); the snapshot written next is packed too.
   deps.catalogue.packNames();
+  deps.catalogue.packFaces();
   return {
     source: rebuildReason === undefined ? 'snapshot' : 'rebuild',
     ...(rebuildReason === undefined ? {} : { rebuildReason }),
@@ -97,6 +98,6 @@ export function snapshotIdentityIndex(deps: {
   const changeSeq = deps.sync.position;
   const parts = deps.catalogue.parts();
   return deps.snapshots
-    .save({ indexVersion: NAME_INDEX_VERSION, changeSeq, projectionId: deps.projectionId, parts })
+    .save({ indexVersion: CATALOGUE_VERSION, changeSeq, projectionId: deps.projectionId, parts })
     .then((bytes) => ({ changeSeq, bytes }));
 }

@@ -10,10 +10,26 @@ export interface Caller {
   platformDomain?: string | undefined;
 }
 
-/** Fingerprints of pictures by URL (fetched through the outbound-fetch guard, cached). */
+/** A checked picture: its fingerprint, and its faces' descriptors (null: not examined in time). */
+export interface PictureAnalysis {
+  fingerprint: ImageFingerprint;
+  faces: { descriptors: Float32Array[] } | null;
+}
+
+/** A reference image being enrolled: its fingerprint and every face's descriptor (null: no examiner). */
+export interface EnrolledPicture {
+  fingerprint: ImageFingerprint;
+  faces: Float32Array[] | null;
+}
+
+/** Pictures by URL (fetched through the outbound-fetch guard). */
 export interface ImageSource {
-  /** INVALID_IMAGE_URL or IMAGE_TOO_LARGE (AppError) when the picture cannot be had. */
+  /** The fingerprint (cached); INVALID_IMAGE_URL or IMAGE_TOO_LARGE (AppError) when the picture cannot be had. */
   fingerprintOf(url: string): Promise<ImageFingerprint>;
+  /** Fingerprint and faces of a checked picture, under the platform's budget (RATE_LIMITED past it). */
+  analyse(url: string, options: { platformId: string; timeoutMs: number }): Promise<PictureAnalysis>;
+  /** Fingerprint and faces of a reference image. */
+  enrol(url: string): Promise<EnrolledPicture>;
 }
 
 /** Licensing's licenses, as far as detection needs them. */
@@ -117,18 +133,31 @@ export interface IdentityStore {
   takeBoxAnnouncement(tx: Queryable, claimId: string): Promise<BoxAnnouncement | null>;
   /** The identity changed (a new fingerprint of its pictures): replicas read it again. */
   touch(tx: Queryable, claimId: string): Promise<void>;
+  /** The platform that owns the claim, when the projection knows it. */
+  ownerOf(q: Queryable, claimId: string): Promise<string | null>;
   changesAfter(db: Queryable, changeSeq: number, limit: number): Promise<IdentityChange[]>;
   /** The projection's own id (made once by its migration) and the last change_seq drawn. */
   projectionState(db: Queryable): Promise<{ projectionId: string; lastChangeSeq: number }>;
-  referenceFingerprintsOf(
+  /** The claims' fingerprinted and enrolled reference images (faces of `faceModel` only). */
+  referencesOf(
     db: Queryable,
     claimIds: string[],
-  ): Promise<Map<string, { imageId: string; hex: string }[]>>;
+    faceModel: string,
+  ): Promise<Map<string, { imageId: string; hex: string | null; face: Float32Array | null }[]>>;
+}
+
+/** Enrolled faces as the database has them now (a replica's index may be a moment behind). */
+export interface EnrolledFaceStore {
+  /** Which of these reference images still have an enrolled face. */
+  enrolledFaces(db: Queryable, imageIds: readonly string[]): Promise<Set<string>>;
 }
 
 export interface DetectionContext {
   catalogue: IdentityCatalogue;
   images: ImageSource;
+  faces: EnrolledFaceStore;
+  /** How long a check (and a batch, in all) waits for the faces of its pictures. */
+  faceTimeouts: { checkMs: number; batchMs: number };
   licenses: LicenseStore;
   db: Queryable;
   clock: Clock;

@@ -37,7 +37,7 @@ class ProjectionFake {
     return {
       changesAfter,
       projectionState: async () => ({ projectionId: this.projectionId, lastChangeSeq: this.seq }),
-      referenceFingerprintsOf: async () => new Map(),
+      referencesOf: async () => new Map(),
     } as unknown as IdentityStore;
   }
 }

@@ -17,7 +17,7 @@ function slowProjection() {
       await new Promise<void>((resolve) => waiting.push(resolve));
       return seen;
     },
-    referenceFingerprintsOf: async () => new Map(),
+    referencesOf: async () => new Map(),
   } as unknown as IdentityStore;
   return {
     store,

@@ -1,4 +1,5 @@
-import { jsonb, kyselyOn, pageOf, type Queryable } from '@svc/storage';
+import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
+import type { FaceStatus } from '@svc/contracts';
 import type { Claim, ClaimStatus, EntityType } from '../domain/claim';
 import type { ClaimStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
@@ -60,6 +61,28 @@ export class ClaimRepository implements ClaimStore {
 
   async update(tx: Queryable, claim: Claim): Promise<void> {
     await db(tx).updateTable('claims').set(mutableColumns(claim)).where('id', '=', claim.id).execute();
+  }
+
+  async recordFaceStatus(
+    tx: Queryable,
+    image: { claimId: string; imageId: string; url: string; status: FaceStatus },
+  ): Promise<boolean> {
+    // One statement, so that it composes with a concurrent change of the claim's images (which
+    // holds the row's lock): the face goes on the item with this id and url, if it is still there.
+    const face = JSON.stringify({ status: image.status });
+    const result = await sql<{ id: string }>`
+      UPDATE claims
+         SET reference_images = (
+               SELECT jsonb_agg(
+                        CASE WHEN item->>'id' = ${image.imageId} AND item->>'url' = ${image.url}
+                             THEN item || jsonb_build_object('face', ${face}::jsonb)
+                             ELSE item END
+                        ORDER BY position)
+                 FROM jsonb_array_elements(reference_images) WITH ORDINALITY AS items(item, position))
+       WHERE id = ${image.claimId}
+         AND reference_images @> ${JSON.stringify([{ id: image.imageId, url: image.url }])}::jsonb
+      RETURNING id`.execute(db(tx));
+    return result.rows.length > 0;
   }
 
   async find(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<Claim | null> {

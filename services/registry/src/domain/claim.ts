@@ -1,5 +1,5 @@
 import { AppError } from '@svc/errors';
-import { MAX_NAME_LENGTH, readName } from '@svc/contracts';
+import { MAX_NAME_LENGTH, readName, type FaceStatus } from '@svc/contracts';
 
 export type EntityType = 'INDIVIDUAL' | 'ESTATE' | 'CORPORATION' | 'AGENCY';
 export type ClaimStatus = 'pending' | 'verified' | 'rejected' | 'suspended';
@@ -9,6 +9,8 @@ export interface ReferenceImage {
   id: string;
   url: string;
   isPrimary: boolean;
+  /** Detection's enrolment of the picture's face (detection.reference_image.enrolled); absent: pending. */
+  face?: { status: FaceStatus } | undefined;
 }
 
 export interface Verification {
@@ -117,13 +119,15 @@ export function arrangeImages(
   existing: readonly ReferenceImage[],
   newImageId: () => string,
 ): ReferenceImage[] {
-  const byUrl = new Map(existing.map((image) => [image.url, image.id]));
+  // An url already on the claim keeps its image (its id, and the face detection enrolled for it).
+  const byUrl = new Map(existing.map((image) => [image.url, image]));
   const images: ReferenceImage[] = [];
   let primaryUrl: string | undefined;
   for (const input of inputs) {
     if (input.isPrimary === true) primaryUrl ??= input.url;
     if (images.some((image) => image.url === input.url)) continue;
-    images.push({ id: byUrl.get(input.url) ?? newImageId(), url: input.url, isPrimary: false });
+    const kept = byUrl.get(input.url);
+    images.push(kept ? { ...kept, isPrimary: false } : { id: newImageId(), url: input.url, isPrimary: false });
   }
   if (images.length === 0) {
     throw new AppError('VALIDATION_ERROR', 'At least one reference image is required', {

@@ -1,5 +1,6 @@
 import { ownedClaim } from './access';
 import type { Caller, RegistryContext } from './ports';
+import { forgetFacesNow } from './forget-faces';
 import { boxDeletedEvent, claimDeletedEvent } from './registry-events';
 
 /** The owner deletes a claim; its box goes with it (and is announced as deleted). */
@@ -23,5 +24,6 @@ export async function deleteClaim(
     return now;
   });
   ctx.eventsCommitted();
+  await forgetFacesNow(ctx, { claimId: id });
   return { id, deleted: true, deletedAt };
 }

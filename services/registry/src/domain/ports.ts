@@ -1,3 +1,6 @@
+import type { Logger } from '@svc/logger';
+import type { FaceForgetter } from './detection.client';
+import type { FaceStatus } from '@svc/contracts';
 import type { Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/ports';
@@ -41,6 +44,11 @@ export interface ClaimStore {
     filter: Page & { status: ClaimStatus },
   ): Promise<{ items: Claim[]; total: number }>;
   delete(tx: Queryable, id: string): Promise<void>;
+  /** Records detection's face status on the claim's image with this id and url; false when there is none. */
+  recordFaceStatus(
+    tx: Queryable,
+    image: { claimId: string; imageId: string; url: string; status: FaceStatus },
+  ): Promise<boolean>;
 }
 
 export interface BoxStore {
@@ -110,4 +118,7 @@ export interface RegistryContext {
   entityVersion(q: Queryable, entityId: string): Promise<number>;
   verificationBaseUrl: string;
   newId(prefix: 'claim' | 'box' | 'img'): string;
+  /** Detection, told to forget faces before a deletion or rejection is answered. */
+  faces: FaceForgetter;
+  logger: Pick<Logger, 'warn'>;
 }

@@ -1,6 +1,7 @@
 import { AppError, errors } from '@svc/errors';
 import { assertRejectable, type Claim } from './claim';
 import type { Caller, RegistryContext } from './ports';
+import { forgetFacesNow } from './forget-faces';
 import { claimRejectedEvent } from './registry-events';
 
 /** The verification provider (the operator API) refused a pending claim. */
@@ -22,5 +23,6 @@ export async function rejectClaim(
     return rejected;
   });
   ctx.eventsCommitted();
+  await forgetFacesNow(ctx, { claimId: claim.id });
   return claim;
 }

@@ -10,6 +10,7 @@ import {
   type ImageInput,
 } from './claim';
 import type { Caller, RegistryContext } from './ports';
+import { forgetFacesNow } from './forget-faces';
 import { boxEvent, claimEvent } from './registry-events';
 
 /**
@@ -30,16 +31,24 @@ async function changeClaim(
       JSON.stringify(changed.variations) === JSON.stringify(claim.variations) &&
       JSON.stringify(changed.referenceImages) === JSON.stringify(claim.referenceImages)
     ) {
-      return { claim, published: false };
+      return { claim, published: false, removedImageIds: [] };
     }
     const now = ctx.clock.now();
     const updated: Claim = { ...claim, ...changed, updatedAt: now };
     await ctx.claims.update(tx, updated);
     await ctx.outbox(tx, claimEvent('updated', updated, now));
     await publishBoxOf(ctx, tx, updated, now);
-    return { claim: updated, published: true };
+    // Images gone from the claim (or whose url changed): their faces are forgotten before the answer.
+    const kept = new Set(changed.referenceImages.map((image) => `${image.id} ${image.url}`));
+    const removedImageIds = claim.referenceImages
+      .filter((image) => !kept.has(`${image.id} ${image.url}`))
+      .map((image) => image.id);
+    return { claim: updated, published: true, removedImageIds };
   });
   if (result.published) ctx.eventsCommitted();
+  if (result.removedImageIds.length > 0) {
+    await forgetFacesNow(ctx, { claimId: result.claim.id, imageIds: result.removedImageIds });
+  }
   return result.claim;
 }
 

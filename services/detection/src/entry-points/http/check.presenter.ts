@@ -40,11 +40,14 @@ export function checkResultForm(outcome: CheckOutcome) {
       : { policy: box.policy, enforcement: box.enforcement, policyDetails: policyDetailsOf(box) }),
     detection: {
       layer: outcome.layer,
+      ...(outcome.matchLayer === null ? {} : { matchLayer: outcome.matchLayer }),
       classification: outcome.classification,
       parodyLikelihood: outcome.parodyLikelihood,
       matchedVariations: outcome.matchedVariations,
       imageMatchScore: outcome.imageMatchScore,
       bestScore: outcome.bestScore,
+      ...(outcome.likeness === null ? {} : { likeness: outcome.likeness }),
+      ...(outcome.otherMatches.length === 0 ? {} : { otherMatches: outcome.otherMatches }),
     },
     action: outcome.action,
   };
@@ -67,6 +70,8 @@ export function batchItemForm(outcome: CheckOutcome, submitted: { id?: string | 
     ...(box === null ? {} : { policy: box.policy }),
     ...(royaltyRate === undefined ? {} : { royaltyRate }),
     action: outcome.action,
+    ...(outcome.matchLayer === null ? {} : { matchLayer: outcome.matchLayer }),
+    ...(outcome.likeness === null ? {} : { likeness: outcome.likeness }),
     ...itemError(outcome),
   };
 }
@@ -101,6 +106,10 @@ export function secondFamilyCheckForm(outcome: CheckOutcome) {
       ...(typeof guidelines === 'string' ? { content_guidelines: guidelines } : {}),
     },
     confidence: outcome.confidence,
+    match_layer: outcome.matchLayer,
+    ...(outcome.likeness === null
+      ? {}
+      : { likeness: { score: outcome.likeness.score, band: outcome.likeness.band } }),
     detection: { layer: outcome.layer, classification: outcome.classification },
   };
 }

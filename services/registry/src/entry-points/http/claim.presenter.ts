@@ -40,6 +40,11 @@ export function claimDetail(claim: Claim, viewer: { isOwner: boolean }) {
           })),
         }
       : {}),
-    referenceImages: claim.referenceImages.map(({ id, url, isPrimary }) => ({ id, url, isPrimary })),
+    referenceImages: claim.referenceImages.map(({ id, url, isPrimary, face }) => ({
+      id,
+      url,
+      isPrimary,
+      face: { status: face?.status ?? 'pending' },
+    })),
   };
 }
