@@ -2067,6 +2067,14 @@ export interface components {
       id: string;
       url: string;
       isPrimary: boolean;
+      /** @description The face enrolment of the picture (docs/spec/contracts.md §15) */
+      face: {
+        /**
+         * @description pending: not examined yet; enrolled: exactly one face, enrolled; no_face / several_faces: the picture cannot be enrolled (upload a picture with exactly one face); failed: the picture could not be fetched or read
+         * @enum {string}
+         */
+        status: 'pending' | 'enrolled' | 'no_face' | 'several_faces' | 'failed';
+      };
     };
     CreatedClaim: {
       /** @example claim_8Yq2cKxW3rT9mNbV4hJd1s */
@@ -2587,28 +2595,63 @@ export interface components {
         [key: string]: unknown;
       };
       detection: {
-        /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image */
+        /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image (the same picture, edits included); 6 a face in the picture is the same person as an enrolled face in another picture */
         layer: number;
         /**
-         * @description The layer, named: NO_MATCH (0) to IMAGE_MATCH (5)
+         * @description What matched the matched identity, named (absent when nothing matched); `layer` stays the number
+         * @enum {string}
+         */
+        matchLayer?: 'name' | 'image' | 'face';
+        /**
+         * @description The layer, named: NO_MATCH (0) to FACE_MATCH (6)
          * @enum {string}
          */
         classification:
-          'NO_MATCH' | 'EXACT_MATCH' | 'VARIATION_MATCH' | 'FUZZY_MATCH' | 'PHONETIC_MATCH' | 'IMAGE_MATCH';
+          | 'NO_MATCH'
+          | 'EXACT_MATCH'
+          | 'VARIATION_MATCH'
+          | 'FUZZY_MATCH'
+          | 'PHONETIC_MATCH'
+          | 'IMAGE_MATCH'
+          | 'FACE_MATCH';
         /** @description From the description and context; 0.7 or more makes REVIEW_PARODY possible */
         parodyLikelihood: number;
         /** @description The protected names the checked name matched */
         matchedVariations: string[];
         /** @description Similarity of the image to the identity's closest reference image; null when none */
         imageMatchScore: number | null;
-        /** @description The highest name score of any candidate, also when nothing matched (ALLOW): borderline names can go to review (docs/spec/contracts.md §13) */
+        /** @description The highest score of any candidate (name, or face in the review band), also when nothing matched (ALLOW): borderline names and faces can go to review (docs/spec/contracts.md §13, §15) */
         bestScore: number;
+        /** @description Whenever a picture was checked */
+        likeness?: components['schemas']['Likeness'];
+        /** @description When the name, the picture and the face point to different identities: the ones not chosen (the matched identity is the one whose action is the most restrictive) */
+        otherMatches?: {
+          claimId: string;
+          boxId: string | null;
+          /**
+           * @description What matched: name (layers 1 to 4), image (the same picture, layer 5) or face (the same face in another picture, layer 6); the strongest when several did
+           * @enum {string}
+           */
+          layer: 'name' | 'image' | 'face';
+          score: number;
+        }[];
       };
       /**
        * @description ALLOW: proceed. BLOCK: prevent avatar creation. REQUIRE_LICENSE: redirect to a licensing flow. TRACK_REVENUE: create the avatar and enable revenue tracking. VERIFY_COMMERCIAL: ask the user about commercial intent. REVIEW_PARODY: allow with a parody disclaimer. Treat an unknown action as not allowed.
        * @enum {string}
        */
       action: 'ALLOW' | 'BLOCK' | 'REQUIRE_LICENSE' | 'TRACK_REVENUE' | 'VERIFY_COMMERCIAL' | 'REVIEW_PARODY';
+    };
+    Likeness: {
+      /** @description The closest enrolled face's likeness to a face of the picture (1 = the same face); 0 when none was close or the faces were not examined */
+      score: number;
+      /**
+       * @description match: the same person as an enrolled face (the claim is matched); review: close, not sure (a match on a STRICT box, otherwise decided as no match: send it to human review); none: no enrolled face is close; unavailable: the faces could not be examined in time (names and fingerprints still decided)
+       * @enum {string}
+       */
+      band: 'match' | 'review' | 'none' | 'unavailable';
+      /** @description Faces found in the checked picture */
+      faces: number;
     };
     IdentityBatchResult: {
       results: {
@@ -2627,6 +2670,13 @@ export interface components {
          */
         action:
           'ALLOW' | 'BLOCK' | 'REQUIRE_LICENSE' | 'TRACK_REVENUE' | 'VERIFY_COMMERCIAL' | 'REVIEW_PARODY';
+        /**
+         * @description What matched: name (layers 1 to 4), image (the same picture, layer 5) or face (the same face in another picture, layer 6); the strongest when several did
+         * @enum {string}
+         */
+        matchLayer?: 'name' | 'image' | 'face';
+        /** @description When the item had a picture that was fetched */
+        likeness?: components['schemas']['Likeness'];
         /** @description The image of this item could not be checked; the result stands on the name alone. A whole-batch error is returned instead when a name is invalid or an image URL is not an http(s) URL. */
         error?: {
           /** @enum {string} */
@@ -2666,15 +2716,32 @@ export interface components {
         content_guidelines?: string;
       };
       confidence: number;
+      /** @description What matched; null when nothing did */
+      match_layer: ('name' | 'image' | 'face') | null;
+      /** @description When a picture was checked (docs/spec/contracts.md §15) */
+      likeness?: {
+        score: number;
+        /**
+         * @description match: the same person as an enrolled face (the claim is matched); review: close, not sure (a match on a STRICT box, otherwise decided as no match: send it to human review); none: no enrolled face is close; unavailable: the faces could not be examined in time (names and fingerprints still decided)
+         * @enum {string}
+         */
+        band: 'match' | 'review' | 'none' | 'unavailable';
+      };
       detection: {
-        /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image */
+        /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image (the same picture, edits included); 6 a face in the picture is the same person as an enrolled face in another picture */
         layer: number;
         /**
-         * @description The layer, named: NO_MATCH (0) to IMAGE_MATCH (5)
+         * @description The layer, named: NO_MATCH (0) to FACE_MATCH (6)
          * @enum {string}
          */
         classification:
-          'NO_MATCH' | 'EXACT_MATCH' | 'VARIATION_MATCH' | 'FUZZY_MATCH' | 'PHONETIC_MATCH' | 'IMAGE_MATCH';
+          | 'NO_MATCH'
+          | 'EXACT_MATCH'
+          | 'VARIATION_MATCH'
+          | 'FUZZY_MATCH'
+          | 'PHONETIC_MATCH'
+          | 'IMAGE_MATCH'
+          | 'FACE_MATCH';
       };
     };
     IdentityStatus: {
@@ -2778,14 +2845,20 @@ export interface components {
       };
       detection: {
         confidence: number;
-        /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image */
+        /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image (the same picture, edits included); 6 a face in the picture is the same person as an enrolled face in another picture */
         layer: number;
         /**
-         * @description The layer, named: NO_MATCH (0) to IMAGE_MATCH (5)
+         * @description The layer, named: NO_MATCH (0) to FACE_MATCH (6)
          * @enum {string}
          */
         classification:
-          'NO_MATCH' | 'EXACT_MATCH' | 'VARIATION_MATCH' | 'FUZZY_MATCH' | 'PHONETIC_MATCH' | 'IMAGE_MATCH';
+          | 'NO_MATCH'
+          | 'EXACT_MATCH'
+          | 'VARIATION_MATCH'
+          | 'FUZZY_MATCH'
+          | 'PHONETIC_MATCH'
+          | 'IMAGE_MATCH'
+          | 'FACE_MATCH';
         /** @description Detail only */
         matchedVariations?: string[];
         /** @description Detail only */
@@ -3160,14 +3233,20 @@ export interface components {
       };
       detection: {
         confidence: number;
-        /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image */
+        /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image (the same picture, edits included); 6 a face in the picture is the same person as an enrolled face in another picture */
         layer: number;
         /**
-         * @description The layer, named: NO_MATCH (0) to IMAGE_MATCH (5)
+         * @description The layer, named: NO_MATCH (0) to FACE_MATCH (6)
          * @enum {string}
          */
         classification:
-          'NO_MATCH' | 'EXACT_MATCH' | 'VARIATION_MATCH' | 'FUZZY_MATCH' | 'PHONETIC_MATCH' | 'IMAGE_MATCH';
+          | 'NO_MATCH'
+          | 'EXACT_MATCH'
+          | 'VARIATION_MATCH'
+          | 'FUZZY_MATCH'
+          | 'PHONETIC_MATCH'
+          | 'IMAGE_MATCH'
+          | 'FACE_MATCH';
         /** @description Detail only */
         matchedVariations?: string[];
         /** @description Detail only */
@@ -16318,11 +16397,22 @@ export interface operations {
                 content_guidelines?: string;
               };
               confidence: number;
+              /** @description What matched; null when nothing did */
+              match_layer: ('name' | 'image' | 'face') | null;
+              /** @description When a picture was checked (docs/spec/contracts.md §15) */
+              likeness?: {
+                score: number;
+                /**
+                 * @description match: the same person as an enrolled face (the claim is matched); review: close, not sure (a match on a STRICT box, otherwise decided as no match: send it to human review); none: no enrolled face is close; unavailable: the faces could not be examined in time (names and fingerprints still decided)
+                 * @enum {string}
+                 */
+                band: 'match' | 'review' | 'none' | 'unavailable';
+              };
               detection: {
-                /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image */
+                /** @description 0 no match; 1 exact after normalisation (case, accents and transliteration, punctuation, spacing, honorifics, look-alike characters); 2 a registered variation; 3 fuzzy (typos, transpositions, missing or doubled letters); 4 phonetic (sounds alike); 5 the image matches a reference image (the same picture, edits included); 6 a face in the picture is the same person as an enrolled face in another picture */
                 layer: number;
                 /**
-                 * @description The layer, named: NO_MATCH (0) to IMAGE_MATCH (5)
+                 * @description The layer, named: NO_MATCH (0) to FACE_MATCH (6)
                  * @enum {string}
                  */
                 classification:
@@ -16331,7 +16421,8 @@ export interface operations {
                   | 'VARIATION_MATCH'
                   | 'FUZZY_MATCH'
                   | 'PHONETIC_MATCH'
-                  | 'IMAGE_MATCH';
+                  | 'IMAGE_MATCH'
+                  | 'FACE_MATCH';
               };
               id?: string;
               /** @description The image of this item could not be checked; the result stands on the name alone. A whole-batch error is returned instead when a name is invalid or an image URL is not an http(s) URL. */

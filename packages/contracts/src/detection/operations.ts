@@ -51,7 +51,8 @@ export const actionSchema = z
 export const likenessSchema = z
   .object({
     score: z.number().min(0).max(1).meta({
-      description: "The closest enrolled face's likeness to a face of the picture (1 = the same face); 0 when none was close or the faces were not examined",
+      description:
+        "The closest enrolled face's likeness to a face of the picture (1 = the same face); 0 when none was close or the faces were not examined",
     }),
     band: likenessBandSchema,
     faces: z.number().int().min(0).meta({ description: 'Faces found in the checked picture' }),
@@ -68,7 +69,8 @@ export const otherMatchSchema = z.object({
 export const detectionSchema = z.object({
   layer: detectionLayerSchema,
   matchLayer: matchLayerSchema.optional().meta({
-    description: 'What matched the matched identity, named (absent when nothing matched); `layer` stays the number',
+    description:
+      'What matched the matched identity, named (absent when nothing matched); `layer` stays the number',
   }),
   classification: detectionClassificationSchema,
   parodyLikelihood: z
@@ -166,7 +168,9 @@ export const identityBatchResultSchema = z
         royaltyRate: z.number().optional().meta({ description: 'For revenue-share policies (MONETIZE)' }),
         action: actionSchema,
         matchLayer: matchLayerSchema.optional(),
-        likeness: likenessSchema.optional().meta({ description: 'When the item had a picture that was fetched' }),
+        likeness: likenessSchema
+          .optional()
+          .meta({ description: 'When the item had a picture that was fetched' }),
         error: itemErrorSchema.optional(),
       }),
     ),

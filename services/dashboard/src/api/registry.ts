@@ -27,6 +27,12 @@ export function useClaim(id: string) {
   return useQuery({
     queryKey: ['claim', id],
     queryFn: async () => (await unwrap(api.GET('/v1/svc/claims/{id}', { params: { path: { id } } }))).data,
+    // While a picture's face is being examined, look again every few seconds (one call a claim).
+    refetchInterval: (query) =>
+      query.state.data?.referenceImages.some((image) => image.face.status === 'pending') === true &&
+      query.state.data.status === 'verified'
+        ? 3000
+        : false,
   });
 }
 

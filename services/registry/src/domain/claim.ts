@@ -127,7 +127,9 @@ export function arrangeImages(
     if (input.isPrimary === true) primaryUrl ??= input.url;
     if (images.some((image) => image.url === input.url)) continue;
     const kept = byUrl.get(input.url);
-    images.push(kept ? { ...kept, isPrimary: false } : { id: newImageId(), url: input.url, isPrimary: false });
+    images.push(
+      kept ? { ...kept, isPrimary: false } : { id: newImageId(), url: input.url, isPrimary: false },
+    );
   }
   if (images.length === 0) {
     throw new AppError('VALIDATION_ERROR', 'At least one reference image is required', {

@@ -34,7 +34,11 @@ export class HttpDetectionClient implements FaceForgetter {
   }
 
   async forgetFaces(request: ForgetFacesRequest): Promise<void> {
-    const response = await this.http.json<unknown>({ method: 'POST', path: FORGET_FACES_PATH, body: request });
+    const response = await this.http.json<unknown>({
+      method: 'POST',
+      path: FORGET_FACES_PATH,
+      body: request,
+    });
     if (response.status !== 200) throw new Error(`detection answered ${response.status} to forget faces`);
   }
 

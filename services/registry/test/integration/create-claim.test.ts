@@ -30,8 +30,18 @@ describe('POST /v1/svc/claims', () => {
       hasBox: false,
       proofs: [],
       referenceImages: [
-        { id: expect.stringMatching(/^img_/), url: 'https://img.example.com/ada-1.jpg', isPrimary: true },
-        { id: expect.stringMatching(/^img_/), url: 'https://img.example.com/ada-2.jpg', isPrimary: false },
+        {
+          id: expect.stringMatching(/^img_/),
+          url: 'https://img.example.com/ada-1.jpg',
+          isPrimary: true,
+          face: { status: 'pending' },
+        },
+        {
+          id: expect.stringMatching(/^img_/),
+          url: 'https://img.example.com/ada-2.jpg',
+          isPrimary: false,
+          face: { status: 'pending' },
+        },
       ],
       nextStep: { action: 'verify_identity', url: `${VERIFICATION_BASE_URL}/claims/${claim.id}` },
     });

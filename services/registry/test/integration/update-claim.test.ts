@@ -30,8 +30,13 @@ describe('PATCH /v1/svc/claims/:id', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.variations).toEqual(['Augusta Ada King']);
     expect(res.body.data.referenceImages).toEqual([
-      { id: kept.id, url: kept.url, isPrimary: false },
-      { id: expect.stringMatching(/^img_/), url: 'https://img.example.com/new.jpg', isPrimary: true },
+      { id: kept.id, url: kept.url, isPrimary: false, face: { status: 'pending' } },
+      {
+        id: expect.stringMatching(/^img_/),
+        url: 'https://img.example.com/new.jpg',
+        isPrimary: true,
+        face: { status: 'pending' },
+      },
     ]);
     const event = await h.waitForEvent('registry.claim.updated', (e) => e.data.claimId === claim.id);
     expect(event.data.variations).toEqual(['Augusta Ada King']);
@@ -94,7 +99,12 @@ describe('POST /v1/svc/claims/:id/images', () => {
     const images = primary.body.data.referenceImages;
     expect(images).toHaveLength(3);
     expect(images.filter((i: { isPrimary: boolean }) => i.isPrimary)).toEqual([
-      { id: expect.stringMatching(/^img_/), url: 'https://img.example.com/p.jpg', isPrimary: true },
+      {
+        id: expect.stringMatching(/^img_/),
+        url: 'https://img.example.com/p.jpg',
+        isPrimary: true,
+        face: { status: 'pending' },
+      },
     ]);
     const plain = await owner.call('POST', `/v1/svc/claims/${claim.id}/images`, {
       url: 'https://img.example.com/q.jpg',
