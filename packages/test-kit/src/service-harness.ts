@@ -44,7 +44,7 @@ export async function startHarnessBase(service: string, options: HarnessBaseOpti
     options.databaseUrl === undefined
       ? await freshPostgresDatabase(service)
       : { url: options.databaseUrl, drop: async () => undefined };
-  const logger = createLogger('test', { level: 'silent' });
+  const logger = createLogger('test', { level: (process.env.HARNESS_LOG_LEVEL ?? 'silent') as 'silent' });
   const bus = new InProcessMessageBus({ logger });
   const delivered: EventEnvelope[] = [];
   await bus.subscribe({

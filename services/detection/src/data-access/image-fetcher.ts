@@ -170,14 +170,15 @@ export class ImageFetcher implements ImageSource {
   ): Promise<{ descriptors: Float32Array[] } | null> {
     const faces = this.options.faces;
     if (faces === undefined) return null;
-    const deadline = AbortSignal.timeout(Math.max(1, timeoutMs));
+    if (timeoutMs < 1) return null;
+    const deadline = AbortSignal.timeout(Math.ceil(timeoutMs));
     const started = performance.now();
     try {
       const examination = await faces.budget.run(
         platformId,
         () =>
           faces.examiner.examine(bytes, {
-            timeoutMs: Math.max(1, timeoutMs - (performance.now() - started)),
+            timeoutMs: Math.max(1, Math.ceil(timeoutMs - (performance.now() - started))),
             signal: deadline,
           }),
         deadline,

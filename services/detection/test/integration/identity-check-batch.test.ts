@@ -30,6 +30,9 @@ describe('POST /v1/svc/identity/check/batch and the second family', () => {
 
   const item = (name: string, id?: string, imageUrl = avatar) => ({ name, imageUrl, ...(id ? { id } : {}) });
 
+  // The avatar picture shows no face: each item that had it says so (docs/spec/contracts.md §15).
+  const noFace = { score: 0, band: 'none', faces: 0 };
+
   it('when a batch is checked, then each result echoes its id, in order, with totals in meta', async () => {
     const { status, body } = await caller.call('POST', '/v1/svc/identity/check/batch', {
       identities: [item('Ada Lovelace', 'a-1'), item('Nobody Inparticular', 'a-2'), item('Grace Hopper')],
@@ -45,6 +48,8 @@ describe('POST /v1/svc/identity/check/batch and the second family', () => {
         policy: 'MONETIZE',
         royaltyRate: 0.15,
         action: 'TRACK_REVENUE',
+        matchLayer: 'name',
+        likeness: noFace,
       },
       {
         id: 'a-2',
@@ -53,8 +58,17 @@ describe('POST /v1/svc/identity/check/batch and the second family', () => {
         isClaimed: false,
         confidence: 0,
         action: 'ALLOW',
+        likeness: noFace,
       },
-      { name: 'Grace Hopper', isBoxed: false, isClaimed: true, confidence: 1, action: 'ALLOW' },
+      {
+        name: 'Grace Hopper',
+        isBoxed: false,
+        isClaimed: true,
+        confidence: 1,
+        action: 'ALLOW',
+        matchLayer: 'name',
+        likeness: noFace,
+      },
     ]);
     expect(body.meta).toEqual({ total: 3, boxed: 1, unprotected: 2, processingTime: expect.any(Number) });
     expect(body.data).toBeUndefined();
@@ -163,6 +177,8 @@ describe('POST /v1/svc/identity/check/batch and the second family', () => {
           royalty_rate: 0.15,
         },
         confidence: 1,
+        match_layer: 'name',
+        likeness: { score: 0, band: 'none' },
         detection: { layer: 1, classification: 'EXACT_MATCH' },
       });
     });

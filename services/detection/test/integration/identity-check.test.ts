@@ -59,11 +59,13 @@ describe('POST /v1/svc/identity/check', () => {
       policyDetails: { contentGuidelines: 'https://ts.example/rules' },
       detection: {
         layer: 1,
+        matchLayer: 'name',
         classification: 'EXACT_MATCH',
         parodyLikelihood: 0,
         matchedVariations: ['Taylor Swift'],
         imageMatchScore: expect.any(Number),
         bestScore: 1,
+        likeness: { score: 0, band: 'none', faces: 0 },
       },
       action: 'REQUIRE_LICENSE',
     });
@@ -162,7 +164,8 @@ describe('POST /v1/svc/identity/check', () => {
     const nameOnly = await check('Tailor Swift');
     const both = await check('Tailor Swift', { imageUrl: `${images.base}/taylor-ref.png` });
     expect(both.body.confidence).toBeGreaterThan(nameOnly.body.confidence);
-    expect(both.body.detection.layer).toBe(3);
+    // The picture is the stronger evidence (the same picture): it names the layer (contracts §15).
+    expect(both.body.detection).toMatchObject({ layer: 5, matchLayer: 'image', matchedVariations: ['Taylor Swift'] });
   });
 
   it('when the description makes parody likely, then REVIEW_PARODY with the likelihood reported', async () => {
