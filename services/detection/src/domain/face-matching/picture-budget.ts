@@ -26,6 +26,11 @@ export class PictureBudget {
   private running = 0;
   private readonly queues = new Map<string, Waiting[]>();
   private readonly held = new Map<string, number>();
+  // Fair queueing by turns: a platform's turn count moves past the latest turn given whenever one
+  // of its pictures starts, and the platform waiting with the lowest count goes next. A platform
+  // that has just been served so waits behind every other with work waiting.
+  private readonly turns = new Map<string, number>();
+  private lastTurn = 0;
 
   constructor(private readonly options: PictureBudgetOptions) {}
 
@@ -43,15 +48,19 @@ export class PictureBudget {
   async run<T>(platformId: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const held = this.held.get(platformId) ?? 0;
     if (held >= this.options.perPlatform) {
-      throw new AppError('RATE_LIMITED', 'Too many pictures of this platform are being examined; retry shortly', {
-        details: {
-          limit: this.options.perPlatform,
-          remaining: 0,
-          resetAt: new Date(this.options.now().getTime() + 1000).toISOString(),
-          retryAfter: 1,
+      throw new AppError(
+        'RATE_LIMITED',
+        'Too many pictures of this platform are being examined; retry shortly',
+        {
+          details: {
+            limit: this.options.perPlatform,
+            remaining: 0,
+            resetAt: new Date(this.options.now().getTime() + 1000).toISOString(),
+            retryAfter: 1,
+          },
+          headers: { 'Retry-After': '1' },
         },
-        headers: { 'Retry-After': '1' },
-      });
+      );
     }
     this.held.set(platformId, held + 1);
     try {
@@ -64,8 +73,10 @@ export class PictureBudget {
       }
     } finally {
       const left = (this.held.get(platformId) ?? 1) - 1;
-      if (left === 0) this.held.delete(platformId);
-      else this.held.set(platformId, left);
+      if (left === 0) {
+        this.held.delete(platformId);
+        this.turns.delete(platformId);
+      } else this.held.set(platformId, left);
     }
   }
 
@@ -96,16 +107,25 @@ export class PictureBudget {
     });
   }
 
-  /** Starts waiting pictures while workers are free, one platform after another. */
+  /** Starts waiting pictures while workers are free, the platform served least lately first. */
   private dispatch(): void {
     while (this.running < this.options.concurrency && this.queues.size > 0) {
-      // A Map iterates in insertion order: the first platform is the one whose turn it is; it
-      // goes to the back of the line (deleted and set again) when it still has work waiting.
-      const [platformId, queue] = this.queues.entries().next().value as [string, Waiting[]];
+      let next: string | undefined;
+      let lowest = Infinity;
+      for (const platformId of this.queues.keys()) {
+        const turn = this.turns.get(platformId) ?? 0;
+        if (turn < lowest) {
+          lowest = turn;
+          next = platformId;
+        }
+      }
+      if (next === undefined) return;
+      const queue = this.queues.get(next) ?? [];
       const entry = queue.shift();
-      this.queues.delete(platformId);
-      if (queue.length > 0) this.queues.set(platformId, queue);
+      if (queue.length === 0) this.queues.delete(next);
       if (entry === undefined) continue;
+      this.lastTurn = Math.max(lowest, this.lastTurn) + 1;
+      this.turns.set(next, this.lastTurn);
       this.running += 1;
       entry.start();
     }
