@@ -28,7 +28,19 @@ export interface FaceExaminer {
    * NotAnImageError for bytes that are not a picture, and with FaceExaminationTimeout when the
    * picture was not examined within `timeoutMs` (the caller answers `likeness.band: unavailable`).
    */
-  examine(bytes: Uint8Array, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<FaceExamination>;
+  examine(
+    bytes: Uint8Array,
+    options?: {
+      timeoutMs?: number;
+      signal?: AbortSignal;
+      /**
+       * When no face is found at first, look again at twice the resolution for faces under about
+       * 45 px in 640 (a reference picture to enrol, say). Overrides the examiner's option; costs
+       * several times the first look, in pictures without faces above all (README).
+       */
+      smallFaces?: boolean;
+    },
+  ): Promise<FaceExamination>;
   /** Pictures waiting for a worker now. */
   readonly queued: number;
   close(): Promise<void>;
