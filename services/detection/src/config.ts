@@ -25,7 +25,7 @@ export const detectionConfigSchema = baseEnvSchema.extend({
   /** Worker threads examining faces (decode, detection, descriptors); 0: the cores this process may use. */
   FACE_THREADS: env.int(0),
   /** How long a check waits for the faces of its picture before it answers `likeness.band: unavailable`. */
-  FACE_CHECK_TIMEOUT_MS: env.int(800),
+  FACE_CHECK_TIMEOUT_MS: env.int(1000),
   /** How long a batch (and an avatar evaluation) waits for the faces of its pictures, in all. */
   FACE_BATCH_TIMEOUT_MS: env.int(3500),
   /** One platform's pictures being examined or waiting at most (more: 429 RATE_LIMITED). */

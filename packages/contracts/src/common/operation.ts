@@ -60,8 +60,8 @@ export interface Operation {
 
 /** The gateway's budget for an operation that declares none (a write's budget). */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 10_000;
-/** The budget of the inline identity check: a stalled detection answers 503 within 2 s. */
-export const IDENTITY_CHECK_TIMEOUT_MS = 1200;
+/** The budget of the inline identity check: a stalled detection answers 503 within 2 s; a picture's faces take up to FACE_CHECK_TIMEOUT_MS of it (ADR 0026). */
+export const IDENTITY_CHECK_TIMEOUT_MS = 1900;
 /** The budget of a batch of up to 100 checks. */
 export const IDENTITY_BATCH_TIMEOUT_MS = 5000;
 
