@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { NameIndex, type MatchResult, type SearchMode } from '../../src';
+import { NameIndex, type SearchMode } from '../../src/domain/name-matching/name-index';
+import type { MatchResult } from '../../src/domain/name-matching/match-result';
 import { buildLabelledSet } from '../fixtures/labelled-names';
 import { PROTECTED_IDENTITIES } from '../fixtures/protected-identities';
 

@@ -1,4 +1,6 @@
-import { MATCH_THRESHOLDS, NameIndex, editDistance, type EnforcementLevel } from '../../src';
+import { editDistance } from '../../src/domain/name-matching/confidence';
+import { NameIndex } from '../../src/domain/name-matching/name-index';
+import { MATCH_THRESHOLDS, type EnforcementLevel } from '../../src/domain/name-matching/thresholds';
 
 function buildIndex(): NameIndex {
   const index = new NameIndex();
@@ -178,5 +180,78 @@ describe('NameIndex confidence and thresholds', () => {
     expect(small.match('Gaga', { enforcement: 'RELAXED' })?.layer).toBe(1);
     expect(small.match('Gala', { enforcement: 'STRICT' })?.identityId).toBe('claim_gaga');
     expect(small.match('Gala', moderate)).toBeNull();
+  });
+});
+
+describe('NameIndex middle words left out (contracts §15)', () => {
+  const index = new NameIndex();
+  index.add({ id: 'claim_hopper', names: ['Grace Brewster Hopper'] });
+  index.add({ id: 'claim_zeta', names: ['Catherine Zeta-Jones'] });
+  index.add({ id: 'claim_nusrat', names: ['Nusrat Fateh Ali Khan'] });
+
+  it('when a name leaves out the middle words of a protected name of three or more words, then STRICT and MODERATE match it with a lower confidence than the full name', () => {
+    const full = index.match('Grace Brewster Hopper', moderate);
+    for (const enforcement of ['STRICT', 'MODERATE'] as const) {
+      const result = index.match('Grace Hopper', { enforcement });
+      expect(result).toMatchObject({ identityId: 'claim_hopper', layer: 3, classification: 'FUZZY_MATCH' });
+      expect(result?.confidence).toBeLessThan(full?.confidence ?? 0);
+    }
+    expect(index.match('Grace Hopper', { enforcement: 'RELAXED' })).toBeNull();
+    expectEach(
+      index,
+      ['grace hopper', 'GraceHopper', 'Grace Hopper AI', 'The Real Grace Hopper'],
+      'claim_hopper',
+    );
+    expectEach(index, ['Nusrat Khan', 'Nusrat Ali Khan', 'Nusrat Fateh Khan'], 'claim_nusrat');
+  });
+
+  it('when two people share the first and last name around another middle name, or a double-barrelled name loses a half, then it does not match', () => {
+    for (const query of [
+      'Grace Elizabeth Hopper',
+      'Grace Murray Hopper',
+      'Catherine Jones',
+      'Nusrat Ahmed Khan',
+    ]) {
+      expect([query, index.match(query, { enforcement: 'STRICT' })]).toEqual([query, null]);
+    }
+  });
+});
+
+describe('NameIndex evidence: how distinctive the matching words are', () => {
+  const index = new NameIndex();
+  index.add({ id: 'claim_lopez', names: ['Jennifer Lopez'] });
+  index.add({ id: 'claim_tanaka', names: ['Kenji Tanaka'] });
+  index.add({ id: 'claim_zhang', names: ['Zhang Wei'] });
+  index.add({ id: 'claim_salah', names: ['Mohamed Salah'] });
+  index.add({ id: 'claim_taylor', names: ['Taylor Swift'] });
+
+  it('when another known name stands two edits from a protected word beside a common one, then it is another person', () => {
+    // Two letters off a common family or given name, or one syllable off a given name.
+    expectEach(index, ['Jennifer Perez', 'Jennifer Gomez', 'Kenta Tanaka', 'Mohamed Salem'], null);
+    // Only a very common family name shared, the other word one letter off a short one.
+    expectEach(index, ['Zhang Wen', 'Zhang Li', 'Li Zhang'], null);
+  });
+
+  it('when the same names carry a typo or a spelling of the same sound, then they still match', () => {
+    expectEach(index, ['Jenifer Lopez', 'Jennifer Lopes', 'Jenniffer Lopz'], 'claim_lopez');
+    expectEach(index, ['Kenji Tanaak', 'Kenjii Tanaka'], 'claim_tanaka');
+    expectEach(index, ['Mohammed Salah', 'Mohamed Sallah'], 'claim_salah');
+    expectEach(index, ['Tyler Swift', 'Taylor Swfit', 'Taylor Swiift'], 'claim_taylor');
+    expectEach(index, ['Wei Zhang', 'Zhang Wei'], 'claim_zhang');
+  });
+
+  it('when a word is held by many protected names, then it counts as common like a listed name', () => {
+    const rare = new NameIndex();
+    rare.add({ id: 'claim_tam', names: ['Zubrowka Tam'] });
+    expect(rare.match('Zubrowka Tym', { enforcement: 'STRICT' })?.identityId).toBe('claim_tam');
+    // Zubrowka is on no list; held by 60 protected names, it says little about who is named.
+    const given = ['Ada', 'Bruno', 'Clara', 'Dario', 'Elsa', 'Fritz'];
+    for (let i = 0; i < 60; i++) {
+      rare.add({
+        id: `claim_other${i}`,
+        names: [`${given[i % 6] ?? ''}${'x'.repeat(1 + (i % 10))} Zubrowka`],
+      });
+    }
+    expect(rare.match('Zubrowka Tym', { enforcement: 'STRICT' })).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
-import { MATCH_THRESHOLDS, NameIndex, type EnforcementLevel } from '../../src';
+import { NameIndex } from '../../src/domain/name-matching/name-index';
+import { MATCH_THRESHOLDS, type EnforcementLevel } from '../../src/domain/name-matching/thresholds';
 import { buildLabelledSet, type Disguise, type LabelledName } from '../fixtures/labelled-names';
 
 interface Tally {
@@ -6,11 +7,20 @@ interface Tally {
   truePositives: number;
   falsePositives: number;
   negatives: number;
+  /** Caught and wrongly matched at the other two levels (reported, not asserted). */
+  strictCaught: number;
+  strictFalse: number;
+  relaxedCaught: number;
+  relaxedFalse: number;
 }
 
 const ratio = (a: number, b: number): number => (b === 0 ? 1 : a / b);
 
-/** Recall and precision of the engine at MODERATE on the labelled set, overall and per disguise. */
+/**
+ * Recall and precision of the engine at MODERATE on the labelled set, overall and per disguise
+ * (issue "Names: recall kept, precision back": recall >= 0.98 and precision >= 0.995), with
+ * STRICT and RELAXED reported beside them.
+ */
 describe('name matching quality on the labelled set', () => {
   const set = buildLabelledSet();
   const index = new NameIndex();
@@ -29,32 +39,63 @@ describe('name matching quality on the labelled set', () => {
       expect(set.positives.filter((p) => p.disguise === disguise).length).toBeGreaterThanOrEqual(100);
       expect(set.negatives.filter((n) => n.disguise === disguise).length).toBeGreaterThanOrEqual(100);
     }
+    // The issue's hard negatives, of many origins, and the names with middle words left out.
+    const kinds = (kind: string) => set.negatives.filter((n) => n.kind === kind).length;
+    expect(kinds('sameGivenNameFamilyTwoEditsOff')).toBeGreaterThanOrEqual(30);
+    expect(kinds('givenNameOneSyllableOff')).toBeGreaterThanOrEqual(10);
+    expect(kinds('commonNameShared')).toBeGreaterThanOrEqual(30);
+    expect(kinds('otherMiddleName')).toBeGreaterThanOrEqual(30);
+    expect(set.positives.filter((p) => p.disguise === 'middleWordsLeftOut').length).toBeGreaterThanOrEqual(
+      50,
+    );
   });
 
-  it('when every query is checked at MODERATE, then recall >= 0.98 and precision >= 0.99, overall and per disguise', () => {
+  it('when every query is checked at MODERATE, then recall >= 0.98 and precision >= 0.995, overall and per disguise', () => {
     const tallies = new Map<Disguise | 'overall', Tally>();
     const tally = (key: Disguise | 'overall'): Tally => {
       let t = tallies.get(key);
-      if (!t) tallies.set(key, (t = { positives: 0, truePositives: 0, falsePositives: 0, negatives: 0 }));
+      if (!t) {
+        t = {
+          positives: 0,
+          truePositives: 0,
+          falsePositives: 0,
+          negatives: 0,
+          strictCaught: 0,
+          strictFalse: 0,
+          relaxedCaught: 0,
+          relaxedFalse: 0,
+        };
+        tallies.set(key, t);
+      }
       return t;
     };
     const missed: string[] = [];
     const wrong: string[] = [];
     for (const item of set.positives) {
       const result = outcome(item);
+      const strict = outcome(item, 'STRICT');
+      const relaxed = outcome(item, 'RELAXED');
       for (const t of [tally(item.disguise), tally('overall')]) {
         t.positives++;
         if (result?.identityId === item.expected) t.truePositives++;
         else if (result) t.falsePositives++;
+        if (strict?.identityId === item.expected) t.strictCaught++;
+        else if (strict) t.strictFalse++;
+        if (relaxed?.identityId === item.expected) t.relaxedCaught++;
+        else if (relaxed) t.relaxedFalse++;
       }
       if (result?.identityId !== item.expected)
         missed.push(`${item.kind}: ${item.query} -> ${result ? result.matchedName : 'none'}`);
     }
     for (const item of set.negatives) {
       const result = outcome(item);
+      const strict = outcome(item, 'STRICT');
+      const relaxed = outcome(item, 'RELAXED');
       for (const t of [tally(item.disguise), tally('overall')]) {
         t.negatives++;
         if (result) t.falsePositives++;
+        if (strict) t.strictFalse++;
+        if (relaxed) t.relaxedFalse++;
       }
       if (result) wrong.push(`${item.kind}: ${item.query} -> ${result.matchedName} (${result.confidence})`);
     }
@@ -67,19 +108,15 @@ describe('name matching quality on the labelled set', () => {
     console.log(
       [
         `identities ${set.identities.length}, positives ${set.positives.length}, negatives ${set.negatives.length}, left out as ambiguous ${set.ambiguous.length}`,
-        '| disguise | positives | caught | recall | hard negatives | false positives | precision |',
-        '|---|---|---|---|---|---|---|',
+        '| disguise | positives | caught | recall | hard negatives | false positives | precision | STRICT recall, false positives | RELAXED recall, false positives |',
+        '|---|---|---|---|---|---|---|---|---|',
         ...rows.map(
           (r) =>
-            `| ${r.disguise} | ${r.positives} | ${r.truePositives} | ${r.recall.toFixed(4)} | ${r.negatives} | ${r.falsePositives} | ${r.precision.toFixed(4)} |`,
+            `| ${r.disguise} | ${r.positives} | ${r.truePositives} | ${r.recall.toFixed(4)} | ${r.negatives} | ${r.falsePositives} | ${r.precision.toFixed(4)} ` +
+            `| ${ratio(r.strictCaught, r.positives).toFixed(4)}, ${r.strictFalse} | ${ratio(r.relaxedCaught, r.positives).toFixed(4)}, ${r.relaxedFalse} |`,
         ),
         `missed: ${missed.join('; ') || 'none'}`,
         `wrongly matched: ${wrong.join('; ') || 'none'}`,
-        ...(['STRICT', 'RELAXED'] as const).map((enforcement) => {
-          const hits = set.positives.filter((p) => outcome(p, enforcement)?.identityId === p.expected);
-          const falseHits = set.negatives.filter((n) => outcome(n, enforcement)).length;
-          return `${enforcement}: recall ${(hits.length / set.positives.length).toFixed(4)}, false positives ${falseHits}`;
-        }),
       ].join('\n'),
     );
     for (const row of rows) {
@@ -87,7 +124,7 @@ describe('name matching quality on the labelled set', () => {
         // Other people only: no disguise to recall, so what counts is how few are matched.
         expect({
           disguise: row.disguise,
-          falsePositiveRate: row.falsePositives / row.negatives <= 0.01,
+          falsePositiveRate: row.falsePositives / row.negatives <= 0.005,
         }).toEqual({
           disguise: row.disguise,
           falsePositiveRate: true,
@@ -98,9 +135,9 @@ describe('name matching quality on the labelled set', () => {
         disguise: row.disguise,
         recallAtLeast098: true,
       });
-      expect({ disguise: row.disguise, precisionAtLeast099: row.precision >= 0.99 }).toEqual({
+      expect({ disguise: row.disguise, precisionAtLeast0995: row.precision >= 0.995 }).toEqual({
         disguise: row.disguise,
-        precisionAtLeast099: true,
+        precisionAtLeast0995: true,
       });
     }
   });

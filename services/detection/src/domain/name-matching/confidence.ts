@@ -17,6 +17,8 @@ export const PENALTY = {
   reordered: 0.9,
   extraToken: 0.9,
   singleTokenName: 0.9,
+  /** Middle words of a protected name of three or more words left out ("Grace Hopper"). */
+  leftOut: 0.85,
 } as const;
 
 /** Optimal string alignment distance: Levenshtein, with a swap of two adjacent letters costing 1. */

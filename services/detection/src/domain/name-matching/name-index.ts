@@ -1,3 +1,4 @@
+import { COMMON_NAMES } from './common-names';
 import { phoneticCodes, PENALTY, roundConfidence } from './confidence';
 import {
   GrowableUint32,
@@ -34,7 +35,7 @@ export interface SearchOutcome {
  * The layout of the index's arrays and the rules that filled them (normalisation, keys). A
  * snapshot of another version is rebuilt, never loaded: bump it with any change to either.
  */
-export const NAME_INDEX_VERSION = 6;
+export const NAME_INDEX_VERSION = 7;
 
 /** Every flat array of the index, as a snapshot stores it. */
 export type NameIndexParts = Record<string, Uint32Array | Buffer>;
@@ -52,6 +53,39 @@ const MAX_SOUND_ALIKE_TOKENS = 64;
 /** A protected name found inside a longer one ("X Official", "The Real X"). */
 const WRAPPED = 0.96;
 const PRIMARY = 1;
+/**
+ * A name whose words were split at a hyphen ("Zeta-Jones", "Ji-sung"): its words are one name,
+ * so none of them is a middle word that may be left out ("Catherine Jones" is someone else).
+ */
+const HYPHENATED = 2;
+/*
+ * EVIDENCE (issue "Names: recall kept, precision back"): a word weighs by how distinctive it is,
+ * as in entity resolution. A common word (COMMON_NAMES, or one held by many protected names) says
+ * little about who is named, so edits are granted only where the rest of the name has evidence:
+ * - a query word that is another known name (common, or a word of any protected name) two edits
+ *   from a protected word, not sounding like it, is not alike at all ("Perez" for "Lopez");
+ * - one edit that makes another known name, not sounding the same, or two that make one sounding
+ *   the same, need another distinctive word within one edit ("Wang Yang" is not "Wang Fang",
+ *   "Ali Hassoun" not "Ali Hassan"; "Tyler Swift", "Kobe Bryan" match);
+ * - two edits in a common word of SHORT_FOR_TWO_EDITS letters or fewer, or any edit when the
+ *   words are reordered, a middle word added or middle words left out, need a distinctive word
+ *   written out exactly ("Rohit Sharma" is not "Rohan Sharma");
+ * - an edit in a word of SHORT_FOR_ONE_EDIT letters or fewer needs another word within one edit
+ *   that is distinctive, or two other words within one edit ("Zhang Wen" is not "Zhang Wei",
+ *   "Tran Anr Hung" is "Tran Anh Hung").
+ */
+const SHORT_FOR_TWO_EDITS = 5;
+const SHORT_FOR_ONE_EDIT = 3;
+/** Longest protected name whose middle words may be left out (every subset of them is tried). */
+const MAX_LEAVE_OUT_WORDS = 6;
+const HYPHEN_BETWEEN_LETTERS = /\p{L}-\p{L}/u;
+const HYPHENS_BETWEEN_LETTERS = /(\p{L})-(\p{L})/gu;
+/**
+ * A word held by this many protected names or more (and by at least this share of them) is
+ * common, as are the words of COMMON_NAMES: a match resting on it carries little evidence.
+ */
+const COMMON_MIN_NAMES = 50;
+const COMMON_SHARE = 1 / 500;
 /** The highest factor a word alike only by sound can score (PHONETIC and SOUNDS_ALIKE below). */
 const FAR_FACTOR = 0.88;
 /** Reported confidences are rounded to 4 places: a bound must clear them by more than that. */
@@ -154,6 +188,8 @@ const PERMUTATIONS: Readonly<Record<number, readonly (readonly number[])[]>> = {
 const NOT_ALIKE = -1;
 const SOUNDS_ALIKE = 8;
 const PHONETIC = 16;
+/** A flag on a relation: the query word is another known name (see relation). */
+const OTHER_NAME = 1 << 16;
 
 /** Orders results: higher confidence, then lower layer, then identity id and name (deterministic). */
 function isBetter(a: MatchResult, b: MatchResult | null): boolean {
@@ -162,6 +198,45 @@ function isBetter(a: MatchResult, b: MatchResult | null): boolean {
   if (a.layer !== b.layer) return a.layer < b.layer;
   if (a.identityId !== b.identityId) return a.identityId < b.identityId;
   return a.matchedName < b.matchedName;
+}
+
+/**
+ * Whether a protected name of `m` words may match with middle words left out: three words or more
+ * (up to MAX_LEAVE_OUT_WORDS), in a name (a description names people in full), by two words at
+ * least. A bound may take it as possible for a hyphenated name too (it stays an upper bound).
+ */
+function mayLeaveOut(search: Search, m: number): boolean {
+  return search.mode === 'name' && m >= 3 && m <= MAX_LEAVE_OUT_WORDS && search.words.length >= 2;
+}
+
+const EVERY_WORD: number[][] = [];
+/** 0 .. m - 1: the positions of every word of a name of m words (made once per m). */
+function everyWord(m: number): readonly number[] {
+  let words = EVERY_WORD[m];
+  if (!words) EVERY_WORD[m] = words = [...Array(m).keys()];
+  return words;
+}
+
+const LEFT_OUT_WORDS: number[][][] = [];
+/**
+ * The words kept of a name of m words (3..MAX_LEAVE_OUT_WORDS) when one or more of its middle
+ * words are left out: the first, the last and each subset of the middle ones but all of them.
+ */
+function leftOutWords(m: number): readonly (readonly number[])[] {
+  let subsets = LEFT_OUT_WORDS[m];
+  if (!subsets) {
+    subsets = [];
+    for (let mask = 1; mask < 1 << (m - 2); mask++) {
+      subsets.push(everyWord(m).filter((i) => i === 0 || i === m - 1 || (mask & (1 << (i - 1))) === 0));
+    }
+    LEFT_OUT_WORDS[m] = subsets;
+  }
+  return subsets;
+}
+
+/** The highest score of a name with middle words left out (see scoreEntry). */
+function leftOutBound(primary: boolean): number {
+  return PENALTY.leftOut * (primary ? 1 : PENALTY.variation);
 }
 
 /** A word and each way of deleting one of its letters (symmetric deletion: one edit either side meets). */
@@ -198,6 +273,8 @@ interface Search {
   bestScore: number;
   relations: Map<number, number>;
   codes: Map<string, string[]>;
+  /** Per query word, 1 when it is a known name itself: a common name, or a protected name's word. */
+  knownNames: Uint8Array;
 }
 
 /**
@@ -207,7 +284,10 @@ interface Search {
  * dictionary (fuzzy and sound-alike word lookup), and the whole names without spaces. All of it
  * sits in typed arrays and Buffers. A name is scored against every window of the query's words;
  * two edits anywhere in a name of two or more words are allowed (a word with no more than a
- * third... see token-rules), and the other word always leads to it through the postings.
+ * third... see token-rules), and the other word always leads to it through the postings. Edits
+ * are granted only beside words that carry evidence (EVIDENCE: how many protected names hold each
+ * word is counted, derived like deadBits), and a name of three or more words also matches with
+ * its middle words left out.
  */
 export class NameIndex {
   private readonly tokens: StringTable;
@@ -239,6 +319,10 @@ export class NameIndex {
   private compactShapes = new Uint16Array(0);
   private stamps = new Uint32Array(0);
   private stamp = 0;
+  /** Per word of the dictionary, the live names holding it (derived like deadBits). */
+  private tokenNames = new Uint32Array(0);
+  /** Per word of the dictionary, 1 when it is one of COMMON_NAMES (derived like deadBits). */
+  private tokenListed = new Uint8Array(0);
   /** Scratch of one search: the postings read (names, repeated), the unled ones, the sort keys. */
   private readonly led = new GrowableUint32(1024);
   private readonly unled = new GrowableUint32(1024);
@@ -294,6 +378,13 @@ export class NameIndex {
       const first = this.identityFirstEntry.get(slot);
       if (entry < first || entry >= first + this.identityEntryCount.get(slot)) this.markDead(entry);
     }
+    this.ensureTokenArrays(this.tokens.size);
+    for (let token = 0; token < this.tokens.size; token++) {
+      this.tokenListed[token] = COMMON_NAMES.has(this.tokens.text(token)) ? 1 : 0;
+    }
+    for (let entry = 0; entry < this.entryIdentity.length; entry++) {
+      if (this.isLive(entry)) this.countNames(entry, 1);
+    }
   }
 
   /** Number of identities held. */
@@ -313,7 +404,11 @@ export class NameIndex {
 
   /** Bytes held in typed arrays and Buffers (capacity, not just use), derived ones included. */
   get bytes(): number {
-    let total = this.deadBits.byteLength + this.compactShapes.byteLength;
+    let total =
+      this.deadBits.byteLength +
+      this.compactShapes.byteLength +
+      this.tokenNames.byteLength +
+      this.tokenListed.byteLength;
     for (const part of Object.values(this.parts())) total += part.byteLength;
     return total;
   }
@@ -334,7 +429,7 @@ export class NameIndex {
     const spellings = identity.names.flatMap(
       (text, position): { text: string; position: number; joined?: string }[] => {
         // "Joon-ho" is written "Joonho" as often as "Joon Ho": both spellings lead to the name.
-        const joined = text.replace(/(\p{L})-(\p{L})/gu, '$1$2');
+        const joined = text.replace(HYPHENS_BETWEEN_LETTERS, '$1$2');
         return joined === text
           ? [{ text, position }]
           : [
@@ -344,16 +439,21 @@ export class NameIndex {
       },
     );
     const held = spellings.flatMap(({ text, position, joined }) =>
-      normaliseProtectedName(joined ?? text).map((normalised) => ({ text, position, normalised })),
+      normaliseProtectedName(joined ?? text).map((normalised) => ({
+        text,
+        position,
+        normalised,
+        hyphenated: joined === undefined && HYPHEN_BETWEEN_LETTERS.test(text),
+      })),
     );
-    held.forEach(({ text, position, normalised }) => {
+    held.forEach(({ text, position, normalised, hyphenated }) => {
       const key = normalised.compact + '|' + normalised.tokens.join(' ');
       if (seen.has(key)) return;
       seen.add(key);
       const entry = this.entryIdentity.push(slot);
       this.entryTokenStart.push(this.entryTokens.length);
       this.entryTokenCount.push(normalised.tokens.length);
-      this.entryFlags.push(position === 0 ? PRIMARY : 0);
+      this.entryFlags.push((position === 0 ? PRIMARY : 0) | (hyphenated ? HYPHENATED : 0));
       const stored = this.texts.append(text);
       this.entryTextOffset.push(stored.offset);
       this.entryTextLength.push(stored.bytes);
@@ -370,6 +470,7 @@ export class NameIndex {
       this.compactShapes[entry] = compactShapeOf(shape);
       for (const id of distinct) this.postings.add(id, entry);
       this.compacts.add(hash32(normalised.compact), entry);
+      this.countNames(entry, 1);
     });
     const count = this.entryIdentity.length - first;
     this.ensureDeadBits(this.entryIdentity.length);
@@ -499,6 +600,12 @@ export class NameIndex {
     accept: Search['accept'],
     acceptsFrom: number,
   ): Search {
+    const knownNames = new Uint8Array(words.length);
+    words.forEach((word, position) => {
+      const token = this.tokens.get(word);
+      const known = COMMON_NAMES.has(word) || (token >= 0 && (this.tokenNames[token] ?? 0) > 0);
+      knownNames[position] = known ? 1 : 0;
+    });
     return {
       words,
       mode,
@@ -508,6 +615,7 @@ export class NameIndex {
       bestScore: 0,
       relations: new Map(),
       codes: new Map(),
+      knownNames,
     };
   }
 
@@ -515,6 +623,8 @@ export class NameIndex {
     const known = this.tokens.get(token);
     if (known >= 0) return known;
     const id = this.tokens.intern(token);
+    this.ensureTokenArrays(id + 1);
+    this.tokenListed[id] = COMMON_NAMES.has(token) ? 1 : 0;
     for (const key of deletionKeys(token)) this.deletions.add(hash32(key), id);
     for (const code of phoneticCodes(token)) this.phonetic.add(hash32(code), id);
     return id;
@@ -557,7 +667,47 @@ export class NameIndex {
   }
 
   private markDeadRange(first: number, count: number): void {
-    for (let entry = first; entry < first + count; entry++) this.markDead(entry);
+    for (let entry = first; entry < first + count; entry++) {
+      if (this.isLive(entry)) this.countNames(entry, -1);
+      this.markDead(entry);
+    }
+  }
+
+  /** Adds `delta` to the count of live names holding each distinct word of this name. */
+  private countNames(entry: number, delta: number): void {
+    const start = this.entryTokenStart.get(entry);
+    const count = this.entryTokenCount.get(entry);
+    this.ensureTokenArrays(this.tokens.size);
+    for (let i = 0; i < count; i++) {
+      const token = this.entryTokens.get(start + i);
+      let repeated = false;
+      for (let before = 0; before < i && !repeated; before++) {
+        repeated = this.entryTokens.get(start + before) === token;
+      }
+      if (!repeated) this.tokenNames[token] = (this.tokenNames[token] ?? 0) + delta;
+    }
+  }
+
+  /** Room for `tokens` words' counts and marks. */
+  private ensureTokenArrays(tokens: number): void {
+    if (tokens <= this.tokenNames.length) return;
+    const size = Math.max(tokens, this.tokenNames.length * 2, 1024);
+    const names = new Uint32Array(size);
+    names.set(this.tokenNames);
+    this.tokenNames = names;
+    const listed = new Uint8Array(size);
+    listed.set(this.tokenListed);
+    this.tokenListed = listed;
+  }
+
+  /** How many live names make a word common (see COMMON_MIN_NAMES). */
+  private commonFrom(): number {
+    return Math.max(COMMON_MIN_NAMES, Math.ceil(this.live * COMMON_SHARE));
+  }
+
+  /** Whether a stored word is a common name: listed, or held by many protected names. */
+  private isCommonToken(token: number, commonFrom: number): boolean {
+    return this.tokenListed[token] === 1 || (this.tokenNames[token] ?? 0) >= commonFrom;
   }
 
   /** Room for `entries` names' compact shapes. */
@@ -837,20 +987,31 @@ export class NameIndex {
     const distinct = (shape >>> 20) & 0x3f;
     const short = (shape >>> 26) & 0x7;
     const n = search.words.length;
-    if (m === 0 || m > n + 1) return 0;
+    const primary = (shape & SHAPE_PRIMARY) !== 0;
+    if (m === 0) return 0;
+    if (m > n + 1) return mayLeaveOut(search, m) ? leftOutBound(primary) : 0;
     if (search.mode === 'description' && m === 1) return 0;
     // Short words of the name not led to may be near a query word that leads nowhere.
     const maybeNear = shortHits < 0 ? 0 : Math.max(0, short - shortHits);
     const far = hits < 0 ? 0 : Math.max(0, distinct - hits - maybeNear);
     if (far > 0 && search.mode === 'description') return 0;
-    return this.boundOf(search, m, letters, inexactHits, far, (shape & SHAPE_PRIMARY) !== 0);
+    return this.boundOf(
+      search,
+      m,
+      letters,
+      inexactHits,
+      far,
+      primary,
+      mayLeaveOut(search, m) ? PENALTY.leftOut : 0,
+    );
   }
 
   /**
    * The bound of a name of m words and `letters` letters, of which `inexact` words are near a
    * query word but none of them (one edit at least, or a sound-alike) and `far` words are far from
    * every query word (two edits at least, or a sound-alike): each takes its edits while the name's
-   * edit budget lasts, else the highest sound-alike factor, whichever gives more.
+   * edit budget lasts, else the highest sound-alike factor, whichever gives more; or `leftOut`,
+   * the most that leaving middle words out can give (0 when it cannot).
    */
   private boundOf(
     search: Search,
@@ -859,6 +1020,7 @@ export class NameIndex {
     inexact: number,
     far: number,
     primary: boolean,
+    leftOut: number,
   ): number {
     const budget = nameEditBudget(m, letters);
     let bound = 0;
@@ -870,6 +1032,8 @@ export class NameIndex {
         if (value > bound) bound = value;
       }
     }
+    // Middle words left out score `leftOut` at most (PENALTY.leftOut, less for far end words).
+    if (bound < leftOut) bound = leftOut;
     if (!primary) bound *= PENALTY.variation;
     if (m === 1) bound *= PENALTY.singleTokenName;
     // Every alignment spans m or m + 1 query words: with more, the name is always wrapped.
@@ -910,11 +1074,16 @@ export class NameIndex {
     const m = overflow ? this.entryTokenCount.get(entry) : (shape >>> 14) & 0x3f;
     const primary = overflow ? (this.entryFlags.get(entry) & PRIMARY) !== 0 : (shape & SHAPE_PRIMARY) !== 0;
     const n = search.words.length;
-    if (m === 0 || m > n + 1) return 0;
+    const leaves = mayLeaveOut(search, m);
+    if (m === 0 || (m > n + 1 && !leaves)) return 0;
     if (search.mode === 'description' && m === 1) return 0;
     let letters = 0;
     let inexact = 0;
     let far = 0;
+    // Too many words, or a middle word out of reach: only the alignments that leave words out.
+    let onlyLeftOut = m > n + 1;
+    // Those keep the first and last words: each far from every query word costs FAR_FACTOR.
+    let leftOut = leaves ? PENALTY.leftOut : 0;
     for (let i = 0; i < m; i++) {
       const token = this.entryTokens.get(start + i);
       const length = this.tokens.lengths.get(token);
@@ -934,10 +1103,15 @@ export class NameIndex {
         );
         reachable = Math.abs(wordLength - length) <= cap;
       }
-      if (!reachable) return 0;
+      if (!reachable) {
+        if (!leaves || i === 0 || i === m - 1) return 0;
+        onlyLeftOut = true;
+      }
+      if (i === 0 || i === m - 1) leftOut *= FAR_FACTOR;
       far++;
     }
-    return this.boundOf(search, m, letters, inexact, far, primary);
+    if (onlyLeftOut) return leftOut * (primary ? 1 : PENALTY.variation);
+    return this.boundOf(search, m, letters, inexact, far, primary, leftOut);
   }
 
   private codesOf(search: Search, word: string): string[] {
@@ -969,24 +1143,39 @@ export class NameIndex {
         const targetCodes = phoneticCodes(target);
         return this.codesOf(search, word).some((code) => targetCodes.includes(code));
       };
-      if (d <= 1 && d <= cap) result = d;
-      else if (d <= cap) result = soundsAlike() ? SOUNDS_ALIKE + d : d;
-      else if (d <= maxPhonetic && soundsAlike()) result = PHONETIC + d;
+      // A query word that is another known name is that name: two edits off the protected word
+      // it is someone else ("Perez" is not "Lopez" misspelt); one edit off, or two that sound
+      // alike, it is marked OTHER_NAME and needs evidence ("Wang Yang" is not "Wang Fang", "Ali
+      // Hassoun" not "Ali Hassan"; "Tyler Swift" is). One edit that sounds alike is a spelling
+      // ("Mohammed" for "Mohamed").
+      const known = search.knownNames[position] === 1;
+      if (d <= 1 && d <= cap) result = d === 1 && known && !soundsAlike() ? OTHER_NAME | d : d;
+      else if (d <= cap) {
+        if (soundsAlike()) result = (SOUNDS_ALIKE + d) | (known ? OTHER_NAME : 0);
+        else result = known ? NOT_ALIKE : d;
+      } else if (d <= maxPhonetic && soundsAlike()) result = PHONETIC + d;
     }
     search.relations.set(key, result);
     return result;
   }
 
-  /** Scores one protected name against the query's words: every window, in order or not. */
+  /**
+   * Scores one protected name against the query's words: every window, in order or not, and for a
+   * name of three or more words, with middle words left out ("Grace Hopper").
+   */
   private scoreEntry(search: Search, entry: number): void {
     const m = this.entryTokenCount.get(entry);
     const n = search.words.length;
-    if (m === 0 || m > n + 1) return;
+    const flags = this.entryFlags.get(entry);
+    const leavesOut = mayLeaveOut(search, m) && (flags & HYPHENATED) === 0;
+    if (m === 0 || (m > n + 1 && !leavesOut)) return;
     if (search.mode === 'description' && m === 1) return;
     this.work.candidatesScored++;
     const start = this.entryTokenStart.get(entry);
     const tokens: number[] = [];
     let letters = 0;
+    // A middle word alike to no query word leaves only the alignments that leave it out.
+    let whole = m <= n + 1;
     for (let i = 0; i < m; i++) {
       const token = this.entryTokens.get(start + i);
       // Most candidates share one word with the query and no other: out before any alignment.
@@ -994,30 +1183,77 @@ export class NameIndex {
       for (let position = 0; position < n && !alike; position++) {
         alike = this.relation(search, token, position) !== NOT_ALIKE;
       }
-      if (!alike) return;
+      if (!alike) {
+        if (!leavesOut || i === 0 || i === m - 1) return;
+        whole = false;
+      }
       tokens.push(token);
       letters += this.tokens.lengths.get(token);
     }
     const budget = nameEditBudget(m, letters);
-    const primary = (this.entryFlags.get(entry) & PRIMARY) !== 0;
-    const tryAlignment = (positions: readonly number[], penalty: number, inOrder: boolean): void => {
+    const primary = (flags & PRIMARY) !== 0;
+    const commonFrom = this.commonFrom();
+    /**
+     * Scores the name's words `kept` (all of them, or with middle words left out) at the query
+     * positions `positions`. Edits are taken only where the rest of the name carries evidence
+     * (EVIDENCE): otherwise another person's name is as likely ("Kenta Tanaka" for "Kenji
+     * Tanaka", "Zhang Wen" for "Zhang Wei").
+     */
+    const tryAlignment = (
+      kept: readonly number[],
+      positions: readonly number[],
+      penalty: number,
+      inOrder: boolean,
+    ): void => {
       let edits = 0;
       let phoneticFactor = 1;
       let soundAlike = false;
       let soundEdits = 0;
       let soundFactor = 1;
-      for (let j = 0; j < m; j++) {
-        const r = this.relation(search, tokens[j] ?? 0, positions[j] ?? 0);
-        if (r === NOT_ALIKE) return;
+      let keptLetters = 0;
+      // The evidence beside the edits (see EVIDENCE above): a distinctive word written out, the
+      // words within one edit that are not short edited ones, and whether one of them is distinctive.
+      let exactDistinctive = false;
+      let nearWords = 0;
+      let nearDistinctive = false;
+      let twoEditsNeedEvidence = false;
+      let otherNameNeedsEvidence = false;
+      let shortEdited = false;
+      for (let j = 0; j < kept.length; j++) {
+        const token = tokens[kept[j] ?? 0] ?? 0;
+        const length = this.tokens.lengths.get(token);
+        keptLetters += length;
+        const related = this.relation(search, token, positions[j] ?? 0);
+        if (related === NOT_ALIKE) return;
+        const otherName = (related & OTHER_NAME) !== 0;
+        const r = related & ~OTHER_NAME;
+        if (otherName) otherNameNeedsEvidence = true;
+        const distinctive = !this.isCommonToken(token, commonFrom);
+        let wordEdits = 0;
         if (r >= PHONETIC) phoneticFactor *= Math.max(0.7, 0.88 - 0.04 * (r - PHONETIC));
         else if (r >= SOUNDS_ALIKE) {
-          edits += r - SOUNDS_ALIKE;
-          soundEdits += r - SOUNDS_ALIKE;
-          soundFactor *= 0.88 - 0.04 * (r - SOUNDS_ALIKE);
+          wordEdits = r - SOUNDS_ALIKE;
+          edits += wordEdits;
+          soundEdits += wordEdits;
+          soundFactor *= 0.88 - 0.04 * wordEdits;
           soundAlike = true;
-        } else edits += r;
+        } else {
+          wordEdits = r;
+          edits += r;
+          if (r >= 2 && length <= SHORT_FOR_TWO_EDITS && !distinctive) twoEditsNeedEvidence = true;
+        }
+        // A word that is another name, a sound-alike beyond edits or two edits off is no evidence.
+        if (otherName || r >= PHONETIC || wordEdits > 1) continue;
+        if (wordEdits === 0 && distinctive) exactDistinctive = true;
+        if (wordEdits > 0 && length <= SHORT_FOR_ONE_EDIT) {
+          shortEdited = true;
+          continue;
+        }
+        nearWords++;
+        if (distinctive) nearDistinctive = true;
       }
-      // Reordered or with a middle word: one edit at most (two reach other people, "Angela Nelson").
+      // Reordered, with a middle word or with middle words left out: one edit at most (two reach
+      // other people, "Angela Nelson").
       const allowed = inOrder ? budget : Math.min(budget, 1);
       if (edits > allowed && soundAlike) {
         // Over the edit budget, sound-alike words count by their sound instead ("Tyler Swyft").
@@ -1025,37 +1261,59 @@ export class NameIndex {
         phoneticFactor *= soundFactor;
       }
       if (edits > allowed) return;
-      const lowest = Math.min(...positions);
-      const highest = Math.max(...positions);
+      if (edits > 0 && !exactDistinctive && (twoEditsNeedEvidence || !inOrder)) return;
+      if (otherNameNeedsEvidence && !nearDistinctive) return;
+      if (shortEdited && !nearDistinctive && nearWords < 2) return;
+      let lowest = n;
+      let highest = -1;
+      for (let j = 0; j < kept.length; j++) {
+        const position = positions[j] ?? 0;
+        if (position < lowest) lowest = position;
+        if (position > highest) highest = position;
+      }
       const wrapped = lowest > 0 || highest < n - 1;
       if (wrapped && !this.mayWrap(search, m === 1, lowest, highest)) return;
-      let confidence = (1 - (0.6 * edits) / Math.max(letters, 1)) * phoneticFactor * penalty;
+      let confidence = (1 - (0.6 * edits) / Math.max(keptLetters, 1)) * phoneticFactor * penalty;
       if (!primary) confidence *= PENALTY.variation;
       if (m === 1) confidence *= PENALTY.singleTokenName;
       // A one-word name wraps only in generic words (mayWrap): no further penalty.
       if (wrapped && m > 1) confidence *= WRAPPED;
-      const exact = edits === 0 && phoneticFactor === 1 && inOrder;
+      const exact = edits === 0 && phoneticFactor === 1 && inOrder && kept.length === m;
       const layer: MatchLayer = exact ? (primary ? 1 : 2) : phoneticFactor < 1 || soundAlike ? 4 : 3;
       this.consider(search, entry, layer, confidence);
     };
+    const all = everyWord(m);
     const window: number[] = new Array<number>(m).fill(0);
-    for (let s = 0; s + m <= n; s++) {
-      for (let j = 0; j < m; j++) window[j] = s + j;
-      tryAlignment(window, 1, true);
-      for (const order of PERMUTATIONS[m] ?? []) {
-        tryAlignment(
-          order.map((j) => s + j),
-          PENALTY.reordered,
-          false,
-        );
+    if (whole) {
+      for (let s = 0; s + m <= n; s++) {
+        for (let j = 0; j < m; j++) window[j] = s + j;
+        tryAlignment(all, window, 1, true);
+        for (const order of PERMUTATIONS[m] ?? []) {
+          tryAlignment(
+            all,
+            order.map((j) => s + j),
+            PENALTY.reordered,
+            false,
+          );
+        }
+      }
+      // A middle word the protected name does not have ("Taylor Alison Swift").
+      if (m >= 2) {
+        for (let s = 0; s + m + 1 <= n; s++) {
+          for (let skip = 1; skip < m; skip++) {
+            const positions = [...Array(m + 1).keys()].filter((i) => i !== skip).map((i) => s + i);
+            tryAlignment(all, positions, PENALTY.extraToken, false);
+          }
+        }
       }
     }
-    // A middle word the protected name does not have ("Taylor Alison Swift").
-    if (m >= 2) {
-      for (let s = 0; s + m + 1 <= n; s++) {
-        for (let skip = 1; skip < m; skip++) {
-          const positions = [...Array(m + 1).keys()].filter((i) => i !== skip).map((i) => s + i);
-          tryAlignment(positions, PENALTY.extraToken, false);
+    // Middle words left out, in order, the first and the last word kept ("Grace Hopper" for
+    // "Grace Brewster Hopper"): every non-empty subset of the middle words.
+    if (leavesOut) {
+      for (const kept of leftOutWords(m)) {
+        for (let s = 0; s + kept.length <= n; s++) {
+          for (let j = 0; j < kept.length; j++) window[j] = s + j;
+          tryAlignment(kept, window, PENALTY.leftOut, false);
         }
       }
     }
