@@ -5,6 +5,7 @@ import { startFaultCluster, type FaultCluster } from './fault-cluster';
 import { formatTable, saveProblems, saveRows, type FaultRow } from './fault-report';
 import { runUnderFault, type Bench, type FaultSpec } from './fault-run';
 import { SERVICES } from './inside-checks';
+import { killDetectionWhileEnrolling } from './enrolment-fault';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 import { Workload } from './workload';
 
@@ -242,5 +243,20 @@ describe('the cluster under faults, with a steady workload through the gateway',
       });
     },
     8 * MINUTES,
+  );
+  it(
+    'when detection is killed while it enrols reference pictures, then every picture is enrolled, once',
+    async () => {
+      const owner = workload.casts[0]?.owner.key;
+      if (owner === undefined) throw new Error('no platform to claim with');
+      const deathsBefore = env.deaths.length;
+      const outcome = await killDetectionWhileEnrolling(env, ROOT, owner);
+      process.stdout.write(
+        `\n[faults] enrolment: killed with ${outcome.killedWith.indexed} enrolled and ${outcome.killedWith.pending} pending, all settled in ${outcome.seconds} s\n`,
+      );
+      expect(outcome.problems).toEqual([]);
+      expect(env.deaths.slice(deathsBefore)).toEqual([]);
+    },
+    6 * MINUTES,
   );
 });

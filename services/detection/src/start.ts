@@ -92,7 +92,10 @@ export async function startDetection(
       // Faces are examined in worker threads, never on the event loop (ADR 0026); the budget shares
       // them among platforms, the reference-image job and avatar evaluations.
       const threads = config.FACE_THREADS > 0 ? config.FACE_THREADS : os.availableParallelism();
-      const examiner = createFaceExaminer({ threads });
+      const examiner = createFaceExaminer({
+        threads,
+        onWorkerError: (err) => logger.error({ err }, 'face worker failed (piscina starts another)'),
+      });
       examinerOf = examiner;
       const budget = new PictureBudget({
         concurrency: threads,

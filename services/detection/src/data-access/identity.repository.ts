@@ -338,7 +338,11 @@ export class IdentityRepository implements IdentityStore {
     return row?.ownerPlatformId ?? null;
   }
 
-  async referencesOf(q: Queryable, claimIds: string[], faceModel: string): Promise<Map<string, StoredReference[]>> {
+  async referencesOf(
+    q: Queryable,
+    claimIds: string[],
+    faceModel: string,
+  ): Promise<Map<string, StoredReference[]>> {
     return this.referenceImages.referencesOf(q, claimIds, faceModel);
   }
 }

@@ -151,7 +151,8 @@ export class ImageFetcher implements ImageSource {
     if (faces === undefined) return { fingerprint, faces: null };
     try {
       const examination = await faces.budget.run(ENROLMENT, () =>
-        faces.examiner.examine(bytes, { timeoutMs: ENROLMENT_TIMEOUT_MS }),
+        // A reference picture may show its face small: enrolment takes the second, finer look.
+        faces.examiner.examine(bytes, { timeoutMs: ENROLMENT_TIMEOUT_MS, smallFaces: true }),
       );
       return { fingerprint, faces: examination.faces.map((face) => face.descriptor) };
     } catch (err) {
@@ -171,24 +172,23 @@ export class ImageFetcher implements ImageSource {
     const faces = this.options.faces;
     if (faces === undefined) return null;
     if (timeoutMs < 1) return null;
+    // The deadline takes a picture still waiting out of the platform's queue; one already being
+    // examined runs to its end in its worker (ending a worker costs a second of model loading)
+    // and the answer goes on without its faces.
     const deadline = AbortSignal.timeout(Math.ceil(timeoutMs));
-    const started = performance.now();
+    const examination = faces.budget.run(platformId, () => faces.examiner.examine(bytes), deadline);
+    const late = new Promise<null>((resolve) => deadline.addEventListener('abort', () => resolve(null), { once: true }));
     try {
-      const examination = await faces.budget.run(
-        platformId,
-        () =>
-          faces.examiner.examine(bytes, {
-            timeoutMs: Math.max(1, Math.ceil(timeoutMs - (performance.now() - started))),
-            signal: deadline,
-          }),
-        deadline,
-      );
-      return { descriptors: examination.faces.map((face) => face.descriptor) };
+      const examined = await Promise.race([examination, late]);
+      return examined === null ? null : { descriptors: examined.faces.map((face) => face.descriptor) };
     } catch (err) {
       // The platform's share is taken: its own check is refused (429), nobody else's.
       if (err instanceof AppError && err.code === 'RATE_LIMITED') throw err;
-      // Not in time, or the picture's faces could not be read: names and fingerprints decide.
+      // The picture's faces could not be read: names and fingerprints decide.
       return null;
+    } finally {
+      // A late examination's outcome is nobody's: keep its rejection from going unhandled.
+      examination.catch(() => undefined);
     }
   }
 

@@ -209,7 +209,11 @@ export class ReferenceImageRepository {
    * older one waits to be recomputed: ADR 0015) and enrolled faces of `faceModel`. A picture being
    * enrolled again keeps matching by its fingerprint meanwhile.
    */
-  async referencesOf(q: Queryable, claimIds: string[], faceModel: string): Promise<Map<string, StoredReference[]>> {
+  async referencesOf(
+    q: Queryable,
+    claimIds: string[],
+    faceModel: string,
+  ): Promise<Map<string, StoredReference[]>> {
     const out = new Map<string, StoredReference[]>();
     if (claimIds.length === 0) return out;
     const rows = await db(q)

@@ -235,7 +235,8 @@ export function detect(
   // The name's identity's own picture counts for it even when another identity's is closer.
   if (nameHit && fingerprint) {
     const own = catalogue.imageScore(nameHit.identity.claimId, fingerprint);
-    if (own && catalogue.isImageMatch(own.similarity)) evidenceOf(nameHit.identity).image ??= round4(own.similarity);
+    if (own && catalogue.isImageMatch(own.similarity))
+      evidenceOf(nameHit.identity).image ??= round4(own.similarity);
   }
   let likeness: Likeness | null = null;
   if (picture) {
@@ -287,7 +288,9 @@ function choose(
 ): { detection: Detection; action: Action; otherMatches: OtherMatch[] } {
   const ranked = detection.candidates
     .map((candidate, order) => ({ candidate, order, action: actionOf(candidate) }))
-    .sort((a, b) => RESTRICTIVENESS.indexOf(a.action) - RESTRICTIVENESS.indexOf(b.action) || a.order - b.order);
+    .sort(
+      (a, b) => RESTRICTIVENESS.indexOf(a.action) - RESTRICTIVENESS.indexOf(b.action) || a.order - b.order,
+    );
   const first = ranked[0];
   if (first === undefined) return { detection, action: actionOf(null), otherMatches: [] };
   const others = ranked.slice(1).map(({ candidate }) => ({
@@ -323,11 +326,20 @@ export async function confirmFaces(
   name: string,
   description: string | undefined,
 ): Promise<Detection> {
-  if (picture?.faces == null || detection.likeness === null || detection.likeness.band === 'none') return detection;
+  if (picture?.faces == null || detection.likeness === null || detection.likeness.band === 'none')
+    return detection;
   const gallery = ctx.catalogue.faceCount;
-  const found = ctx.catalogue.searchFaces(picture.faces.descriptors, reviewRadiusOf(gallery), filter, only?.claimId);
+  const found = ctx.catalogue.searchFaces(
+    picture.faces.descriptors,
+    reviewRadiusOf(gallery),
+    filter,
+    only?.claimId,
+  );
   if (found.length === 0) return detection;
-  const live = await ctx.faces.enrolledFaces(ctx.db, found.map((hit) => hit.imageId));
+  const live = await ctx.faces.enrolledFaces(
+    ctx.db,
+    found.map((hit) => hit.imageId),
+  );
   if (found.every((hit) => live.has(hit.imageId))) return detection;
   // Some face is gone: detect again without the forgotten identities' faces.
   const forgotten = new Set(found.filter((hit) => !live.has(hit.imageId)).map((hit) => hit.identity.claimId));
@@ -363,7 +375,12 @@ function outcomeOf(
     });
   };
   const chosen = choose(detection, actionOf);
-  return { ...chosen.detection, parodyLikelihood: parody, action: chosen.action, otherMatches: chosen.otherMatches };
+  return {
+    ...chosen.detection,
+    parodyLikelihood: parody,
+    action: chosen.action,
+    otherMatches: chosen.otherMatches,
+  };
 }
 
 function licensedBoxesOf(detections: readonly Detection[]): string[] {

@@ -173,7 +173,11 @@ export class IdentityCatalogue {
   }
 
   /** Adds or replaces an identity with its fingerprinted reference images and enrolled faces. */
-  put(identity: IndexedIdentity, references: ReferenceFingerprint[], faces: readonly ReferenceFace[] = []): void {
+  put(
+    identity: IndexedIdentity,
+    references: ReferenceFingerprint[],
+    faces: readonly ReferenceFace[] = [],
+  ): void {
     const previous = this.identities.get(identity.claimId);
     this.identities.put(identity);
     this.faces.put(identity.claimId, faces);

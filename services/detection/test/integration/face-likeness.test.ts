@@ -55,11 +55,23 @@ describe('faces: the same person in another picture (docs/spec/contracts.md §15
     images.serve('/ada-face.jpg', await faceCrop('sample1.jpg', 0), 'image/jpeg');
     images.serve(
       '/group.jpg',
-      await sharp(demo('sample1.jpg')).rotate(4, { background: '#808080' }).resize(900).jpeg({ quality: 60 }).toBuffer(),
+      await sharp(demo('sample1.jpg'))
+        .rotate(4, { background: '#808080' })
+        .resize(900)
+        .jpeg({ quality: 60 })
+        .toBuffer(),
       'image/jpeg',
     );
-    images.serve('/other-group.jpg', await sharp(demo('sample3.jpg')).resize(1000).jpeg().toBuffer(), 'image/jpeg');
-    images.serve('/stranger.jpg', await sharp(demo('sample2.jpg')).resize(800).jpeg().toBuffer(), 'image/jpeg');
+    images.serve(
+      '/other-group.jpg',
+      await sharp(demo('sample3.jpg')).resize(1000).jpeg().toBuffer(),
+      'image/jpeg',
+    );
+    images.serve(
+      '/stranger.jpg',
+      await sharp(demo('sample2.jpg')).resize(800).jpeg().toBuffer(),
+      'image/jpeg',
+    );
     images.serve('/no-face.png', await scene(3, 400));
     caller = h.platform();
     ada = await h.box(
@@ -89,7 +101,9 @@ describe('faces: the same person in another picture (docs/spec/contracts.md §15
     const byUrl = new Map(
       [...ada.referenceImages, ...grace.referenceImages].map((image) => [image.id, image.url]),
     );
-    const statuses = Object.fromEntries(rows.rows.map((r) => [byUrl.get(r.image_id), [r.face_status, r.has_descriptor]]));
+    const statuses = Object.fromEntries(
+      rows.rows.map((r) => [byUrl.get(r.image_id), [r.face_status, r.has_descriptor]]),
+    );
     expect(statuses).toEqual({
       [url('/ada-face.jpg')]: ['enrolled', true],
       [url('/no-face.png')]: ['no_face', false],
@@ -98,9 +112,9 @@ describe('faces: the same person in another picture (docs/spec/contracts.md §15
     const outbox = await db.query<{ type: string; payload: unknown }>(
       `SELECT type, payload FROM outbox WHERE type = 'detection.reference_image.enrolled'`,
     );
-    expect(outbox.rows.map((r) => (r.payload as { data: { faceStatus: string } }).data.faceStatus).sort()).toEqual(
-      ['enrolled', 'no_face', 'several_faces'],
-    );
+    expect(
+      outbox.rows.map((r) => (r.payload as { data: { faceStatus: string } }).data.faceStatus).sort(),
+    ).toEqual(['enrolled', 'no_face', 'several_faces']);
   });
 
   it('when a protected face appears in another picture under another name, then the claim is matched by face', async () => {
@@ -206,6 +220,9 @@ describe('faces not examined in time', () => {
       .platform()
       .call('POST', '/v1/svc/identity/check', { name: 'Nobody Known', imageUrl: `${images.base}/group.jpg` });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ action: 'ALLOW', detection: { likeness: { band: 'unavailable', score: 0 } } });
+    expect(reply.body).toMatchObject({
+      action: 'ALLOW',
+      detection: { likeness: { band: 'unavailable', score: 0 } },
+    });
   });
 });

@@ -117,7 +117,10 @@ export class FaceGallery {
       if (key.startsWith('index/')) indexParts[key.slice('index/'.length)] = value;
     }
     gallery.index = FaceIndex.fromParts(indexParts);
-    const stored = JSON.parse(table.toString('utf8')) as { next: number; table: [string, [number, string][]][] };
+    const stored = JSON.parse(table.toString('utf8')) as {
+      next: number;
+      table: [string, [number, string][]][];
+    };
     gallery.nextFaceId = stored.next;
     for (const [claimId, entries] of stored.table) {
       gallery.facesOf.set(
