@@ -20,22 +20,20 @@ export interface EnrolmentFaultOutcome {
   seconds: number;
 }
 
-/** Different crops and sizes of one face (face-api's demo photo, MIT): each its own picture. */
+/**
+ * Different crops and sizes of one portrait (Barack Obama's official portrait, public domain, from
+ * the labelled face set): each its own picture with exactly one face.
+ */
 async function facePictures(rootDir: string): Promise<Buffer[]> {
-  const demo = path.join(
-    path.dirname(
-      require.resolve('@vladmandic/face-api/package.json', {
-        paths: [path.join(rootDir, 'packages/face-engine')],
-      }),
-    ),
-    'demo',
-    'sample1.jpg',
+  const portrait = path.join(
+    rootDir,
+    'packages/face-engine/test/fixtures/faces/wh-obama-official-portrait-2012.jpg',
   );
   return Promise.all(
     Array.from({ length: PICTURES }, (_, i) =>
-      sharp(demo)
-        .extract({ left: 180 + i * 4, top: 240 + i * 3, width: 620 - i * 6, height: 540 - i * 5 })
-        .resize(400 + i * 20)
+      sharp(portrait)
+        .extract({ left: 20 + i * 3, top: 10 + i * 2, width: 360 - i * 6, height: 440 - i * 6 })
+        .resize(300 + i * 15)
         .jpeg({ quality: 80 + (i % 10) })
         .toBuffer(),
     ),
