@@ -140,7 +140,6 @@ export function pairDistances(set: LabelledFaceSet, faces: readonly ExaminedFace
     for (const person of group) groups.set(person, (groups.get(person) ?? new Set()).add(i));
   });
   const lookAlike = (a: ExaminedFace, b: ExaminedFace): boolean => {
-    if (a.picture === b.picture && familyOf(set, a.person) !== undefined) return true;
     const ga = groups.get(a.person);
     const gb = groups.get(b.person);
     return ga !== undefined && gb !== undefined && [...ga].some((g) => gb.has(g));
