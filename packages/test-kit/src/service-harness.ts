@@ -33,6 +33,8 @@ export interface HarnessBaseOptions {
   clock?: ManualClock;
   /** Another harness's database (a second replica): used as it is and not dropped by this one. */
   databaseUrl?: string;
+  /** Every log line of the service (at debug and above) goes here, for tests of what is logged. */
+  logs?: { write(line: string): void };
 }
 
 /**
@@ -44,7 +46,10 @@ export async function startHarnessBase(service: string, options: HarnessBaseOpti
     options.databaseUrl === undefined
       ? await freshPostgresDatabase(service)
       : { url: options.databaseUrl, drop: async () => undefined };
-  const logger = createLogger('test', { level: (process.env.HARNESS_LOG_LEVEL ?? 'silent') as 'silent' });
+  const logger =
+    options.logs === undefined
+      ? createLogger('test', { level: (process.env.HARNESS_LOG_LEVEL ?? 'silent') as 'silent' })
+      : createLogger('test', { level: 'debug' }, options.logs);
   const bus = new InProcessMessageBus({ logger });
   const delivered: EventEnvelope[] = [];
   await bus.subscribe({

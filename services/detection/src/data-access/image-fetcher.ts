@@ -154,7 +154,14 @@ export class ImageFetcher implements ImageSource {
         // A reference picture may show its face small: enrolment takes the second, finer look.
         faces.examiner.examine(bytes, { timeoutMs: ENROLMENT_TIMEOUT_MS, smallFaces: true }),
       );
-      return { fingerprint, faces: examination.faces.map((face) => face.descriptor) };
+      return {
+        fingerprint,
+        faces: examination.faces.map((face) => ({
+          descriptor: face.descriptor,
+          score: face.score,
+          width: face.box.width,
+        })),
+      };
     } catch (err) {
       // The job tries the picture again later (its retry schedule), as for a fetch that failed.
       throw new AppError('SERVICE_UNAVAILABLE', 'The faces of the picture could not be examined', {
@@ -177,7 +184,9 @@ export class ImageFetcher implements ImageSource {
     // and the answer goes on without its faces.
     const deadline = AbortSignal.timeout(Math.ceil(timeoutMs));
     const examination = faces.budget.run(platformId, () => faces.examiner.examine(bytes), deadline);
-    const late = new Promise<null>((resolve) => deadline.addEventListener('abort', () => resolve(null), { once: true }));
+    const late = new Promise<null>((resolve) =>
+      deadline.addEventListener('abort', () => resolve(null), { once: true }),
+    );
     try {
       const examined = await Promise.race([examination, late]);
       return examined === null ? null : { descriptors: examined.faces.map((face) => face.descriptor) };

@@ -25,13 +25,26 @@ export interface ReferenceImageDeps extends ProjectionDeps {
   clock: Clock;
 }
 
-/** A reference image's face: enrolled when the picture shows exactly one (docs/spec/contracts.md §15). */
+/** Beside the widest face, another counts when the detector is this sure of it... */
+const OTHER_FACE_MIN_SCORE = 0.5;
+/** ...and it is at least this share of the widest face's width. */
+const OTHER_FACE_MIN_SHARE = 1 / 3;
+
+/**
+ * A reference image's face: enrolled when the picture shows exactly one (docs/spec/contracts.md
+ * §15). The widest face is the picture's; others the detector is unsure of, or that are small beside it (a patch on a
+ * suit, a face on a poster behind), do not count: on the labelled set's portraits the detector
+ * found such "faces" in 8 of them (ADR 0026).
+ */
 export function faceEnrolmentOf(faces: EnrolledPicture['faces']): FaceEnrolment {
   if (faces === null) return { status: 'failed' };
-  const [only, ...others] = faces;
-  if (only === undefined) return { status: 'no_face' };
+  const [main, ...rest] = [...faces].sort((a, b) => b.width - a.width || b.score - a.score);
+  if (main === undefined) return { status: 'no_face' };
+  const others = rest.filter(
+    (face) => face.score >= OTHER_FACE_MIN_SCORE && face.width >= main.width * OTHER_FACE_MIN_SHARE,
+  );
   if (others.length > 0) return { status: 'several_faces' };
-  return { status: 'enrolled', descriptor: only, model: FACE_MODEL };
+  return { status: 'enrolled', descriptor: main.descriptor, model: FACE_MODEL };
 }
 
 async function announce(

@@ -16,10 +16,10 @@ export interface PictureAnalysis {
   faces: { descriptors: Float32Array[] } | null;
 }
 
-/** A reference image being enrolled: its fingerprint and every face's descriptor (null: no examiner). */
+/** A reference image being enrolled: its fingerprint and every face found (null: no examiner). */
 export interface EnrolledPicture {
   fingerprint: ImageFingerprint;
-  faces: Float32Array[] | null;
+  faces: { descriptor: Float32Array; score: number; width: number }[] | null;
 }
 
 /** Pictures by URL (fetched through the outbound-fetch guard). */

@@ -25,12 +25,16 @@ describe('faces: the same person in another picture (docs/spec/contracts.md §15
   let db: Database;
   let ada: TestIdentity & { boxId: string };
   let grace: TestIdentity & { boxId: string };
+  const logs: string[] = [];
 
   const url = (p: string): string => `${images.base}${p}`;
 
   beforeAll(async () => {
     // Generous: the workers share two cores with the rest of the suite (the default is 1 s).
-    h = await startDetectionHarness({ FACE_CHECK_TIMEOUT_MS: '20000' });
+    h = await startDetectionHarness(
+      { FACE_CHECK_TIMEOUT_MS: '20000' },
+      { logs: { write: (line) => void logs.push(line) } },
+    );
     db = await createDatabase({ url: h.databaseUrl, maxConnections: 1 });
     images = await startImageServer();
     const serve = async (route: string, file: string) =>
@@ -185,6 +189,21 @@ describe('faces: the same person in another picture (docs/spec/contracts.md §15
     expect(text).not.toContain('stranger.jpg');
     expect(text).not.toContain('group.jpg');
     expect(text).not.toMatch(/descriptor/i);
+    // The service logged its requests (debug and above), never a checked picture or a face.
+    expect(logs.some((line) => line.includes('request completed'))).toBe(true);
+    const logged = logs.join('\n');
+    expect(logged).not.toContain('stranger.jpg');
+    expect(logged).not.toContain('group.jpg');
+    expect(logged).not.toMatch(/descriptor|Float32Array/i);
+    // And nothing else in its database holds them: every table's text, searched.
+    const tables = await db.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+    );
+    for (const { table_name: table } of tables.rows) {
+      const rows = await db.query(`SELECT * FROM "${table}"`);
+      const dump = JSON.stringify(rows.rows);
+      expect([table, dump.includes('stranger.jpg') || dump.includes('group.jpg')]).toEqual([table, false]);
+    }
   });
 
   it('when an enrolled face is deleted in the database, then no check matches it, even before the index hears of it', async () => {

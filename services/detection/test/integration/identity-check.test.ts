@@ -165,7 +165,11 @@ describe('POST /v1/svc/identity/check', () => {
     const both = await check('Tailor Swift', { imageUrl: `${images.base}/taylor-ref.png` });
     expect(both.body.confidence).toBeGreaterThan(nameOnly.body.confidence);
     // The picture is the stronger evidence (the same picture): it names the layer (contracts §15).
-    expect(both.body.detection).toMatchObject({ layer: 5, matchLayer: 'image', matchedVariations: ['Taylor Swift'] });
+    expect(both.body.detection).toMatchObject({
+      layer: 5,
+      matchLayer: 'image',
+      matchedVariations: ['Taylor Swift'],
+    });
   });
 
   it('when the description makes parody likely, then REVIEW_PARODY with the likelihood reported', async () => {

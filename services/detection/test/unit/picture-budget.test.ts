@@ -68,7 +68,9 @@ describe('PictureBudget', () => {
 
   it('when work fails, then its worker and share are given back', async () => {
     const budget = new PictureBudget({ concurrency: 1, perPlatform: 1, now });
-    await expect(budget.run('p', async () => Promise.reject(new Error('bad picture')))).rejects.toThrow('bad picture');
+    await expect(budget.run('p', async () => Promise.reject(new Error('bad picture')))).rejects.toThrow(
+      'bad picture',
+    );
     await expect(budget.run('p', async () => 'next')).resolves.toBe('next');
   });
 });
