@@ -241,3 +241,52 @@ describe('faces not examined in time', () => {
     });
   });
 });
+
+describe('faces in the review band', () => {
+  let h: DetectionHarness;
+  let images: ImageServer;
+  let strict: TestIdentity & { boxId: string };
+  let moderate: TestIdentity & { boxId: string };
+
+  beforeAll(async () => {
+    h = await startDetectionHarness({ FACE_CHECK_TIMEOUT_MS: '20000' });
+    images = await startImageServer();
+    images.serve('/biden-portrait.jpg', await picture('wh-biden-vp-official-portrait.jpg'), 'image/jpeg');
+    images.serve('/obama-portrait.jpg', await picture('wh-obama-official-portrait-2012.jpg'), 'image/jpeg');
+    // Both men again, waving: each face is close to his portrait, not close enough for `match`.
+    images.serve('/waving.jpg', await picture('wh-obama-biden-waving.jpg'), 'image/jpeg');
+    strict = await h.box(
+      await h.verifiedClaim('Strict Person', { imageUrls: [`${images.base}/biden-portrait.jpg`] }),
+      { policy: 'BLOCK_ALL', enforcement: 'STRICT' },
+    );
+    moderate = await h.box(
+      await h.verifiedClaim('Moderate Person', { imageUrls: [`${images.base}/obama-portrait.jpg`] }),
+      { policy: 'BLOCK_ALL', enforcement: 'MODERATE' },
+    );
+    await h.running.fingerprintReferenceImages();
+    await h.running.refreshIndex();
+  }, 120_000);
+
+  afterAll(async () => {
+    await h.stop();
+    await images.close();
+  });
+
+  it('when a face is in the review band, then it acts as a match on a STRICT box only, and bestScore is at least its score', async () => {
+    const reply = await h
+      .platform()
+      .call('POST', '/v1/svc/identity/check', {
+        name: 'Waving Avatar',
+        imageUrl: `${images.base}/waving.jpg`,
+      });
+    expect(reply.body).toMatchObject({
+      matchedIdentity: { claimId: strict.claimId, boxId: strict.boxId },
+      action: 'BLOCK',
+      detection: { layer: 6, matchLayer: 'face', likeness: { band: 'review', faces: 3 } },
+    });
+    // The MODERATE box's face is in the review band too: not a match there.
+    const others = (reply.body.detection.otherMatches ?? []) as { claimId: string }[];
+    expect(others.map((m) => m.claimId)).not.toContain(moderate.claimId);
+    expect(reply.body.detection.bestScore).toBeGreaterThanOrEqual(reply.body.detection.likeness.score);
+  });
+});
