@@ -12,7 +12,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults lint typecheck format format-check \
-	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-enforcement bench-storage db-types db-types-check openapi openapi-check openapi-lint clean
+	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-likeness bench-enforcement bench-storage db-types db-types-check openapi openapi-check openapi-lint clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -133,6 +133,9 @@ bench-enforcement: build ## Enforcement: 100,000 grace periods due in one minute
 
 bench-detection: build ## Detection at 1M identities x 4 names: rebuild, snapshot load, memory, check and batch latency vs goals (about 4 min); BENCH_IDENTITIES
 	$(PNPM) exec tsc -b bench && node --expose-gc --max-old-space-size=4096 bench/dist/detection/run.js
+
+bench-likeness: build ## Likeness at 1M enrolled faces: face index build, snapshot load, bytes, search p50/p99 and recall vs the exact scan (about 8 min); BENCH_FACES, BENCH_QUERIES
+	$(PNPM) exec tsc -b bench && node --expose-gc --max-old-space-size=4096 bench/dist/likeness/run.js
 
 bench-storage: build ## Kysely's per-query cost over a Queryable vs raw SQL (about 1 min)
 	$(PNPM) exec tsc -b bench && node bench/dist/storage/kysely-overhead.js

@@ -4,6 +4,18 @@ export { createFaceExaminer, faceWorkerFilename, type FaceExaminerOptions } from
 export { FaceExaminationTimeout, FaceExaminerBusy } from './face-examiner.errors';
 export { DEFAULT_MIN_SCORE, type FaceDetectorName } from './face-examination';
 export {
+  FaceIndex,
+  FACE_INDEX_VERSION,
+  FACE_INDEX_FLAT_LIMIT,
+  defaultCells,
+  defaultProbes,
+  listsFor,
+  type FaceIndexParts,
+  type FaceIndexRebuildOptions,
+  type FaceMatch,
+  type FaceSearchOptions,
+} from './face-index';
+export {
   IMPOSTOR_TAIL,
   LIKENESS_BUDGETS,
   LIKENESS_THRESHOLDS,
