@@ -28,6 +28,15 @@ export const detectionConfigSchema = baseEnvSchema.extend({
   FACE_CHECK_TIMEOUT_MS: env.int(1000),
   /** How long a batch (and an avatar evaluation) waits for the faces of its pictures, in all. */
   FACE_BATCH_TIMEOUT_MS: env.int(3500),
+  /**
+   * How long a check waits for its picture to arrive (then 422 INVALID_IMAGE_URL, reason timeout):
+   * under the gateway's 1.9 s, so a platform's slow picture never times the gateway out (which
+   * would count against the breaker every platform shares). A batch's pictures get the second.
+   */
+  PICTURE_FETCH_CHECK_MS: env.int(1200),
+  PICTURE_FETCH_BATCH_MS: env.int(3000),
+  /** A check's whole time for its picture, fetch and faces (the faces get what the fetch left). */
+  CHECK_PICTURE_BUDGET_MS: env.int(1700),
   /** One platform's pictures being examined or waiting at most (more: 429 RATE_LIMITED). */
   FACE_PLATFORM_BUDGET: env.int(8),
 });

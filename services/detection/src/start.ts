@@ -204,6 +204,8 @@ export async function startDetection(
         images,
         faces: referenceImages,
         faceTimeouts: { checkMs: config.FACE_CHECK_TIMEOUT_MS, batchMs: config.FACE_BATCH_TIMEOUT_MS },
+        pictureFetchMs: { checkMs: config.PICTURE_FETCH_CHECK_MS, batchMs: config.PICTURE_FETCH_BATCH_MS },
+        checkPictureBudgetMs: config.CHECK_PICTURE_BUDGET_MS,
         licenses,
         db,
         clock,

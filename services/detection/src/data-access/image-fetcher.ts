@@ -127,15 +127,22 @@ export class ImageFetcher implements ImageSource {
    * `unavailable`). The descriptors are returned, never kept: only reference images are enrolled
    * (docs/spec/contracts.md §15). RATE_LIMITED when the platform already has its share of pictures.
    */
-  async analyse(url: string, options: { platformId: string; timeoutMs: number }): Promise<PictureAnalysis> {
+  async analyse(
+    url: string,
+    options: { platformId: string; timeoutMs: number; fetchTimeoutMs?: number; totalMs?: number },
+  ): Promise<PictureAnalysis> {
     const key = this.checkedKey(url);
-    const bytes = await this.fetchBytes(key);
+    const started = performance.now();
+    const bytes = await this.fetchBytes(key, options.fetchTimeoutMs);
+    // The faces get their own time, but never past the check's whole budget for its picture.
+    const left = options.totalMs === undefined ? Infinity : options.totalMs - (performance.now() - started);
+    const facesMs = Math.min(options.timeoutMs, left);
     const [fingerprint, faces] = await Promise.all([
       this.fingerprintBytes(bytes).then((fingerprint) => {
         this.remember(key, fingerprint);
         return fingerprint;
       }),
-      this.examine(bytes, options.platformId, options.timeoutMs),
+      this.examine(bytes, options.platformId, facesMs),
     ]);
     return { fingerprint, faces };
   }
@@ -226,11 +233,11 @@ export class ImageFetcher implements ImageSource {
     }
   }
 
-  private async download(url: string): Promise<GuardedResponse> {
+  private async download(url: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<GuardedResponse> {
     try {
       return await this.fetch(url, {
         allowPrivate: this.options.allowPrivateFetch,
-        timeoutMs: DEFAULT_TIMEOUT_MS,
+        timeoutMs,
         maxBytes: DEFAULT_MAX_BYTES,
         maxRedirects: DEFAULT_MAX_REDIRECTS,
         headers: { accept: 'image/*' },
@@ -248,7 +255,11 @@ export class ImageFetcher implements ImageSource {
           },
         );
       }
-      throw invalidImageUrl(GUARD_MESSAGES[err.reason], { reason: err.reason }, err);
+      const message =
+        err.reason === 'timeout' && timeoutMs !== DEFAULT_TIMEOUT_MS
+          ? `The image was not received within ${timeoutMs / 1000} s (the check's time for its picture)`
+          : GUARD_MESSAGES[err.reason];
+      throw invalidImageUrl(message, { reason: err.reason }, err);
     }
   }
 
@@ -257,8 +268,8 @@ export class ImageFetcher implements ImageSource {
   }
 
   /** The picture's bytes: a 2xx answer with an image type (INVALID_IMAGE_URL otherwise). */
-  private async fetchBytes(url: string): Promise<Buffer> {
-    const response = await this.download(url);
+  private async fetchBytes(url: string, timeoutMs?: number): Promise<Buffer> {
+    const response = await this.download(url, timeoutMs);
     if (response.status < 200 || response.status > 299) {
       throw invalidImageUrl(`The image URL answered HTTP ${response.status}`, {
         reason: 'http_status',

@@ -353,8 +353,15 @@ async function pictureOf(
   caller: Caller,
   url: string,
   timeoutMs: number,
+  fetchTimeoutMs: number,
+  totalMs?: number,
 ): Promise<PictureAnalysis> {
-  return ctx.images.analyse(url, { platformId: caller.platformId, timeoutMs });
+  return ctx.images.analyse(url, {
+    platformId: caller.platformId,
+    timeoutMs,
+    fetchTimeoutMs,
+    ...(totalMs === undefined ? {} : { totalMs }),
+  });
 }
 
 function outcomeOf(
@@ -403,7 +410,16 @@ export async function checkIdentity(
   const name = checkedName(input.name);
   const imageUrl = input.imageUrl === undefined ? undefined : checkImageUrl(input.imageUrl);
   const picture =
-    imageUrl === undefined ? null : await pictureOf(ctx, caller, imageUrl, ctx.faceTimeouts.checkMs);
+    imageUrl === undefined
+      ? null
+      : await pictureOf(
+          ctx,
+          caller,
+          imageUrl,
+          ctx.faceTimeouts.checkMs,
+          ctx.pictureFetchMs.checkMs,
+          ctx.checkPictureBudgetMs,
+        );
   const detection = await confirmFaces(
     ctx,
     detect(ctx, name, picture, undefined, undefined, input.description),
@@ -468,7 +484,7 @@ export async function checkIdentities(
     if (input.imageUrl !== undefined) {
       const left = ctx.faceTimeouts.batchMs - (performance.now() - started);
       try {
-        picture = await pictureOf(ctx, caller, input.imageUrl, left);
+        picture = await pictureOf(ctx, caller, input.imageUrl, left, ctx.pictureFetchMs.batchMs);
       } catch (err) {
         if (!isAppError(err)) throw err;
         if (err.code === 'RATE_LIMITED') {

@@ -27,7 +27,10 @@ export interface ImageSource {
   /** The fingerprint (cached); INVALID_IMAGE_URL or IMAGE_TOO_LARGE (AppError) when the picture cannot be had. */
   fingerprintOf(url: string): Promise<ImageFingerprint>;
   /** Fingerprint and faces of a checked picture, under the platform's budget (RATE_LIMITED past it). */
-  analyse(url: string, options: { platformId: string; timeoutMs: number }): Promise<PictureAnalysis>;
+  analyse(
+    url: string,
+    options: { platformId: string; timeoutMs: number; fetchTimeoutMs?: number; totalMs?: number },
+  ): Promise<PictureAnalysis>;
   /** Fingerprint and faces of a reference image. */
   enrol(url: string): Promise<EnrolledPicture>;
 }
@@ -158,6 +161,14 @@ export interface DetectionContext {
   faces: EnrolledFaceStore;
   /** How long a check (and a batch, in all) waits for the faces of its pictures. */
   faceTimeouts: { checkMs: number; batchMs: number };
+  /**
+   * How long a check waits for its picture to arrive: within the gateway's budget, so that one
+   * platform's slow pictures are answered (422) by detection rather than timing out at the gateway
+   * and opening the breaker every platform shares (docs/spec/contracts.md §15, §17).
+   */
+  pictureFetchMs: { checkMs: number; batchMs: number };
+  /** A check's whole time for its picture (fetch and faces), under the gateway's budget. */
+  checkPictureBudgetMs: number;
   licenses: LicenseStore;
   db: Queryable;
   clock: Clock;

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AVATAR_EVALUATION_PATH } from '@svc/contracts';
 import { createDatabase, type Database } from '@svc/storage';
@@ -273,12 +275,10 @@ describe('faces in the review band', () => {
   });
 
   it('when a face is in the review band, then it acts as a match on a STRICT box only, and bestScore is at least its score', async () => {
-    const reply = await h
-      .platform()
-      .call('POST', '/v1/svc/identity/check', {
-        name: 'Waving Avatar',
-        imageUrl: `${images.base}/waving.jpg`,
-      });
+    const reply = await h.platform().call('POST', '/v1/svc/identity/check', {
+      name: 'Waving Avatar',
+      imageUrl: `${images.base}/waving.jpg`,
+    });
     expect(reply.body).toMatchObject({
       matchedIdentity: { claimId: strict.claimId, boxId: strict.boxId },
       action: 'BLOCK',
@@ -288,5 +288,68 @@ describe('faces in the review band', () => {
     const others = (reply.body.detection.otherMatches ?? []) as { claimId: string }[];
     expect(others.map((m) => m.claimId)).not.toContain(moderate.claimId);
     expect(reply.body.detection.bestScore).toBeGreaterThanOrEqual(reply.body.detection.likeness.score);
+  });
+});
+
+describe('one platform’s pictures do not hold up another’s (docs/spec/contracts.md §15, §17)', () => {
+  let h: DetectionHarness;
+  let images: ImageServer;
+  let slow: Server;
+  let slowBase = '';
+
+  beforeAll(async () => {
+    h = await startDetectionHarness({ FACE_PLATFORM_BUDGET: '1', PICTURE_FETCH_CHECK_MS: '600' });
+    images = await startImageServer();
+    images.serve('/group.jpg', await picture('wh-obama-biden-oval-office.jpg'), 'image/jpeg');
+    // A picture that takes 3 s to arrive: one platform's slow input.
+    slow = createServer((_req, res) => {
+      const timer = setTimeout(
+        () => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(0)),
+        3000,
+      );
+      res.on('close', () => clearTimeout(timer));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    slowBase = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await h.stop();
+    await images.close();
+    slow.closeAllConnections();
+    await new Promise<void>((resolve) => slow.close(() => resolve()));
+  });
+
+  it('when a picture is slow to arrive, then detection answers 422 within the check’s time instead of the gateway timing out', async () => {
+    const started = performance.now();
+    const reply = await h
+      .platform()
+      .call('POST', '/v1/svc/identity/check', { name: 'Slow Picture', imageUrl: `${slowBase}/slow.png` });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error).toMatchObject({ code: 'INVALID_IMAGE_URL', details: { reason: 'timeout' } });
+    expect(performance.now() - started).toBeLessThan(1900);
+  });
+
+  it('when a platform sends more pictures than its share, then only its own are refused (429, Retry-After) and another platform’s check is answered', async () => {
+    const noisy = h.platform();
+    const quiet = h.platform();
+    const check = (client: typeof noisy) =>
+      client.call('POST', '/v1/svc/identity/check', {
+        name: 'Busy Avatar',
+        imageUrl: `${images.base}/group.jpg`,
+      });
+    const replies = await Promise.all([check(noisy), check(noisy), check(noisy), check(noisy)]);
+    const refused = replies.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]?.headers.get('retry-after')).toBe('1');
+    expect(refused[0]?.body.error).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { limit: 1, remaining: 0 },
+    });
+    expect(replies.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+    const [mine, theirs] = await Promise.all([check(noisy), check(quiet)]);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.detection.likeness.band).not.toBe('unavailable');
+    expect([200, 429]).toContain(mine.status);
   });
 });
