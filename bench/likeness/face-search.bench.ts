@@ -13,7 +13,8 @@
  *
  * Environment: BENCH_FACES (default 1000000), BENCH_QUERIES (default 1000), BENCH_RADIUS (0.5),
  * BENCH_LISTS (default: the index's rule), BENCH_PROBES (default: the index's rule),
- * BENCH_SWEEP (1: sweep probes, the default; 0: skip), BENCH_SEED (default 20261129).
+ * BENCH_SWEEP (1: sweep probes, the default; 0: skip), BENCH_SEED (default 20261129),
+ * BENCH_FACE_MODEL (unit, the default, or measured: synthetic-faces.ts).
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
@@ -52,6 +53,7 @@ export const FACE_SEARCH_GOALS = {
 } as const;
 
 export interface FaceSearchFigures {
+  model: string;
   faces: number;
   owners: number;
   lists: number;
@@ -175,10 +177,13 @@ export function faceSearchBench(): FaceSearchFigures {
   const queries = intFromEnv('BENCH_QUERIES', 1000, 2);
   const radius = Number(process.env.BENCH_RADIUS ?? '0.5');
   const seed = intFromEnv('BENCH_SEED', 20261129);
-  const world = new SyntheticFaces(seed);
+  const model = process.env.BENCH_FACE_MODEL ?? 'unit';
+  if (model !== 'unit' && model !== 'measured')
+    throw new Error(`BENCH_FACE_MODEL must be unit or measured, got "${model}"`);
+  const world = new SyntheticFaces(seed, model);
   const random = prng(seed + 1);
 
-  console.log(`face search: generating ${faces.toLocaleString('en')} faces ...`);
+  console.log(`face search: generating ${faces.toLocaleString('en')} faces (${model} model) ...`);
   let started = performance.now();
   const descriptors = new Float32Array(faces * DIM);
   const personOf = new Uint32Array(faces);
@@ -294,6 +299,7 @@ export function faceSearchBench(): FaceSearchFigures {
   measure(probes, queries); // a warm-up pass (the JIT, the caches), not counted
   const main = measure(probes, queries);
   const figures: FaceSearchFigures = {
+    model,
     faces,
     owners: index.ownerCount,
     lists: index.listTotal,

@@ -1,16 +1,27 @@
 /**
  * Synthetic face descriptors with the structure of face-api's (no pictures, no model): every
- * person is a centre, every picture of them the centre plus noise.
+ * person is a centre, every picture of them the centre plus noise, in one of two models:
  *
- *   - centre = a shared mean (norm 0.7: descriptors of faces are alike, all in one cone) + the
- *     person's own part, Gaussian with a decaying spread over the numbers (variance ∝ 1/(1 + k/32),
- *     numbers shuffled, total variance 0.5): two people lie ~1.0 apart (0.6 to 1.3), as face-api
- *     descriptors of different people do, and the norms are ~1 (not exactly 1);
- *   - picture = centre + isotropic noise of a per-picture spread between 0.017 and 0.036 per
- *     number: two pictures of one person lie 0.27 to 0.58 apart (face-api: ~0.28 to 0.57).
+ *   - `unit` (the default; the brief of the face index): centre = a shared mean of norm 0.7 + the
+ *     person's own part, Gaussian with variances ∝ 1/(1 + k/32) shuffled over the numbers,
+ *     totalling 0.5: norms ~1 (0.83 to 1.28), two people ~1.0 apart (0.6 to 1.3);
+ *   - `measured`: what face-api (the engine's examiner) gave for the 188 faces of
+ *     packages/face-engine/test/fixtures/faces (2026-11-29): descriptors are not normalised (norms
+ *     1.20 to 1.63, median 1.44), share a mean of norm 1.32, and their variance (0.33 in all) is
+ *     spread almost evenly over the numbers (the widest 4.4x the narrowest, the widest 16 hold
+ *     19 %); two faces lie 0.80 apart on average. So: mean norm 1.32, the person's part with
+ *     variances ∝ 1/(1 + k/96) (the widest 16: 18 %) totalling 0.24; two people ~0.8 apart.
+ *
+ * In both, picture = centre + isotropic noise of a per-picture spread between 0.017 and 0.036 per
+ * number: two pictures of one person lie 0.27 to 0.58 apart (face-api: ~0.28 to 0.57).
  * Everything comes from seeded PRNGs: the same seed gives the same faces on every run.
  */
 const DIM = 128;
+const MODELS = {
+  unit: { meanNorm: 0.7, personVariance: 0.5, decay: 32 },
+  measured: { meanNorm: 1.32, personVariance: 0.24, decay: 96 },
+} as const;
+export type FaceModel = keyof typeof MODELS;
 
 /** mulberry32: a small seeded PRNG answering [0, 1). */
 export function prng(seed: number): () => number {
@@ -46,7 +57,11 @@ export class SyntheticFaces {
   private readonly spread = new Float32Array(DIM);
   private readonly centre = new Float32Array(DIM);
 
-  constructor(private readonly seed: number) {
+  constructor(
+    private readonly seed: number,
+    model: FaceModel = 'unit',
+  ) {
+    const { meanNorm, personVariance, decay } = MODELS[model];
     const random = prng(seed);
     const normal = gaussian(random);
     let norm = 0;
@@ -55,9 +70,9 @@ export class SyntheticFaces {
       this.mean[d] = v;
       norm += v * v;
     }
-    for (let d = 0; d < DIM; d++) this.mean[d] = ((this.mean[d] ?? 0) * 0.7) / Math.sqrt(norm);
-    // Decaying variances, shuffled over the numbers, summing to 0.5.
-    const variances = Array.from({ length: DIM }, (_, k) => 1 / (1 + k / 32));
+    for (let d = 0; d < DIM; d++) this.mean[d] = ((this.mean[d] ?? 0) * meanNorm) / Math.sqrt(norm);
+    // Decaying variances, shuffled over the numbers, summing to personVariance.
+    const variances = Array.from({ length: DIM }, (_, k) => 1 / (1 + k / decay));
     for (let i = DIM - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       const t = variances[i] ?? 0;
@@ -65,7 +80,7 @@ export class SyntheticFaces {
       variances[j] = t;
     }
     const total = variances.reduce((a, b) => a + b, 0);
-    for (let d = 0; d < DIM; d++) this.spread[d] = Math.sqrt((0.5 * (variances[d] ?? 0)) / total);
+    for (let d = 0; d < DIM; d++) this.spread[d] = Math.sqrt((personVariance * (variances[d] ?? 0)) / total);
   }
 
   /** Person `person`'s centre (the same on every call). */

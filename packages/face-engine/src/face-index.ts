@@ -68,8 +68,9 @@ export function defaultCells(groups: number): number {
 
 /**
  * Probes by default: a 64th of the lists, at least 16. With the owners' other faces measured too,
- * that found 0.993 of the exact matches within 0.5 at 1M faces (2,048 lists, 32 probes) and 0.994
- * at 100k (1,024 lists, 16 probes) in bench/likeness.
+ * that found 0.996 of the exact matches within 0.5 at 1M faces (2,048 lists, 32 probes) and 0.994
+ * at 100k (1,024 lists, 16 probes) in bench/likeness, but only 0.956 at 1M with the statistics of
+ * real face-api descriptors (BENCH_FACE_MODEL=measured: 128 probes for 0.99). See bench/README.md.
  */
 export function defaultProbes(lists: number): number {
   return lists <= 1 ? 1 : Math.min(lists, Math.max(16, Math.ceil(lists / 64)));
@@ -340,6 +341,22 @@ export class FaceIndex {
     this.ownerHead[owner] = 0;
     this.owners.remove(owner);
     return removed;
+  }
+
+  /**
+   * The exact distances from a descriptor to every face of one owner (an identity's enrolled
+   * pictures): the second stage that compares a candidate with all of its pictures at once.
+   */
+  distancesToOwner(descriptor: Float32Array, ownerKey: string): number[] {
+    const owner = this.owners.ownerOf(ownerKey);
+    if (owner < 0) return [];
+    const distances: number[] = [];
+    for (let next = this.ownerHead[owner] ?? 0; next !== 0;) {
+      const slot = next - 1;
+      next = this.nextOfOwner[slot] ?? 0;
+      distances.push(Math.sqrt(this.exactSquared(descriptor, slot)));
+    }
+    return distances;
   }
 
   /**
