@@ -194,8 +194,8 @@ export async function startDetection(
         logger,
         run: async () => {
           if (!loaded || !snapshots || indexSync.position === lastSnapshotSeq) return;
-          // A gallery that grew far past its trained lists is retrained first (a few seconds at 1M).
-          catalogue.packFaces();
+          // The face index is retrained on load only (before the replica is ready): a rebuild at
+          // 1M faces holds the event loop for half a minute (bench/likeness).
           await snapshotTaken?.();
         },
       });

@@ -3,7 +3,7 @@ import { AppError, isAppError } from '@svc/errors';
 import { httpUrlProblem } from '@svc/fetch-guard';
 import type { ImageFingerprint } from '@svc/image-fingerprint';
 import { decideAction, type Action } from './action';
-import { bandOf, likenessScoreOf, reviewRadiusOf } from './face-matching/bands';
+import { bandOf, judgedDistanceOf, likenessScoreOf, reviewRadiusOf } from './face-matching/bands';
 import type { FaceHit, IdentityFilter } from './identity-catalogue';
 import type { IndexedIdentity } from './identity';
 import { parodyLikelihood } from './parody';
@@ -126,6 +126,8 @@ interface Evidence {
   face?: number;
 }
 
+const BAND_ORDER = ['match', 'review', 'none'] as const;
+
 /** The faces' verdict, and the identities a face matched (or reviewed on a STRICT box). */
 function faceEvidence(
   ctx: Pick<DetectionContext, 'catalogue'>,
@@ -135,20 +137,20 @@ function faceEvidence(
 ): { likeness: Likeness; hits: { hit: FaceHit; score: number }[] } {
   if (faces === null) return { likeness: { score: 0, band: 'unavailable', faces: 0 }, hits: [] };
   const gallery = ctx.catalogue.faceCount;
-  const found = ctx.catalogue.searchFaces(faces.descriptors, reviewRadiusOf(gallery), filter, only?.claimId);
+  const found = ctx.catalogue
+    .searchFaces(faces.descriptors, reviewRadiusOf(gallery), filter, only?.claimId)
+    .map((hit) => ({ hit, band: bandOf(hit, gallery), score: round4(likenessScoreOf(judgedDistanceOf(hit))) }))
+    .sort((a, b) => BAND_ORDER.indexOf(a.band) - BAND_ORDER.indexOf(b.band) || b.score - a.score);
   const closest = found[0];
   const likeness: Likeness = {
-    score: closest === undefined ? 0 : round4(likenessScoreOf(closest.distance)),
-    band: closest === undefined ? 'none' : bandOf(closest.distance, gallery),
+    score: closest === undefined || closest.band === 'none' ? 0 : closest.score,
+    band: closest === undefined ? 'none' : closest.band,
     faces: faces.descriptors.length,
   };
   const hits = found
-    .filter((hit) => {
-      const band = bandOf(hit.distance, gallery);
-      // The review band acts as a match on a STRICT box only (docs/spec/contracts.md §15).
-      return band === 'match' || (band === 'review' && hit.identity.box?.enforcement === 'STRICT');
-    })
-    .map((hit) => ({ hit, score: round4(likenessScoreOf(hit.distance)) }));
+    // The review band acts as a match on a STRICT box only (docs/spec/contracts.md §15).
+    .filter(({ hit, band }) => band === 'match' || (band === 'review' && hit.identity.box?.enforcement === 'STRICT'))
+    .map(({ hit, score }) => ({ hit, score }));
   return { likeness, hits };
 }
 

@@ -45,6 +45,9 @@ export interface FaceHit {
   identity: IndexedIdentity;
   imageId: string;
   distance: number;
+  /** The mean distance to all of the identity's enrolled pictures, and how many (the second stage). */
+  meanDistance: number;
+  references: number;
 }
 
 export interface ImageHit {
@@ -280,7 +283,13 @@ export class IdentityCatalogue {
     for (const candidate of this.faces.search(descriptors, radius, only)) {
       const identity = this.identities.get(candidate.claimId);
       if (identity === undefined || (filter !== undefined && !filter(identity))) continue;
-      hits.push({ identity, imageId: candidate.imageId, distance: candidate.distance });
+      hits.push({
+        identity,
+        imageId: candidate.imageId,
+        distance: candidate.distance,
+        meanDistance: candidate.meanDistance,
+        references: candidate.references,
+      });
     }
     return hits;
   }

@@ -166,6 +166,20 @@ describe('detect: the face layer', () => {
   });
 });
 
+describe('detect: an identity with several pictures (the second stage)', () => {
+  it('when a face is close to every picture of a person, then their mean decides, with the edges of the whole gallery', () => {
+    const ada = identity('claim_ada', 'Ada Lovelace', 'BLOCK_ALL');
+    // Three pictures of Ada, each 0.42 from the checked face: with one picture that is a match
+    // in a small gallery, and the mean of three agrees.
+    const catalogue = catalogueWith([ada, [near(0, 1, 0.42), near(0, 2, 0.42), near(0, 3, 0.42)]]);
+    const found = detect({ catalogue }, 'Studio Avatar', picture(axis(0)));
+    expect(found).toMatchObject({ identity: { claimId: 'claim_ada' }, likeness: { band: 'match' } });
+    // One close picture and two far ones: the mean is far, so no match on one lucky picture.
+    const lucky = catalogueWith([ada, [near(0, 1, 0.3), near(0, 2, 0.9), near(0, 3, 0.9)]]);
+    expect(detect({ catalogue: lucky }, 'Studio Avatar', picture(axis(0))).identity).toBeNull();
+  });
+});
+
 describe('checkIdentity: the most restrictive of several identities', () => {
   const ada = identity('claim_ada', 'Ada Lovelace', 'BLOCK_ALL');
   const grace = identity('claim_grace', 'Grace Hopper', 'OPEN');
@@ -267,7 +281,13 @@ describe('FaceGallery', () => {
     const copy = FaceGallery.fromParts(gallery.parts());
     expect(copy.size).toBe(3);
     expect(copy.search([near(1, 4, 0.1)], 0.5)).toEqual([
-      { claimId: 'claim_a', imageId: 'img_2', distance: expect.any(Number) },
+      {
+        claimId: 'claim_a',
+        imageId: 'img_2',
+        distance: expect.any(Number),
+        meanDistance: expect.any(Number),
+        references: 2,
+      },
     ]);
     copy.put('claim_a', [{ imageId: 'img_9', descriptor: axis(7) }]);
     expect(copy.search([axis(1)], 0.5)).toEqual([]);

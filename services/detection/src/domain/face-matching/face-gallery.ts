@@ -11,6 +11,12 @@ export interface FaceCandidate {
   claimId: string;
   imageId: string;
   distance: number;
+  /**
+   * The second stage: the checked face's mean distance to every enrolled picture of the identity
+   * (the face of the picture closest on that mean), and how many pictures that is.
+   */
+  meanDistance: number;
+  references: number;
 }
 
 /** How many enrolled faces one search may return before they are grouped by identity. */
@@ -87,8 +93,23 @@ export class FaceGallery {
         const imageId = this.imageOf.get(hit.faceId);
         if (imageId === undefined) continue;
         const known = best.get(hit.ownerKey);
-        if (known === undefined || hit.distance < known.distance) {
-          best.set(hit.ownerKey, { claimId: hit.ownerKey, imageId, distance: hit.distance });
+        // A candidate with several pictures is compared with all of them (exact distances).
+        const all = this.index.distancesToOwner(descriptor, hit.ownerKey);
+        const meanDistance = all.length === 0 ? hit.distance : all.reduce((sum, d) => sum + d, 0) / all.length;
+        if (known === undefined) {
+          best.set(hit.ownerKey, {
+            claimId: hit.ownerKey,
+            imageId,
+            distance: hit.distance,
+            meanDistance,
+            references: Math.max(1, all.length),
+          });
+        } else {
+          if (hit.distance < known.distance) {
+            known.distance = hit.distance;
+            known.imageId = imageId;
+          }
+          known.meanDistance = Math.min(known.meanDistance, meanDistance);
         }
       }
     }
