@@ -111,7 +111,7 @@ describe('dashboard: a creator uploads reference pictures in a real browser', ()
     await page.goto(`${deployment.url}/dashboard/claims/${claimId}`);
     await primary.waitFor();
     // Neither sample picture shows a face (coloured discs): each says so once detection has
-    // examined it, and the page asks for a picture that shows the creator's face (contracts §15).
+    // examined it, and the page asks for a picture that shows the creator's face (docs/spec/contracts.md §15).
     await page.getByText('No face found').nth(1).waitFor({ timeout: 60_000 });
     await page.getByRole('status').filter({ hasText: 'No face could be enrolled yet' }).waitFor();
     await screenshot(page, 'creator-upload');

@@ -5,7 +5,7 @@ import { normalCdf, normalQuantile } from './likeness-tail';
 // was measured on the labelled face set (test/fixtures/faces) by test/unit/likeness-quality.test.ts,
 // which prints the distributions and fails when the set no longer supports them.
 
-/** A face's band: `match` acts as a name match, `review` asks for a human look (contracts §15). */
+/** A face's band: `match` acts as a name match, `review` asks for a human look (docs/spec/contracts.md §15). */
 export type FaceLikenessBand = 'match' | 'review' | 'none';
 
 /**

@@ -164,7 +164,7 @@ describe('POST /v1/svc/identity/check', () => {
     const nameOnly = await check('Tailor Swift');
     const both = await check('Tailor Swift', { imageUrl: `${images.base}/taylor-ref.png` });
     expect(both.body.confidence).toBeGreaterThan(nameOnly.body.confidence);
-    // The picture is the stronger evidence (the same picture): it names the layer (contracts §15).
+    // The picture is the stronger evidence (the same picture): it names the layer (docs/spec/contracts.md §15).
     expect(both.body.detection).toMatchObject({
       layer: 5,
       matchLayer: 'image',

@@ -183,7 +183,7 @@ describe('NameIndex confidence and thresholds', () => {
   });
 });
 
-describe('NameIndex middle words left out (contracts §15)', () => {
+describe('NameIndex middle words left out (docs/spec/contracts.md §15)', () => {
   const index = new NameIndex();
   index.add({ id: 'claim_hopper', names: ['Grace Brewster Hopper'] });
   index.add({ id: 'claim_zeta', names: ['Catherine Zeta-Jones'] });
