@@ -139,7 +139,11 @@ function faceEvidence(
   const gallery = ctx.catalogue.faceCount;
   const found = ctx.catalogue
     .searchFaces(faces.descriptors, reviewRadiusOf(gallery), filter, only?.claimId)
-    .map((hit) => ({ hit, band: bandOf(hit, gallery), score: round4(likenessScoreOf(judgedDistanceOf(hit))) }))
+    .map((hit) => ({
+      hit,
+      band: bandOf(hit, gallery),
+      score: round4(likenessScoreOf(judgedDistanceOf(hit))),
+    }))
     .sort((a, b) => BAND_ORDER.indexOf(a.band) - BAND_ORDER.indexOf(b.band) || b.score - a.score);
   const closest = found[0];
   const likeness: Likeness = {
@@ -149,7 +153,10 @@ function faceEvidence(
   };
   const hits = found
     // The review band acts as a match on a STRICT box only (docs/spec/contracts.md §15).
-    .filter(({ hit, band }) => band === 'match' || (band === 'review' && hit.identity.box?.enforcement === 'STRICT'))
+    .filter(
+      ({ hit, band }) =>
+        band === 'match' || (band === 'review' && hit.identity.box?.enforcement === 'STRICT'),
+    )
     .map(({ hit, score }) => ({ hit, score }));
   return { likeness, hits };
 }

@@ -33,7 +33,10 @@ export interface FaceComparison {
  * the edges of the whole gallery, so the false matches one check may expect stay within budget
  * whatever mix of identities is enrolled.
  */
-export function bandOf(comparison: FaceComparison, gallerySize: number): Exclude<LikenessBand, 'unavailable'> {
+export function bandOf(
+  comparison: FaceComparison,
+  gallerySize: number,
+): Exclude<LikenessBand, 'unavailable'> {
   return comparison.references <= 1
     ? faceBandOf(comparison.distance, gallerySize)
     : faceBandOf(comparison.meanDistance, gallerySize, Math.min(comparison.references, MOST_REFERENCES));

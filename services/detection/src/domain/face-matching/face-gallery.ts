@@ -95,7 +95,8 @@ export class FaceGallery {
         const known = best.get(hit.ownerKey);
         // A candidate with several pictures is compared with all of them (exact distances).
         const all = this.index.distancesToOwner(descriptor, hit.ownerKey);
-        const meanDistance = all.length === 0 ? hit.distance : all.reduce((sum, d) => sum + d, 0) / all.length;
+        const meanDistance =
+          all.length === 0 ? hit.distance : all.reduce((sum, d) => sum + d, 0) / all.length;
         if (known === undefined) {
           best.set(hit.ownerKey, {
             claimId: hit.ownerKey,
