@@ -22,7 +22,7 @@ export const detectionConfigSchema = baseEnvSchema.extend({
   INDEX_SNAPSHOT_INTERVAL_MS: env.int(10 * 60 * 1000),
   /** How often reference images waiting for a fingerprint are fetched; 0 turns it off. */
   REFERENCE_IMAGE_INTERVAL_MS: env.int(1000),
-  /** Worker threads examining faces (decode, detection, descriptors); 0: the cores this process may use. */
+  /** Worker threads examining faces (decode, detection, descriptors); 0: the cores this process may use, less one. */
   FACE_THREADS: env.int(0),
   /** How long a check waits for the faces of its picture before it answers `likeness.band: unavailable`. */
   FACE_CHECK_TIMEOUT_MS: env.int(1000),

@@ -91,7 +91,10 @@ export async function startDetection(
       const licenses = new LicenseRepository();
       // Faces are examined in worker threads, never on the event loop (ADR 0026); the budget shares
       // them among platforms, the reference-image job and avatar evaluations.
-      const threads = config.FACE_THREADS > 0 ? config.FACE_THREADS : os.availableParallelism();
+      // One core is left to the event loop (name checks, the index, HTTP): with every core examining
+      // pictures, a name-only check's p99 more than doubled under picture load (bench/likeness).
+      const threads =
+        config.FACE_THREADS > 0 ? config.FACE_THREADS : Math.max(1, os.availableParallelism() - 1);
       const examiner = createFaceExaminer({
         threads,
         onWorkerError: (err) => logger.error({ err }, 'face worker failed (piscina starts another)'),
