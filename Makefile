@@ -134,8 +134,10 @@ bench-enforcement: build ## Enforcement: 100,000 grace periods due in one minute
 bench-detection: build ## Detection at 1M identities x 4 names: rebuild, snapshot load, memory, check and batch latency vs goals (about 4 min); BENCH_IDENTITIES
 	$(PNPM) exec tsc -b bench && node --expose-gc --max-old-space-size=4096 bench/dist/detection/run.js
 
-bench-likeness: build ## Likeness at 1M enrolled faces: face index build, snapshot load, bytes, search p50/p99 and recall vs the exact scan (about 8 min); BENCH_FACES, BENCH_QUERIES
+bench-likeness: build ## Likeness: face search at 1M (p99, recall vs exact, bytes, snapshot), open-set false matches at 10k-1M, CPU per picture, name checks under picture load, enrolment rate, a check at 1M faces through the gateway (about 15 min); BENCH_FACES, BENCH_QUERIES
 	$(PNPM) exec tsc -b bench && node --expose-gc --max-old-space-size=4096 bench/dist/likeness/run.js
+	node bench/dist/likeness/open-set-run.js
+	node --expose-gc --max-old-space-size=4096 bench/dist/likeness/pictures-run.js
 
 bench-storage: build ## Kysely's per-query cost over a Queryable vs raw SQL (about 1 min)
 	$(PNPM) exec tsc -b bench && node bench/dist/storage/kysely-overhead.js
