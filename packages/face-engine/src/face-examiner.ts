@@ -70,7 +70,7 @@ export function createFaceExaminer(options: FaceExaminerOptions = {}): FaceExami
   let closing: Promise<void> | undefined;
 
   return {
-    async examine(bytes, { timeoutMs, signal, smallFaces } = {}): Promise<FaceExamination> {
+    async examine(bytes, { timeoutMs, signal, smallFaces, fingerprint } = {}): Promise<FaceExamination> {
       if (closing !== undefined) throw new Error('the face examiner is closed');
       signal?.throwIfAborted();
       // A picture given to an idle worker does not wait; with maxQueue 0 none may wait.
@@ -94,7 +94,7 @@ export function createFaceExaminer(options: FaceExaminerOptions = {}): FaceExami
         // A copy of just these bytes, moved to the worker (cloning a view would copy its whole buffer).
         const own = new Uint8Array(bytes);
         const outcome = await pool.run(
-          { bytes: own, smallFaces },
+          { bytes: own, smallFaces, ...(fingerprint === true ? { fingerprint } : {}) },
           { signal: abort.signal, transferList: [own.buffer] },
         );
         if ('refused' in outcome) throw new NotAnImageError(outcome.refused.reason, outcome.refused.message);
@@ -104,7 +104,20 @@ export function createFaceExaminer(options: FaceExaminerOptions = {}): FaceExami
           ...face,
           descriptor: new Float32Array(face.descriptor),
         }));
-        return { ...examination, faces };
+        // The fingerprint's arrays come from the worker's realm as well: the caller's own copies.
+        const print = examination.fingerprint;
+        return {
+          ...examination,
+          faces,
+          ...(print === undefined
+            ? {}
+            : {
+                fingerprint: {
+                  words: new Uint32Array(print.words),
+                  ...(print.probes === undefined ? {} : { probes: new Uint32Array(print.probes) }),
+                },
+              }),
+        };
       } catch (err) {
         if (timedOut) throw new FaceExaminationTimeout(timeoutMs ?? 0);
         throw err;

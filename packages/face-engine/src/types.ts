@@ -1,3 +1,5 @@
+import type { ImageFingerprint } from '@svc/image-fingerprint';
+
 /** Numbers in one face descriptor (face-api's recognition net). */
 export const DESCRIPTOR_LENGTH = 128;
 
@@ -14,6 +16,8 @@ export interface DetectedFace {
 /** What examining one picture found. */
 export interface FaceExamination {
   faces: DetectedFace[];
+  /** The picture's perceptual fingerprint (@svc/image-fingerprint), when asked for. */
+  fingerprint?: ImageFingerprint;
   /** The decoded picture's size (before any downscaling for the detector). */
   width: number;
   height: number;
@@ -33,6 +37,8 @@ export interface FaceExaminer {
     options?: {
       timeoutMs?: number;
       signal?: AbortSignal;
+      /** Take the picture's perceptual fingerprint in the worker too (off the event loop). */
+      fingerprint?: boolean;
       /**
        * When no face is found at first, look again at twice the resolution for faces under about
        * 45 px in 640 (a reference picture to enrol, say). Overrides the examiner's option; costs

@@ -11,7 +11,7 @@ import {
   type GuardedResponse,
 } from '@svc/fetch-guard';
 import { fingerprintImage, isNotAnImageError, type ImageFingerprint } from '@svc/image-fingerprint';
-import type { FaceExaminer } from '@svc/face-engine';
+import type { FaceExamination, FaceExaminer } from '@svc/face-engine';
 import type { PictureBudget } from '../domain/face-matching/picture-budget';
 import type { EnrolledPicture, ImageSource, PictureAnalysis } from '../domain/ports';
 
@@ -137,14 +137,12 @@ export class ImageFetcher implements ImageSource {
     // The faces get their own time, but never past the check's whole budget for its picture.
     const left = options.totalMs === undefined ? Infinity : options.totalMs - (performance.now() - started);
     const facesMs = Math.min(options.timeoutMs, left);
-    const [fingerprint, faces] = await Promise.all([
-      this.fingerprintBytes(bytes).then((fingerprint) => {
-        this.remember(key, fingerprint);
-        return fingerprint;
-      }),
-      this.examine(bytes, options.platformId, facesMs),
-    ]);
-    return { fingerprint, faces };
+    // The worker takes the fingerprint beside the faces (its hashing is JavaScript: off the event
+    // loop there); only when the faces are not examined in time is it taken here instead.
+    const examined = await this.examine(bytes, options.platformId, facesMs);
+    const fingerprint = examined?.fingerprint ?? (await this.fingerprintBytes(bytes));
+    this.remember(key, fingerprint);
+    return { fingerprint, faces: examined === null ? null : { descriptors: examined.descriptors } };
   }
 
   /**
@@ -153,36 +151,43 @@ export class ImageFetcher implements ImageSource {
    */
   async enrol(url: string): Promise<EnrolledPicture> {
     const bytes = await this.fetchBytes(this.checkedKey(url));
-    const fingerprint = await this.fingerprintBytes(bytes);
     const faces = this.options.faces;
-    if (faces === undefined) return { fingerprint, faces: null };
+    if (faces === undefined) return { fingerprint: await this.fingerprintBytes(bytes), faces: null };
+    let examination: FaceExamination;
     try {
-      const examination = await faces.budget.run(ENROLMENT, () =>
+      examination = await faces.budget.run(ENROLMENT, () =>
         // A reference picture may show its face small: enrolment takes the second, finer look.
-        faces.examiner.examine(bytes, { timeoutMs: ENROLMENT_TIMEOUT_MS, smallFaces: true }),
+        // The worker takes the fingerprint too, off the event loop that answers checks.
+        faces.examiner.examine(bytes, {
+          timeoutMs: ENROLMENT_TIMEOUT_MS,
+          smallFaces: true,
+          fingerprint: true,
+        }),
       );
-      return {
-        fingerprint,
-        faces: examination.faces.map((face) => ({
-          descriptor: face.descriptor,
-          score: face.score,
-          width: face.box.width,
-        })),
-      };
     } catch (err) {
+      // Not a picture: refused as the fingerprint refuses it (INVALID_IMAGE_URL).
+      if (isNotAnImageError(err)) await this.fingerprintBytes(bytes);
       // The job tries the picture again later (its retry schedule), as for a fetch that failed.
       throw new AppError('SERVICE_UNAVAILABLE', 'The faces of the picture could not be examined', {
         details: { reason: 'face_examination' },
         cause: err,
       });
     }
+    return {
+      fingerprint: examination.fingerprint ?? (await this.fingerprintBytes(bytes)),
+      faces: examination.faces.map((face) => ({
+        descriptor: face.descriptor,
+        score: face.score,
+        width: face.box.width,
+      })),
+    };
   }
 
   private async examine(
     bytes: Buffer,
     platformId: string,
     timeoutMs: number,
-  ): Promise<{ descriptors: Float32Array[] } | null> {
+  ): Promise<{ descriptors: Float32Array[]; fingerprint: ImageFingerprint | undefined } | null> {
     const faces = this.options.faces;
     if (faces === undefined) return null;
     if (timeoutMs < 1) return null;
@@ -190,13 +195,19 @@ export class ImageFetcher implements ImageSource {
     // examined runs to its end in its worker (ending a worker costs a second of model loading)
     // and the answer goes on without its faces.
     const deadline = AbortSignal.timeout(Math.ceil(timeoutMs));
-    const examination = faces.budget.run(platformId, () => faces.examiner.examine(bytes), deadline);
+    const examination = faces.budget.run(
+      platformId,
+      () => faces.examiner.examine(bytes, { fingerprint: true }),
+      deadline,
+    );
     const late = new Promise<null>((resolve) =>
       deadline.addEventListener('abort', () => resolve(null), { once: true }),
     );
     try {
       const examined = await Promise.race([examination, late]);
-      return examined === null ? null : { descriptors: examined.faces.map((face) => face.descriptor) };
+      return examined === null
+        ? null
+        : { descriptors: examined.faces.map((face) => face.descriptor), fingerprint: examined.fingerprint };
     } catch (err) {
       // The platform's share is taken: its own check is refused (429), nobody else's.
       if (err instanceof AppError && err.code === 'RATE_LIMITED') throw err;
