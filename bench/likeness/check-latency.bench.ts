@@ -1,7 +1,7 @@
 /**
  * Checks and enrolment with faces, in the detection service started in-process (startDetection,
  * as bench/detection/run.ts does) on a fresh PostgreSQL database, its face workers at
- * FACE_THREADS (BENCH_FACE_THREADS, default 0: the cores), and the pictures of the labelled face
+ * FACE_THREADS (BENCH_FACE_THREADS, default 0: the cores less one, as the service), and the pictures of the labelled face
  * set served by a loopback image server (127.0.0.1). Three parts, one after the other:
  *
  * 1. Enrolment. BENCH_NAMES synthetic verified, boxed identities (default 5,000, x 4 names) and
@@ -386,7 +386,8 @@ export async function checkLatencyBench(
   const phaseSeconds = intFromEnv('BENCH_PHASE_SECONDS', 60);
   const loadBlocks = intFromEnv('BENCH_LOAD_BLOCKS', 2);
   const threadsSetting = intFromEnv('BENCH_FACE_THREADS', 0, 0);
-  const threads = threadsSetting > 0 ? threadsSetting : os.availableParallelism();
+  // As the service does (start.ts): the cores less one, one core left to the event loop.
+  const threads = threadsSetting > 0 ? threadsSetting : Math.max(1, os.availableParallelism() - 1);
   const coresUsed = Math.min(threads, os.availableParallelism());
   // Twice the workers: one picture examined and one waiting per worker, so none is ever idle.
   const pictureClients = intFromEnv('BENCH_PICTURE_CLIENTS', threads * 2);
