@@ -1,41 +1,30 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import { startTestCluster, uniqueSuffix, waitFor, type TestCluster } from '@svc/test-kit';
 import { unwrap } from '@svc/sdk';
 import { newPlatformKey, ROOT, sdkFor } from './helpers';
 
 // docs/spec/contracts.md §15 through the gateway in cluster mode: a protected person's face in
 // another picture under another name is matched by face; the claim shows each reference picture's
-// face status (detection's event, over RabbitMQ, to the registry); and once the owner deletes the
-// claim, the very next check no longer matches the face (the registry has detection forget it
-// before it answers). The pictures are face-api's demo photos (MIT, shipped in its npm package):
-// the reference is one face cut from a group photo, the checked picture the whole group.
-const demoDir = path.join(
-  path.dirname(
-    require.resolve('@vladmandic/face-api/package.json', {
-      paths: [path.join(ROOT, 'packages/face-engine')],
-    }),
-  ),
-  'demo',
-);
-// The left-most face of sample1.jpg (found by the examiner; the picture never changes).
-const FACE = { left: 190, top: 250, width: 620, height: 520 };
+// face status (detection's event, over RabbitMQ, to the registry); an avatar reported with that
+// picture opens a violation by face; and once the owner deletes the claim, the very next check no
+// longer matches the face (the registry has detection forget it before it answers). The pictures
+// are public-domain White House photographs of the labelled face set (SOURCES.md there): Barack
+// Obama's official portrait is the reference, the Oval Office photograph of him and Joe Biden the
+// checked picture, and a photograph of both waving a reference with several faces.
+const FACES = path.join(ROOT, 'packages/face-engine/test/fixtures/faces');
 
 let cluster: TestCluster;
 let images: Server;
 let imageBase: string;
 
 beforeAll(async () => {
-  const sample = path.join(demoDir, 'sample1.jpg');
   const files = new Map<string, Buffer>([
-    ['/face.jpg', await sharp(sample).extract(FACE).jpeg({ quality: 90 }).toBuffer()],
-    [
-      '/group.jpg',
-      await sharp(sample).rotate(3, { background: '#808080' }).resize(1100).jpeg({ quality: 70 }).toBuffer(),
-    ],
-    ['/group-of-others.jpg', await sharp(path.join(demoDir, 'sample3.jpg')).resize(900).jpeg().toBuffer()],
+    ['/face.jpg', await readFile(path.join(FACES, 'wh-obama-official-portrait-2012.jpg'))],
+    ['/group.jpg', await readFile(path.join(FACES, 'wh-obama-biden-oval-office.jpg'))],
+    ['/group-of-others.jpg', await readFile(path.join(FACES, 'wh-obama-biden-waving.jpg'))],
   ]);
   images = createServer((req, res) => {
     const body = files.get(req.url ?? '');
@@ -46,7 +35,7 @@ beforeAll(async () => {
   imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
   cluster = await startTestCluster({
     rootDir: ROOT,
-    services: ['registry', 'detection', 'licensing'],
+    services: ['registry', 'detection', 'licensing', 'enforcement'],
     // The face workers share two cores with the whole suite: checks wait longer for faces here.
     env: { SVC_ALLOW_PRIVATE_FETCH: 'true', FACE_CHECK_TIMEOUT_MS: '1500' },
     output: 'silent',
@@ -124,6 +113,21 @@ describe('likeness through the gateway (cluster mode)', () => {
       }),
     );
     expect(second).toMatchObject({ status: 'BOXED', identity_id: claim.id, match_layer: 'face' });
+
+    // An avatar reported with that picture under another name opens a violation, by face.
+    const { data: avatar } = await unwrap(
+      platform.POST('/v1/svc/avatars', {
+        body: {
+          id: 'face-avatar-1',
+          name: 'Studio Avatar 12',
+          creatorId: 'creator-1',
+          userCount: 10,
+          imageUrl: `${imageBase}/group.jpg`,
+        },
+      }),
+    );
+    expect(avatar).toMatchObject({ evaluation: 'completed', match: { outcome: 'violation' } });
+    expect(avatar.openViolations).toHaveLength(1);
 
     await unwrap(owner.DELETE('/v1/svc/claims/{id}', { params: { path: { id: claim.id } } }));
     // No wait: the registry answered only after detection forgot the face.
