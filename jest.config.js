@@ -59,9 +59,10 @@ module.exports = {
   ],
   coverageDirectory: '<rootDir>/coverage',
   coverageReporters: ['text-summary', 'json-summary'],
-  // Unit project alone (2026-11-29): statements and lines 50.35 %, branches 78.79 %, functions 67.53 %.
+  // Unit project alone (2026-11-29): statements and lines 50.35 %, branches 78.79 %, functions 67.53 %
+  // on Node 20; on Node 24 (CI) 52.37 %, 78.63 %, 66.87 %.
   // Branches fell from 82.36 % with the face index (packages/face-engine): its typed-array reads
   // carry about 200 `?? 0` fallbacks (noUncheckedIndexedAccess) that no input reaches, and V8
   // counts each as a branch never taken. Statements and functions rose: their floors rise too.
-  coverageThreshold: { global: { statements: 49, branches: 78, functions: 66, lines: 49 } },
+  coverageThreshold: { global: { statements: 49, branches: 77.5, functions: 65.5, lines: 49 } },
 };
