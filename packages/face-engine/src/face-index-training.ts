@@ -30,6 +30,31 @@ export function rowNorms(rows: Float32Array, count: number): Float32Array {
 }
 
 /**
+ * |c|² - 2 x·c for row `c` of the centroids: x's squared distance to it less |x|², which is the
+ * same for every row (four sums at once, so the loop pipelines).
+ */
+function centroidScore(
+  xs: Float32Array,
+  xBase: number,
+  centroids: Float32Array,
+  norms: Float32Array,
+  c: number,
+): number {
+  const base = c * DIM;
+  let a = 0;
+  let b = 0;
+  let e = 0;
+  let f = 0;
+  for (let d = 0; d < DIM; d += 4) {
+    a += (xs[xBase + d] ?? 0) * (centroids[base + d] ?? 0);
+    b += (xs[xBase + d + 1] ?? 0) * (centroids[base + d + 1] ?? 0);
+    e += (xs[xBase + d + 2] ?? 0) * (centroids[base + d + 2] ?? 0);
+    f += (xs[xBase + d + 3] ?? 0) * (centroids[base + d + 3] ?? 0);
+  }
+  return (norms[c] ?? 0) - 2 * (a + b + e + f);
+}
+
+/**
  * The row among centroids [from, to) nearest to x (at xBase in xs): the least |c|^2 - 2 x.c,
  * which ranks as the distance does at one multiply-add per number.
  */
@@ -44,18 +69,7 @@ export function nearestRow(
   let best = from;
   let bestScore = Number.POSITIVE_INFINITY;
   for (let c = from; c < to; c++) {
-    const base = c * DIM;
-    let a = 0;
-    let b = 0;
-    let e = 0;
-    let f = 0;
-    for (let d = 0; d < DIM; d += 4) {
-      a += (xs[xBase + d] ?? 0) * (centroids[base + d] ?? 0);
-      b += (xs[xBase + d + 1] ?? 0) * (centroids[base + d + 1] ?? 0);
-      e += (xs[xBase + d + 2] ?? 0) * (centroids[base + d + 2] ?? 0);
-      f += (xs[xBase + d + 3] ?? 0) * (centroids[base + d + 3] ?? 0);
-    }
-    const score = (norms[c] ?? 0) - 2 * (a + b + e + f);
+    const score = centroidScore(xs, xBase, centroids, norms, c);
     if (score < bestScore) {
       bestScore = score;
       best = c;
@@ -76,18 +90,7 @@ export function nearestTwo(
   let bestScore = Number.POSITIVE_INFINITY;
   let secondScore = Number.POSITIVE_INFINITY;
   for (let c = 0; c < norms.length; c++) {
-    const base = c * DIM;
-    let a = 0;
-    let b = 0;
-    let e = 0;
-    let f = 0;
-    for (let d = 0; d < DIM; d += 4) {
-      a += (xs[xBase + d] ?? 0) * (centroids[base + d] ?? 0);
-      b += (xs[xBase + d + 1] ?? 0) * (centroids[base + d + 1] ?? 0);
-      e += (xs[xBase + d + 2] ?? 0) * (centroids[base + d + 2] ?? 0);
-      f += (xs[xBase + d + 3] ?? 0) * (centroids[base + d + 3] ?? 0);
-    }
-    const score = (norms[c] ?? 0) - 2 * (a + b + e + f);
+    const score = centroidScore(xs, xBase, centroids, norms, c);
     if (score < bestScore) {
       second = best;
       secondScore = bestScore;
