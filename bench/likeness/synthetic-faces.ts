@@ -16,6 +16,7 @@
  * number: two pictures of one person lie 0.27 to 0.58 apart (face-api: ~0.28 to 0.57).
  * Everything comes from seeded PRNGs: the same seed gives the same faces on every run.
  */
+import { seededRandom } from '@svc/face-engine';
 const DIM = 128;
 const MODELS = {
   unit: { meanNorm: 0.7, personVariance: 0.5, decay: 32 },
@@ -23,17 +24,8 @@ const MODELS = {
 } as const;
 export type FaceModel = keyof typeof MODELS;
 
-/** mulberry32: a small seeded PRNG answering [0, 1). */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: the face index's own seeded PRNG answering [0, 1). */
+export const prng = seededRandom;
 
 /** A standard normal sampler (Box-Muller) over a uniform PRNG. */
 export function gaussian(random: () => number): () => number {

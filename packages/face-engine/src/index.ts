@@ -50,3 +50,4 @@ export {
   type PairCategory,
   type PairDistances,
 } from './likeness-calibration';
+export { seededRandom } from './face-index-training';
