@@ -55,6 +55,8 @@ export interface Detection {
   likeness: Likeness | null;
   /** Every identity matched, the chosen one first once `choose` has run. */
   candidates: Candidate[];
+  /** The enrolled faces the likeness rests on (band match or review): confirmed before an answer. */
+  faceSightings: { claimId: string; imageId: string }[];
 }
 
 export interface CheckInput {
@@ -134,8 +136,13 @@ function faceEvidence(
   faces: { descriptors: Float32Array[] } | null,
   filter: IdentityFilter | undefined,
   only: IndexedIdentity | undefined,
-): { likeness: Likeness; hits: { hit: FaceHit; score: number }[] } {
-  if (faces === null) return { likeness: { score: 0, band: 'unavailable', faces: 0 }, hits: [] };
+): {
+  likeness: Likeness;
+  hits: { hit: FaceHit; score: number }[];
+  sightings: { claimId: string; imageId: string }[];
+} {
+  if (faces === null)
+    return { likeness: { score: 0, band: 'unavailable', faces: 0 }, hits: [], sightings: [] };
   const gallery = ctx.catalogue.faceCount;
   const found = ctx.catalogue
     .searchFaces(faces.descriptors, reviewRadiusOf(gallery), filter, only?.claimId)
@@ -158,7 +165,10 @@ function faceEvidence(
         band === 'match' || (band === 'review' && hit.identity.box?.enforcement === 'STRICT'),
     )
     .map(({ hit, score }) => ({ hit, score }));
-  return { likeness, hits };
+  const sightings = found
+    .filter(({ band }) => band !== 'none')
+    .map(({ hit }) => ({ claimId: hit.identity.claimId, imageId: hit.imageId }));
+  return { likeness, hits, sightings };
 }
 
 /** One identity's evidence as a candidate: the evidence adds up (1 - Π(1 - s)); the strongest names the layer. */
@@ -248,9 +258,11 @@ export function detect(
       evidenceOf(nameHit.identity).image ??= round4(own.similarity);
   }
   let likeness: Likeness | null = null;
+  let faceSightings: Detection['faceSightings'] = [];
   if (picture) {
     const faces = faceEvidence(ctx, picture.faces, filter, only);
     likeness = faces.likeness;
+    faceSightings = faces.sightings;
     for (const { hit, score } of faces.hits) evidenceOf(hit.identity).face = score;
     bestScore = Math.max(bestScore, likeness.score);
   }
@@ -274,6 +286,7 @@ export function detect(
     bestScore: Math.max(bestScore, chosen?.confidence ?? 0),
     likeness,
     candidates,
+    faceSightings,
   } as Detection;
 }
 
@@ -329,31 +342,19 @@ function licensedBoxOf(identity: IndexedIdentity | null | undefined): string | n
 export async function confirmFaces(
   ctx: DetectionContext,
   detection: Detection,
-  picture: CheckedPicture | null,
-  filter: IdentityFilter | undefined,
-  only: IndexedIdentity | undefined,
-  name: string,
-  description: string | undefined,
+  again: () => Detection,
 ): Promise<Detection> {
-  if (picture?.faces == null || detection.likeness === null || detection.likeness.band === 'none')
-    return detection;
-  const gallery = ctx.catalogue.faceCount;
-  const found = ctx.catalogue.searchFaces(
-    picture.faces.descriptors,
-    reviewRadiusOf(gallery),
-    filter,
-    only?.claimId,
-  );
-  if (found.length === 0) return detection;
+  const sightings = detection.faceSightings;
+  if (sightings.length === 0) return detection;
   const live = await ctx.faces.enrolledFaces(
     ctx.db,
-    found.map((hit) => hit.imageId),
+    sightings.map((seen) => seen.imageId),
   );
-  if (found.every((hit) => live.has(hit.imageId))) return detection;
-  // Some face is gone: detect again without the forgotten identities' faces.
-  const forgotten = new Set(found.filter((hit) => !live.has(hit.imageId)).map((hit) => hit.identity.claimId));
-  ctx.catalogue.forgetFaces([...forgotten]);
-  return detect(ctx, name, picture, filter, only, description);
+  const gone = sightings.filter((seen) => !live.has(seen.imageId));
+  if (gone.length === 0) return detection;
+  // Some face is gone: this replica forgets those identities' faces and detects again.
+  ctx.catalogue.forgetFaces([...new Set(gone.map((seen) => seen.claimId))]);
+  return again();
 }
 
 /** Fingerprint and faces of a checked picture, under the caller's budget. */
@@ -429,15 +430,8 @@ export async function checkIdentity(
           ctx.pictureFetchMs.checkMs,
           ctx.checkPictureBudgetMs,
         );
-  const detection = await confirmFaces(
-    ctx,
-    detect(ctx, name, picture, undefined, undefined, input.description),
-    picture,
-    undefined,
-    undefined,
-    name,
-    input.description,
-  );
+  const detectNow = () => detect(ctx, name, picture, undefined, undefined, input.description);
+  const detection = await confirmFaces(ctx, detectNow(), detectNow);
   const boxes = licensedBoxesOf([detection]);
   const tiers =
     boxes.length === 0
@@ -502,15 +496,8 @@ export async function checkIdentities(
         } else imageError = err;
       }
     }
-    const detection = await confirmFaces(
-      ctx,
-      detect(ctx, input.name, picture, undefined, undefined, input.description),
-      picture,
-      undefined,
-      undefined,
-      input.name,
-      input.description,
-    );
+    const detectNow = () => detect(ctx, input.name, picture, undefined, undefined, input.description);
+    const detection = await confirmFaces(ctx, detectNow(), detectNow);
     return { input, imageError, detection };
   });
   // The caller's licenses on every LICENSE box the batch met: one query, not one per item.

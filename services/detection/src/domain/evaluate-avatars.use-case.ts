@@ -58,15 +58,8 @@ export async function evaluateAvatars(
   const results = await Promise.all(
     avatars.map(async (avatar) => {
       const picture = await pictureOrNull(ctx, avatar.imageUrl);
-      const found = await confirmFaces(
-        ctx,
-        detect(ctx, avatar.name, picture, filter, only, avatar.description),
-        picture,
-        filter,
-        only,
-        avatar.name,
-        avatar.description,
-      );
+      const detectNow = () => detect(ctx, avatar.name, picture, filter, only, avatar.description);
+      const found = await confirmFaces(ctx, detectNow(), detectNow);
       const box = found.identity?.box;
       if (!found.identity || !box) return { ref: avatar.ref, match: null };
       const match: AvatarMatch = {
