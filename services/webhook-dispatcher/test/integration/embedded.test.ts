@@ -14,6 +14,10 @@ import { silent, startReceiver } from '../fixtures/dispatcher-harness';
 
 const SECRET = 'embedded-internal-secret-0123456789-abcdef';
 
+// PGlite's start and migrations take most of this test; on a loaded two-core machine that alone
+// came to 30 s once (CI, after the likeness suite), as in the other services' embedded tests.
+jest.setTimeout(90_000);
+
 it('when started embedded, then an endpoint registered over HTTP gets a signed delivery of a bus event', async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'webhooks-embedded-'));
   const bus = new InProcessMessageBus({ logger: silent });
