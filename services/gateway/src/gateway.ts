@@ -27,6 +27,7 @@ import { adminRoutes } from './entry-points/http/admin.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
 import { sampleRoutes } from './entry-points/http/samples.routes';
+import { securityHeaderRoutes } from './entry-points/http/security-headers';
 import { uploadRoutes } from './entry-points/http/upload.routes';
 
 export interface GatewayOptions {
@@ -121,6 +122,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
       publicRoutes(router, context);
     },
     beforeBody: (router) => {
+      // First: every answer, those refused before the body is read included, carries them.
+      securityHeaderRoutes(router);
       // The upload's body is a picture, not JSON: it is read before the JSON body policy.
       uploadRoutes(router, context);
       publicRoutesBeforeBody(router, context);

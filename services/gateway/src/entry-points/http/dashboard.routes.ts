@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type Router } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import { AppError } from '@svc/errors';
 import { idParamSchema } from '@svc/contracts/common';
 import { operatorSignInBodySchema, signInBodySchema, signUpBodySchema } from '@svc/contracts/gateway';
@@ -172,9 +173,10 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   const dir = ctx.dashboardDir;
   const index = dir === undefined ? undefined : path.join(dir, 'index.html');
   if (dir !== undefined && index !== undefined && existsSync(index)) {
-    router.use('/dashboard', express.static(dir, { index: false, maxAge: '1h', immutable: false }));
+    serveDashboardAssets(router, dir);
+    // index.html names the hashed assets of the current build: asked again on every visit.
     router.get(['/dashboard', '/dashboard/*page'], (_req, res) => {
-      res.set('Cache-Control', 'no-store').sendFile(index);
+      res.set('Cache-Control', 'no-cache').sendFile(index);
     });
   } else {
     router.get(['/dashboard', '/dashboard/*page'], () => {
@@ -183,4 +185,36 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
       });
     });
   }
+}
+
+/**
+ * The built dashboard's files (issue #30): source maps are never served (a map left in the
+ * directory answers 404), the hashed files under assets/ are cached for a year and sent
+ * pre-compressed (brotli, else gzip, per Accept-Encoding; the build writes .br and .gz beside
+ * each), an unknown asset is 404 rather than the page.
+ */
+function serveDashboardAssets(router: Router, dir: string): void {
+  router.get(/^\/dashboard\/.*\.map(\.(br|gz))?$/i, () => {
+    throw new AppError('NOT_FOUND', 'No such dashboard file');
+  });
+  router.use(
+    '/dashboard/assets',
+    expressStaticGzip(path.join(dir, 'assets'), {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
+      index: false,
+      serveStatic: { index: false, maxAge: '365d', immutable: true, fallthrough: true },
+    }),
+    () => {
+      throw new AppError('NOT_FOUND', 'No such dashboard asset');
+    },
+  );
+  // Files beside index.html (none today but what public/ would hold) are not hashed: revalidated.
+  router.use(
+    '/dashboard',
+    express.static(dir, {
+      index: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+    }),
+  );
 }

@@ -1,0 +1,78 @@
+import type { RequestHandler, Router } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
+
+// Security headers on every answer of the gateway (issue #30: a page of another site framed the
+// dashboard's API-keys page and one click revoked a production key). Mounted first of the routes
+// that run before the body is read, so 401, 413 and 429 answers carry them too.
+
+const ONE_YEAR_S = 365 * 24 * 60 * 60;
+
+// What every answer shares: no framing by anyone, no MIME sniffing, no Referer sent on.
+// HSTS is set below, and only on https: over plain http it means nothing to a browser, and a
+// gateway reached by http on a LAN name would pin that name to https for a year.
+const common: HelmetOptions = {
+  xFrameOptions: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+  strictTransportSecurity: false,
+};
+
+/**
+ * The dashboard's pages and assets: scripts and styles from the gateway's own files only (the
+ * Vite build has no inline script), calls to the same origin. Pictures may come from anywhere:
+ * a claim's reference pictures are URLs on the platforms' own sites.
+ */
+export const DASHBOARD_CSP: Record<string, string[]> = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:', 'blob:', '*'],
+  'font-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+};
+
+/** The API's answers (JSON, pictures): nothing in them may load, run or be framed. */
+export const API_CSP: Record<string, string[]> = {
+  'default-src': ["'none'"],
+  'frame-ancestors': ["'none'"],
+};
+
+const dashboardHeaders = helmet({
+  ...common,
+  contentSecurityPolicy: { useDefaults: false, directives: DASHBOARD_CSP },
+});
+
+const apiHeaders = helmet({
+  ...common,
+  contentSecurityPolicy: { useDefaults: false, directives: API_CSP },
+  // An uploaded picture's URL is fetched by other services and may be shown by the platforms' pages.
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+});
+
+const hsts = helmet.strictTransportSecurity({ maxAge: ONE_YEAR_S, includeSubDomains: true });
+
+/** The dashboard's HTML and assets (not its JSON API under /dashboard/api). */
+function isDashboardPage(path: string): boolean {
+  return (path === '/dashboard' || path.startsWith('/dashboard/')) && !path.startsWith('/dashboard/api/');
+}
+
+/** Sets the headers of every answer; HSTS only when the request came over https (req.secure, trust proxy). */
+export const securityHeaders: RequestHandler = (req, res, next) => {
+  const headers = isDashboardPage(req.path) ? dashboardHeaders : apiHeaders;
+  headers(req, res, (err?: unknown) => {
+    if (err !== undefined && err !== null) {
+      next(err);
+      return;
+    }
+    if (req.secure) hsts(req, res, next);
+    else next();
+  });
+};
+
+/** Mounts the headers on a router that runs before every route of the gateway. */
+export function securityHeaderRoutes(router: Router): void {
+  router.use(securityHeaders);
+}
