@@ -20,6 +20,8 @@ export const webhookDispatcherConfigSchema = baseEnvSchema.extend({
   /** Endpoints served concurrently by one replica. */
   WEBHOOK_CONCURRENCY: env.int(32),
   WEBHOOK_POLL_INTERVAL_MS: env.int(500),
+  /** Enabled endpoints a platform may have at once; disabled and deleted ones do not count. */
+  MAX_WEBHOOK_ENDPOINTS: env.int(20),
 });
 
 export type WebhookDispatcherConfig = z.output<typeof webhookDispatcherConfigSchema>;

@@ -60,6 +60,7 @@ export async function startWebhookDispatcher(
         logger,
         environment: config.SVC_ENVIRONMENT,
         allowPrivateFetch: config.SVC_ALLOW_PRIVATE_FETCH,
+        maxEndpoints: config.MAX_WEBHOOK_ENDPOINTS,
         retry: {
           ...defaultRetryPolicy(config.SVC_ENVIRONMENT, config.WEBHOOK_RETRY_TIME_DIVISOR),
           ...overrides.retry,

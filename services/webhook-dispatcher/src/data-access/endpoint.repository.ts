@@ -152,6 +152,23 @@ export class EndpointRepository implements EndpointStore {
       .execute();
   }
 
+  async lockPlatform(tx: Queryable, platformId: string): Promise<void> {
+    // Transaction-scoped: released at commit or rollback.
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${platformId}`}, 0))`.execute(
+      db(tx),
+    );
+  }
+
+  async countEnabled(q: Queryable, platformId: string): Promise<number> {
+    const row = await db(q)
+      .selectFrom('webhookEndpoints')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('platformId', '=', platformId)
+      .where('status', '=', 'enabled')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async delete(tx: Queryable, id: string): Promise<void> {
     await db(tx).deleteFrom('webhookEndpoints').where('id', '=', id).execute();
   }

@@ -1,4 +1,5 @@
-import { errors } from '@svc/errors';
+import { AppError, errors } from '@svc/errors';
+import type { Queryable } from '@svc/ports';
 import { newId } from '@svc/ids';
 import { validateEndpointUrl } from './endpoint-url';
 import type { Endpoint, EndpointPatch, WebhookContext } from './ports';
@@ -8,7 +9,31 @@ import { endpointView, endpointWithSecretView } from './webhook-views';
 /** During this long after a rotation both the new and the previous secret sign. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-type Ctx = Pick<WebhookContext, 'db' | 'endpoints' | 'clock' | 'environment' | 'allowPrivateFetch'>;
+type Ctx = Pick<
+  WebhookContext,
+  'db' | 'endpoints' | 'clock' | 'environment' | 'allowPrivateFetch' | 'maxEndpoints'
+>;
+
+/** Enabled endpoints a platform may have unless MAX_WEBHOOK_ENDPOINTS says otherwise. */
+export const DEFAULT_MAX_ENDPOINTS = 20;
+
+/**
+ * Refuses one more enabled endpoint past the platform's quota (issue #30: endpoints were
+ * unbounded). Runs in the transaction that then writes, under the platform's lock: two creations
+ * at the limit less one do not both pass.
+ */
+async function requireRoomForOneMore(ctx: Ctx, tx: Queryable, platformId: string): Promise<void> {
+  const limit = ctx.maxEndpoints ?? DEFAULT_MAX_ENDPOINTS;
+  await ctx.endpoints.lockPlatform(tx, platformId);
+  const used = await ctx.endpoints.countEnabled(tx, platformId);
+  if (used >= limit) {
+    throw new AppError(
+      'FORBIDDEN',
+      `Webhook endpoint limit reached: at most ${limit} enabled endpoints per platform; delete or disable one first`,
+      { details: { quota: 'webhookEndpoints', limit, used } },
+    );
+  }
+}
 
 /** ['*'] for "all"; otherwise the distinct names, in a stable order. */
 function normaliseEvents(events: string[] | undefined): string[] {
@@ -50,7 +75,10 @@ export async function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.endpoints.insert(ctx.db, endpoint);
+  await ctx.db.transaction(async (tx) => {
+    await requireRoomForOneMore(ctx, tx, platformId);
+    await ctx.endpoints.insert(tx, endpoint);
+  });
   return endpointWithSecretView(endpoint);
 }
 
@@ -74,13 +102,19 @@ export async function updateEndpoint(
     status?: 'enabled' | 'disabled' | undefined;
   },
 ) {
-  await owned(ctx, platformId, id);
+  const current = await owned(ctx, platformId, id);
   const patch: EndpointPatch = {};
   if (input.url !== undefined) patch.url = await validateEndpointUrl(input.url, ctx);
   if (input.events !== undefined) patch.events = normaliseEvents(input.events);
   if (input.description !== undefined) patch.description = input.description;
   if (input.status !== undefined) patch.status = input.status;
-  await ctx.endpoints.update(ctx.db, id, patch, ctx.clock.now());
+  await ctx.db.transaction(async (tx) => {
+    // Enabling a disabled endpoint takes a place in the quota as creating one does.
+    if (input.status === 'enabled' && current.status === 'disabled') {
+      await requireRoomForOneMore(ctx, tx, platformId);
+    }
+    await ctx.endpoints.update(tx, id, patch, ctx.clock.now());
+  });
   return endpointView(await owned(ctx, platformId, id));
 }
 

@@ -116,6 +116,10 @@ export interface EndpointStore {
   update(tx: Queryable, id: string, patch: EndpointPatch, now: Date): Promise<void>;
   rotateSecret(tx: Queryable, id: string, secret: string, previousExpiresAt: Date, now: Date): Promise<void>;
   delete(tx: Queryable, id: string): Promise<void>;
+  /** Serialises endpoint creation and enabling for one platform until the transaction ends (quota). */
+  lockPlatform(tx: Queryable, platformId: string): Promise<void>;
+  /** The platform's enabled endpoints: what counts against MAX_WEBHOOK_ENDPOINTS. */
+  countEnabled(q: Queryable, platformId: string): Promise<number>;
   disable(tx: Queryable, id: string, reason: string, now: Date): Promise<void>;
   /**
    * Takes up to `limit` enabled endpoints with a due delivery, closed circuit and no live lease
@@ -207,6 +211,8 @@ export interface WebhookContext {
   logger: Logger;
   environment: 'sandbox' | 'production';
   allowPrivateFetch: boolean;
+  /** MAX_WEBHOOK_ENDPOINTS: enabled endpoints a platform may have (default 20). */
+  maxEndpoints?: number | undefined;
   retry: RetryPolicy;
   fetch: FetchFn;
   /** Per-attempt deadline (10 s). */
