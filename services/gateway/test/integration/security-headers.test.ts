@@ -1,0 +1,164 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import express from 'express';
+import { securityHeaders } from '../../src/entry-points/http/security-headers';
+import { ADMIN_TOKEN, startHarness, type Harness } from '../fixtures/gateway-harness';
+
+// Issue #30: the dashboard could be framed by another site's page (one click revoked a key), no
+// answer carried CSP, nosniff, a Referrer-Policy or HSTS, the 4.7 MB source map was public and the
+// bundle went uncompressed. A built dashboard of our own (with a map left in it) is served here.
+
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
+let h: Harness;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'dashboard-dist-'));
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/dashboard/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>',
+  );
+  writeFileSync(path.join(dir, 'assets/index-abc123.js'), SCRIPT);
+  writeFileSync(path.join(dir, 'assets/index-abc123.js.br'), brotliCompressSync(SCRIPT));
+  writeFileSync(path.join(dir, 'assets/index-abc123.js.gz'), gzipSync(SCRIPT));
+  writeFileSync(path.join(dir, 'assets/index-abc123.js.map'), '{"version":3,"sources":["secret.tsx"]}');
+  writeFileSync(path.join(dir, 'index.html.map'), '{}');
+  h = await startHarness({ env: { DASHBOARD_DIR: dir } });
+});
+afterAll(async () => {
+  await h.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface RawReply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A request whose body is read as sent (no transparent decompression, unlike fetch). */
+function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function expectNoFraming(headers: IncomingHttpHeaders): void {
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('no-referrer');
+  // Plain http: no HSTS.
+  expect(headers['strict-transport-security']).toBeUndefined();
+}
+
+describe('security headers', () => {
+  it('when the dashboard page is asked for, then it cannot be framed and its CSP allows only its own scripts', async () => {
+    for (const page of ['/dashboard', '/dashboard/', '/dashboard/keys']) {
+      const res = await get(`${h.url}${page}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expectNoFraming(res.headers);
+      const csp = res.headers['content-security-policy'] ?? '';
+      expect(csp).toMatch(/script-src 'self'(;|$)/);
+      expect(csp).toMatch(/default-src 'self'/);
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('when an API answer, an error or a 404 is sent, then it carries the API policy (nothing loads, no framing)', async () => {
+    const answers = [
+      await get(`${h.url}/admin/platforms`, { authorization: `Bearer ${ADMIN_TOKEN}` }),
+      // 401 of the public API, answered before the body is read.
+      await get(`${h.url}/v1/svc/anything`),
+      await get(`${h.url}/admin/platforms`),
+      await get(`${h.url}/no/such/path`),
+      await get(`${h.url}/dashboard/api/keys`),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 401, 401, 404, 401]);
+    for (const res of answers) {
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expectNoFraming(res.headers);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    }
+  });
+
+  it('when a request claims https without a trusted proxy, then no HSTS is sent', async () => {
+    const res = await get(`${h.url}/dashboard/`, { 'x-forwarded-proto': 'https' });
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('when a request came over https (req.secure: a trusted proxy said so), then HSTS is sent; over http it is not', async () => {
+    // The trust proxy setting is the deployment's; here an app that trusts its loopback proxy.
+    const app = express();
+    app.set('trust proxy', 'loopback');
+    app.use(securityHeaders);
+    app.get('/x', (_req, res) => res.json({ ok: true }));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const https = await get(`http://127.0.0.1:${port}/x`, { 'x-forwarded-proto': 'https' });
+      expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expectNoFraming((await get(`http://127.0.0.1:${port}/x`)).headers);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('dashboard assets', () => {
+  const asset = () => `${h.url}/dashboard/assets/index-abc123.js`;
+
+  it('when a source map is asked for, then 404 even though the file is in the built directory', async () => {
+    for (const map of ['/dashboard/assets/index-abc123.js.map', '/dashboard/index.html.map']) {
+      const res = await get(`${h.url}${map}`, { 'accept-encoding': 'br, gzip' });
+      expect(res.status).toBe(404);
+      expect(res.body.toString()).not.toContain('secret.tsx');
+      expect(JSON.parse(res.body.toString()).error.code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('when the browser accepts brotli, then the pre-compressed file is sent with Content-Encoding br and Vary', async () => {
+    const res = await get(asset(), { 'accept-encoding': 'gzip, deflate, br' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.body.length).toBeLessThan(SCRIPT.length / 10);
+    expect(brotliDecompressSync(res.body).toString()).toBe(SCRIPT);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expectNoFraming(res.headers);
+  });
+
+  it('when the browser accepts gzip only, then gzip; with neither, the file as it is', async () => {
+    const gz = await get(asset(), { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(gunzipSync(gz.body).toString()).toBe(SCRIPT);
+    const plain = await get(asset(), { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(SCRIPT);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('when an asset does not exist, then 404, not the page', async () => {
+    const res = await get(`${h.url}/dashboard/assets/index-gone999.js`);
+    expect(res.status).toBe(404);
+    expectNoFraming(res.headers);
+  });
+});
