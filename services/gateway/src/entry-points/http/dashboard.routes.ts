@@ -18,13 +18,7 @@ import { signIn, signInAsOperator } from '../../domain/sign-in.use-case';
 import { signUp } from '../../domain/sign-up.use-case';
 import type { StartedSession } from '../../domain/start-session';
 import { presentKey, presentKeySummary } from './presenters';
-import {
-  clearSessionCookie,
-  deviceToken,
-  sessionCredentials,
-  setDeviceCookie,
-  setSessionCookie,
-} from './session-cookie';
+import { clearSessionCookie, sessionCredentials, setSessionCookie } from './session-cookie';
 
 function presentSession(
   ctx: GatewayContext,
@@ -63,7 +57,6 @@ function presentBudget(budget: BudgetUsage) {
   return { minute: window(budget.minute), day: window(budget.day) };
 }
 
-/** The client's address: the socket's, or behind the proxies TRUST_PROXY names, the one they forwarded. */
 function clientOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
@@ -94,22 +87,16 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/dashboard/api/session', async (req, res) => {
     refuseCrossSite(req);
     const body = parseBody(signInBodySchema, req);
-    const started = await signIn(ctx, { ...body, client: clientOf(req), deviceToken: deviceToken(req) });
+    const started = await signIn(ctx, { ...body, client: clientOf(req) });
     setSessionCookie(req, res, started.token, started.expiresAt);
-    setDeviceCookie(req, res, started.newDeviceToken);
     res.json({ data: presentSession(ctx, started) });
   });
 
   router.post('/dashboard/api/operator-session', async (req, res) => {
     refuseCrossSite(req);
     const body = parseBody(operatorSignInBodySchema, req);
-    const started = await signInAsOperator(ctx, {
-      ...body,
-      client: clientOf(req),
-      deviceToken: deviceToken(req),
-    });
+    const started = await signInAsOperator(ctx, { ...body, client: clientOf(req) });
     setSessionCookie(req, res, started.token, started.expiresAt);
-    setDeviceCookie(req, res, started.newDeviceToken);
     res.json({ data: presentSession(ctx, started) });
   });
 
