@@ -28,6 +28,8 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   ENFORCEMENT_URL: serviceUrl,
   BILLING_URL: serviceUrl,
   WEBHOOK_DISPATCHER_URL: serviceUrl,
+  // Active (not revoked, rotated or expired) API keys a platform may hold per environment (#30).
+  MAX_ACTIVE_API_KEYS: env.int(20),
 });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

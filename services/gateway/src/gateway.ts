@@ -57,6 +57,8 @@ export interface GatewayOptions {
    * the origin the request was sent to.
    */
   publicBaseUrl?: string;
+  /** MAX_ACTIVE_API_KEYS: active keys a platform may hold per environment; default 20. */
+  maxActiveApiKeys?: number;
 }
 
 export interface Gateway {
@@ -104,6 +106,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,
     openapi: publicOpenApiDocument(),
+    maxActiveApiKeys: options.maxActiveApiKeys,
   };
   return {
     context,

@@ -108,6 +108,7 @@ export async function startGateway(
         upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
         dashboardDir: config.DASHBOARD_DIR ?? path.resolve(__dirname, '../../dashboard/dist'),
         ...(config.PUBLIC_BASE_URL === undefined ? {} : { publicBaseUrl: config.PUBLIC_BASE_URL }),
+        maxActiveApiKeys: config.MAX_ACTIVE_API_KEYS,
         ...(overrides.routes === undefined ? {} : { routes: overrides.routes }),
       });
       gateway = built;

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { kyselyOn, type Queryable } from '@svc/storage';
+import type { Environment } from '../domain/api-key';
 import type { ApiKeyRecord, ApiKeyStore, NewApiKey } from '../domain/ports';
 import type { DB } from './db.generated';
 
@@ -66,5 +68,25 @@ export class ApiKeyRepository implements ApiKeyStore {
       .set((eb) => ({ revokedAt: at, replacedBy: eb.fn.coalesce('replacedBy', eb.val(successorId)) }))
       .where('id', '=', id)
       .execute();
+  }
+
+  async lockIssuing(tx: Queryable, platformId: string): Promise<void> {
+    // A transaction-scoped advisory lock per platform: released at commit or rollback.
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`gateway.api-keys:${platformId}`}, 0))`.execute(
+      db(tx),
+    );
+  }
+
+  async countActive(q: Queryable, platformId: string, environment: Environment, now: Date): Promise<number> {
+    const row = await db(q)
+      .selectFrom('apiKeys')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('platformId', '=', platformId)
+      .where('environment', '=', environment)
+      .where('revokedAt', 'is', null)
+      .where('replacedBy', 'is', null)
+      .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', now)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 }

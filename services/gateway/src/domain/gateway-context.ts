@@ -47,4 +47,6 @@ export interface GatewayContext {
   dashboardDir: string | undefined;
   /** The generated OpenAPI document, served as is. */
   openapi: Record<string, unknown>;
+  /** MAX_ACTIVE_API_KEYS: active keys a platform may hold per environment (#30). */
+  maxActiveApiKeys?: number | undefined;
 }

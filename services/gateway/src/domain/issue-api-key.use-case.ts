@@ -1,6 +1,6 @@
 import { newId } from '@svc/ids';
 import type { Clock } from '@svc/clock';
-import { errors } from '@svc/errors';
+import { AppError, errors } from '@svc/errors';
 import { generateApiKey, hashApiKey, ROTATION_OVERLAP_MS, type Environment } from './api-key';
 import type { ApiKeyStore, NewApiKey, PlatformStore, TransactionRunner } from './ports';
 
@@ -20,16 +20,43 @@ function newKey(platformId: string, environment: Environment, now: Date): { reco
   };
 }
 
-/** Issues a platform a new key; the secret is returned here once and only its hash is kept. */
+/** Active keys a platform may hold per environment unless MAX_ACTIVE_API_KEYS says otherwise. */
+export const DEFAULT_MAX_ACTIVE_API_KEYS = 20;
+
+/**
+ * Issues a platform a new key; the secret is returned here once and only its hash is kept.
+ * A platform holds at most `maxActiveApiKeys` working keys per environment (issue #30: keys were
+ * unbounded): counted under the platform's issuing lock, so two issues at the limit less one do
+ * not both pass. Rotation and revocation replace a key and are never refused.
+ */
 export async function issueApiKey(
-  deps: { db: TransactionRunner; platforms: PlatformStore; keys: ApiKeyStore; clock: Clock },
+  deps: {
+    db: TransactionRunner;
+    platforms: PlatformStore;
+    keys: ApiKeyStore;
+    clock: Clock;
+    maxActiveApiKeys?: number | undefined;
+  },
   input: { platformId: string; environment: Environment },
 ): Promise<IssuedKey> {
-  const platform = await deps.platforms.find(deps.db, input.platformId);
-  if (platform === null) throw errors.notFound('Platform', input.platformId);
-  const { key, record } = newKey(platform.id, input.environment, deps.clock.now());
-  await deps.keys.insert(deps.db, record);
-  return { id: record.id, key, environment: record.environment, createdAt: record.createdAt };
+  const limit = deps.maxActiveApiKeys ?? DEFAULT_MAX_ACTIVE_API_KEYS;
+  return deps.db.transaction(async (tx) => {
+    const platform = await deps.platforms.find(tx, input.platformId);
+    if (platform === null) throw errors.notFound('Platform', input.platformId);
+    await deps.keys.lockIssuing(tx, platform.id);
+    const now = deps.clock.now();
+    const used = await deps.keys.countActive(tx, platform.id, input.environment, now);
+    if (used >= limit) {
+      throw new AppError(
+        'FORBIDDEN',
+        `Active API key limit reached: at most ${limit} active ${input.environment} keys per platform; rotate or revoke an existing key (it is replaced) instead of issuing another`,
+        { details: { quota: 'activeApiKeys', limit, used } },
+      );
+    }
+    const { key, record } = newKey(platform.id, input.environment, now);
+    await deps.keys.insert(tx, record);
+    return { id: record.id, key, environment: record.environment, createdAt: record.createdAt };
+  });
 }
 
 /** Registers a key chosen by the deployment (SVC_BOOTSTRAP_KEY) for a platform, once. */

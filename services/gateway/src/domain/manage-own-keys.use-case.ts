@@ -18,6 +18,8 @@ type KeyDeps = {
   keys: ApiKeyStore;
   clock: Clock;
   keysChanged?: KeysChanged;
+  /** MAX_ACTIVE_API_KEYS (issueApiKey's default when unset). */
+  maxActiveApiKeys?: number | undefined;
 };
 
 // A platform's developer manages the platform's own keys from the dashboard with the operator

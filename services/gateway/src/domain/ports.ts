@@ -74,6 +74,10 @@ export interface ApiKeyStore {
   markRotated(tx: Queryable, id: string, expiresAt: Date, successorId: string): Promise<void>;
   /** The key is revoked at `at`; it points at its successor unless it already did. */
   markRevoked(tx: Queryable, id: string, at: Date, successorId: string): Promise<void>;
+  /** Serialises key issuing for one platform until the transaction ends: a quota count stays true until the insert. */
+  lockIssuing(tx: Queryable, platformId: string): Promise<void>;
+  /** The platform's keys of one environment that work now and were not replaced (rotated or revoked). */
+  countActive(q: Queryable, platformId: string, environment: Environment, now: Date): Promise<number>;
 }
 
 /** A key found by its hash, with its platform: what each replica keeps in memory (ADR 0025). */
