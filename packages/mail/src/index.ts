@@ -1,0 +1,3 @@
+export * from './mailer';
+export * from './smtp-mailer';
+export * from './mail-catcher';
