@@ -25,6 +25,8 @@ export const ID_PREFIXES = [
   // Dashboard accounts and sessions (ADR 0024).
   'acct',
   'sess',
+  // The gateway's mail outbox (#30).
+  'mail',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
