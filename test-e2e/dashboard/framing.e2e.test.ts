@@ -1,0 +1,156 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchBrowser,
+  newVisitor,
+  screenshot,
+  signUp,
+  startDeployment,
+  uniqueEmail,
+  type Deployment,
+} from './browser';
+
+jest.setTimeout(300_000);
+
+// Issue #30: a page on another port framed the dashboard's API-keys page and one click revoked a
+// production key. Now the browser refuses to draw the dashboard in another site's frame, and the
+// dashboard's own strict CSP (scripts from its files only) breaks none of its pages.
+
+/** Collects the CSP violations a page reports, from the document's start. */
+async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
+  const fromConsole: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) fromConsole.push(message.text());
+  });
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) => {
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return async () => [
+    ...fromConsole,
+    ...(await page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? [])),
+  ];
+}
+
+/** Follows a link of the navigation and waits for the page's calls to settle. */
+async function visit(page: Page, link: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
+  await page.waitForLoadState('networkidle');
+  await page.getByRole('heading').first().waitFor();
+}
+
+describe('dashboard: framing and content security policy in a real browser', () => {
+  let deployment: Deployment;
+  let browser: Browser;
+  let attacker: Server;
+  let attackerUrl: string;
+
+  beforeAll(async () => {
+    deployment = await startDeployment();
+    browser = await launchBrowser();
+    // Another origin (another port on loopback) that frames the dashboard's keys page.
+    attacker = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        `<!doctype html><title>Win a prize</title><h1>Click the button</h1>` +
+          `<iframe id="victim" src="${deployment.url}/dashboard/keys" width="900" height="600"></iframe>`,
+      );
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await deployment?.stop();
+    await new Promise((resolve) => attacker?.close(resolve));
+  });
+
+  it('when another site frames the dashboard, then the browser refuses to draw it in the frame', async () => {
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    // Signed in first, as the victim was: the frame would carry the session.
+    await signUp(page, deployment.url, {
+      email: uniqueEmail('framed'),
+      name: 'Framed Inc',
+      role: 'platform',
+    });
+    const refusals: string[] = [];
+    page.on('console', (message) => {
+      if (/frame-ancestors|X-Frame-Options/i.test(message.text())) refusals.push(message.text());
+    });
+    const dashboardAnswered = page.waitForResponse((res) => res.url() === `${deployment.url}/dashboard/keys`);
+    await page.goto(attackerUrl);
+    const answer = await dashboardAnswered;
+    expect(answer.headers()['x-frame-options']).toBe('DENY');
+    // Time for the dashboard's script to draw, had it been allowed to load.
+    await page.waitForTimeout(2_000);
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    expect(frame).toBeDefined();
+    const drawn = await frame
+      ?.evaluate(() => document.querySelector('#root')?.childElementCount ?? 0)
+      .catch(() => 0);
+    expect(drawn).toBe(0);
+    expect(frame?.url()).not.toBe(`${deployment.url}/dashboard/keys`);
+    expect(await page.getByRole('heading', { name: 'Click the button' }).isVisible()).toBe(true);
+    expect(refusals.join('\n')).toMatch(/frame-ancestors|X-Frame-Options/i);
+    await screenshot(page, 'framing-refused');
+    await context.close();
+  });
+
+  it("when the dashboard is opened top-level, then every page draws with no CSP violation, and one key too many shows the API's refusal", async () => {
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    const violations = await watchViolations(page);
+    await page.goto(`${deployment.url}/dashboard/sign-in`);
+    await page
+      .getByRole('button', { name: /sign in/i })
+      .first()
+      .waitFor();
+    await signUp(page, deployment.url, { email: uniqueEmail('csp'), name: 'Strict Inc', role: 'platform' });
+    for (const link of ['API keys', 'Webhooks', 'Plan and usage', 'Licences', 'Violations', 'Obligations']) {
+      await visit(page, link);
+    }
+    // The platform's keys up to the quota (20), then one more from the page.
+    await page.getByRole('link', { name: 'API keys', exact: true }).first().click();
+    const issued = await page.evaluate(async () => {
+      const session = (await (await fetch('/dashboard/api/session')).json()) as {
+        data: { csrfToken: string };
+      };
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        const res = await fetch('/dashboard/api/keys', {
+          method: 'POST',
+          headers: { 'x-csrf-token': session.data.csrfToken },
+        });
+        statuses.push(res.status);
+      }
+      return statuses;
+    });
+    expect(issued).toEqual(Array.from({ length: 20 }, () => 201));
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    await page.getByText(/Active API key limit reached: at most 20 active sandbox keys/).waitFor();
+    await screenshot(page, 'keys-quota-refused');
+
+    const creator = await newVisitor(browser);
+    const creatorPage = await creator.newPage();
+    const creatorViolations = await watchViolations(creatorPage);
+    await signUp(creatorPage, deployment.url, {
+      email: uniqueEmail('cspc'),
+      name: 'Ada Strict',
+      role: 'creator',
+    });
+    for (const link of ['Claims', 'Boxes', 'Royalties', 'Overview']) await visit(creatorPage, link);
+    await creatorPage.goto(`${deployment.url}/dashboard/claims/new`);
+    await creatorPage.waitForLoadState('networkidle');
+
+    expect(await violations()).toEqual([]);
+    expect(await creatorViolations()).toEqual([]);
+    await creator.close();
+    await context.close();
+  });
+});
