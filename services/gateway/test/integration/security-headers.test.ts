@@ -88,8 +88,10 @@ describe('security headers', () => {
       await get(`${h.url}/admin/platforms`),
       await get(`${h.url}/no/such/path`),
       await get(`${h.url}/dashboard/api/keys`),
+      // An uploaded picture's address (shown by pages of any origin): the API's policy too.
+      await get(`${h.url}/dashboard/uploads/up_unknown0000000000000000`),
     ];
-    expect(answers.map((a) => a.status)).toEqual([200, 401, 401, 404, 401]);
+    expect(answers.map((a) => a.status)).toEqual([200, 401, 401, 404, 401, 404]);
     for (const res of answers) {
       expect(res.headers['content-type']).toMatch(/application\/json/);
       expectNoFraming(res.headers);

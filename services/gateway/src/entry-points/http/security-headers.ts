@@ -54,9 +54,13 @@ const apiHeaders = helmet({
 
 const hsts = helmet.strictTransportSecurity({ maxAge: ONE_YEAR_S, includeSubDomains: true });
 
-/** The dashboard's HTML and assets (not its JSON API under /dashboard/api). */
+/** The dashboard's HTML and assets: not its JSON API, nor the uploaded pictures (shown by any page). */
 function isDashboardPage(path: string): boolean {
-  return (path === '/dashboard' || path.startsWith('/dashboard/')) && !path.startsWith('/dashboard/api/');
+  return (
+    (path === '/dashboard' || path.startsWith('/dashboard/')) &&
+    !path.startsWith('/dashboard/api/') &&
+    !path.startsWith('/dashboard/uploads/')
+  );
 }
 
 /** Sets the headers of every answer; HSTS only when the request came over https (req.secure, trust proxy). */
