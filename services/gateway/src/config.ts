@@ -30,6 +30,12 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   WEBHOOK_DISPATCHER_URL: serviceUrl,
   // Active (not revoked, rotated or expired) API keys a platform may hold per environment (#30).
   MAX_ACTIVE_API_KEYS: env.int(20),
+  // Account mail (#30): the SMTP server (smtp://user:pass@host:587, STARTTLS when offered; smtps://…:465)
+  // and the From header. Unset: mail waits in the outbox (mail_outbox) and a warning says so at start.
+  SMTP_URL: env.optionalUrl(['smtp', 'smtps']),
+  MAIL_FROM: z.string().min(3).default('Identity protection <no-reply@localhost>'),
+  // Sign-ups, and apart password-reset requests, per client address and per e-mail address an hour.
+  SIGN_UPS_PER_HOUR: env.int(5),
 });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -11,6 +11,7 @@ import {
   RateCounterRepository,
   SessionRepository,
 } from './data-access/account.repository';
+import { AccountMailRepository, MailOutboxRepository } from './data-access/account-mail.repository';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { KeyAuthenticationRepository } from './data-access/key-authentication.repository';
@@ -23,6 +24,7 @@ import { isPublicPath } from './domain/handle-public-request.use-case';
 import { LeasedKeyAuthentication } from './domain/leased-key-authentication';
 import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
+import { accountMailRoutes } from './entry-points/http/account-mail.routes';
 import { adminRoutes } from './entry-points/http/admin.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
@@ -59,6 +61,8 @@ export interface GatewayOptions {
   publicBaseUrl?: string;
   /** MAX_ACTIVE_API_KEYS: active keys a platform may hold per environment; default 20. */
   maxActiveApiKeys?: number;
+  /** SIGN_UPS_PER_HOUR: sign-ups (and, apart, reset requests) per client and per address an hour; default 5. */
+  signUpsPerHour?: number;
 }
 
 export interface Gateway {
@@ -107,6 +111,9 @@ export function buildGateway(options: GatewayOptions): Gateway {
     upstreams,
     openapi: publicOpenApiDocument(),
     maxActiveApiKeys: options.maxActiveApiKeys,
+    accountMail: new AccountMailRepository(),
+    mailOutbox: new MailOutboxRepository(),
+    signUpsPerHour: options.signUpsPerHour,
   };
   return {
     context,
@@ -115,6 +122,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
       // The gateway's own routes (about 25 of them) are not tried for a public request: it goes
       // straight to the public handler, which matches it against the route table once.
       const own = express.Router();
+      // Before the dashboard's routes: they end with a 404 for every other /dashboard/api path.
+      accountMailRoutes(own, context);
       dashboardRoutes(own, context);
       adminRoutes(own, context, () => self.readiness());
       sampleRoutes(own, context);

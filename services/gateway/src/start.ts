@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Clock } from '@svc/clock';
+import type { Logger } from '@svc/logger';
 import type { ServiceName } from '@svc/contracts';
 import {
   defineService,
@@ -15,6 +16,8 @@ import { registerKnownKey } from './domain/issue-api-key.use-case';
 import type { Route } from './domain/route-table';
 import { startKeyChangeFeed } from './adapters/key-change-feed';
 import { buildGateway, type Gateway } from './gateway';
+import { SmtpMailer } from '@svc/mail';
+import { relayAccountMail } from './domain/relay-account-mail.use-case';
 
 /** What a caller (tests, the embedded default, benchmarks) may hand in. */
 export interface StartOverrides extends HttpStartOverrides {
@@ -31,6 +34,8 @@ const BOOTSTRAP_KEY_ID = 'key_bootstrap0000000000000000';
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 /** How often unspent budget idle for a second goes back to the shared counters (ADR 0025). */
 const LEASE_SWEEP_INTERVAL_MS = 500;
+/** How often the mail relay looks for due mail besides being woken when one is queued (#30). */
+const MAIL_RELAY_INTERVAL_MS = 2000;
 
 /** The gateway's migrations. */
 export function gatewayMigrations() {
@@ -109,6 +114,7 @@ export async function startGateway(
         dashboardDir: config.DASHBOARD_DIR ?? path.resolve(__dirname, '../../dashboard/dist'),
         ...(config.PUBLIC_BASE_URL === undefined ? {} : { publicBaseUrl: config.PUBLIC_BASE_URL }),
         maxActiveApiKeys: config.MAX_ACTIVE_API_KEYS,
+        signUpsPerHour: config.SIGN_UPS_PER_HOUR,
         ...(overrides.routes === undefined ? {} : { routes: overrides.routes }),
       });
       gateway = built;
@@ -135,9 +141,11 @@ export async function startGateway(
             built.context.store.purgeCounters(built.context.hotPathDb, dayAgo),
             built.context.idempotency.purge(built.context.hotPathDb, dayAgo),
             built.context.sessions.purge(built.context.db, dayAgo),
+            built.context.accountMail.purge(built.context.db, dayAgo),
           ]).catch((err: unknown) => logger.warn({ err }, 'housekeeping failed'));
         },
       });
+      const mailParts = startMailRelay(config, built, logger, clock);
       const leaseSweep = periodicJob({
         name: 'budget-leases',
         intervalMs: LEASE_SWEEP_INTERVAL_MS,
@@ -157,12 +165,48 @@ export async function startGateway(
       return {
         routes: built.routes,
         beforeBody: built.beforeBody,
-        background: [...closeOnStop, returnOnStop, leaseSweep, housekeeping],
+        background: [...closeOnStop, returnOnStop, leaseSweep, housekeeping, ...mailParts],
       };
     },
   });
   if (gateway === undefined) throw new Error('unreachable: the gateway is built while wiring');
   return { ...running, gateway };
+}
+
+/**
+ * The account-mail relay (#30): sends the outbox through SMTP_URL, woken when a mail is queued and
+ * every MAIL_RELAY_INTERVAL_MS. Without SMTP_URL no relay runs and mail waits in the outbox.
+ */
+function startMailRelay(config: GatewayConfig, built: Gateway, logger: Logger, clock: Clock) {
+  if (config.SMTP_URL === undefined) {
+    logger.warn('SMTP_URL is not set: account mail (verification, password reset) waits in mail_outbox');
+    return [];
+  }
+  if (config.PUBLIC_BASE_URL === undefined) {
+    logger.warn(
+      'PUBLIC_BASE_URL is not set: account mail is refused unless the dashboard is reached on localhost',
+    );
+  }
+  const mailer = new SmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM });
+  const { context } = built;
+  const relay = periodicJob({
+    name: 'mail-relay',
+    intervalMs: MAIL_RELAY_INTERVAL_MS,
+    logger,
+    run: () =>
+      relayAccountMail({
+        db: context.db,
+        mailOutbox: context.mailOutbox,
+        mailer,
+        clock,
+        onFailure: (mail, err) =>
+          logger.warn({ err, mailId: mail.id, attempts: mail.attempts }, 'mail not sent; retrying later'),
+      }),
+  });
+  context.mailQueued = () => {
+    relay.runOnce().catch((err: unknown) => logger.error({ err }, 'mail relay pass failed'));
+  };
+  return [relay, { name: 'smtp-mailer', start: () => undefined, stop: () => mailer.close() }];
 }
 
 /** The gateway's start-up, declared once: main.ts, the embedded default and the test harness start it from here. */

@@ -39,6 +39,18 @@ export const signUpBodySchema = z.object({
   }),
 });
 
+/** The answer to every accepted sign-up (#30), whether or not the address had an account. */
+export const signUpAcceptedSchema = z
+  .object({
+    status: z.literal('verification_sent'),
+    email: z.string().meta({ description: 'Where the mail went' }),
+  })
+  .meta({
+    id: 'SignUpAccepted',
+    description:
+      'The same answer whether or not the address has an account: a new address gets a verification link, one with an account a mail saying so',
+  });
+
 export const signInBodySchema = z.object({
   email: emailSchema,
   password: storable(z.string()).min(1, 'required').max(200),
@@ -124,12 +136,17 @@ export const dashboardOperations = {
     ...common,
     auth: 'public',
     id: 'dashboardSignUp',
-    errors: ['FORBIDDEN'],
+    errors: ['FORBIDDEN', 'RATE_LIMITED'],
     method: 'post',
     path: '/dashboard/api/accounts',
-    summary: 'Sign up: a new account with its own tenant, signed in (sets the session cookie)',
+    summary:
+      'Sign up: a verification link is mailed; following it creates the account with its own tenant and signs in (rate-limited per client)',
+    description:
+      'The answer is the same whether or not the address has an account (one with an account gets a mail saying so). The password must have 12+ characters and not be common, breached or guessable (400 VALIDATION_ERROR naming `password`, with a hint).',
     request: { body: signUpBodySchema },
-    responses: { 201: { description: 'Signed up and in', schema: dataOf(sessionSchema) } },
+    responses: {
+      202: { description: 'Verification mail sent', schema: dataOf(signUpAcceptedSchema) },
+    },
   }),
   signIn: defineOperation({
     ...common,

@@ -1,3 +1,4 @@
 // The contract of the gateway service (docs/adr/0018): imports only ../common, never another service's contract.
 export * from './operations';
 export * from './dashboard';
+export * from './account-mail';

@@ -5,6 +5,11 @@ import type { Environment } from '../domain/api-key';
 import type { Plan } from '../domain/plans';
 import type { ColumnType } from '@svc/storage';
 
+export type Generated<T> =
+  T extends ColumnType<infer S, infer I, infer U>
+    ? ColumnType<S, I | undefined, U>
+    : ColumnType<T, T | undefined, T>;
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface Accounts {
@@ -46,6 +51,36 @@ export interface IdempotencyBindings {
   platformId: string;
 }
 
+export interface MailOutbox {
+  attempts: Generated<number>;
+  body: string;
+  createdAt: Timestamp;
+  id: string;
+  lastError: string | null;
+  nextAttemptAt: Timestamp;
+  recipient: string;
+  sentAt: Timestamp | null;
+  subject: string;
+}
+
+export interface PasswordResets {
+  accountId: string;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  tokenHash: string;
+  usedAt: Timestamp | null;
+}
+
+export interface PendingSignUps {
+  createdAt: Timestamp;
+  email: string;
+  expiresAt: Timestamp;
+  name: string;
+  passwordHash: string;
+  role: string;
+  tokenHash: string;
+}
+
 export interface Platforms {
   createdAt: Timestamp;
   domain: string | null;
@@ -79,6 +114,9 @@ export interface DB {
   apiKeys: ApiKeys;
   dashboardUploads: DashboardUploads;
   idempotencyBindings: IdempotencyBindings;
+  mailOutbox: MailOutbox;
+  passwordResets: PasswordResets;
+  pendingSignUps: PendingSignUps;
   platforms: Platforms;
   rateLimitCounters: RateLimitCounters;
   sessions: Sessions;

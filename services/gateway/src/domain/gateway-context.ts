@@ -1,6 +1,7 @@
 import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
+import type { AccountMailStore, MailOutboxStore } from './account-mail';
 import type {
   AccountStore,
   ApiKeyStore,
@@ -49,4 +50,12 @@ export interface GatewayContext {
   openapi: Record<string, unknown>;
   /** MAX_ACTIVE_API_KEYS: active keys a platform may hold per environment (#30). */
   maxActiveApiKeys?: number | undefined;
+  /** Pending sign-ups and password-reset links (#30). */
+  accountMail: AccountMailStore;
+  /** Account mail, written with the change it tells about; the relay sends it (#30). */
+  mailOutbox: MailOutboxStore;
+  /** SIGN_UPS_PER_HOUR: sign-ups (and, apart, reset requests) per client and per address an hour. */
+  signUpsPerHour?: number | undefined;
+  /** Wakes the mail relay after a mail was queued (unset: no relay runs; mail waits in the outbox). */
+  mailQueued?: (() => void) | undefined;
 }

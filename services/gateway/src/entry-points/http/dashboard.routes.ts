@@ -16,6 +16,7 @@ import type { ActiveSession } from '../../domain/ports';
 import { describePlanUsage, type BudgetUsage } from '../../domain/plan-usage.use-case';
 import { signIn, signInAsOperator } from '../../domain/sign-in.use-case';
 import { signUp } from '../../domain/sign-up.use-case';
+import { mailClientOf, mailLinksOf } from './account-mail.routes';
 import type { StartedSession } from '../../domain/start-session';
 import { presentKey, presentKeySummary } from './presenters';
 import { clearSessionCookie, sessionCredentials, setSessionCookie } from './session-cookie';
@@ -79,9 +80,9 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/dashboard/api/accounts', async (req, res) => {
     refuseCrossSite(req);
     const body = parseBody(signUpBodySchema, req);
-    const started = await signUp(ctx, body);
-    setSessionCookie(req, res, started.token, started.expiresAt);
-    res.status(201).json({ data: presentSession(ctx, started) });
+    // The same answer whether or not the address has an account (#30): the mail says which.
+    const links = mailLinksOf(req, ctx);
+    res.status(202).json({ data: await signUp(ctx, body, { client: mailClientOf(req), links }) });
   });
 
   router.post('/dashboard/api/session', async (req, res) => {

@@ -1,0 +1,56 @@
+import { newId } from '@svc/ids';
+import { AppError } from '@svc/errors';
+import type { Account } from './account';
+import { hashMailToken } from './account-mail';
+import { limitsFor } from './plans';
+import type { PlatformStore, SessionStore } from './ports';
+import type { AccountMailDeps } from './sign-up.use-case';
+import { startSession, type StartedSession } from './start-session';
+
+const LINK_UNUSABLE = () =>
+  new AppError('VALIDATION_ERROR', 'This verification link has expired or was used already', {
+    details: {
+      fields: [
+        {
+          field: 'token',
+          message: 'expired or already used: sign in, or sign up again for a new link',
+        },
+      ],
+    },
+  });
+
+/**
+ * The link mailed at sign-up is followed: the address is proven, so the account and its tenant (a
+ * platform record on the sandbox plan; ADR 0024) are created together and a session starts (the
+ * person lands signed in). The link works once; an address that got an account meanwhile keeps it.
+ */
+export async function verifyEmail(
+  deps: AccountMailDeps & { platforms: PlatformStore; sessions: SessionStore },
+  input: { token: string },
+): Promise<StartedSession> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const pending = await deps.accountMail.takePendingSignUp(tx, hashMailToken(input.token), now);
+    if (pending === null) throw LINK_UNUSABLE();
+    const account: Account = {
+      id: newId('acct'),
+      email: pending.email,
+      name: pending.name,
+      role: pending.role,
+      platformId: newId('plat'),
+      createdAt: now,
+    };
+    if ((await deps.accounts.findByEmail(tx, pending.email)) !== null) throw LINK_UNUSABLE();
+    await deps.platforms.insert(tx, {
+      id: account.platformId ?? '',
+      name: pending.name,
+      plan: 'sandbox',
+      domain: null,
+      limits: limitsFor('sandbox', null),
+      createdAt: now,
+    });
+    // A race with another verification of the same address: the unique e-mail keeps one account.
+    if (!(await deps.accounts.insert(tx, account, pending.passwordHash))) throw LINK_UNUSABLE();
+    return startSession({ sessions: deps.sessions, clock: deps.clock }, tx, account);
+  });
+}
