@@ -55,13 +55,13 @@ describe('active API key quota', () => {
   });
 
   it('when a platform developer asks the dashboard for one key too many, then 403 with the same message and details', async () => {
-    const signedUp = await h.call(undefined, 'POST', '/dashboard/api/accounts', {
+    const signedUp = await h.signUp({
       email: `quota.${process.pid}@example.com`,
       password: 'a long enough passphrase',
       name: 'Quota Platform',
       role: 'platform',
     });
-    expect(signedUp.status).toBe(201);
+    expect(signedUp.status).toBe(200);
     const cookie = `svc_session=${/svc_session=([^;]+)/.exec(signedUp.headers.get('set-cookie') ?? '')?.[1]}`;
     const headers = { cookie, 'x-csrf-token': signedUp.body.data.csrfToken as string };
     const listed = await h.call(undefined, 'GET', '/dashboard/api/keys', undefined, headers);
