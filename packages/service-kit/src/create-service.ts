@@ -63,7 +63,15 @@ export interface CreateServiceOptions {
    * request's span (services behind the gateway) or is ignored (the public edge starts a trace).
    */
   trustTraceparent?: boolean;
+  /**
+   * express's `trust proxy`: which proxies' X-Forwarded-For names the client (`req.ip`). Default:
+   * none (the socket's address), which every service behind the gateway keeps.
+   */
+  trustProxy?: TrustProxy;
 }
+
+/** What express's `trust proxy` takes: true, a hop count, or addresses, CIDRs and `loopback`-like names. */
+export type TrustProxy = boolean | number | string | string[];
 
 export interface Service {
   app: express.Express;
@@ -108,6 +116,7 @@ export function createService(options: CreateServiceOptions): Service {
   app.disable('x-powered-by');
   // ETags hash every JSON body and turn GETs into 304s that the gateway would have to relay; not wanted for an API.
   app.set('etag', false);
+  if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
 
   const requireInternalAuth = options.requireInternalAuth ?? true;
   const nameRoute = routeNamer(options.operations);

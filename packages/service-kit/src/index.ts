@@ -12,6 +12,7 @@ export {
   type CreateServiceOptions,
   type Listening,
   type Service,
+  type TrustProxy,
 } from './create-service';
 export {
   evaluateReadiness,

@@ -9,6 +9,7 @@ import {
   type ReadinessCheck,
   type ReadinessReport,
   type Service,
+  type TrustProxy,
 } from '@svc/service-kit';
 import { createDatabase, runMigrations, type Database, type MigrationSource } from '@svc/storage';
 
@@ -66,6 +67,8 @@ export interface HttpParts {
   background?: BackgroundPart[];
   /** Further `/readyz` checks of the service's own (e.g. an index still loading). */
   readiness?: ReadinessCheck[];
+  /** createService's `trustProxy` (the gateway's TRUST_PROXY); default: trust no proxy. */
+  trustProxy?: TrustProxy;
 }
 
 export interface RunningHttpService {
@@ -134,6 +137,7 @@ export async function startHttpService(options: {
         // Metrics, access lines and spans name each request by the operation id it served.
         operations: allOperations.filter((operation) => operation.service === name),
         ...(config.METRICS_PORT === undefined ? {} : { metricsPort: config.METRICS_PORT }),
+        ...(parts.trustProxy === undefined ? {} : { trustProxy: parts.trustProxy }),
         routes: (router) => parts.routes(router, self),
         ...(parts.beforeBody === undefined
           ? {}

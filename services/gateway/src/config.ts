@@ -36,6 +36,47 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   MAIL_FROM: z.string().min(3).default('Identity protection <no-reply@localhost>'),
   // Sign-ups, and apart password-reset requests, per client address and per e-mail address an hour.
   SIGN_UPS_PER_HOUR: env.int(5),
+  // The operator's TOTP secret (base32, as an authenticator app takes it); unset: enrolled at the first operator sign-in.
+  ADMIN_TOTP_SECRET: z
+    .string()
+    .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+    .pipe(z.string().regex(/^[A-Z2-7]{16,}=*$/, 'expected a base32 secret of at least 16 characters'))
+    .optional(),
+  // Which proxies in front of the gateway to believe about the client's address (X-Forwarded-For):
+  // express's `trust proxy` (`loopback`, `10.0.0.0/8, 172.16.0.0/12`, a hop count such as `1`). Default: none.
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => parseTrustProxy(value, ctx)),
 });
+
+/**
+ * TRUST_PROXY as express takes it: a hop count, `true`/`false`, or a comma-separated list of
+ * addresses, CIDRs and the names `loopback`, `linklocal`, `uniquelocal`. Empty or unset: undefined
+ * (express's default, trust nothing: the socket's address is the client's).
+ */
+export function parseTrustProxy(
+  value: string | undefined,
+  ctx?: { addIssue(issue: { code: 'custom'; message: string }): void },
+): boolean | number | string[] | undefined {
+  const raw = value?.trim() ?? '';
+  if (raw === '' || raw === 'false') return undefined;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const bad = entries.find(
+    (entry) => !/^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/.test(entry),
+  );
+  if (bad !== undefined) {
+    ctx?.addIssue({
+      code: 'custom',
+      message: `"${bad}" is no address, CIDR, hop count or loopback/linklocal/uniquelocal`,
+    });
+  }
+  return entries;
+}
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

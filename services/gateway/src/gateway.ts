@@ -8,6 +8,7 @@ import type { ServiceSelf } from '@svc/service-runtime';
 import { Argon2PasswordHasher } from './adapters/argon2-password.hasher';
 import {
   AccountRepository,
+  AccountSecurityRepository,
   RateCounterRepository,
   SessionRepository,
 } from './data-access/account.repository';
@@ -26,6 +27,7 @@ import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UpstreamClient } from './domain/upstream.client';
 import { accountMailRoutes } from './entry-points/http/account-mail.routes';
 import { adminRoutes } from './entry-points/http/admin.routes';
+import { accountRoutes } from './entry-points/http/account.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
 import { sampleRoutes } from './entry-points/http/samples.routes';
@@ -63,6 +65,8 @@ export interface GatewayOptions {
   maxActiveApiKeys?: number;
   /** SIGN_UPS_PER_HOUR: sign-ups (and, apart, reset requests) per client and per address an hour; default 5. */
   signUpsPerHour?: number;
+  /** ADMIN_TOTP_SECRET: presets the operator's TOTP secret (base32); default: enrolled at the first sign-in. */
+  adminTotpSecret?: string;
 }
 
 export interface Gateway {
@@ -114,6 +118,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
     accountMail: new AccountMailRepository(),
     mailOutbox: new MailOutboxRepository(),
     signUpsPerHour: options.signUpsPerHour,
+    security: new AccountSecurityRepository(),
+    adminTotpSecret: options.adminTotpSecret,
   };
   return {
     context,
@@ -122,6 +128,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       // The gateway's own routes (about 25 of them) are not tried for a public request: it goes
       // straight to the public handler, which matches it against the route table once.
       const own = express.Router();
+      accountRoutes(own, context);
       // Before the dashboard's routes: they end with a 404 for every other /dashboard/api path.
       accountMailRoutes(own, context);
       dashboardRoutes(own, context);

@@ -115,6 +115,7 @@ export async function startGateway(
         ...(config.PUBLIC_BASE_URL === undefined ? {} : { publicBaseUrl: config.PUBLIC_BASE_URL }),
         maxActiveApiKeys: config.MAX_ACTIVE_API_KEYS,
         signUpsPerHour: config.SIGN_UPS_PER_HOUR,
+        ...(config.ADMIN_TOTP_SECRET === undefined ? {} : { adminTotpSecret: config.ADMIN_TOTP_SECRET }),
         ...(overrides.routes === undefined ? {} : { routes: overrides.routes }),
       });
       gateway = built;
@@ -165,6 +166,8 @@ export async function startGateway(
       return {
         routes: built.routes,
         beforeBody: built.beforeBody,
+        // The client's address (sign-in throttling) behind the proxies TRUST_PROXY names.
+        ...(config.TRUST_PROXY === undefined ? {} : { trustProxy: config.TRUST_PROXY }),
         background: [...closeOnStop, returnOnStop, leaseSweep, housekeeping, ...mailParts],
       };
     },

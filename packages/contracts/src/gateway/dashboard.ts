@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataOf, idParamSchema, storable } from '../common/schemas';
 import { defineOperation } from '../common/operation';
+import { secondFactorCodeSchema } from './account-security';
 import {
   apiKeySummarySchema,
   environmentSchema,
@@ -54,6 +55,7 @@ export const signUpAcceptedSchema = z
 export const signInBodySchema = z.object({
   email: emailSchema,
   password: storable(z.string()).min(1, 'required').max(200),
+  code: secondFactorCodeSchema.optional(),
 });
 
 export const operatorSignInBodySchema = z.object({
@@ -61,6 +63,7 @@ export const operatorSignInBodySchema = z.object({
     .min(1, 'required')
     .max(500)
     .meta({ description: 'The operator token (ADMIN_TOKEN)' }),
+  code: secondFactorCodeSchema.optional(),
 });
 
 export const sessionSchema = z
@@ -163,7 +166,7 @@ export const dashboardOperations = {
     ...common,
     auth: 'public',
     id: 'dashboardOperatorSignIn',
-    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'],
+    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'INVALID_STATE'],
     method: 'post',
     path: '/dashboard/api/operator-session',
     summary: 'Sign in as the operator with the operator token (sets the session cookie; rate-limited)',

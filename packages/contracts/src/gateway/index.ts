@@ -2,3 +2,4 @@
 export * from './operations';
 export * from './dashboard';
 export * from './account-mail';
+export * from './account-security';

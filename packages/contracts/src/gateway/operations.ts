@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataOf, idParamSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
 import { defineOperation } from '../common/operation';
+import { accountSecurityOperations } from './account-security';
 
 /** What a client reads of the served document: its OpenAPI version, `info.version` (the SDK's), paths. */
 const openApiDocumentSchema = z.looseObject({
@@ -344,4 +345,6 @@ export const adminOperations = {
       },
     },
   }),
+  // The dashboard account's own security and the operator's second factor (#30).
+  ...accountSecurityOperations,
 };

@@ -1,10 +1,12 @@
 import { kyselyOn, sql, type Queryable } from '@svc/storage';
 import type { Account } from '../domain/account';
 import type {
+  AccountSecurityStore,
   AccountStore,
   ActiveSession,
   NewSession,
   RateCounterStore,
+  SecondFactorState,
   SessionStore,
 } from '../domain/ports';
 import type { LimitsRule } from './platform.repository';
@@ -61,6 +63,7 @@ export class SessionRepository implements SessionStore {
         's.id',
         's.csrfToken',
         's.expiresAt',
+        's.adminTokenFingerprint',
         'a.id as accountId',
         'a.email',
         'a.name',
@@ -106,11 +109,30 @@ export class SessionRepository implements SessionStore {
             ),
             createdAt: row.platformCreatedAt,
           };
-    return { id: row.id, csrfToken: row.csrfToken, expiresAt: row.expiresAt, account, platform };
+    return {
+      id: row.id,
+      csrfToken: row.csrfToken,
+      expiresAt: row.expiresAt,
+      account,
+      platform,
+      adminTokenFingerprint: row.adminTokenFingerprint,
+    };
   }
 
   async end(q: Queryable, id: string, at: Date): Promise<void> {
     await db(q).updateTable('sessions').set({ endedAt: at }).where('id', '=', id).execute();
+  }
+
+  async endAllOf(q: Queryable, accountId: string, at: Date, exceptId?: string): Promise<number> {
+    let update = db(q)
+      .updateTable('sessions')
+      .set({ endedAt: at })
+      .where('accountId', '=', accountId)
+      .where('endedAt', 'is', null)
+      .where('expiresAt', '>', at);
+    if (exceptId !== undefined) update = update.where('id', '!=', exceptId);
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async purge(q: Queryable, before: Date): Promise<number> {
@@ -138,6 +160,19 @@ export class RateCounterRepository implements RateCounterStore {
     return new Map(rows.map((row) => [row.bucket, row.count]));
   }
 
+  async giveBack(q: Queryable, buckets: { bucket: string; windowStart: Date }[]): Promise<void> {
+    // One row per statement: a statement locking several counters in its own order could deadlock
+    // with the parallel increments, which lock them in the buckets' order.
+    for (const b of buckets) {
+      await db(q)
+        .updateTable('rateLimitCounters')
+        .set({ count: sql<number>`greatest(count - 1, 0)` })
+        .where('bucket', '=', b.bucket)
+        .where('windowStart', '=', b.windowStart)
+        .execute();
+    }
+  }
+
   async read(q: Queryable, bucket: string, windowStart: Date): Promise<number> {
     const row = await db(q)
       .selectFrom('rateLimitCounters')
@@ -146,5 +181,117 @@ export class RateCounterRepository implements RateCounterStore {
       .where('windowStart', '=', windowStart)
       .executeTakeFirst();
     return row?.count ?? 0;
+  }
+}
+
+/** Second factors, recovery codes (hashes), known devices (hashes) and password changes. */
+export class AccountSecurityRepository implements AccountSecurityStore {
+  async find(q: Queryable, accountId: string): Promise<SecondFactorState> {
+    const row = await db(q)
+      .selectFrom('accounts')
+      .select((eb) => [
+        'totpSecret',
+        'totpPendingSecret',
+        'totpLastStep',
+        eb
+          .selectFrom('recoveryCodes')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .whereRef('recoveryCodes.accountId', '=', 'accounts.id')
+          .where('recoveryCodes.usedAt', 'is', null)
+          .as('recoveryCodesLeft'),
+      ])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return {
+      totpSecret: row?.totpSecret ?? null,
+      totpPendingSecret: row?.totpPendingSecret ?? null,
+      totpLastStep:
+        row?.totpLastStep === null || row?.totpLastStep === undefined ? null : Number(row.totpLastStep),
+      recoveryCodesLeft: Number(row?.recoveryCodesLeft ?? 0),
+    };
+  }
+
+  async setPendingTotp(q: Queryable, accountId: string, secret: string | null): Promise<void> {
+    await db(q)
+      .updateTable('accounts')
+      .set({ totpPendingSecret: secret })
+      .where('id', '=', accountId)
+      .execute();
+  }
+
+  async confirmTotp(
+    q: Queryable,
+    accountId: string,
+    secret: string,
+    step: number,
+    recoveryCodeHashes: string[],
+  ): Promise<void> {
+    await db(q)
+      .updateTable('accounts')
+      .set({ totpSecret: secret, totpPendingSecret: null, totpLastStep: step })
+      .where('id', '=', accountId)
+      .execute();
+    await db(q).deleteFrom('recoveryCodes').where('accountId', '=', accountId).execute();
+    if (recoveryCodeHashes.length > 0) {
+      await db(q)
+        .insertInto('recoveryCodes')
+        .values(recoveryCodeHashes.map((codeHash) => ({ accountId, codeHash })))
+        .execute();
+    }
+  }
+
+  async disableTotp(q: Queryable, accountId: string): Promise<void> {
+    await db(q)
+      .updateTable('accounts')
+      .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null })
+      .where('id', '=', accountId)
+      .execute();
+    await db(q).deleteFrom('recoveryCodes').where('accountId', '=', accountId).execute();
+  }
+
+  async acceptTotpStep(q: Queryable, accountId: string, step: number): Promise<boolean> {
+    // One statement: two parallel sign-ins with the same code cannot both pass.
+    const row = await db(q)
+      .updateTable('accounts')
+      .set({ totpLastStep: step })
+      .where('id', '=', accountId)
+      .where((eb) => eb.or([eb('totpLastStep', 'is', null), eb('totpLastStep', '<', step)]))
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async useRecoveryCode(q: Queryable, accountId: string, codeHash: string, at: Date): Promise<boolean> {
+    const row = await db(q)
+      .updateTable('recoveryCodes')
+      .set({ usedAt: at })
+      .where('accountId', '=', accountId)
+      .where('codeHash', '=', codeHash)
+      .where('usedAt', 'is', null)
+      .returning('codeHash')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async setPasswordHash(q: Queryable, accountId: string, passwordHash: string): Promise<void> {
+    await db(q).updateTable('accounts').set({ passwordHash }).where('id', '=', accountId).execute();
+  }
+
+  async rememberDevice(q: Queryable, tokenHash: string, accountId: string, at: Date): Promise<void> {
+    await db(q)
+      .insertInto('knownDevices')
+      .values({ tokenHash, accountId, createdAt: at })
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+  }
+
+  async isKnownDevice(q: Queryable, tokenHash: string, accountId: string): Promise<boolean> {
+    const row = await db(q)
+      .selectFrom('knownDevices')
+      .select('tokenHash')
+      .where('tokenHash', '=', tokenHash)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 }

@@ -20,6 +20,9 @@ export interface Accounts {
   passwordHash: string;
   platformId: string | null;
   role: AccountRole;
+  totpLastStep: number | null;
+  totpPendingSecret: string | null;
+  totpSecret: string | null;
 }
 
 export interface ApiKeys {
@@ -49,6 +52,12 @@ export interface IdempotencyBindings {
   fingerprint: string;
   idempotencyKey: string;
   platformId: string;
+}
+
+export interface KnownDevices {
+  accountId: string;
+  createdAt: Timestamp;
+  tokenHash: string;
 }
 
 export interface MailOutbox {
@@ -99,8 +108,15 @@ export interface RateLimitCounters {
   windowStart: Timestamp;
 }
 
+export interface RecoveryCodes {
+  accountId: string;
+  codeHash: string;
+  usedAt: Timestamp | null;
+}
+
 export interface Sessions {
   accountId: string;
+  adminTokenFingerprint: string | null;
   createdAt: Timestamp;
   csrfToken: string;
   endedAt: Timestamp | null;
@@ -114,10 +130,12 @@ export interface DB {
   apiKeys: ApiKeys;
   dashboardUploads: DashboardUploads;
   idempotencyBindings: IdempotencyBindings;
+  knownDevices: KnownDevices;
   mailOutbox: MailOutbox;
   passwordResets: PasswordResets;
   pendingSignUps: PendingSignUps;
   platforms: Platforms;
   rateLimitCounters: RateLimitCounters;
+  recoveryCodes: RecoveryCodes;
   sessions: Sessions;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { randomBase62 } from '@svc/ids';
 
 /** Who an account is (ADR 0024): a creator or a platform acts as its tenant; the operator has none. */
@@ -17,10 +17,20 @@ export interface Account {
 /** How long a session lives from sign-in; sign-out ends it sooner. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
-/** Sign-in attempts: at most this many failures per address (and more per client address) per window. */
+/**
+ * Sign-in attempts, counted per window (services/gateway/README.md, "Sign-in throttling"): at most
+ * LOGIN_FAILURES_PER_ACCOUNT failures for one account from one client address (or one known device),
+ * LOGIN_FAILURES_PER_CLIENT from one address across accounts, and LOGIN_FAILURES_ACCOUNT_CEILING for
+ * one account from every address together (a known device is exempt from the last two).
+ */
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 export const LOGIN_FAILURES_PER_ACCOUNT = 5;
 export const LOGIN_FAILURES_PER_CLIENT = 20;
+export const LOGIN_FAILURES_ACCOUNT_CEILING = 100;
+
+/** The cookie of a browser that signed in before (OWASP device cookies), and how long it is kept. */
+export const DEVICE_COOKIE = 'svc_device';
+export const DEVICE_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** The operator's account: sessions started with the operator token belong to it. */
 export const OPERATOR_ACCOUNT_ID = 'acct_operator000000000000000';
@@ -33,6 +43,19 @@ export function newSessionSecrets(): { token: string; csrfToken: string } {
 /** The stored form of a session token: a fast hash is enough for 238 random bits. */
 export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/** A known device's cookie value (238 bits); only its hash (hashSessionToken) is kept. */
+export function newDeviceToken(): string {
+  return `dev_${randomBase62(40)}`;
+}
+
+/**
+ * What an operator session keeps of the ADMIN_TOKEN it was signed in with: a new token (restart
+ * with another ADMIN_TOKEN) no longer matches, and the session is refused.
+ */
+export function adminTokenFingerprint(token: string): string {
+  return createHmac('sha256', 'svc-operator-session').update(token).digest('hex');
 }
 
 /** Methods that change state: a session must prove them with its CSRF token. */

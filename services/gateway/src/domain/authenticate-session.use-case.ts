@@ -2,7 +2,7 @@ import type { Clock } from '@svc/clock';
 import { AppError } from '@svc/errors';
 import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
-import { hashSessionToken, isCrossOrigin, isStateChanging } from './account';
+import { adminTokenFingerprint, hashSessionToken, isCrossOrigin, isStateChanging } from './account';
 import type { AuthenticatedRequest, ExtraBucket } from './authenticate-request.use-case';
 import { EXTRA_BUCKETS } from './plans';
 import { decide, windowOf, type BucketState } from './rate-limit';
@@ -17,6 +17,8 @@ export interface SessionCredentials {
   csrfToken: string | undefined;
   origin: string | undefined;
   host: string | undefined;
+  /** A public API request: an operator session is refused there (403) whatever its token. */
+  publicApi?: boolean;
 }
 
 const SIGN_IN_AGAIN = 'Sign in again at /dashboard/sign-in.';
@@ -26,7 +28,7 @@ const SIGN_IN_AGAIN = 'Sign in again at /dashboard/sign-in.';
  * and a call that changes state comes from this origin and carries the session's CSRF token.
  */
 export async function authenticateSession(
-  deps: { db: Queryable; sessions: SessionStore; clock: Clock },
+  deps: { db: Queryable; sessions: SessionStore; clock: Clock; adminToken?: string | undefined },
   input: SessionCredentials,
 ): Promise<ActiveSession> {
   if (input.token === undefined || input.token === '') {
@@ -35,6 +37,18 @@ export async function authenticateSession(
   const session = await deps.sessions.findActive(deps.db, hashSessionToken(input.token), deps.clock.now());
   if (session === null) {
     throw new AppError('UNAUTHORIZED', 'Your session has ended', { details: SIGN_IN_AGAIN });
+  }
+  // An operator session stands in for the ADMIN_TOKEN it was signed in with, and for no other
+  // (a public request refuses the operator's session anyway: it reaches the operator API only).
+  if (
+    session.account.role === 'operator' &&
+    !input.publicApi &&
+    (deps.adminToken === undefined ||
+      session.adminTokenFingerprint !== adminTokenFingerprint(deps.adminToken))
+  ) {
+    throw new AppError('UNAUTHORIZED', 'Your session has ended', {
+      details: `The operator token changed. ${SIGN_IN_AGAIN}`,
+    });
   }
   if (isStateChanging(input.method)) {
     if (isCrossOrigin(input.origin, input.host)) {
@@ -66,7 +80,7 @@ export async function authenticateSessionRequest(
   },
   input: SessionCredentials & { extraBucket?: ExtraBucket | undefined },
 ): Promise<AuthenticatedRequest> {
-  const session = await authenticateSession(deps, input);
+  const session = await authenticateSession(deps, { ...input, publicApi: true });
   const platform = session.platform;
   if (platform === null) {
     throw new AppError('FORBIDDEN', "The operator's session reaches the operator API only", {

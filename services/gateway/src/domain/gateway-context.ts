@@ -3,6 +3,7 @@ import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
 import type { AccountMailStore, MailOutboxStore } from './account-mail';
 import type {
+  AccountSecurityStore,
   AccountStore,
   ApiKeyStore,
   PasswordHasher,
@@ -58,4 +59,8 @@ export interface GatewayContext {
   signUpsPerHour?: number | undefined;
   /** Wakes the mail relay after a mail was queued (unset: no relay runs; mail waits in the outbox). */
   mailQueued?: (() => void) | undefined;
+  /** Second factors, recovery codes, known devices, password changes (#30). */
+  security: AccountSecurityStore;
+  /** ADMIN_TOTP_SECRET: the operator's TOTP secret preset by configuration; undefined: enrolled at first sign-in. */
+  adminTotpSecret?: string | undefined;
 }

@@ -164,6 +164,8 @@ export interface ActiveSession {
   account: Account;
   /** The account's tenant; null for the operator. */
   platform: Platform | null;
+  /** An operator session: the fingerprint of the ADMIN_TOKEN it was signed in with (null otherwise). */
+  adminTokenFingerprint?: string | null;
 }
 
 export interface NewSession {
@@ -173,6 +175,8 @@ export interface NewSession {
   csrfToken: string;
   createdAt: Date;
   expiresAt: Date;
+  /** An operator session: the fingerprint of the ADMIN_TOKEN it was signed in with. */
+  adminTokenFingerprint?: string | null;
 }
 
 export interface AccountStore {
@@ -188,6 +192,8 @@ export interface SessionStore {
   /** The session of this token hash, when it has not ended nor expired at `now`. */
   findActive(q: Queryable, tokenHash: string, now: Date): Promise<ActiveSession | null>;
   end(q: Queryable, id: string, at: Date): Promise<void>;
+  /** Ends every running session of the account but `exceptId` (password change, sign out everywhere); how many. */
+  endAllOf(q: Queryable, accountId: string, at: Date, exceptId?: string): Promise<number>;
   /** Drops sessions that expired before `before`. */
   purge(q: Queryable, before: Date): Promise<number>;
 }
@@ -197,6 +203,8 @@ export interface RateCounterStore {
   /** Adds one to each bucket's window and returns the counts after it. */
   increment(q: Queryable, buckets: { bucket: string; windowStart: Date }[]): Promise<Map<string, number>>;
   read(q: Queryable, bucket: string, windowStart: Date): Promise<number>;
+  /** Takes one back from each bucket's window (a reserved sign-in attempt that turned out right). */
+  giveBack(q: Queryable, buckets: { bucket: string; windowStart: Date }[]): Promise<void>;
 }
 
 /** A memory-hard password hash (argon2id). */
@@ -220,4 +228,38 @@ export interface Upload {
 export interface UploadStore {
   insert(q: Queryable, upload: Upload): Promise<void>;
   find(q: Queryable, id: string): Promise<Pick<Upload, 'contentType' | 'bytes'> | null>;
+}
+
+/** An account's second factor (TOTP, RFC 6238) as stored. */
+export interface SecondFactorState {
+  /** The confirmed secret (base32): a code is required at sign-in. */
+  totpSecret: string | null;
+  /** A secret shown at enrolment and not yet confirmed by a code. */
+  totpPendingSecret: string | null;
+  /** The last TOTP time step accepted (a code is accepted once). */
+  totpLastStep: number | null;
+  recoveryCodesLeft: number;
+}
+
+/** Second factors, recovery codes, known devices and password changes (#30). */
+export interface AccountSecurityStore {
+  find(q: Queryable, accountId: string): Promise<SecondFactorState>;
+  setPendingTotp(q: Queryable, accountId: string, secret: string | null): Promise<void>;
+  /** Makes `secret` the confirmed one, replaces the recovery codes (their hashes) and records the step used. */
+  confirmTotp(
+    q: Queryable,
+    accountId: string,
+    secret: string,
+    step: number,
+    recoveryCodeHashes: string[],
+  ): Promise<void>;
+  /** Drops the second factor and the recovery codes. */
+  disableTotp(q: Queryable, accountId: string): Promise<void>;
+  /** Records `step` as used unless it (or a later one) already was; false then (a replayed code). */
+  acceptTotpStep(q: Queryable, accountId: string, step: number): Promise<boolean>;
+  /** Marks an unused recovery code used; false when there is none of this hash. */
+  useRecoveryCode(q: Queryable, accountId: string, codeHash: string, at: Date): Promise<boolean>;
+  setPasswordHash(q: Queryable, accountId: string, passwordHash: string): Promise<void>;
+  rememberDevice(q: Queryable, tokenHash: string, accountId: string, at: Date): Promise<void>;
+  isKnownDevice(q: Queryable, tokenHash: string, accountId: string): Promise<boolean>;
 }

@@ -12,11 +12,15 @@ export interface StartedSession {
   account: Account;
 }
 
-/** Starts a session of `account` that expires SESSION_TTL_MS from now. */
+/**
+ * Starts a session of `account` that expires SESSION_TTL_MS from now. An operator session keeps the
+ * fingerprint of the ADMIN_TOKEN it was signed in with (refused once the token changes).
+ */
 export async function startSession(
   deps: { sessions: SessionStore; clock: Clock },
   q: Queryable,
   account: Account,
+  options: { adminTokenFingerprint?: string } = {},
 ): Promise<StartedSession> {
   const { token, csrfToken } = newSessionSecrets();
   const now = deps.clock.now();
@@ -28,6 +32,7 @@ export async function startSession(
     csrfToken,
     createdAt: now,
     expiresAt,
+    adminTokenFingerprint: options.adminTokenFingerprint ?? null,
   });
   return { token, csrfToken, expiresAt, account };
 }

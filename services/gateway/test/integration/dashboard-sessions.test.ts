@@ -1,3 +1,4 @@
+import { totpCodeAt } from '../fixtures/otp';
 import { ECHO_ROUTES, startEchoService, startHarness, type Harness } from '../fixtures/gateway-harness';
 
 // Dashboard accounts and sessions (ADR 0024): a session acts as its tenant on the public API,
@@ -197,8 +198,13 @@ describe('dashboard sessions', () => {
     });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.details.fields[0].field).toBe('token');
+    // The operator's second factor: enrolled with the token, confirmed by the first code (#30).
+    const enrolment = await h.call(undefined, 'POST', '/dashboard/api/operator-session/totp', {
+      token: 'test-admin-token-0123456789',
+    });
     const signedIn = await h.call(undefined, 'POST', '/dashboard/api/operator-session', {
       token: 'test-admin-token-0123456789',
+      code: totpCodeAt(enrolment.body.data.secret, h.clock.now()),
     });
     expect(signedIn.status).toBe(200);
     const cookie = `svc_session=${/svc_session=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1]}`;

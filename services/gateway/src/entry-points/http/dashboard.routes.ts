@@ -19,7 +19,13 @@ import { signUp } from '../../domain/sign-up.use-case';
 import { mailClientOf, mailLinksOf } from './account-mail.routes';
 import type { StartedSession } from '../../domain/start-session';
 import { presentKey, presentKeySummary } from './presenters';
-import { clearSessionCookie, sessionCredentials, setSessionCookie } from './session-cookie';
+import {
+  clearSessionCookie,
+  deviceToken,
+  sessionCredentials,
+  setDeviceCookie,
+  setSessionCookie,
+} from './session-cookie';
 
 function presentSession(
   ctx: GatewayContext,
@@ -58,6 +64,7 @@ function presentBudget(budget: BudgetUsage) {
   return { minute: window(budget.minute), day: window(budget.day) };
 }
 
+/** The client's address: the socket's, or behind the proxies TRUST_PROXY names, the one they forwarded. */
 function clientOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
@@ -88,16 +95,22 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/dashboard/api/session', async (req, res) => {
     refuseCrossSite(req);
     const body = parseBody(signInBodySchema, req);
-    const started = await signIn(ctx, { ...body, client: clientOf(req) });
+    const started = await signIn(ctx, { ...body, client: clientOf(req), deviceToken: deviceToken(req) });
     setSessionCookie(req, res, started.token, started.expiresAt);
+    setDeviceCookie(req, res, started.newDeviceToken);
     res.json({ data: presentSession(ctx, started) });
   });
 
   router.post('/dashboard/api/operator-session', async (req, res) => {
     refuseCrossSite(req);
     const body = parseBody(operatorSignInBodySchema, req);
-    const started = await signInAsOperator(ctx, { ...body, client: clientOf(req) });
+    const started = await signInAsOperator(ctx, {
+      ...body,
+      client: clientOf(req),
+      deviceToken: deviceToken(req),
+    });
     setSessionCookie(req, res, started.token, started.expiresAt);
+    setDeviceCookie(req, res, started.newDeviceToken);
     res.json({ data: presentSession(ctx, started) });
   });
 
