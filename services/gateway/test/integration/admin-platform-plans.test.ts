@@ -12,13 +12,13 @@ afterAll(async () => {
 });
 
 async function signUp(role: 'creator' | 'platform', name: string) {
-  const res = await h.call(undefined, 'POST', '/dashboard/api/accounts', {
+  const res = await h.signUp({
     email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`,
     password: 'twelve chars or more',
     name,
     role,
   });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   return res.body.data.account.platformId as string;
 }
 
@@ -91,7 +91,7 @@ describe('operator API: platforms and creators, and their plans', () => {
     const { platformId, key } = await h.platform('sandbox');
     const withKey = await h.call(key, 'PATCH', `/admin/platforms/${platformId}`, { plan: 'standard' });
     expect(withKey.status).toBe(401);
-    const res = await h.call(undefined, 'POST', '/dashboard/api/accounts', {
+    const res = await h.signUp({
       email: 'climber@example.com',
       password: 'twelve chars or more',
       name: 'Climber',
@@ -112,7 +112,7 @@ describe('operator API: platforms and creators, and their plans', () => {
 
 describe('GET /dashboard/api/usage', () => {
   it('when a platform’s account and key make calls, then the usage shows its plan and each budget’s counts; another tenant’s key is not there', async () => {
-    const res = await h.call(undefined, 'POST', '/dashboard/api/accounts', {
+    const res = await h.signUp({
       email: 'usage@example.com',
       password: 'twelve chars or more',
       name: 'Usage Co',

@@ -39,13 +39,13 @@ afterAll(async () => {
 let n = 0;
 async function signUp(): Promise<{ cookie: string; platformId: string }> {
   n += 1;
-  const res = await h.call(undefined, 'POST', '/dashboard/api/accounts', {
+  const res = await h.signUp({
     email: `scan${n}@example.com`,
     password: 'twelve chars or more',
     name: `Scan ${n}`,
     role: 'creator',
   });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   const cookie = `svc_session=${/svc_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1]}`;
   return { cookie, platformId: res.body.data.account.platformId as string };
 }
