@@ -15,6 +15,10 @@ export const embeddedConfigSchema = baseEnvSchema.omit({ INTERNAL_JWT_SECRET: tr
     .regex(/^svc_(test|live)_[0-9A-Za-z]{32,64}$/, 'expected svc_test_<32+ base62> or svc_live_<32+ base62>')
     .optional(),
   SVC_ALLOW_PRIVATE_FETCH: env.boolean(true),
+  /** Account mail (#30): a real SMTP server; unset: a local catcher takes the mail and prints it. */
+  SMTP_URL: z.string().optional(),
+  /** The local catcher's SMTP port (when SMTP_URL is unset); taken: any free port. */
+  MAIL_CATCHER_PORT: env.port(1025),
   // Passed on as they are to every service (EmbeddedDeps.env); the service that reads one
   // validates it with its own schema and applies its own default when it is unset.
   /** Registry: the verification page a new claim's `nextStep.url` points at. */

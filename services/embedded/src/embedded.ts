@@ -4,6 +4,7 @@ import { randomBase62 } from '@svc/ids';
 import { createLogger, type Logger } from '@svc/logger';
 import { InProcessMessageBus } from '@svc/messaging';
 import { createDatabase, type Database } from '@svc/storage';
+import { MailCatcher, type CaughtMail } from '@svc/mail';
 import { generateApiKey, gatewayService, type RunningGateway } from '@svc/gateway';
 import { billingEmbedded } from '@svc/billing';
 import { detectionEmbedded } from '@svc/detection';
@@ -44,13 +45,21 @@ export interface RunningEmbedded {
   sandboxKey: string;
   adminToken: string;
   gateway: RunningGateway;
+  /** Where account mail goes: the SMTP_URL given, or the local catcher's (its inbox: `mailCatcher`). */
+  smtpUrl: string;
+  /** The local mail catcher (make dev), when SMTP_URL was not given. */
+  mailCatcher: MailCatcher | undefined;
   /** Each service's loopback URL by its `<NAME>_URL` (their `/metrics` is there). */
   serviceUrls: Readonly<Record<string, string>>;
   stop(): Promise<void>;
 }
 
 /** Starts every service in this process on PGlite files under DATA_DIR and the in-process bus. */
-export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Promise<RunningEmbedded> {
+export async function startEmbedded(
+  config: EmbeddedConfig,
+  logger: Logger,
+  hooks: { onMail?: (mail: CaughtMail) => void } = {},
+): Promise<RunningEmbedded> {
   const dataDir = path.resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const internalJwtSecret = persistedSecret(dataDir, 'internal-jwt-secret', () => randomBase62(48));
@@ -86,6 +95,9 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
   }
   bus.open();
 
+  const mailCatcher =
+    config.SMTP_URL === undefined ? await startMailCatcher(config, logger, hooks) : undefined;
+  const smtpUrl = config.SMTP_URL ?? mailCatcher?.url ?? '';
   const gatewayDb: Database = await createDatabase({ url: `pglite://${path.join(dataDir, 'gateway')}` });
   const gateway = await startFromEnv(
     gatewayService,
@@ -98,6 +110,7 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
       ADMIN_TOKEN: adminToken,
       SVC_BOOTSTRAP_KEY: sandboxKey,
       SVC_ALLOW_PRIVATE_FETCH: String(config.SVC_ALLOW_PRIVATE_FETCH),
+      SMTP_URL: smtpUrl,
       LOG_LEVEL: config.LOG_LEVEL,
       ...urls,
     },
@@ -109,12 +122,33 @@ export async function startEmbedded(config: EmbeddedConfig, logger: Logger): Pro
     sandboxKey,
     adminToken,
     gateway,
+    smtpUrl,
+    mailCatcher,
     serviceUrls: { ...urls },
     stop: async () => {
       await gateway.stop();
       for (const service of services.reverse()) await service.stop();
       await bus.close();
       await gatewayDb.close();
+      await mailCatcher?.stop();
     },
   };
+}
+
+/** The local SMTP catcher of make dev (#30): each mail is logged with its links, and handed to `onMail`. */
+async function startMailCatcher(
+  config: EmbeddedConfig,
+  logger: Logger,
+  hooks: { onMail?: (mail: CaughtMail) => void },
+): Promise<MailCatcher> {
+  const onMail = (mail: CaughtMail) => {
+    logger.info({ to: mail.to, subject: mail.subject, links: mail.links }, 'mail caught (local catcher)');
+    hooks.onMail?.(mail);
+  };
+  try {
+    return await new MailCatcher({ port: config.MAIL_CATCHER_PORT, onMail }).start();
+  } catch (err) {
+    logger.warn({ err, port: config.MAIL_CATCHER_PORT }, 'mail catcher port taken: using any free port');
+    return new MailCatcher({ port: 0, onMail }).start();
+  }
 }

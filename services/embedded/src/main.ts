@@ -7,7 +7,17 @@ import { startEmbedded } from './embedded';
 async function main(): Promise<void> {
   const config = loadConfig(embeddedConfigSchema);
   const logger = createLogger('embedded', { level: config.LOG_LEVEL });
-  const running = await startEmbedded(config, logger);
+  // make dev's mail (#30): each message the local catcher takes is printed with its links.
+  const running = await startEmbedded(config, logger, {
+    onMail: (mail) =>
+      process.stdout.write(
+        [
+          `  Mail to ${mail.to.join(', ')}: ${mail.subject}`,
+          ...mail.links.map((link) => `    ${link}`),
+          '',
+        ].join('\n'),
+      ),
+  });
   const base = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${running.gateway.port}`;
   process.stdout.write(
     [
@@ -16,6 +26,7 @@ async function main(): Promise<void> {
       `  Sandbox key:   ${running.sandboxKey}`,
       `  Admin token:   ${running.adminToken}`,
       `  Data:          ${config.DATA_DIR}/ (kept across restarts)`,
+      `  Mail:          ${running.mailCatcher === undefined ? `sent to ${new URL(running.smtpUrl).host} (SMTP_URL)` : `caught at ${running.smtpUrl}; each message is printed here`}`,
       `  OpenAPI:       ${base}/v1/svc/openapi.json`,
       `  Dashboard:     ${base}/dashboard (sign up there; the operator signs in with the admin token)`,
       '',
