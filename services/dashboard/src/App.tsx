@@ -23,6 +23,9 @@ import { Webhooks } from './pages/platform/Webhooks';
 import { Overview } from './pages/Overview';
 import { OperatorSignIn, SignIn } from './pages/SignIn';
 import { SignUp } from './pages/SignUp';
+import { ForgotPassword } from './pages/account-mail/ForgotPassword';
+import { ResetPassword } from './pages/account-mail/ResetPassword';
+import { VerifyEmail } from './pages/account-mail/VerifyEmail';
 
 /** Signed-out pages: a signed-in visitor goes to the overview. */
 function SignedOut({ children }: { children: React.ReactNode }) {
@@ -48,6 +51,17 @@ export function App() {
         element={
           <SignedOut>
             <SignUp />
+          </SignedOut>
+        }
+      />
+      {/* The landing pages of mailed links (#30): the verification link signs in, so it is not "signed out" only. */}
+      <Route path="/verify-email" element={<VerifyEmail />} />
+      <Route path="/reset-password" element={<ResetPassword />} />
+      <Route
+        path="/forgot-password"
+        element={
+          <SignedOut>
+            <ForgotPassword />
           </SignedOut>
         }
       />

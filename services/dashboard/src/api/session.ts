@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { components, paths } from '@svc/sdk';
+import type { components } from '@svc/sdk';
 import { api, unwrap } from './client';
 import { ApiError, setCsrfToken } from './http';
 
@@ -40,12 +40,7 @@ function useSessionMutation<I>(call: (input: I) => Promise<{ data: Session }>) {
   });
 }
 
-export type SignUpInput = NonNullable<
-  paths['/dashboard/api/accounts']['post']['requestBody']
->['content']['application/json'];
-
-export const useSignUp = () =>
-  useSessionMutation((body: SignUpInput) => unwrap(api.POST('/dashboard/api/accounts', { body })));
+// Sign-up answers "check your inbox" (#30): api/account-mail.ts.
 
 export const useSignIn = () =>
   useSessionMutation((body: { email: string; password: string }) =>

@@ -48,7 +48,8 @@ export function SignIn() {
         </button>
       </form>
       <p>
-        New here? <Link to="/sign-up">Create an account</Link>. Operator?{' '}
+        <Link to="/forgot-password">Forgot your password?</Link> New here?{' '}
+        <Link to="/sign-up">Create an account</Link>. Operator?{' '}
         <Link to="/operator-sign-in">Sign in with the operator token</Link>.
       </p>
     </PublicFrame>

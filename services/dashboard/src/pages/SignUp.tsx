@@ -1,29 +1,27 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { fieldError, formError } from '../api/form-errors';
-import { useSignUp } from '../api/session';
+import { useSignUp } from '../api/account-mail';
 import { Field, FormError } from '../components/Field';
 import { PublicFrame } from '../components/Layout';
+import { CheckInbox } from './account-mail/CheckInbox';
 
 const FIELDS = ['email', 'password', 'name', 'role'];
 
 export function SignUp() {
   const signUp = useSignUp();
-  const navigate = useNavigate();
   const [role, setRole] = useState<'creator' | 'platform'>('creator');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    signUp.mutate(
-      {
-        email: String(form.get('email') ?? ''),
-        password: String(form.get('password') ?? ''),
-        name: String(form.get('name') ?? ''),
-        role,
-      },
-      { onSuccess: () => void navigate('/', { replace: true }) },
-    );
+    signUp.mutate({
+      email: String(form.get('email') ?? ''),
+      password: String(form.get('password') ?? ''),
+      name: String(form.get('name') ?? ''),
+      role,
+    });
   };
+  if (signUp.data !== undefined) return <CheckInbox email={signUp.data.email} />;
   return (
     <PublicFrame title="Create an account">
       <form onSubmit={submit} noValidate>
@@ -69,7 +67,7 @@ export function SignUp() {
           type="password"
           autoComplete="new-password"
           required
-          hint="At least 12 characters."
+          hint="At least 12 characters, not a common or easily guessed password: a few unrelated words work well."
           error={fieldError(signUp.error, 'password')}
         />
         <FormError error={formError(signUp.error, FIELDS)} />
