@@ -23,17 +23,14 @@ async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) fromConsole.push(message.text());
   });
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (event) => {
-      seen.push(`${event.violatedDirective} ${event.blockedURI}`);
-    });
+  // Browser code as text: the tests are type-checked without the DOM library.
+  await page.addInitScript({
+    content: `window.cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (event) => {
+        window.cspViolations.push(event.violatedDirective + ' ' + event.blockedURI);
+      });`,
   });
-  return async () => [
-    ...fromConsole,
-    ...(await page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? [])),
-  ];
+  return async () => [...fromConsole, ...((await page.evaluate('window.cspViolations || []')) as string[])];
 }
 
 /** Follows a link of the navigation and waits for the page's calls to settle. */
@@ -74,7 +71,7 @@ describe('dashboard: framing and content security policy in a real browser', () 
     const context = await newVisitor(browser);
     const page = await context.newPage();
     // Signed in first, as the victim was: the frame would carry the session.
-    await signUp(page, deployment.url, {
+    await signUp(page, deployment, {
       email: uniqueEmail('framed'),
       name: 'Framed Inc',
       role: 'platform',
@@ -92,7 +89,7 @@ describe('dashboard: framing and content security policy in a real browser', () 
     const frame = page.frames().find((f) => f !== page.mainFrame());
     expect(frame).toBeDefined();
     const drawn = await frame
-      ?.evaluate(() => document.querySelector('#root')?.childElementCount ?? 0)
+      ?.evaluate("document.querySelector('#root')?.childElementCount ?? 0")
       .catch(() => 0);
     expect(drawn).toBe(0);
     expect(frame?.url()).not.toBe(`${deployment.url}/dashboard/keys`);
@@ -111,7 +108,7 @@ describe('dashboard: framing and content security policy in a real browser', () 
       .getByRole('button', { name: /sign in/i })
       .first()
       .waitFor();
-    await signUp(page, deployment.url, { email: uniqueEmail('csp'), name: 'Strict Inc', role: 'platform' });
+    await signUp(page, deployment, { email: uniqueEmail('csp'), name: 'Strict Inc', role: 'platform' });
     for (const link of ['API keys', 'Webhooks', 'Plan and usage', 'Licences', 'Violations', 'Obligations']) {
       await visit(page, link);
     }
