@@ -123,6 +123,23 @@ describe('security headers', () => {
   });
 });
 
+describe('HSTS behind a trusted proxy (TRUST_PROXY)', () => {
+  let behindProxy: Harness;
+  beforeAll(async () => {
+    behindProxy = await startHarness({ env: { TRUST_PROXY: 'loopback' } });
+  });
+  afterAll(async () => {
+    await behindProxy.stop();
+  });
+
+  it('when the trusted proxy forwards an https request, then HSTS is sent; a plain http request gets none', async () => {
+    const https = await get(`${behindProxy.url}/no/such/path`, { 'x-forwarded-proto': 'https' });
+    expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    const http = await get(`${behindProxy.url}/no/such/path`, { 'x-forwarded-proto': 'http' });
+    expect(http.headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
 describe('dashboard assets', () => {
   const asset = () => `${h.url}/dashboard/assets/index-abc123.js`;
 
