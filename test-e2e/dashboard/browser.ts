@@ -16,6 +16,8 @@ export const SCREENSHOTS = path.join(ROOT, 'test-e2e/output/dashboard');
 export interface Deployment {
   url: string;
   adminToken: string;
+  /** The operator's TOTP secret (ADMIN_TOTP_SECRET) the embedded default generated and printed. */
+  adminTotpSecret: string;
   sandboxKey: string;
   stop(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export async function startDeployment(): Promise<Deployment> {
   return {
     url: `http://127.0.0.1:${port}`,
     adminToken: /Admin token:\s+(\S+)/.exec(output)?.[1] ?? '',
+    adminTotpSecret: /Admin TOTP:\s+(\S+)/.exec(output)?.[1] ?? '',
     sandboxKey: /Sandbox key:\s+(\S+)/.exec(output)?.[1] ?? '',
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -8,6 +8,7 @@ import {
   uniqueEmail,
   type Deployment,
 } from './browser';
+import { totpCodeAt } from './otp';
 
 jest.setTimeout(300_000);
 
@@ -92,6 +93,8 @@ describe('dashboard: the operator reviews in a real browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('wrong operator token').waitFor();
     await page.getByLabel('Operator token').fill(deployment.adminToken);
+    // The operator's second factor (#30): a code of the secret make dev printed.
+    await page.getByLabel('Authenticator code').fill(totpCodeAt(deployment.adminTotpSecret));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Open operations' }).click();
     await page.getByText('Every service answered.').waitFor();

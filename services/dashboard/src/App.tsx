@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { useSession } from './api/session';
 import { Layout } from './components/Layout';
 import { RequireSession } from './components/RequireSession';
+import { AccountSecurity } from './pages/account/AccountSecurity';
 import { NotFound } from './pages/NotFound';
 import { BoxDetail } from './pages/creator/BoxDetail';
 import { Boxes } from './pages/creator/Boxes';
@@ -225,6 +226,7 @@ export function App() {
             </RequireSession>
           }
         />
+        <Route path="account" element={<AccountSecurity />} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

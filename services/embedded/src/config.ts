@@ -10,6 +10,8 @@ export const embeddedConfigSchema = baseEnvSchema.omit({ INTERNAL_JWT_SECRET: tr
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('.data'),
   ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** The operator's TOTP secret (base32); default: generated once and kept under DATA_DIR, printed at start. */
+  ADMIN_TOTP_SECRET: z.string().min(16).optional(),
   SVC_BOOTSTRAP_KEY: z
     .string()
     .regex(/^svc_(test|live)_[0-9A-Za-z]{32,64}$/, 'expected svc_test_<32+ base62> or svc_live_<32+ base62>')

@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '@svc/logger';
 import { InProcessMessageBus } from '@svc/messaging';
 import { createDatabase, type Database } from '@svc/storage';
 import { MailCatcher, type CaughtMail } from '@svc/mail';
-import { generateApiKey, gatewayService, type RunningGateway } from '@svc/gateway';
+import { generateApiKey, gatewayService, newTotpSecret, totpUri, type RunningGateway } from '@svc/gateway';
 import { billingEmbedded } from '@svc/billing';
 import { detectionEmbedded } from '@svc/detection';
 import { enforcementEmbedded } from '@svc/enforcement';
@@ -44,6 +44,9 @@ export interface RunningEmbedded {
   url: string;
   sandboxKey: string;
   adminToken: string;
+  /** The operator's TOTP secret (ADMIN_TOTP_SECRET) and its otpauth:// URI for an authenticator app. */
+  adminTotpSecret: string;
+  adminTotpUri: string;
   gateway: RunningGateway;
   /** Where account mail goes: the SMTP_URL given, or the local catcher's (its inbox: `mailCatcher`). */
   smtpUrl: string;
@@ -65,6 +68,9 @@ export async function startEmbedded(
   const internalJwtSecret = persistedSecret(dataDir, 'internal-jwt-secret', () => randomBase62(48));
   const adminToken =
     config.ADMIN_TOKEN ?? persistedSecret(dataDir, 'admin-token', () => `adm_${randomBase62(32)}`);
+  // The operator's second factor is preset here (not enrolled in the browser): make dev prints it.
+  const adminTotpSecret =
+    config.ADMIN_TOTP_SECRET ?? persistedSecret(dataDir, 'admin-totp-secret', () => newTotpSecret());
   const sandboxKey =
     config.SVC_BOOTSTRAP_KEY ??
     persistedSecret(dataDir, 'bootstrap-key', () => generateApiKey(config.SVC_ENVIRONMENT));
@@ -108,6 +114,7 @@ export async function startEmbedded(
       SVC_ENVIRONMENT: config.SVC_ENVIRONMENT,
       INTERNAL_JWT_SECRET: internalJwtSecret,
       ADMIN_TOKEN: adminToken,
+      ADMIN_TOTP_SECRET: adminTotpSecret,
       SVC_BOOTSTRAP_KEY: sandboxKey,
       SVC_ALLOW_PRIVATE_FETCH: String(config.SVC_ALLOW_PRIVATE_FETCH),
       SMTP_URL: smtpUrl,
@@ -121,6 +128,8 @@ export async function startEmbedded(
     url: gateway.url,
     sandboxKey,
     adminToken,
+    adminTotpSecret,
+    adminTotpUri: totpUri(adminTotpSecret, 'operator'),
     gateway,
     smtpUrl,
     mailCatcher,

@@ -37,11 +37,14 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   // Sign-ups, and apart password-reset requests, per client address and per e-mail address an hour.
   SIGN_UPS_PER_HOUR: env.int(5),
   // The operator's TOTP secret (base32, as an authenticator app takes it); unset: enrolled at the first operator sign-in.
-  ADMIN_TOTP_SECRET: z
-    .string()
-    .transform((value) => value.replace(/\s+/g, '').toUpperCase())
-    .pipe(z.string().regex(/^[A-Z2-7]{16,}=*$/, 'expected a base32 secret of at least 16 characters'))
-    .optional(),
+  ADMIN_TOTP_SECRET: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z
+      .string()
+      .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+      .pipe(z.string().regex(/^[A-Z2-7]{16,}=*$/, 'expected a base32 secret of at least 16 characters'))
+      .optional(),
+  ),
   // Which proxies in front of the gateway to believe about the client's address (X-Forwarded-For):
   // express's `trust proxy` (`loopback`, `10.0.0.0/8, 172.16.0.0/12`, a hop count such as `1`). Default: none.
   TRUST_PROXY: z

@@ -62,6 +62,7 @@ export function Layout() {
             {session.account.name} <span className="badge">{session.account.role}</span>{' '}
             {session.environment === 'sandbox' ? <span className="badge sandbox">sandbox</span> : null}
           </span>
+          <NavLink to="/account">Account security</NavLink>
           <button
             type="button"
             className="link-button"
