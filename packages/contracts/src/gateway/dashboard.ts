@@ -228,6 +228,8 @@ export const dashboardOperations = {
     path: '/dashboard/api/keys',
     summary: 'Issue an API key of this deployment (the secret is shown once)',
     responses: { 201: { description: 'Issued', schema: dataOf(issuedKeySchema) } },
+    // The platform's quota of active keys (MAX_ACTIVE_API_KEYS): {quota: 'activeApiKeys', limit, used}.
+    errors: ['FORBIDDEN'],
   }),
   rotateKey: defineOperation({
     ...common,

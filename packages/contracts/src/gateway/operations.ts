@@ -257,6 +257,8 @@ export const adminOperations = {
     summary: 'Issue an API key (shown once)',
     request: { params: idParamSchema, body: issueKeyBodySchema },
     responses: { 201: { description: 'Issued', schema: dataOf(issuedKeySchema) } },
+    // The platform's quota of active keys (MAX_ACTIVE_API_KEYS): {quota: 'activeApiKeys', limit, used}.
+    errors: ['FORBIDDEN'],
   }),
   rotateKey: defineOperation({
     ...common,

@@ -150,6 +150,8 @@ export const createWebhookOperation = defineOperation({
   tags,
   request: { body: createWebhookBodySchema },
   responses: { 201: { description: 'Created', schema: dataOf(webhookEndpointWithSecretSchema) } },
+  // The platform's quota of enabled endpoints (MAX_WEBHOOK_ENDPOINTS): {quota: 'webhookEndpoints', limit, used}.
+  errors: ['FORBIDDEN'],
 });
 
 export const listWebhooksOperation = defineOperation({
@@ -183,6 +185,8 @@ export const updateWebhookOperation = defineOperation({
   tags,
   request: { params: idParamSchema, body: updateWebhookBodySchema },
   responses: { 200: { description: 'OK', schema: dataOf(webhookEndpointSchema) } },
+  // Enabling a disabled endpoint past the quota of enabled endpoints.
+  errors: ['FORBIDDEN'],
 });
 
 export const deleteWebhookOperation = defineOperation({
