@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import {
   launchBrowser,
+  mailedLink,
   newVisitor,
   PASSWORD,
   screenshot,
@@ -30,7 +31,7 @@ describe('dashboard: accounts and sessions in a real browser', () => {
     const context = await newVisitor(browser, { phone: true });
     const page = await context.newPage();
     const email = uniqueEmail('creator');
-    await signUp(page, deployment.url, { email, name: 'Ada Lovelace', role: 'creator' });
+    await signUp(page, deployment, { email, name: 'Ada Lovelace', role: 'creator' });
     // The session cookie is HttpOnly, SameSite=Strict, and not Secure on localhost only.
     const cookie = (await context.cookies()).find((c) => c.name === 'svc_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: false, path: '/' });
@@ -73,11 +74,72 @@ describe('dashboard: accounts and sessions in a real browser', () => {
     await context.close();
   });
 
+  it('when a person signs up, then they are asked to check their inbox, and the mailed link lands them signed in (#30)', async () => {
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    const email = uniqueEmail('mary');
+    await page.goto(`${deployment.url}/dashboard/sign-up`);
+    await page.getByLabel('Your name').fill('Mary Somerville');
+    await page.getByLabel('E-mail').fill(email);
+    // A common password with digits is refused with the policy's hint, next to the field.
+    await page.getByLabel('Password').fill('password1234');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const passwordError = page.locator('.field', { has: page.getByLabel('Password') }).getByRole('alert');
+    await passwordError.waitFor();
+    expect(await passwordError.textContent()).toMatch(/too easy to guess/);
+
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    expect(await page.getByRole('status').textContent()).toContain(email);
+    // No account and no session before the link is followed.
+    expect((await context.cookies()).find((c) => c.name === 'svc_session')).toBeUndefined();
+    await screenshot(page, 'accounts-check-inbox');
+
+    const link = await mailedLink(deployment.mail, email, 'Confirm your e-mail address');
+    expect(link.startsWith(`${deployment.url}/dashboard/verify-email#token=`)).toBe(true);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Welcome, Mary Somerville' }).waitFor();
+    expect((await context.cookies()).find((c) => c.name === 'svc_session')).toBeDefined();
+    await screenshot(page, 'accounts-verified');
+
+    // The link works once.
+    const other = await (await newVisitor(browser)).newPage();
+    await other.goto(link);
+    await other.getByRole('heading', { name: 'This link does not work' }).waitFor();
+    await context.close();
+  });
+
+  it('when a person forgot their password, then a mailed link sets a new one and they sign in with it (#30)', async () => {
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    const email = uniqueEmail('forgetful');
+    await signUp(page, deployment, { email, name: 'Forgetful', role: 'creator' });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send me a reset link' }).click();
+    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+
+    await page.goto(await mailedLink(deployment.mail, email, 'Reset your password'));
+    await page.getByLabel('New password').fill('marble kettle sunrise 9');
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await page.getByRole('heading', { name: 'Password changed' }).waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill('marble kettle sunrise 9');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Welcome, Forgetful' }).waitFor();
+    await screenshot(page, 'accounts-password-reset');
+    await context.close();
+  });
+
   it('when a sign-in is guessed again and again, then it is refused with a clear message', async () => {
     const context = await newVisitor(browser);
     const page = await context.newPage();
     const email = uniqueEmail('target');
-    await signUp(page, deployment.url, { email, name: 'Target', role: 'platform' });
+    await signUp(page, deployment, { email, name: 'Target', role: 'platform' });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     for (let attempt = 0; attempt < 6; attempt += 1) {
@@ -99,7 +161,7 @@ describe('dashboard: accounts and sessions in a real browser', () => {
   it('when signed out, then the session cannot read anything: neither the dashboard API nor the public API', async () => {
     const context = await newVisitor(browser);
     const page = await context.newPage();
-    await signUp(page, deployment.url, { email: uniqueEmail('leaver'), name: 'Leaver', role: 'creator' });
+    await signUp(page, deployment, { email: uniqueEmail('leaver'), name: 'Leaver', role: 'creator' });
     const cookie = (await context.cookies()).find((c) => c.name === 'svc_session');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -116,7 +178,7 @@ describe('dashboard: accounts and sessions in a real browser', () => {
   it('when another site posts with the signed-in browser, then the request is refused and nothing is created', async () => {
     const context = await newVisitor(browser);
     const page = await context.newPage();
-    await signUp(page, deployment.url, {
+    await signUp(page, deployment, {
       email: uniqueEmail('victim'),
       name: 'Victim Platform',
       role: 'platform',

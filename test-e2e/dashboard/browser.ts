@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { MailCatcher } from '@svc/mail';
 import { freePort } from '@svc/test-kit';
 import { ROOT } from '../helpers';
 
@@ -19,6 +20,8 @@ export interface Deployment {
   /** The operator's TOTP secret (ADMIN_TOTP_SECRET) the embedded default generated and printed. */
   adminTotpSecret: string;
   sandboxKey: string;
+  /** The SMTP catcher the deployment sends account mail to (#30): sign-up links are read from it. */
+  mail: MailCatcher;
   stop(): Promise<void>;
 }
 
@@ -28,6 +31,7 @@ export async function startDeployment(): Promise<Deployment> {
   const port = await freePort();
   // Its own metrics port too: two deployments (two suites at once) would both take 9464.
   const metricsPort = await freePort();
+  const mail = await new MailCatcher().start();
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'services/embedded/dist/main.js')], {
     env: {
       PATH: process.env.PATH,
@@ -38,6 +42,9 @@ export async function startDeployment(): Promise<Deployment> {
       LOG_LEVEL: 'warn',
       // Grace-period steps and scans run promptly, as in make dev.
       TIMELINE_INTERVAL_MS: '500',
+      SMTP_URL: mail.url,
+      // A suite signs up several accounts from 127.0.0.1 within the hour.
+      SIGN_UPS_PER_HOUR: '100',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -59,10 +66,12 @@ export async function startDeployment(): Promise<Deployment> {
     adminToken: /Admin token:\s+(\S+)/.exec(output)?.[1] ?? '',
     adminTotpSecret: /Admin TOTP:\s+(\S+)/.exec(output)?.[1] ?? '',
     sandboxKey: /Sandbox key:\s+(\S+)/.exec(output)?.[1] ?? '',
+    mail,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
+      await mail.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -113,17 +122,31 @@ export function uniqueEmail(who: string): string {
 
 export const PASSWORD = 'a long enough passphrase';
 
-/** Signs up through the form and waits for the overview. */
+/** The link of the newest mail to `email` with this subject, once it arrived. */
+export async function mailedLink(mail: MailCatcher, email: string, subject: string): Promise<string> {
+  const message = await mail.waitFor((m) => m.to.includes(email) && m.subject === subject, 30_000);
+  const link = message.links[0];
+  if (link === undefined) throw new Error(`no link in "${subject}" to ${email}`);
+  return link;
+}
+
+/**
+ * Signs up through the form, sees "check your inbox", opens the link mailed to the address (#30)
+ * and waits for the overview, signed in.
+ */
 export async function signUp(
   page: Page,
-  url: string,
+  deployment: Pick<Deployment, 'url' | 'mail'>,
   account: { email: string; name: string; role: 'creator' | 'platform' },
 ): Promise<void> {
+  const { url } = deployment;
   await page.goto(`${url}/dashboard/sign-up`);
   await page.getByLabel(account.role === 'creator' ? /a creator/ : /a platform/).check();
   await page.getByLabel(account.role === 'creator' ? 'Your name' : 'Platform name').fill(account.name);
   await page.getByLabel('E-mail').fill(account.email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+  await page.goto(await mailedLink(deployment.mail, account.email, 'Confirm your e-mail address'));
   await page.getByRole('heading', { name: `Welcome, ${account.name}` }).waitFor();
 }

@@ -73,7 +73,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     const page = await context.newPage();
     const suffix = `${process.pid}${Date.now() % 100000}`;
     const name = `Grace Hopper ${suffix}`;
-    await signUp(page, deployment.url, {
+    await signUp(page, deployment, {
       email: uniqueEmail('grace'),
       name: 'Hopper Estate',
       role: 'creator',
@@ -183,7 +183,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     // Another creator can read the verified box, but not its statistics, requests or violations.
     const intruder = await newVisitor(browser);
     const other = await intruder.newPage();
-    await signUp(other, deployment.url, {
+    await signUp(other, deployment, {
       email: uniqueEmail('nosy'),
       name: 'Nosy Creator',
       role: 'creator',
@@ -200,7 +200,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     const page = await context.newPage();
     const suffix = `${process.pid}${Date.now() % 100000}`;
     const name = `Alan Turing ${suffix}`;
-    await signUp(page, deployment.url, { email: uniqueEmail('alan'), name: 'Turing Trust', role: 'creator' });
+    await signUp(page, deployment, { email: uniqueEmail('alan'), name: 'Turing Trust', role: 'creator' });
     const boxId = await boxedInDashboard(page, name);
     await page.getByText('No request is waiting for your decision.').waitFor();
 

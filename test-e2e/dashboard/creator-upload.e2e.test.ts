@@ -34,7 +34,7 @@ describe('dashboard: a creator uploads reference pictures in a real browser', ()
     const context = await newVisitor(browser);
     const page = await context.newPage();
     const name = `Grace Upload ${process.pid}${Date.now() % 100000}`;
-    await signUp(page, deployment.url, {
+    await signUp(page, deployment, {
       email: uniqueEmail('grace'),
       name: 'Grace Estate',
       role: 'creator',

@@ -30,7 +30,7 @@ describe('dashboard: a creator claims, verifies and protects an identity in a re
     const page = await context.newPage();
     const suffix = `${process.pid}${Date.now() % 100000}`;
     const name = `Ada Lovelace ${suffix}`;
-    await signUp(page, deployment.url, { email: uniqueEmail('ada'), name: 'Ada Estate', role: 'creator' });
+    await signUp(page, deployment, { email: uniqueEmail('ada'), name: 'Ada Estate', role: 'creator' });
 
     await page.getByRole('link', { name: 'Claims' }).click();
     await page.getByText('No claims yet.').waitFor();
@@ -93,7 +93,7 @@ describe('dashboard: a creator claims, verifies and protects an identity in a re
 
     const intruder = await newVisitor(browser);
     const other = await intruder.newPage();
-    await signUp(other, deployment.url, {
+    await signUp(other, deployment, {
       email: uniqueEmail('other'),
       name: 'Other Creator',
       role: 'creator',

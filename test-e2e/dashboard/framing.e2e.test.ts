@@ -136,7 +136,7 @@ describe('dashboard: framing and content security policy in a real browser', () 
     const creator = await newVisitor(browser);
     const creatorPage = await creator.newPage();
     const creatorViolations = await watchViolations(creatorPage);
-    await signUp(creatorPage, deployment.url, {
+    await signUp(creatorPage, deployment, {
       email: uniqueEmail('cspc'),
       name: 'Ada Strict',
       role: 'creator',

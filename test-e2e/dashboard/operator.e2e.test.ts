@@ -40,7 +40,7 @@ describe('dashboard: the operator reviews in a real browser', () => {
     // A creator signs up: their tenant is listed for the operator.
     const creator = await newVisitor(browser);
     const creatorPage = await creator.newPage();
-    await signUp(creatorPage, deployment.url, {
+    await signUp(creatorPage, deployment, {
       email: uniqueEmail('estate'),
       name: 'Lovelace Estate',
       role: 'creator',

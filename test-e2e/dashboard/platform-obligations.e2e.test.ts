@@ -66,7 +66,7 @@ describe('dashboard: a platform developer watches its plan, licences and obligat
     // At phone width: the developer signs up and creates the key its integration will use.
     const context = await newVisitor(browser, { phone: true });
     const page = await context.newPage();
-    await signUp(page, deployment.url, {
+    await signUp(page, deployment, {
       email: uniqueEmail('hoster'),
       name: 'Chatbots Ltd',
       role: 'platform',

@@ -51,7 +51,7 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
   it('when a developer creates, rotates and revokes keys, then each secret is shown once and the API refuses the revoked key', async () => {
     const context = await newVisitor(browser);
     const page = await context.newPage();
-    await signUp(page, deployment.url, { email: uniqueEmail('dev'), name: 'Avatars Inc', role: 'platform' });
+    await signUp(page, deployment, { email: uniqueEmail('dev'), name: 'Avatars Inc', role: 'platform' });
     await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByText('No keys yet.').waitFor();
 
@@ -86,7 +86,7 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
   it('when a developer adds a webhook endpoint and sends a test event, then the delivery and its attempt show in the log', async () => {
     const context = await newVisitor(browser, { phone: true });
     const page = await context.newPage();
-    await signUp(page, deployment.url, { email: uniqueEmail('hooks'), name: 'Hooks Ltd', role: 'platform' });
+    await signUp(page, deployment, { email: uniqueEmail('hooks'), name: 'Hooks Ltd', role: 'platform' });
     await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByText('No endpoints yet.').waitFor();
 

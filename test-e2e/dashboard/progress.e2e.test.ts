@@ -59,7 +59,7 @@ describe('dashboard: long operations show their progress in a real browser', () 
 
     const context = await newVisitor(browser, { phone: true });
     const page = await context.newPage();
-    await signUp(page, deployment.url, {
+    await signUp(page, deployment, {
       email: uniqueEmail('hedy'),
       name: 'Lamarr Estate',
       role: 'creator',
@@ -100,7 +100,7 @@ describe('dashboard: long operations show their progress in a real browser', () 
   it('when a developer re-sends a delivery, then its row follows the new attempt until it is delivered or failed', async () => {
     const context = await newVisitor(browser);
     const page = await context.newPage();
-    await signUp(page, deployment.url, {
+    await signUp(page, deployment, {
       email: uniqueEmail('resend'),
       name: 'Resend Ltd',
       role: 'platform',

@@ -21,6 +21,8 @@ export const embeddedConfigSchema = baseEnvSchema.omit({ INTERNAL_JWT_SECRET: tr
   SMTP_URL: z.string().optional(),
   /** The local catcher's SMTP port (when SMTP_URL is unset); taken: any free port. */
   MAIL_CATCHER_PORT: env.port(1025),
+  /** Gateway: sign-ups (and, apart, reset requests) per client and per address an hour (default 5). */
+  SIGN_UPS_PER_HOUR: z.string().optional(),
   // Passed on as they are to every service (EmbeddedDeps.env); the service that reads one
   // validates it with its own schema and applies its own default when it is unset.
   /** Registry: the verification page a new claim's `nextStep.url` points at. */

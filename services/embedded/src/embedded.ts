@@ -118,6 +118,7 @@ export async function startEmbedded(
       SVC_BOOTSTRAP_KEY: sandboxKey,
       SVC_ALLOW_PRIVATE_FETCH: String(config.SVC_ALLOW_PRIVATE_FETCH),
       SMTP_URL: smtpUrl,
+      ...(config.SIGN_UPS_PER_HOUR === undefined ? {} : { SIGN_UPS_PER_HOUR: config.SIGN_UPS_PER_HOUR }),
       LOG_LEVEL: config.LOG_LEVEL,
       ...urls,
     },
