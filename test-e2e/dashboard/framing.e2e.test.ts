@@ -103,11 +103,11 @@ describe('dashboard: framing and content security policy in a real browser', () 
     const context = await newVisitor(browser);
     const page = await context.newPage();
     const violations = await watchViolations(page);
-    await page.goto(`${deployment.url}/dashboard/sign-in`);
-    await page
-      .getByRole('button', { name: /sign in/i })
-      .first()
-      .waitFor();
+    for (const signedOut of ['sign-in', 'forgot-password', 'operator-sign-in']) {
+      await page.goto(`${deployment.url}/dashboard/${signedOut}`);
+      await page.waitForLoadState('networkidle');
+      await page.getByRole('heading').first().waitFor();
+    }
     await signUp(page, deployment, { email: uniqueEmail('csp'), name: 'Strict Inc', role: 'platform' });
     for (const link of ['API keys', 'Webhooks', 'Plan and usage', 'Licences', 'Violations', 'Obligations']) {
       await visit(page, link);
@@ -142,8 +142,11 @@ describe('dashboard: framing and content security policy in a real browser', () 
       role: 'creator',
     });
     for (const link of ['Claims', 'Boxes', 'Royalties', 'Overview']) await visit(creatorPage, link);
-    await creatorPage.goto(`${deployment.url}/dashboard/claims/new`);
-    await creatorPage.waitForLoadState('networkidle');
+    for (const path of ['claims/new', 'account']) {
+      await creatorPage.goto(`${deployment.url}/dashboard/${path}`);
+      await creatorPage.waitForLoadState('networkidle');
+      await creatorPage.getByRole('heading').first().waitFor();
+    }
 
     expect(await violations()).toEqual([]);
     expect(await creatorViolations()).toEqual([]);
