@@ -101,7 +101,11 @@ describe('plan usage', () => {
         db,
         clock: new ManualClock(NOW),
         keys: { listForPlatform: async () => keys } as unknown as ApiKeyStore,
-        counters: { increment: async () => new Map(), read: async (_q, bucket) => counts[bucket] ?? 0 },
+        counters: {
+          increment: async () => new Map(),
+          read: async (_q, bucket) => counts[bucket] ?? 0,
+          giveBack: async () => undefined,
+        },
       },
       { platform: sandboxPlatform(), accountId: 'acct_1' },
     );
