@@ -99,6 +99,12 @@ describe('dashboard: accounts and sessions in a real browser', () => {
     const link = await mailedLink(deployment.mail, email, 'Confirm your e-mail address');
     expect(link.startsWith(`${deployment.url}/dashboard/verify-email#token=`)).toBe(true);
     await page.goto(link);
+    // Only whoever chose the password completes the sign-up (someone else may use this address).
+    await page.getByLabel('Password').fill('not what I chose 42');
+    await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+    await page.getByText(/not the password chosen at sign-up/).waitFor();
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Confirm and sign in' }).click();
     await page.getByRole('heading', { name: 'Welcome, Mary Somerville' }).waitFor();
     expect((await context.cookies()).find((c) => c.name === 'svc_session')).toBeDefined();
     await screenshot(page, 'accounts-verified');
@@ -106,6 +112,8 @@ describe('dashboard: accounts and sessions in a real browser', () => {
     // The link works once.
     const other = await (await newVisitor(browser)).newPage();
     await other.goto(link);
+    await other.getByLabel('Password').fill(PASSWORD);
+    await other.getByRole('button', { name: 'Confirm and sign in' }).click();
     await other.getByRole('heading', { name: 'This link does not work' }).waitFor();
     await context.close();
   });

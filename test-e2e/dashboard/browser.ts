@@ -148,5 +148,7 @@ export async function signUp(
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
   await page.goto(await mailedLink(deployment.mail, account.email, 'Confirm your e-mail address'));
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
   await page.getByRole('heading', { name: `Welcome, ${account.name}` }).waitFor();
 }

@@ -512,8 +512,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Follow the verification link mailed at sign-up: the account and its tenant are created and signed in (sets the session cookie)
-     * @description A link that expired or was used answers 400 VALIDATION_ERROR naming the field `token`.
+     * Follow the verification link mailed at sign-up, with the password chosen then: the account and its tenant are created and signed in (sets the session cookie)
+     * @description A link that expired or was used answers 400 VALIDATION_ERROR naming the field `token`; another password than the one chosen at sign-up names `password` (the link stays usable).
      */
     post: operations['dashboardVerifyEmail'];
     delete?: never;
@@ -8001,6 +8001,8 @@ export interface operations {
         'application/json': {
           /** @description The token of the mailed link (after `#token=`) */
           token: string;
+          /** @description The password chosen at sign-up: only whoever chose it completes the sign-up */
+          password: string;
         };
       };
     };

@@ -17,7 +17,13 @@ const mailTokenSchema = storable(z.string().trim())
   .max(200)
   .meta({ description: 'The token of the mailed link (after `#token=`)' });
 
-export const verifyEmailBodySchema = z.object({ token: mailTokenSchema });
+export const verifyEmailBodySchema = z.object({
+  token: mailTokenSchema,
+  password: storable(z.string())
+    .min(1, 'required')
+    .max(256)
+    .meta({ description: 'The password chosen at sign-up: only whoever chose it completes the sign-up' }),
+});
 
 export const passwordResetRequestBodySchema = z.object({ email: emailSchema });
 
@@ -53,9 +59,10 @@ export const accountMailOperations = {
     method: 'post',
     path: '/dashboard/api/email-verifications',
     summary:
-      'Follow the verification link mailed at sign-up: the account and its tenant are created and signed in (sets the session cookie)',
+      'Follow the verification link mailed at sign-up, with the password chosen then: the account and its tenant are created and signed in (sets the session cookie)',
     request: { body: verifyEmailBodySchema },
-    description: 'A link that expired or was used answers 400 VALIDATION_ERROR naming the field `token`.',
+    description:
+      'A link that expired or was used answers 400 VALIDATION_ERROR naming the field `token`; another password than the one chosen at sign-up names `password` (the link stays usable).',
     responses: { 200: { description: 'Verified and signed in', schema: dataOf(sessionSchema) } },
   }),
   requestPasswordReset: defineOperation({

@@ -17,10 +17,10 @@ export const useSignUp = () =>
     mutationFn: async (body) => (await unwrap(api.POST('/dashboard/api/accounts', { body }))).data,
   });
 
-/** Follows a verification link: the account is created and this browser signed in. */
+/** Follows a verification link with the sign-up's password: the account is created and this browser signed in. */
 export function useVerifyEmail() {
   const client = useQueryClient();
-  return useMutation<Session, ApiError, { token: string }>({
+  return useMutation<Session, ApiError, { token: string; password: string }>({
     mutationFn: async (body) => (await unwrap(api.POST('/dashboard/api/email-verifications', { body }))).data,
     onSuccess: (session) => {
       setCsrfToken(session.csrfToken);

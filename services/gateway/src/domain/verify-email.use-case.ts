@@ -19,19 +19,36 @@ const LINK_UNUSABLE = () =>
     },
   });
 
+const NOT_THE_PASSWORD = () =>
+  new AppError('VALIDATION_ERROR', 'This is not the password chosen when signing up', {
+    details: {
+      fields: [
+        {
+          field: 'password',
+          message: 'not the password chosen at sign-up: enter that one, or sign up again',
+        },
+      ],
+    },
+  });
+
 /**
- * The link mailed at sign-up is followed: the address is proven, so the account and its tenant (a
- * platform record on the sandbox plan; ADR 0024) are created together and a session starts (the
- * person lands signed in). The link works once; an address that got an account meanwhile keeps it.
+ * The link mailed at sign-up is followed with the password chosen at sign-up: the address is
+ * proven, so the account and its tenant (a platform record on the sandbox plan; ADR 0024) are
+ * created together and a session starts (the person lands signed in). The password is asked again
+ * because anyone may sign up with someone else's address: without it, the owner following the link
+ * of a sign-up an attacker made would create an account with the attacker's password (account
+ * pre-hijacking). The link works once; a wrong password leaves it usable.
  */
 export async function verifyEmail(
   deps: AccountMailDeps & { platforms: PlatformStore; sessions: SessionStore },
-  input: { token: string },
+  input: { token: string; password: string },
 ): Promise<StartedSession> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const pending = await deps.accountMail.takePendingSignUp(tx, hashMailToken(input.token), now);
     if (pending === null) throw LINK_UNUSABLE();
+    // Thrown inside the transaction: the pending sign-up taken above is put back.
+    if (!(await deps.passwords.verify(pending.passwordHash, input.password))) throw NOT_THE_PASSWORD();
     const account: Account = {
       id: newId('acct'),
       email: pending.email,

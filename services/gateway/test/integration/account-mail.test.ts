@@ -44,8 +44,15 @@ describe('sign-up with e-mail verification', () => {
     const mail = await h.mail.waitFor((m) => m.to.includes(who.email));
     expect(mail.subject).toBe('Confirm your e-mail address');
     expect(mail.links[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/dashboard\/verify-email#token=[\w-]{43}$/);
+    const wrong = await h.call(undefined, 'POST', '/dashboard/api/email-verifications', {
+      token: linkToken(mail),
+      password: 'not the one I chose 5',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details.fields[0].field).toBe('password');
     const verified = await h.call(undefined, 'POST', '/dashboard/api/email-verifications', {
       token: linkToken(mail),
+      password: STRONG,
     });
     expect(verified.status).toBe(200);
     expect(verified.body.data.account).toMatchObject({ email: who.email, name: who.name, role: 'creator' });
@@ -57,6 +64,7 @@ describe('sign-up with e-mail verification', () => {
 
     const again = await h.call(undefined, 'POST', '/dashboard/api/email-verifications', {
       token: linkToken(mail),
+      password: STRONG,
     });
     expect(again.status).toBe(400);
     expect(again.body.error.details.fields[0].field).toBe('token');
@@ -82,6 +90,30 @@ describe('sign-up with e-mail verification', () => {
     ]);
     expect((await signIn(who.email, STRONG)).status).toBe(200);
     expect((await signIn(who.email, 'another fine passphrase 7')).status).toBe(401);
+  });
+
+  it('when someone else signed up with the address first, then its link completes nothing without their password, and the owner gets the account with their own (pre-hijacking)', async () => {
+    const victim = person();
+    const attackerPassword = 'attacker knows this 1 phrase';
+    await h.call(undefined, 'POST', '/dashboard/api/accounts', { ...victim, password: attackerPassword });
+    const planted = await h.mail.waitFor((m) => m.to.includes(victim.email));
+    // The owner follows the link that arrived, with the password they would choose: refused, link kept.
+    const refused = await h.call(undefined, 'POST', '/dashboard/api/email-verifications', {
+      token: linkToken(planted),
+      password: STRONG,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.fields[0].field).toBe('password');
+    // The owner signs up themselves: their sign-up replaces the planted one.
+    const mine = await h.signUp(victim);
+    expect(mine.status).toBe(200);
+    expect((await signIn(victim.email, STRONG)).status).toBe(200);
+    expect((await signIn(victim.email, attackerPassword)).status).toBe(401);
+    const late = await h.call(undefined, 'POST', '/dashboard/api/email-verifications', {
+      token: linkToken(planted),
+      password: attackerPassword,
+    });
+    expect(late.status).toBe(400);
   });
 
   it.each([
@@ -199,6 +231,7 @@ describe('mail outbox and relay', () => {
     expect(h.mail.inbox(who.email)).toHaveLength(1);
     const verified = await h.call(undefined, 'POST', '/dashboard/api/email-verifications', {
       token: linkToken(mail),
+      password: STRONG,
     });
     expect(verified.status).toBe(200);
   });

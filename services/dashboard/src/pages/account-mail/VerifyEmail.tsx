@@ -1,27 +1,31 @@
-import { useEffect, useRef } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { tokenFromHash, useVerifyEmail } from '../../api/account-mail';
+import { fieldError, formError } from '../../api/form-errors';
+import { Field, FormError } from '../../components/Field';
 import { PublicFrame } from '../../components/Layout';
 
-/** The landing page of the verification link: the account is created and the person signed in. */
+/**
+ * The landing page of the verification link: with the password chosen at sign-up (so that a
+ * sign-up someone else made with this address completes nothing), the account is created and the
+ * person signed in.
+ */
 export function VerifyEmail() {
   const verify = useVerifyEmail();
   const navigate = useNavigate();
-  const sent = useRef(false);
   const token = tokenFromHash(window.location.hash);
-  useEffect(() => {
-    // Once: the link works once, and React may run an effect twice in development.
-    if (sent.current || token === '') return;
-    sent.current = true;
-    verify.mutate({ token }, { onSuccess: () => void navigate('/', { replace: true }) });
-  }, [token, verify, navigate]);
-  if (token === '' || verify.isError) {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get('password') ?? '');
+    verify.mutate({ token, password }, { onSuccess: () => void navigate('/', { replace: true }) });
+  };
+  if (token === '' || fieldError(verify.error, 'token') !== undefined) {
     return (
       <PublicFrame title="This link does not work">
         <p role="alert">
-          {verify.error?.fields.token !== undefined
-            ? 'It has expired or was used already.'
-            : (verify.error?.message ?? 'It is incomplete: open the whole link from the message.')}
+          {token === ''
+            ? 'It is incomplete: open the whole link from the message.'
+            : 'It has expired or was used already.'}
         </p>
         <p>
           If you confirmed your address already, <Link to="/sign-in">sign in</Link>. Otherwise{' '}
@@ -31,8 +35,23 @@ export function VerifyEmail() {
     );
   }
   return (
-    <PublicFrame title="Confirming your address">
-      <p role="status">One moment…</p>
+    <PublicFrame title="Confirm your e-mail address">
+      <p>Enter the password you chose when signing up to finish.</p>
+      <form onSubmit={submit} noValidate>
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={fieldError(verify.error, 'password')}
+        />
+        <FormError error={formError(verify.error, ['password', 'token'])} />
+        <button type="submit" disabled={verify.isPending}>
+          {verify.isPending ? 'Confirming…' : 'Confirm and sign in'}
+        </button>
+      </form>
+      <p>Did not sign up? Ignore the message: no account is created without this step.</p>
     </PublicFrame>
   );
 }
