@@ -25,6 +25,14 @@ export interface HttpClientOptions {
     volumeThreshold?: number;
     /** Default 10000. */
     rollingCountTimeoutMs?: number;
+    /**
+     * Requests that name a `tenant` (docs/spec/contracts.md §17): a timeout is first that tenant's
+     * own failure (its own circuit opens at its second timeout in a row within the window,
+     * answering its calls fast with 503 while every other tenant's go on), and counts against the target's
+     * shared circuit only while timeouts come from at least this many tenants in the window.
+     * Default 2. A refused connection or a 502/503/504 is always the target's own failure.
+     */
+    tenantsForSharedTimeouts?: number;
   };
   /** Where the client metrics go; pass the service's registry so /metrics shows them. */
   registry?: Registry;
@@ -40,6 +48,11 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   body?: string | Buffer;
   timeoutMs?: number;
+  /**
+   * Who the call is made for (a platform): its timeouts open its own circuit first, so that one
+   * tenant's slow inputs do not open the circuit every tenant shares.
+   */
+  tenant?: string;
 }
 
 export interface HttpResponse {
@@ -104,8 +117,81 @@ class CallFailure extends Error {
     readonly kind: FailureKind,
     readonly timeoutMs: number,
     cause: unknown,
+    /** One tenant's timeout while others are answered: not counted against the shared circuit. */
+    readonly tenantOnly = false,
   ) {
     super(kind, { cause });
+  }
+}
+
+/** A tenant's own circuit: its recent timeouts and, once they reach the threshold, until when it is open. */
+interface TenantCircuit {
+  timeouts: number[];
+  openUntil: number;
+}
+
+// Tenants tracked at most; past it the quietest are forgotten (a circuit is short-lived anyway).
+const MAX_TRACKED_TENANTS = 10_000;
+
+/**
+ * Per-tenant timeouts (docs/spec/contracts.md §17): each tenant's circuit, and how many tenants
+ * timed out lately, which decides whether a timeout says the target itself is slow.
+ */
+class TenantTimeouts {
+  private readonly circuits = new Map<string, TenantCircuit>();
+
+  constructor(
+    private readonly threshold: number,
+    private readonly windowMs: number,
+    private readonly openMs: number,
+  ) {}
+
+  /** Until when the tenant's own circuit refuses its calls (0: closed). */
+  openUntil(tenant: string, now: number): number {
+    const circuit = this.circuits.get(tenant);
+    return circuit !== undefined && circuit.openUntil > now ? circuit.openUntil : 0;
+  }
+
+  /** Records a timeout of the tenant's; true when it opened the tenant's circuit. */
+  record(tenant: string, now: number): boolean {
+    let circuit = this.circuits.get(tenant);
+    if (circuit === undefined) {
+      if (this.circuits.size >= MAX_TRACKED_TENANTS) this.forgetQuiet(now);
+      circuit = { timeouts: [], openUntil: 0 };
+      this.circuits.set(tenant, circuit);
+    }
+    circuit.timeouts = circuit.timeouts.filter((at) => now - at < this.windowMs);
+    circuit.timeouts.push(now);
+    if (circuit.timeouts.length >= this.threshold && circuit.openUntil <= now) {
+      circuit.openUntil = now + this.openMs;
+      circuit.timeouts = [];
+      return true;
+    }
+    return false;
+  }
+
+  /** A call of the tenant's answered in time: its count starts again. */
+  succeeded(tenant: string): void {
+    const circuit = this.circuits.get(tenant);
+    if (circuit !== undefined && circuit.openUntil === 0) this.circuits.delete(tenant);
+  }
+
+  /** Tenants with a timeout (or an open circuit) in the window. */
+  tenantsTimingOut(now: number): number {
+    let count = 0;
+    for (const circuit of this.circuits.values()) {
+      if (circuit.openUntil > now || circuit.timeouts.some((at) => now - at < this.windowMs)) count += 1;
+    }
+    return count;
+  }
+
+  private forgetQuiet(now: number): void {
+    for (const [tenant, circuit] of this.circuits) {
+      if (circuit.openUntil <= now && circuit.timeouts.every((at) => now - at >= this.windowMs)) {
+        this.circuits.delete(tenant);
+      }
+    }
+    if (this.circuits.size >= MAX_TRACKED_TENANTS) this.circuits.clear();
   }
 }
 
@@ -126,6 +212,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   });
 
   const metrics = clientMetrics(registry, target);
+
+  const rollingCountTimeoutMs = options.breaker?.rollingCountTimeoutMs ?? DEFAULTS.rollingCountTimeoutMs;
+  const volumeThreshold = options.breaker?.volumeThreshold ?? DEFAULTS.volumeThreshold;
+  const tenantsForSharedTimeouts = options.breaker?.tenantsForSharedTimeouts ?? 2;
+  // A tenant's own circuit opens at its second timeout in a row within the window: it costs only
+  // that tenant, and one client calling in a row sees it open within two budgets.
+  const tenantTimeouts = new TenantTimeouts(2, rollingCountTimeoutMs, resetTimeoutMs);
 
   const send = async (req: HttpRequest): Promise<HttpResponse> => {
     const limitMs = req.timeoutMs ?? timeoutMs;
@@ -164,6 +257,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
       const kind: FailureKind = controller.signal.aborted ? 'timeout' : failureKind(err);
       outcome = kind;
+      if (kind === 'timeout' && req.tenant !== undefined) {
+        const now = performance.now();
+        if (tenantTimeouts.record(req.tenant, now)) {
+          logger?.warn(
+            { target, tenant: req.tenant, resetTimeoutMs },
+            `Circuit to ${target} opened for one tenant`,
+          );
+        }
+        // One tenant's slow inputs are its own failure; the target is slow once several tenants time out.
+        const shared = tenantTimeouts.tenantsTimingOut(now) >= tenantsForSharedTimeouts;
+        throw new CallFailure(kind, limitMs, err, !shared);
+      }
       throw new CallFailure(kind, limitMs, err);
     } finally {
       clearTimeout(deadline);
@@ -180,13 +285,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     timeout: false,
     resetTimeout: resetTimeoutMs,
     errorThresholdPercentage: options.breaker?.errorThresholdPercentage ?? DEFAULTS.errorThresholdPercentage,
-    volumeThreshold: options.breaker?.volumeThreshold ?? DEFAULTS.volumeThreshold,
-    rollingCountTimeout: options.breaker?.rollingCountTimeoutMs ?? DEFAULTS.rollingCountTimeoutMs,
+    volumeThreshold,
+    rollingCountTimeout: rollingCountTimeoutMs,
     // Percentiles and snapshots sort latency arrays on a timer: work nobody reads on the gateway's hot path.
     rollingPercentilesEnabled: false,
     enableSnapshots: false,
     // Only a down target trips the breaker, never a malformed request of the caller.
-    errorFilter: (err: unknown) => !(err instanceof UnavailableAnswer || err instanceof CallFailure),
+    // Nor one tenant's timeouts while the others' calls are answered (docs/spec/contracts.md §17).
+    errorFilter: (err: unknown) =>
+      !(err instanceof UnavailableAnswer || err instanceof CallFailure) ||
+      (err instanceof CallFailure && err.tenantOnly),
   });
 
   let openedAt = 0;
@@ -209,8 +317,25 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     Math.max(1, Math.ceil((openedAt + resetTimeoutMs - performance.now()) / 1000));
 
   const request = async (req: HttpRequest): Promise<HttpResponse> => {
+    if (req.tenant !== undefined) {
+      const openUntil = tenantTimeouts.openUntil(req.tenant, performance.now());
+      if (openUntil > 0) {
+        metrics.count('circuit_open');
+        const retryAfter = Math.max(1, Math.ceil((openUntil - performance.now()) / 1000));
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          `${target} is unavailable to this caller (circuit open after its own calls timed out)`,
+          {
+            headers: { 'Retry-After': String(retryAfter) },
+            details: { reason: 'circuit_open' },
+          },
+        );
+      }
+    }
     try {
-      return await breaker.fire(req);
+      const response = await breaker.fire(req);
+      if (req.tenant !== undefined) tenantTimeouts.succeeded(req.tenant);
+      return response;
     } catch (err) {
       if (err instanceof UnavailableAnswer) return err.response;
       if (err instanceof CallFailure) {

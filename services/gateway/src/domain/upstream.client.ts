@@ -33,8 +33,9 @@ const FORWARDED_RESPONSE_HEADERS = [
   'idempotent-replayed',
 ];
 // Per service: a hang opens the circuit after a few timed-out calls (within 5 s of a hang even for
-// one client calling the identity check in a row), and a trial call goes through 3 s later, so a
-// recovered service is used again within 5 s.
+// one client calling the identity check in a row: that platform's own circuit; the shared one once
+// two platforms time out), and a trial call goes through 3 s later, so a recovered service is used
+// again within 5 s. One platform's slow inputs open only its own circuit (docs/spec/contracts.md §17).
 const UPSTREAM_BREAKER = { volumeThreshold: 3, resetTimeoutMs: 3000, rollingCountTimeoutMs: 10_000 };
 /** The budget of a route that declares none (a write's). */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
@@ -119,6 +120,8 @@ export class UpstreamClient {
       headers,
       ...(request.body === undefined ? {} : { body: request.body }),
       ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+      // One platform's timeouts open its own circuit, not the one every platform shares (§17).
+      tenant: claims.platformId,
     });
     const forwarded: Record<string, string> = {};
     for (const name of FORWARDED_RESPONSE_HEADERS) {

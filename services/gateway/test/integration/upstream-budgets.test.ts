@@ -14,8 +14,10 @@ async function startStallableDetection() {
     logger: createLogger('test', { level: 'silent' }),
     internalJwtSecret: JWT_SECRET,
     routes: (router) => {
-      router.post('/v1/svc/identity/check', async (_req: Request, res: Response) => {
-        if (stalled) await new Promise<void>((resolve) => waiting.add(resolve));
+      router.post('/v1/svc/identity/check', async (req: Request, res: Response) => {
+        // One platform's slow input (a picture that takes long to arrive) hangs only its own check.
+        const slowInput = (req.body as { name?: string }).name === 'Slow Input';
+        if (stalled || slowInput) await new Promise<void>((resolve) => waiting.add(resolve));
         res.json({ isClaimed: false, isBoxed: false, action: 'ALLOW' });
       });
     },
@@ -28,6 +30,11 @@ async function startStallableDetection() {
     },
     recover: () => {
       stalled = false;
+      for (const resolve of waiting) resolve();
+      waiting.clear();
+    },
+    /** Lets the hanging slow inputs go (their callers gave up long ago). */
+    release: () => {
       for (const resolve of waiting) resolve();
       waiting.clear();
     },
@@ -51,9 +58,9 @@ afterAll(async () => {
   await detection.stop();
 });
 
-const check = async () => {
+const check = async (name = 'Jane Roe', as = key) => {
   const started = performance.now();
-  const answer = await h.call(key, 'POST', '/v1/svc/identity/check', { name: 'Jane Roe' });
+  const answer = await h.call(as, 'POST', '/v1/svc/identity/check', { name });
   return { ...answer, ms: performance.now() - started };
 };
 
@@ -97,5 +104,34 @@ describe('the identity check when detection stalls', () => {
     process.stdout.write(
       `check budget: first 503 after ${Math.round(first.ms)} ms, circuit open after ${Math.round(openedAfterMs)} ms, closed ${Math.round(closedAfterMs)} ms after recovery\n`,
     );
+  }, 30_000);
+});
+
+describe('one platform’s slow inputs (docs/spec/contracts.md §17)', () => {
+  it('when one platform’s checks time out, then its own circuit opens and another platform’s checks never see a 503', async () => {
+    const { key: other } = await h.platform('enterprise');
+    const slow: Promise<Awaited<ReturnType<typeof check>>>[] = [];
+    const others: Awaited<ReturnType<typeof check>>[] = [];
+    // Three slow checks at once, answered 503 when the gateway's budget runs out: before, they
+    // opened the circuit every platform shares (3 of 3 calls failed), and the other platform's
+    // next checks were refused with 503 circuit open.
+    for (let i = 0; i < 3; i += 1) slow.push(check('Slow Input'));
+    await Promise.all(slow);
+    const started = performance.now();
+    while (performance.now() - started < 4000) {
+      others.push(await check('Jane Roe', other));
+      // More slow checks meanwhile, but none in the last 2.5 s: each is answered before the stub lets go.
+      if (others.length % 5 === 0 && performance.now() - started < 1500) slow.push(check('Slow Input'));
+      await sleep(100);
+    }
+    detection.release();
+    const slowAnswers = await Promise.all(slow);
+    expect(others.filter((a) => a.status !== 200)).toEqual([]);
+    expect(others.length).toBeGreaterThan(20);
+    expect(slowAnswers.every((a) => a.status === 503)).toBe(true);
+    // The slow platform's own circuit opened: its later checks are refused at once.
+    const refusedAtOnce = slowAnswers.filter((a) => a.body.error.details?.reason === 'circuit_open');
+    expect(refusedAtOnce.length).toBeGreaterThan(0);
+    expect(Math.max(...refusedAtOnce.map((a) => a.ms))).toBeLessThan(200);
   }, 30_000);
 });
