@@ -52,6 +52,19 @@ function refusal(cause: unknown, otherwise: 'unsupported_format' | 'corrupt'): N
     : new NotAnImageError('unsupported_format', 'not a picture in a format that can be read', { cause });
 }
 
+/**
+ * The picture's size in pixels from its header alone (nothing is decoded), or null when the bytes
+ * are no picture sharp can read: what a caller weighs before it decodes a picture on its own thread.
+ */
+export async function picturePixels(bytes: Buffer): Promise<number | null> {
+  try {
+    const { width, height } = await sharp(bytes, { limitInputPixels: false }).metadata();
+    return width === undefined || height === undefined ? null : width * height;
+  } catch {
+    return null;
+  }
+}
+
 async function decode(bytes: Buffer): Promise<GreyRaster> {
   // failOn 'error': truncated or corrupt data is refused, a mere decoder warning is not.
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };

@@ -1,4 +1,4 @@
-export { fingerprintImage, MAX_INPUT_PIXELS, RASTER_FORMATS } from './fingerprint-image';
+export { fingerprintImage, MAX_INPUT_PIXELS, picturePixels, RASTER_FORMATS } from './fingerprint-image';
 export {
   DEFAULT_MATCH_THRESHOLD,
   FINGERPRINT_WORDS,

@@ -36,9 +36,16 @@ export const detectionConfigSchema = baseEnvSchema.extend({
   PICTURE_FETCH_CHECK_MS: env.int(1200),
   PICTURE_FETCH_BATCH_MS: env.int(3000),
   /** A check's whole time for its picture, fetch and faces (the faces get what the fetch left). */
-  CHECK_PICTURE_BUDGET_MS: env.int(1700),
+  CHECK_PICTURE_BUDGET_MS: env.int(1500),
   /** One platform's pictures being examined or waiting at most (more: 429 RATE_LIMITED). */
   FACE_PLATFORM_BUDGET: env.int(8),
+  /**
+   * The most pixels of a checked picture (header read before anything is decoded; more: 422
+   * INVALID_IMAGE_URL, reason too_many_pixels). A worker decodes one picture at a time and a
+   * 100-megapixel PNG takes it about a second, which another platform's check would wait out.
+   * Reference pictures keep the 100-megapixel limit of the fingerprint.
+   */
+  CHECK_MAX_PIXELS: env.int(24_000_000),
 });
 
 export type DetectionConfig = z.output<typeof detectionConfigSchema>;

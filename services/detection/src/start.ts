@@ -109,6 +109,7 @@ export async function startDetection(
         allowPrivateFetch: config.SVC_ALLOW_PRIVATE_FETCH,
         clock,
         faces: { examiner, budget },
+        checkMaxPixels: config.CHECK_MAX_PIXELS,
       });
       const indexSync = new CatalogueSync(db, identities, catalogue);
       sync = indexSync;

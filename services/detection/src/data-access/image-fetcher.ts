@@ -10,7 +10,12 @@ import {
   type FetchGuardReason,
   type GuardedResponse,
 } from '@svc/fetch-guard';
-import { fingerprintImage, isNotAnImageError, type ImageFingerprint } from '@svc/image-fingerprint';
+import {
+  fingerprintImage,
+  isNotAnImageError,
+  picturePixels,
+  type ImageFingerprint,
+} from '@svc/image-fingerprint';
 import type { FaceExamination, FaceExaminer } from '@svc/face-engine';
 import type { PictureBudget } from '../domain/face-matching/picture-budget';
 import type { EnrolledPicture, ImageSource, PictureAnalysis } from '../domain/ports';
@@ -29,7 +34,26 @@ export interface ImageFetcherOptions {
   addressPolicy?: (address: string) => string | null;
   /** Examines the faces of pictures (worker threads); without one, faces are `unavailable`. */
   faces?: { examiner: FaceExaminer; budget: PictureBudget } | undefined;
+  /** The most pixels of a checked picture (`analyse`); default 24 million. */
+  checkMaxPixels?: number;
 }
+
+const DEFAULT_CHECK_MAX_PIXELS = 24_000_000;
+
+/**
+ * The largest picture whose fingerprint is taken on the event loop's side (sharp's threads and the
+ * hashing on the event loop) when its examination in the workers did not happen: a 12-megapixel
+ * photograph costs tens of milliseconds there, a 100-megapixel one a second of both cores. Larger
+ * ones are only ever decoded in the workers, under the platform's share (docs/spec/contracts.md §17),
+ * so one platform's huge pictures cannot slow everyone's checks.
+ */
+export const MAX_FALLBACK_PIXELS = 16_000_000;
+/**
+ * One platform's fingerprints taken on the event loop's side at once (their hashing runs on the
+ * event loop every check shares): a batch of a hundred pictures its workers' share did not reach
+ * takes a few at a time, the others are answered unchecked, instead of a second of hashing.
+ */
+export const FALLBACKS_PER_PLATFORM = 2;
 
 /** The budget's key for the reference-image job: enrolment takes its turn beside the platforms. */
 const ENROLMENT = '(enrolment)';
@@ -79,6 +103,8 @@ export class ImageFetcher implements ImageSource {
   // Insertion order is age order: the first key is the oldest entry.
   private readonly cache = new Map<string, { fingerprint: ImageFingerprint; expiresAt: number }>();
   private readonly inFlight = new Map<string, Promise<ImageFingerprint>>();
+  // Per platform: fingerprints being taken on the event loop's side now (FALLBACKS_PER_PLATFORM).
+  private readonly fallbacks = new Map<string, number>();
   private hits = 0;
   private misses = 0;
 
@@ -129,20 +155,76 @@ export class ImageFetcher implements ImageSource {
    */
   async analyse(
     url: string,
-    options: { platformId: string; timeoutMs: number; fetchTimeoutMs?: number; totalMs?: number },
+    options: {
+      platformId: string;
+      timeoutMs: number;
+      fetchTimeoutMs?: number;
+      totalMs?: number;
+      whenBusy?: 'refuse' | 'without_faces';
+    },
   ): Promise<PictureAnalysis> {
     const key = this.checkedKey(url);
     const started = performance.now();
     const bytes = await this.fetchBytes(key, options.fetchTimeoutMs);
+    // Weighed from its header before anything decodes it (docs/spec/contracts.md §17).
+    const maxPixels = this.options.checkMaxPixels ?? DEFAULT_CHECK_MAX_PIXELS;
+    const pixels = await picturePixels(bytes);
+    if (pixels !== null && pixels > maxPixels) {
+      throw invalidImageUrl(
+        `The picture has ${Math.round(pixels / 1_000_000)} megapixels; a checked picture may have at most ` +
+          `${Math.round(maxPixels / 1_000_000)} million`,
+        { reason: 'too_many_pixels', pixels, maxPixels },
+      );
+    }
     // The faces get their own time, but never past the check's whole budget for its picture.
     const left = options.totalMs === undefined ? Infinity : options.totalMs - (performance.now() - started);
     const facesMs = Math.min(options.timeoutMs, left);
     // The worker takes the fingerprint beside the faces (its hashing is JavaScript: off the event
     // loop there); only when the faces are not examined in time is it taken here instead.
-    const examined = await this.examine(bytes, options.platformId, facesMs);
-    const fingerprint = examined?.fingerprint ?? (await this.fingerprintBytes(bytes));
+    let examined: Awaited<ReturnType<ImageFetcher['examine']>>;
+    try {
+      examined = await this.examine(bytes, options.platformId, facesMs);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'RATE_LIMITED' && options.whenBusy === 'without_faces')) {
+        throw err;
+      }
+      examined = null;
+    }
+    const fingerprint = examined?.fingerprint ?? (await this.fallbackFingerprint(bytes, options.platformId));
     this.remember(key, fingerprint);
     return { fingerprint, faces: examined === null ? null : { descriptors: examined.descriptors } };
+  }
+
+  /**
+   * The fingerprint of a picture the workers did not examine: taken here when there are no workers
+   * or the picture is small; a larger one is refused (INVALID_IMAGE_URL reason
+   * `examination_timeout`) rather than decoded beside every platform's checks.
+   */
+  private async fallbackFingerprint(bytes: Buffer, platformId: string): Promise<ImageFingerprint> {
+    if (this.options.faces === undefined) return this.fingerprintBytes(bytes);
+    const notNow = (message: string, details: Record<string, unknown>) =>
+      invalidImageUrl(
+        `${message} could not be examined within the check's time: this platform's pictures are ` +
+          `waiting their turn. Retry shortly.`,
+        { reason: 'examination_timeout', ...details },
+      );
+    const running = this.fallbacks.get(platformId) ?? 0;
+    if (running >= FALLBACKS_PER_PLATFORM) throw notNow('The picture', {});
+    this.fallbacks.set(platformId, running + 1);
+    try {
+      const pixels = await picturePixels(bytes);
+      if (pixels !== null && pixels > MAX_FALLBACK_PIXELS) {
+        throw notNow(`The picture (${Math.round(pixels / 1_000_000)} megapixels)`, {
+          pixels,
+          maxPixels: MAX_FALLBACK_PIXELS,
+        });
+      }
+      return await this.fingerprintBytes(bytes);
+    } finally {
+      const left = (this.fallbacks.get(platformId) ?? 1) - 1;
+      if (left === 0) this.fallbacks.delete(platformId);
+      else this.fallbacks.set(platformId, left);
+    }
   }
 
   /**

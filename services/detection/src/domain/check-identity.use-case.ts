@@ -365,12 +365,14 @@ async function pictureOf(
   timeoutMs: number,
   fetchTimeoutMs: number,
   totalMs?: number,
+  whenBusy?: 'refuse' | 'without_faces',
 ): Promise<PictureAnalysis> {
   return ctx.images.analyse(url, {
     platformId: caller.platformId,
     timeoutMs,
     fetchTimeoutMs,
     ...(totalMs === undefined ? {} : { totalMs }),
+    ...(whenBusy === undefined ? {} : { whenBusy }),
   });
 }
 
@@ -486,14 +488,20 @@ export async function checkIdentities(
     let imageError: AppError | undefined;
     if (input.imageUrl !== undefined) {
       const left = ctx.faceTimeouts.batchMs - (performance.now() - started);
+      // Items wait for one of the batch's fetches: a late one gets what is left of the batch's time.
+      const fetchMs = Math.min(ctx.pictureFetchMs.batchMs, left);
       try {
-        picture = await pictureOf(ctx, caller, input.imageUrl, left, ctx.pictureFetchMs.batchMs);
+        if (fetchMs < 1) {
+          throw new AppError('INVALID_IMAGE_URL', "The picture was not reached within the batch's time", {
+            details: { reason: 'timeout' },
+          });
+        }
+        // Past the platform's share of picture workers the item keeps its fingerprint when it is
+        // cheap to take, not its faces; a huge picture is then not checked (its item says so).
+        picture = await pictureOf(ctx, caller, input.imageUrl, left, fetchMs, left, 'without_faces');
       } catch (err) {
         if (!isAppError(err)) throw err;
-        if (err.code === 'RATE_LIMITED') {
-          // Past the platform's share of picture workers: the item keeps its fingerprint, not its faces.
-          picture = { fingerprint: await ctx.images.fingerprintOf(input.imageUrl), faces: null };
-        } else imageError = err;
+        imageError = err;
       }
     }
     const detectNow = () => detect(ctx, input.name, picture, undefined, undefined, input.description);

@@ -29,7 +29,18 @@ export interface ImageSource {
   /** Fingerprint and faces of a checked picture, under the platform's budget (RATE_LIMITED past it). */
   analyse(
     url: string,
-    options: { platformId: string; timeoutMs: number; fetchTimeoutMs?: number; totalMs?: number },
+    options: {
+      platformId: string;
+      timeoutMs: number;
+      fetchTimeoutMs?: number;
+      totalMs?: number;
+      /**
+       * When the platform already has its share of pictures: 'refuse' (default) throws
+       * RATE_LIMITED; 'without_faces' answers the fingerprint alone when it is cheap to take (a
+       * batch item), else INVALID_IMAGE_URL reason `examination_timeout`.
+       */
+      whenBusy?: 'refuse' | 'without_faces';
+    },
   ): Promise<PictureAnalysis>;
   /** Fingerprint and faces of a reference image. */
   enrol(url: string): Promise<EnrolledPicture>;

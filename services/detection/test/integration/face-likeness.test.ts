@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import sharp from 'sharp';
 import { AVATAR_EVALUATION_PATH } from '@svc/contracts';
 import { createDatabase, type Database } from '@svc/storage';
 import {
@@ -298,9 +299,22 @@ describe('one platform’s pictures do not hold up another’s (docs/spec/contra
   let slowBase = '';
 
   beforeAll(async () => {
-    h = await startDetectionHarness({ FACE_PLATFORM_BUDGET: '1', PICTURE_FETCH_CHECK_MS: '600' });
+    h = await startDetectionHarness({
+      FACE_PLATFORM_BUDGET: '1',
+      PICTURE_FETCH_CHECK_MS: '600',
+      // A batch's time for its pictures as deployed (the harness waits longer elsewhere).
+      FACE_BATCH_TIMEOUT_MS: '3500',
+    });
     images = await startImageServer();
     images.serve('/group.jpg', await picture('wh-obama-biden-oval-office.jpg'), 'image/jpeg');
+    // 10,000 × 10,000 pixels in a few hundred kilobytes: a worker would decode it for about a second.
+    images.serve(
+      '/huge.png',
+      await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#28a' } })
+        .png({ compressionLevel: 9 })
+        .toBuffer(),
+      'image/png',
+    );
     // A picture that takes 3 s to arrive: one platform's slow input.
     slow = createServer((_req, res) => {
       const timer = setTimeout(
@@ -351,5 +365,37 @@ describe('one platform’s pictures do not hold up another’s (docs/spec/contra
     expect(theirs.status).toBe(200);
     expect(theirs.body.detection.likeness.band).not.toBe('unavailable');
     expect([200, 429]).toContain(mine.status);
+  });
+
+  it('when a checked picture has more pixels than a check takes, then it is refused from its header, before anything decodes it', async () => {
+    const started = performance.now();
+    const reply = await h
+      .platform()
+      .call('POST', '/v1/svc/identity/check', { name: 'Huge Picture', imageUrl: `${images.base}/huge.png` });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error).toMatchObject({
+      code: 'INVALID_IMAGE_URL',
+      details: { reason: 'too_many_pixels', pixels: 100_000_000, maxPixels: 24_000_000 },
+    });
+    expect(reply.body.error.message).toMatch(/100 megapixels/);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('when a batch names more slow pictures than it can wait for, then it is answered within its own time, the late items marked', async () => {
+    const started = performance.now();
+    const reply = await h.platform().call('POST', '/v1/svc/identity/check/batch', {
+      identities: Array.from({ length: 40 }, (_, i) => ({
+        name: `Batch Avatar ${i}`,
+        imageUrl: `${slowBase}/slow-${i}.png`,
+      })),
+    });
+    // 40 pictures of 3 s each, 16 at a time, used to take three rounds of the fetch's 3 s; the
+    // batch's time for pictures (FACE_BATCH_TIMEOUT_MS, 3.5 s) now bounds them all.
+    expect(reply.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(4500);
+    expect(reply.body.results).toHaveLength(40);
+    for (const item of reply.body.results) {
+      expect(item.error).toMatchObject({ code: 'INVALID_IMAGE_URL' });
+    }
   });
 });
