@@ -133,4 +133,15 @@ export class ClaimRepository implements ClaimStore {
   async delete(tx: Queryable, id: string): Promise<void> {
     await db(tx).deleteFrom('claims').where('id', '=', id).execute();
   }
+
+  async referencedUploads(q: Queryable, platformId: string, uploadIds: string[]): Promise<string[]> {
+    // The id is the URL's last segment after /dashboard/uploads/, whatever the address before it.
+    const { rows } = await sql<{ id: string }>`
+      SELECT DISTINCT substring(image ->> 'url' from '/dashboard/uploads/([A-Za-z0-9_-]{24})$') AS id
+      FROM claims, jsonb_array_elements(reference_images) AS image
+      WHERE owner_platform_id = ${platformId}
+        AND substring(image ->> 'url' from '/dashboard/uploads/([A-Za-z0-9_-]{24})$') = ANY(${uploadIds}::text[])
+    `.execute(db(q));
+    return rows.map((row) => row.id);
+  }
 }

@@ -23,6 +23,11 @@ export interface Page {
 
 export interface ClaimStore {
   insert(tx: Queryable, claim: Claim): Promise<void>;
+  /**
+   * Which of these dashboard uploads (the ids of `/dashboard/uploads/<id>` URLs) a claim of the
+   * platform names as a reference image: the gateway purges the others (docs/spec/contracts.md §17).
+   */
+  referencedUploads(q: Queryable, platformId: string, uploadIds: string[]): Promise<string[]>;
   /** Saves every mutable field of the claim. */
   update(tx: Queryable, claim: Claim): Promise<void>;
   /** `lock`: FOR UPDATE, so concurrent changes of one claim take turns. */

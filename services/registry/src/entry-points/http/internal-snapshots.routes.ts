@@ -1,7 +1,12 @@
 import type { Router } from 'express';
-import { idParamSchema, INTERNAL_BOX_PATH } from '@svc/contracts';
+import {
+  idParamSchema,
+  INTERNAL_BOX_PATH,
+  REFERENCED_UPLOADS_PATH,
+  referencedUploadsRequestSchema,
+} from '@svc/contracts';
 import { errors } from '@svc/errors';
-import { authOf, isServiceCaller, parseParams } from '@svc/service-kit';
+import { authOf, isServiceCaller, parseBody, parseParams } from '@svc/service-kit';
 import type { RegistryContext } from '../../domain/ports';
 import { readBoxSnapshot } from '../../domain/read-box-snapshot.use-case';
 
@@ -14,5 +19,12 @@ export function internalSnapshotRoutes(router: Router, ctx: RegistryContext): vo
     const { id } = parseParams(idParamSchema, req);
     if (!isServiceCaller(authOf(req))) throw errors.notFound('Box', id);
     res.json({ data: await readBoxSnapshot(ctx, id) });
+  });
+
+  // The gateway's upload purge: which uploads a claim still names (a read; nothing changes).
+  router.post(REFERENCED_UPLOADS_PATH, async (req, res) => {
+    if (!isServiceCaller(authOf(req))) throw errors.notFound('Route', REFERENCED_UPLOADS_PATH);
+    const { platformId, uploadIds } = parseBody(referencedUploadsRequestSchema, req);
+    res.json({ data: { referenced: await ctx.claims.referencedUploads(ctx.db, platformId, uploadIds) } });
   });
 }
