@@ -6522,7 +6522,7 @@ export interface operations {
       content: {
         'application/json': {
           email: string;
-          /** @description At least 12 characters; hashed with argon2id */
+          /** @description At least 12 characters (code points), not a common, breached or easily guessed password (zxcvbn score 3+); hashed with argon2id */
           password: string;
           /** @description The creator's or platform's name */
           name: string;

@@ -28,10 +28,10 @@ const emailSchema = storable(z.string().trim().toLowerCase().max(254)).pipe(
 
 export const signUpBodySchema = z.object({
   email: emailSchema,
-  password: storable(z.string())
-    .min(12, 'at least 12 characters')
-    .max(200, 'at most 200 characters')
-    .meta({ description: 'At least 12 characters; hashed with argon2id' }),
+  password: storable(z.string()).min(12, 'at least 12 characters').max(200, 'at most 200 characters').meta({
+    description:
+      'At least 12 characters (code points), not a common, breached or easily guessed password (zxcvbn score 3+); hashed with argon2id',
+  }),
   name: storable(z.string().trim().min(1, 'required').max(200)).meta({
     description: "The creator's or platform's name",
   }),
