@@ -111,6 +111,31 @@ describe('sign-in throttling', () => {
     expect(withDevice.status).toBe(200);
   });
 
+  it('when wrong operator tokens come from address A, then A is slowed and the operator at B still signs in', async () => {
+    const operator = (
+      body: Record<string, unknown>,
+      from: string,
+      path = '/dashboard/api/operator-session',
+    ) => h.call(undefined, 'POST', path, body, { 'x-forwarded-for': from });
+    for (let i = 0; i < 5; i += 1) {
+      expect((await operator({ token: `wrong operator token ${i}` }, '203.0.113.90')).status).toBe(401);
+    }
+    const slowed = await operator({ token: 'wrong operator token 6' }, '203.0.113.90');
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get('retry-after'))).toBeGreaterThan(0);
+    const enrolment = await operator(
+      { token: ADMIN_TOKEN },
+      '192.0.2.91',
+      '/dashboard/api/operator-session/totp',
+    );
+    expect(enrolment.status).toBe(201);
+    const signedIn = await operator(
+      { token: ADMIN_TOKEN, code: codeAt(h, enrolment.body.data.secret) },
+      '192.0.2.91',
+    );
+    expect(signedIn.status).toBe(200);
+  });
+
   it('when the proxy is trusted, then two clients with different X-Forwarded-For are counted apart', async () => {
     // 20 failures per address across accounts: the 21st from that address is refused, not another's.
     for (let i = 0; i < 20; i += 1) {
