@@ -118,6 +118,8 @@ export async function startEmbedded(
       SVC_BOOTSTRAP_KEY: sandboxKey,
       SVC_ALLOW_PRIVATE_FETCH: String(config.SVC_ALLOW_PRIVATE_FETCH),
       SMTP_URL: smtpUrl,
+      // Uploaded pictures as files: 5 MiB stored in PGlite held the event loop for seconds (#30).
+      UPLOAD_DIR: path.join(dataDir, 'uploads'),
       ...(config.SIGN_UPS_PER_HOUR === undefined ? {} : { SIGN_UPS_PER_HOUR: config.SIGN_UPS_PER_HOUR }),
       LOG_LEVEL: config.LOG_LEVEL,
       ...urls,

@@ -30,6 +30,14 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   WEBHOOK_DISPATCHER_URL: serviceUrl,
   // Active (not revoked, rotated or expired) API keys a platform may hold per environment (#30).
   MAX_ACTIVE_API_KEYS: env.int(20),
+  // Dashboard uploads (#30): a directory for their bytes (default: the database; the embedded
+  // default sets one under its data directory), an account's quota, the uploads one replica reads
+  // and stores at once, and the purge of uploads no claim names once they are this old (0: never).
+  UPLOAD_DIR: z.string().min(1).optional(),
+  UPLOAD_QUOTA_COUNT: env.int(100),
+  UPLOAD_QUOTA_MB: env.int(50),
+  UPLOADS_IN_FLIGHT: env.int(4),
+  UPLOAD_PURGE_AFTER_HOURS: env.int(24),
   // Account mail (#30): the SMTP server (smtp://user:pass@host:587, STARTTLS when offered; smtps://…:465)
   // and the From header. Unset: mail waits in the outbox (mail_outbox) and a warning says so at start.
   SMTP_URL: env.optionalUrl(['smtp', 'smtps']),

@@ -6,6 +6,7 @@ import express, { type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { ServiceSelf } from '@svc/service-runtime';
 import { Argon2PasswordHasher } from './adapters/argon2-password.hasher';
+import { FileUploadFiles } from './adapters/file-upload-files';
 import {
   AccountRepository,
   AccountSecurityRepository,
@@ -24,6 +25,7 @@ import type { GatewayContext } from './domain/gateway-context';
 import { isPublicPath } from './domain/handle-public-request.use-case';
 import { LeasedKeyAuthentication } from './domain/leased-key-authentication';
 import { RouteTable, routesFrom, type Route } from './domain/route-table';
+import { UploadBudget } from './domain/upload-budget';
 import { UpstreamClient } from './domain/upstream.client';
 import { accountMailRoutes } from './entry-points/http/account-mail.routes';
 import { adminRoutes } from './entry-points/http/admin.routes';
@@ -67,6 +69,15 @@ export interface GatewayOptions {
   signUpsPerHour?: number;
   /** ADMIN_TOTP_SECRET: presets the operator's TOTP secret (base32); default: enrolled at the first sign-in. */
   adminTotpSecret?: string;
+  /** Dashboard uploads (#30): where the bytes go (a directory; default the database) and the budgets. */
+  uploads?: {
+    dir?: string | undefined;
+    quotaCount?: number;
+    quotaBytes?: number;
+    /** Uploads this replica reads and stores at once (default 4), one account's share (default 1). */
+    inFlight?: number;
+    perAccount?: number;
+  };
 }
 
 export interface Gateway {
@@ -110,6 +121,16 @@ export function buildGateway(options: GatewayOptions): Gateway {
     passwords: new Argon2PasswordHasher(),
     dashboardDir: options.dashboardDir,
     uploads: new UploadRepository(),
+    uploadFiles: options.uploads?.dir === undefined ? undefined : new FileUploadFiles(options.uploads.dir),
+    uploadBudget: new UploadBudget({
+      inFlight: options.uploads?.inFlight ?? 4,
+      perAccount: options.uploads?.perAccount ?? 1,
+      now: () => options.clock.now(),
+    }),
+    uploadQuota: {
+      count: options.uploads?.quotaCount ?? 100,
+      bytes: options.uploads?.quotaBytes ?? 50 * 1024 * 1024,
+    },
     publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ''),
     routes: new RouteTable(options.routes ?? routesFrom(allOperations)),
     upstreams,

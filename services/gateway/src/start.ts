@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Clock } from '@svc/clock';
 import type { Logger } from '@svc/logger';
-import type { ServiceName } from '@svc/contracts';
+import { REFERENCED_UPLOADS_PATH, type ReferencedUploadsResponse, type ServiceName } from '@svc/contracts';
 import {
   defineService,
   periodicJob,
@@ -9,6 +9,7 @@ import {
   type HttpStartOverrides,
   type RunningHttpService,
 } from '@svc/service-runtime';
+import { createServiceClient } from '@svc/service-kit';
 import { createDatabase, loadMigrationsFromDir, serviceMigrationsDir } from '@svc/storage';
 import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { environmentOfKey } from './domain/api-key';
@@ -18,6 +19,7 @@ import { startKeyChangeFeed } from './adapters/key-change-feed';
 import { buildGateway, type Gateway } from './gateway';
 import { SmtpMailer } from '@svc/mail';
 import { relayAccountMail } from './domain/relay-account-mail.use-case';
+import { purgeUnreferencedUploads } from './domain/purge-uploads.use-case';
 
 /** What a caller (tests, the embedded default, benchmarks) may hand in. */
 export interface StartOverrides extends HttpStartOverrides {
@@ -114,6 +116,12 @@ export async function startGateway(
         dashboardDir: config.DASHBOARD_DIR ?? path.resolve(__dirname, '../../dashboard/dist'),
         ...(config.PUBLIC_BASE_URL === undefined ? {} : { publicBaseUrl: config.PUBLIC_BASE_URL }),
         maxActiveApiKeys: config.MAX_ACTIVE_API_KEYS,
+        uploads: {
+          dir: config.UPLOAD_DIR,
+          quotaCount: config.UPLOAD_QUOTA_COUNT,
+          quotaBytes: config.UPLOAD_QUOTA_MB * 1024 * 1024,
+          inFlight: config.UPLOADS_IN_FLIGHT,
+        },
         signUpsPerHour: config.SIGN_UPS_PER_HOUR,
         ...(config.ADMIN_TOTP_SECRET === undefined ? {} : { adminTotpSecret: config.ADMIN_TOTP_SECRET }),
         ...(overrides.routes === undefined ? {} : { routes: overrides.routes }),
@@ -147,6 +155,7 @@ export async function startGateway(
         },
       });
       const mailParts = startMailRelay(config, built, logger, clock);
+      const uploadPurge = startUploadPurge(config, built, logger, clock);
       const leaseSweep = periodicJob({
         name: 'budget-leases',
         intervalMs: LEASE_SWEEP_INTERVAL_MS,
@@ -168,7 +177,7 @@ export async function startGateway(
         beforeBody: built.beforeBody,
         // The client's address (sign-in throttling) behind the proxies TRUST_PROXY names.
         ...(config.TRUST_PROXY === undefined ? {} : { trustProxy: config.TRUST_PROXY }),
-        background: [...closeOnStop, returnOnStop, leaseSweep, housekeeping, ...mailParts],
+        background: [...closeOnStop, returnOnStop, leaseSweep, housekeeping, ...mailParts, ...uploadPurge],
       };
     },
   });
@@ -210,6 +219,50 @@ function startMailRelay(config: GatewayConfig, built: Gateway, logger: Logger, c
     relay.runOnce().catch((err: unknown) => logger.error({ err }, 'mail relay pass failed'));
   };
   return [relay, { name: 'smtp-mailer', start: () => undefined, stop: () => mailer.close() }];
+}
+
+/**
+ * The purge of dashboard uploads no claim names (#30), in the housekeeping's rhythm: it asks the
+ * registry, which owns the claims. Without REGISTRY_URL, or with UPLOAD_PURGE_AFTER_HOURS 0, none.
+ */
+function startUploadPurge(config: GatewayConfig, built: Gateway, logger: Logger, clock: Clock) {
+  if (config.REGISTRY_URL === undefined || config.UPLOAD_PURGE_AFTER_HOURS <= 0) return [];
+  const registry = createServiceClient({
+    service: 'gateway',
+    target: 'registry',
+    baseUrl: config.REGISTRY_URL,
+    internalJwtSecret: config.INTERNAL_JWT_SECRET,
+    environment: config.SVC_ENVIRONMENT,
+    timeoutMs: 5000,
+  });
+  const { context } = built;
+  const purge = periodicJob({
+    name: 'upload-purge',
+    intervalMs: HOUSEKEEPING_INTERVAL_MS,
+    logger,
+    run: () =>
+      purgeUnreferencedUploads(
+        {
+          db: context.db,
+          uploads: context.uploads,
+          uploadFiles: context.uploadFiles,
+          clock,
+          logger,
+          referencedUploads: async (platformId, uploadIds) => {
+            const answer = await registry.json<ReferencedUploadsResponse>({
+              method: 'POST',
+              path: REFERENCED_UPLOADS_PATH,
+              body: { platformId, uploadIds },
+            });
+            if (answer.status !== 200) throw new Error(`the registry answered ${answer.status}`);
+            return answer.body.data.referenced;
+          },
+        },
+        config.UPLOAD_PURGE_AFTER_HOURS * 3_600_000,
+      ),
+  });
+  context.purgeUploads = () => purge.runOnce();
+  return [purge, { name: 'registry-client', start: () => undefined, stop: () => registry.close() }];
 }
 
 /** The gateway's start-up, declared once: main.ts, the embedded default and the test harness start it from here. */

@@ -26,3 +26,4 @@ export const referencedUploadsResponseSchema = z.object({
 });
 
 export type ReferencedUploadsRequest = z.input<typeof referencedUploadsRequestSchema>;
+export type ReferencedUploadsResponse = z.output<typeof referencedUploadsResponseSchema>;

@@ -39,11 +39,12 @@ export interface ApiKeys {
 
 export interface DashboardUploads {
   accountId: string;
-  bytes: Buffer;
+  bytes: Buffer | null;
   contentType: string;
   createdAt: Timestamp;
   id: string;
   platformId: string;
+  purgeCheckedAt: Timestamp | null;
   sizeBytes: number;
 }
 

@@ -13,8 +13,10 @@ import type {
   KeyAuthenticationStore,
   PlatformStore,
   TransactionRunner,
+  UploadFiles,
   UploadStore,
 } from './ports';
+import type { UploadBudget } from './upload-budget';
 import type { RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 
@@ -43,6 +45,14 @@ export interface GatewayContext {
   passwords: PasswordHasher;
   /** Pictures uploaded from the dashboard (ADR 0024). */
   uploads: UploadStore;
+  /** Where upload bytes are kept when not in the database (UPLOAD_DIR); undefined: the database. */
+  uploadFiles?: UploadFiles | undefined;
+  /** Uploads read and stored at once, by this replica and per account (#30). */
+  uploadBudget: UploadBudget;
+  /** An account's live uploads at most: how many, and their bytes (UPLOAD_QUOTA_COUNT, UPLOAD_QUOTA_MB). */
+  uploadQuota: { count: number; bytes: number };
+  /** Runs one pass of the purge of unreferenced uploads now (set when the purge runs); how many went. */
+  purgeUploads?: () => Promise<number>;
   /** PUBLIC_BASE_URL: where an uploaded picture's URL points; undefined: the request's own origin. */
   publicBaseUrl?: string | undefined;
   /** Where the dashboard's built assets are (served under /dashboard), or undefined when it is not served. */

@@ -221,13 +221,36 @@ export interface Upload {
   accountId: string;
   contentType: string;
   sizeBytes: number;
-  bytes: Buffer;
+  /** null: the bytes are in the file store (UploadFiles). */
+  bytes: Buffer | null;
   createdAt: Date;
 }
 
 export interface UploadStore {
   insert(q: Queryable, upload: Upload): Promise<void>;
   find(q: Queryable, id: string): Promise<Pick<Upload, 'contentType' | 'bytes'> | null>;
+  /** Until the transaction ends, the account's uploads are counted and added by one caller at a time. */
+  lockAccount(tx: Queryable, accountId: string): Promise<void>;
+  /** The account's live uploads: how many and their bytes. */
+  usage(q: Queryable, accountId: string): Promise<{ count: number; bytes: number }>;
+  /** Uploads created before `cutoff`: those the purge asked about least lately first, then the oldest. */
+  createdBefore(
+    q: Queryable,
+    cutoff: Date,
+    limit: number,
+  ): Promise<{ id: string; platformId: string; inFiles: boolean }[]>;
+  delete(q: Queryable, ids: string[]): Promise<void>;
+  /** The purge found these named by a claim now. */
+  markInUse(q: Queryable, ids: string[], at: Date): Promise<void>;
+}
+
+/** Where upload bytes live when not in the database (the embedded default: files under its data directory). */
+export interface UploadFiles {
+  write(id: string, bytes: Buffer): Promise<void>;
+  /** null: no such file. */
+  read(id: string): Promise<Buffer | null>;
+  /** Removes the file; a missing one is no error. */
+  remove(id: string): Promise<void>;
 }
 
 /** An account's second factor (TOTP, RFC 6238) as stored. */

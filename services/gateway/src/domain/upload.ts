@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '@svc/clock';
 import { AppError } from '@svc/errors';
-import type { Queryable } from '@svc/ports';
-import type { UploadStore } from './ports';
+import type { TransactionRunner, UploadFiles, UploadStore } from './ports';
 
 /** The largest picture the dashboard accepts (5 MiB); detection fetches up to 10 MB. */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
@@ -64,12 +63,35 @@ export function newUploadId(): string {
   return randomBytes(18).toString('base64url');
 }
 
+/** 403 when the account's live uploads would pass its quota (docs/spec/contracts.md §17). */
+function overQuota(quota: 'uploads' | 'uploadBytes', limit: number, used: number): AppError {
+  const what =
+    quota === 'uploads' ? `${limit} pictures` : `${Math.round(limit / 1024 / 1024)} MiB of pictures`;
+  return new AppError('FORBIDDEN', `An account may keep at most ${what} uploaded`, {
+    details: {
+      quota,
+      limit,
+      used,
+      hint: 'Pictures no claim names are removed a day after their upload.',
+    },
+  });
+}
+
 /**
  * Stores a picture an account uploaded: its bytes must be a PNG, JPEG or WebP whatever the
- * declared type says, and at most MAX_UPLOAD_BYTES. Answers the id it is served under.
+ * declared type says, and at most MAX_UPLOAD_BYTES, within the account's quota (counted under a
+ * per-account lock, so parallel uploads cannot pass it together). The bytes go to the file store
+ * when there is one (before the row: a row always has its bytes), else into the row. Answers the id
+ * it is served under.
  */
 export async function storeUpload(
-  deps: { db: Queryable; uploads: UploadStore; clock: Clock },
+  deps: {
+    db: TransactionRunner;
+    uploads: UploadStore;
+    uploadFiles?: UploadFiles | undefined;
+    uploadQuota: { count: number; bytes: number };
+    clock: Clock;
+  },
   input: { platformId: string; accountId: string; bytes: Buffer },
 ): Promise<{ id: string; contentType: PictureType; sizeBytes: number }> {
   const { bytes } = input;
@@ -78,14 +100,35 @@ export async function storeUpload(
   const contentType = sniffPictureType(bytes);
   if (contentType === null) throw unsupported(`The file is not a PNG, JPEG or WebP picture. ${WHAT_TO_SEND}`);
   const id = newUploadId();
-  await deps.uploads.insert(deps.db, {
-    id,
-    platformId: input.platformId,
-    accountId: input.accountId,
-    contentType,
-    sizeBytes: bytes.length,
-    bytes,
-    createdAt: deps.clock.now(),
+  await deps.db.transaction(async (tx) => {
+    await deps.uploads.lockAccount(tx, input.accountId);
+    const used = await deps.uploads.usage(tx, input.accountId);
+    if (used.count + 1 > deps.uploadQuota.count)
+      throw overQuota('uploads', deps.uploadQuota.count, used.count);
+    if (used.bytes + bytes.length > deps.uploadQuota.bytes) {
+      throw overQuota('uploadBytes', deps.uploadQuota.bytes, used.bytes);
+    }
+    if (deps.uploadFiles !== undefined) await deps.uploadFiles.write(id, bytes);
+    await deps.uploads.insert(tx, {
+      id,
+      platformId: input.platformId,
+      accountId: input.accountId,
+      contentType,
+      sizeBytes: bytes.length,
+      bytes: deps.uploadFiles === undefined ? bytes : null,
+      createdAt: deps.clock.now(),
+    });
   });
   return { id, contentType, sizeBytes: bytes.length };
+}
+
+/** An upload's type and bytes, from the row or the file store; null when there is none. */
+export async function readUpload(
+  deps: { db: TransactionRunner; uploads: UploadStore; uploadFiles?: UploadFiles | undefined },
+  id: string,
+): Promise<{ contentType: string; bytes: Buffer } | null> {
+  const upload = await deps.uploads.find(deps.db, id);
+  if (upload === null) return null;
+  const bytes = upload.bytes ?? (await deps.uploadFiles?.read(id)) ?? null;
+  return bytes === null ? null : { contentType: upload.contentType, bytes };
 }

@@ -2,7 +2,13 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { AppError, errors } from '@svc/errors';
 import { authenticateSession } from '../../domain/authenticate-session.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
-import { checkDeclaredType, MAX_UPLOAD_BYTES, storeUpload, uploadTooLarge } from '../../domain/upload';
+import {
+  checkDeclaredType,
+  MAX_UPLOAD_BYTES,
+  readUpload,
+  storeUpload,
+  uploadTooLarge,
+} from '../../domain/upload';
 import { sessionCredentials } from './session-cookie';
 
 const UPLOAD_ID = /^[A-Za-z0-9_-]{24}$/;
@@ -47,12 +53,19 @@ export function uploadRoutes(router: Router, ctx: GatewayContext): void {
     checkDeclaredType(req.header('content-type'));
     const length = Number(req.header('content-length') ?? '0');
     if (Number.isFinite(length) && length > MAX_UPLOAD_BYTES) throw uploadTooLarge();
-    const bytes = await readPicture(req, res);
-    const stored = await storeUpload(ctx, {
-      platformId: session.account.platformId,
-      accountId: session.account.id,
-      bytes,
-    });
+    // A place in this replica's uploads before a byte is read (429 past it, §17).
+    const giveBack = ctx.uploadBudget.take(session.account.id);
+    let stored: Awaited<ReturnType<typeof storeUpload>>;
+    try {
+      const bytes = await readPicture(req, res);
+      stored = await storeUpload(ctx, {
+        platformId: session.account.platformId,
+        accountId: session.account.id,
+        bytes,
+      });
+    } finally {
+      giveBack();
+    }
     const url = `${baseUrlOf(ctx, req)}/dashboard/uploads/${stored.id}`;
     res
       .status(201)
@@ -62,7 +75,7 @@ export function uploadRoutes(router: Router, ctx: GatewayContext): void {
 
   router.get('/dashboard/uploads/:id', async (req, res) => {
     const id = String(req.params.id);
-    const upload = UPLOAD_ID.test(id) ? await ctx.uploads.find(ctx.db, id) : null;
+    const upload = UPLOAD_ID.test(id) ? await readUpload(ctx, id) : null;
     if (upload === null) throw errors.notFound('Upload', id);
     res
       .status(200)
