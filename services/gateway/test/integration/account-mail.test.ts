@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { linkToken, startHarness, type Harness } from '../fixtures/gateway-harness';
 
 // Account mail (#30, docs/spec/contracts.md §17): sign-up verified by a mailed link without telling
@@ -203,6 +204,38 @@ describe('password reset by e-mail', () => {
     });
     expect(late.status).toBe(400);
     expect((await signIn(who.email, STRONG)).status).toBe(200);
+  });
+
+  it('when the Host header names another site and PUBLIC_BASE_URL is unset, then no link is mailed there (host header poisoning)', async () => {
+    const who = person();
+    await h.signUp(who);
+    const before = h.mail.inbox(who.email).length;
+    // fetch does not let a Host header through: a raw request does, as any client may.
+    const poisoned = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const body = JSON.stringify({ email: who.email });
+      const req = request(
+        `${h.url}/dashboard/api/password-resets`,
+        {
+          method: 'POST',
+          headers: {
+            host: 'attacker.example',
+            'content-type': 'application/json',
+            'content-length': body.length,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(poisoned.status).toBe(409);
+    expect(JSON.parse(poisoned.body).error.code).toBe('INVALID_STATE');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(h.mail.inbox(who.email)).toHaveLength(before);
   });
 
   it('when the address has no account, then the same answer and no mail', async () => {
