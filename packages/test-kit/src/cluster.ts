@@ -43,6 +43,11 @@ export interface ClusterOptions {
   supervise?: boolean;
   /** Called on each supervisor event (also written to stdout when output is prefixed). */
   onSupervisorEvent?: (event: SupervisorEvent) => void;
+  /**
+   * Gateway replicas on the one gateway database (default 1): the others are processes
+   * `gateway-2`, `gateway-3`… on ports of their own, listed in `gatewayUrls`.
+   */
+  gatewayReplicas?: number;
 }
 
 /** What the supervisor did about a process. */
@@ -65,6 +70,8 @@ export interface RunningProcess {
 
 export interface RunningCluster {
   gatewayUrl: string;
+  /** Every gateway replica's URL, the first being `gatewayUrl`. */
+  gatewayUrls: string[];
   /** The gateway's `/metrics` (its own port: the public one does not serve it). */
   gatewayMetricsUrl: string;
   adminToken: string;
@@ -187,7 +194,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const bootstrapKey = options.bootstrapKey ?? `${keyPrefix}${randomBytes(24).toString('hex').slice(0, 40)}`;
   const internalJwtSecret = options.env?.INTERNAL_JWT_SECRET ?? randomBytes(32).toString('hex');
   const processes = new Map<string, RunningProcess>();
-  const settings = new Map<string, { env: NodeJS.ProcessEnv; port: number }>();
+  // A process's service: its own name, except for extra gateway replicas (gateway-2 runs the gateway).
+  const settings = new Map<string, { env: NodeJS.ProcessEnv; port: number; service?: string }>();
 
   const supervise = options.supervise ?? true;
   // Processes stopped on purpose (stopProcess, stop): the supervisor leaves them down.
@@ -238,7 +246,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const launch = async (name: string): Promise<void> => {
     const setting = settings.get(name);
     if (setting === undefined) throw new Error(`unknown process ${name}`);
-    const entry = path.join(options.rootDir, 'services', name, 'dist', 'main.js');
+    const entry = path.join(options.rootDir, 'services', setting.service ?? name, 'dist', 'main.js');
     const child = spawn(process.execPath, [entry], { env: setting.env, stdio: ['ignore', 'pipe', 'pipe'] });
     superviseExit(name, child, performance.now());
     const tag = `[${name}] `;
@@ -301,6 +309,20 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       SVC_BOOTSTRAP_KEY: bootstrapKey,
     },
   });
+  const replicaNames: string[] = [];
+  const replicaPorts: number[] = [];
+  const gatewayEnv = settings.get('gateway')?.env ?? {};
+  for (let replica = 2; replica <= (options.gatewayReplicas ?? 1); replica += 1) {
+    const name = `gateway-${replica}`;
+    const port = await freePort();
+    settings.set(name, {
+      port,
+      service: 'gateway',
+      env: { ...gatewayEnv, PORT: String(port), METRICS_PORT: String(await freePort()) },
+    });
+    replicaNames.push(name);
+    replicaPorts.push(port);
+  }
 
   const stopProcess = async (name: string): Promise<void> => {
     held.add(name);
@@ -329,6 +351,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   try {
     await Promise.all(services.map((name) => launch(name)));
     await launch('gateway');
+    // After the first: it has migrated the gateway's database.
+    await Promise.all(replicaNames.map((name) => launch(name)));
   } catch (err) {
     shuttingDown = true;
     await Promise.all([...processes.keys()].map((name) => stopProcess(name)));
@@ -337,6 +361,10 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
 
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    gatewayUrls: [
+      `http://127.0.0.1:${gatewayPort}`,
+      ...replicaPorts.map((port) => `http://127.0.0.1:${port}`),
+    ],
     gatewayMetricsUrl: `http://127.0.0.1:${gatewayMetricsPort}/metrics`,
     adminToken,
     bootstrapKey,
@@ -347,7 +375,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     stop: async () => {
       shuttingDown = true;
       for (const name of [...pendingRestarts.keys()]) cancelRestart(name);
-      await stopProcess('gateway');
+      await Promise.all(['gateway', ...replicaNames].map((name) => stopProcess(name)));
       await Promise.all(services.map((name) => stopProcess(name)));
     },
   };
