@@ -14,9 +14,7 @@ describe('reading a caught message', () => {
     const mail = parseMail(raw);
     expect(mail.to).toEqual(['ada@example.com', 'bob@example.com']);
     expect(mail.subject).toBe('Confirm your e-mail address');
-    expect(mail.text).toBe(
-      'Open https://svc.example.com/dashboard/verify-email#token=abcdef — 100% yours.',
-    );
+    expect(mail.text).toBe('Open https://svc.example.com/dashboard/verify-email#token=abcdef — 100% yours.');
     expect(mail.links).toEqual(['https://svc.example.com/dashboard/verify-email#token=abcdef']);
   });
 
