@@ -11,7 +11,7 @@ PORT ?= 8080
 export PORT
 
 .DEFAULT_GOAL := help
-.PHONY: help install build dev up test test-unit test-integration test-e2e test-faults lint typecheck format format-check \
+.PHONY: help install build dev up test test-unit test-integration test-e2e test-faults test-security lint typecheck format format-check \
 	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-likeness bench-enforcement bench-storage db-types db-types-check openapi openapi-check openapi-lint clean
 
 help: ## List the targets
