@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import {
   launchBrowser,
@@ -191,10 +193,14 @@ describe('dashboard: accounts and sessions in a real browser', () => {
       name: 'Victim Platform',
       role: 'platform',
     });
-    // Another origin (localhost, not 127.0.0.1) fires a credentialed POST at the gateway.
-    const evil = deployment.url.replace('127.0.0.1', 'localhost');
+    // Another site (a page of its own on localhost, not 127.0.0.1, with no CSP of ours) fires a
+    // credentialed POST at the gateway.
+    const evilSite = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>evil</title>');
+    });
+    await new Promise<void>((resolve) => evilSite.listen(0, '127.0.0.1', resolve));
     const forged = await context.newPage();
-    await forged.goto(`${evil}/dashboard/sign-in`);
+    await forged.goto(`http://localhost:${(evilSite.address() as AddressInfo).port}/`);
     const statuses = await forged.evaluate(async (target) => {
       const one = async (path: string) =>
         (await fetch(`${target}${path}`, { method: 'POST', credentials: 'include', mode: 'no-cors' })).type;
@@ -213,5 +219,6 @@ describe('dashboard: accounts and sessions in a real browser', () => {
     });
     expect(keys).toEqual([]);
     await context.close();
+    evilSite.close();
   });
 });
