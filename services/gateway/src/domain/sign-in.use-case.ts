@@ -46,13 +46,14 @@ export interface SignedIn extends StartedSession {
   newDeviceToken?: string;
 }
 
-function throttled(retryAfter: number, limit: number): AppError {
+function throttled(retryAfter: number, limit: number, resetAt: Date): AppError {
   const minutes = Math.max(1, Math.ceil(retryAfter / 60));
   return new AppError(
     'RATE_LIMITED',
     `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     {
-      details: { limit, remaining: 0, retryAfter },
+      // docs/spec/contracts.md §2: RATE_LIMITED details carry limit, remaining, resetAt and retryAfter.
+      details: { limit, remaining: 0, resetAt: resetAt.toISOString(), retryAfter },
       headers: { 'Retry-After': String(retryAfter) },
     },
   );
@@ -93,7 +94,7 @@ export async function reserveAttempt(
   if (over !== undefined) {
     await giveBack();
     const retryAfter = Math.max(1, Math.ceil((window.end.getTime() - now.getTime()) / 1000));
-    throw throttled(retryAfter, over.limit);
+    throw throttled(retryAfter, over.limit, window.end);
   }
   return { giveBack };
 }

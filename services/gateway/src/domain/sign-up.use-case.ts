@@ -72,7 +72,8 @@ export async function throttleAccountMail(
     'RATE_LIMITED',
     `Too many ${doing}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     {
-      details: { limit, remaining: 0, retryAfter },
+      // docs/spec/contracts.md §2: RATE_LIMITED details carry limit, remaining, resetAt and retryAfter.
+      details: { limit, remaining: 0, resetAt: window.end.toISOString(), retryAfter },
       headers: { 'Retry-After': String(retryAfter) },
     },
   );

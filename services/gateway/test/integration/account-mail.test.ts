@@ -143,6 +143,10 @@ describe('sign-up with e-mail verification', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('RATE_LIMITED');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.error.details).toMatchObject({
+      remaining: 0,
+      resetAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 
   it('when another site posts the sign-up, then 403', async () => {

@@ -94,6 +94,13 @@ describe('sign-in throttling', () => {
     expect(slowed.status).toBe(429);
     expect(slowed.body.error.code).toBe('RATE_LIMITED');
     expect(Number(slowed.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The RATE_LIMITED details of docs/spec/contracts.md §2, resetAt included.
+    expect(slowed.body.error.details).toMatchObject({
+      limit: 5,
+      remaining: 0,
+      resetAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      retryAfter: Number(slowed.headers.get('retry-after')),
+    });
     // Even the right password from A waits: the attacker learns nothing there.
     expect((await signIn({ email, password: PASSWORD }, '203.0.113.20')).status).toBe(429);
     const owner = await signIn({ email, password: PASSWORD }, '192.0.2.30');
