@@ -1,0 +1,15 @@
+export {
+  consistencyProof,
+  EMPTY_ROOT,
+  inclusionProof,
+  leafHash,
+  nodeHash,
+  rootFromInclusionProof,
+  rootOf,
+  splitPoint,
+  subtreeOf,
+  verifyConsistency,
+  verifyInclusion,
+  type Hash,
+  type SubtreeHash,
+} from './merkle';
