@@ -70,4 +70,15 @@ export const errors = {
       cause,
     }),
   internal: (cause?: unknown) => new AppError('INTERNAL', 'Internal error', { cause }),
+  /**
+   * 429 with the details docs/spec/contracts.md §2 lists (limit, remaining 0, resetAt, retryAfter)
+   * and the Retry-After header, retryAfter being whole seconds until `resetAt` (at least 1).
+   */
+  rateLimited: (message: string, limit: number, resetAt: Date, now: Date) => {
+    const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+    return new AppError('RATE_LIMITED', message, {
+      details: { limit, remaining: 0, resetAt: resetAt.toISOString(), retryAfter },
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  },
 };

@@ -142,3 +142,19 @@ describe('errors shorthands', () => {
     });
   });
 });
+
+describe('errors.rateLimited', () => {
+  it('when a limit is reached, then the 429 carries limit, remaining, resetAt and retryAfter (contracts §2) and Retry-After', () => {
+    const now = new Date('2026-11-29T10:00:00.000Z');
+    const err = errors.rateLimited('Slow down', 5, new Date('2026-11-29T10:02:00.400Z'), now);
+    expect(err).toMatchObject({
+      code: 'RATE_LIMITED',
+      status: 429,
+      message: 'Slow down',
+      details: { limit: 5, remaining: 0, resetAt: '2026-11-29T10:02:00.400Z', retryAfter: 121 },
+      headers: { 'Retry-After': '121' },
+    });
+    // A reset already past still asks for a second.
+    expect(errors.rateLimited('x', 1, now, now).details).toMatchObject({ retryAfter: 1 });
+  });
+});

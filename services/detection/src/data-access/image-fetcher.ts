@@ -190,7 +190,8 @@ export class ImageFetcher implements ImageSource {
       }
       examined = null;
     }
-    const fingerprint = examined?.fingerprint ?? (await this.fallbackFingerprint(bytes, options.platformId));
+    const fingerprint =
+      examined?.fingerprint ?? (await this.fallbackFingerprint(bytes, pixels, options.platformId));
     this.remember(key, fingerprint);
     return { fingerprint, faces: examined === null ? null : { descriptors: examined.descriptors } };
   }
@@ -200,7 +201,11 @@ export class ImageFetcher implements ImageSource {
    * or the picture is small; a larger one is refused (INVALID_IMAGE_URL reason
    * `examination_timeout`) rather than decoded beside every platform's checks.
    */
-  private async fallbackFingerprint(bytes: Buffer, platformId: string): Promise<ImageFingerprint> {
+  private async fallbackFingerprint(
+    bytes: Buffer,
+    pixels: number | null,
+    platformId: string,
+  ): Promise<ImageFingerprint> {
     if (this.options.faces === undefined) return this.fingerprintBytes(bytes);
     const notNow = (message: string, details: Record<string, unknown>) =>
       invalidImageUrl(
@@ -212,7 +217,6 @@ export class ImageFetcher implements ImageSource {
     if (running >= FALLBACKS_PER_PLATFORM) throw notNow('The picture', {});
     this.fallbacks.set(platformId, running + 1);
     try {
-      const pixels = await picturePixels(bytes);
       if (pixels !== null && pixels > MAX_FALLBACK_PIXELS) {
         throw notNow(`The picture (${Math.round(pixels / 1_000_000)} megapixels)`, {
           pixels,

@@ -1,5 +1,5 @@
 import type { Clock } from '@svc/clock';
-import { AppError } from '@svc/errors';
+import { AppError, errors } from '@svc/errors';
 import { sameSecret } from './api-key';
 import {
   adminTokenFingerprint,
@@ -46,16 +46,13 @@ export interface SignedIn extends StartedSession {
   newDeviceToken?: string;
 }
 
-function throttled(retryAfter: number, limit: number, resetAt: Date): AppError {
-  const minutes = Math.max(1, Math.ceil(retryAfter / 60));
-  return new AppError(
-    'RATE_LIMITED',
+function throttled(limit: number, resetAt: Date, now: Date): AppError {
+  const minutes = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 60_000));
+  return errors.rateLimited(
     `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    {
-      // docs/spec/contracts.md §2: RATE_LIMITED details carry limit, remaining, resetAt and retryAfter.
-      details: { limit, remaining: 0, resetAt: resetAt.toISOString(), retryAfter },
-      headers: { 'Retry-After': String(retryAfter) },
-    },
+    limit,
+    resetAt,
+    now,
   );
 }
 
@@ -93,8 +90,7 @@ export async function reserveAttempt(
   const over = limited.find(({ bucket, limit }) => (counts.get(bucket) ?? 0) > limit);
   if (over !== undefined) {
     await giveBack();
-    const retryAfter = Math.max(1, Math.ceil((window.end.getTime() - now.getTime()) / 1000));
-    throw throttled(retryAfter, over.limit, window.end);
+    throw throttled(over.limit, window.end, now);
   }
   return { giveBack };
 }

@@ -1,6 +1,6 @@
 import { newId } from '@svc/ids';
 import type { Clock } from '@svc/clock';
-import { AppError } from '@svc/errors';
+import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/ports';
 import {
   ACCOUNT_MAIL_WINDOW_SECONDS,
@@ -65,17 +65,13 @@ export async function throttleAccountMail(
   }));
   const counts = await deps.counters.increment(deps.db, buckets);
   if (buckets.every(({ bucket }) => (counts.get(bucket) ?? 0) <= limit)) return;
-  const retryAfter = Math.max(1, Math.ceil((window.end.getTime() - now.getTime()) / 1000));
-  const minutes = Math.ceil(retryAfter / 60);
+  const minutes = Math.max(1, Math.ceil((window.end.getTime() - now.getTime()) / 60_000));
   const doing = what === 'sign-up' ? 'sign-ups' : 'password-reset requests';
-  throw new AppError(
-    'RATE_LIMITED',
+  throw errors.rateLimited(
     `Too many ${doing}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    {
-      // docs/spec/contracts.md §2: RATE_LIMITED details carry limit, remaining, resetAt and retryAfter.
-      details: { limit, remaining: 0, resetAt: window.end.toISOString(), retryAfter },
-      headers: { 'Retry-After': String(retryAfter) },
-    },
+    limit,
+    window.end,
+    now,
   );
 }
 

@@ -1,4 +1,4 @@
-import { AppError } from '@svc/errors';
+import { errors } from '@svc/errors';
 
 /**
  * How many uploads this replica reads and stores at once, and one account's share of them
@@ -17,15 +17,13 @@ export class UploadBudget {
     const mine = this.byAccount.get(accountId) ?? 0;
     if (this.running >= this.options.inFlight || mine >= this.options.perAccount) {
       const limit = mine >= this.options.perAccount ? this.options.perAccount : this.options.inFlight;
-      throw new AppError('RATE_LIMITED', 'Too many pictures are being uploaded now; retry in a second', {
-        details: {
-          limit,
-          remaining: 0,
-          resetAt: new Date(this.options.now().getTime() + 1000).toISOString(),
-          retryAfter: 1,
-        },
-        headers: { 'Retry-After': '1' },
-      });
+      const now = this.options.now();
+      throw errors.rateLimited(
+        'Too many pictures are being uploaded now; retry in a second',
+        limit,
+        new Date(now.getTime() + 1000),
+        now,
+      );
     }
     this.running += 1;
     this.byAccount.set(accountId, mine + 1);

@@ -1,4 +1,4 @@
-import { AppError } from '@svc/errors';
+import { errors } from '@svc/errors';
 
 /** How many pictures one platform may have examined or waiting at once, and how the work is shared. */
 export interface PictureBudgetOptions {
@@ -48,18 +48,12 @@ export class PictureBudget {
   async run<T>(platformId: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const held = this.held.get(platformId) ?? 0;
     if (held >= this.options.perPlatform) {
-      throw new AppError(
-        'RATE_LIMITED',
+      const now = this.options.now();
+      throw errors.rateLimited(
         'Too many pictures of this platform are being examined; retry shortly',
-        {
-          details: {
-            limit: this.options.perPlatform,
-            remaining: 0,
-            resetAt: new Date(this.options.now().getTime() + 1000).toISOString(),
-            retryAfter: 1,
-          },
-          headers: { 'Retry-After': '1' },
-        },
+        this.options.perPlatform,
+        new Date(now.getTime() + 1000),
+        now,
       );
     }
     this.held.set(platformId, held + 1);
