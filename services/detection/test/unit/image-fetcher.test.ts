@@ -8,7 +8,9 @@ import {
 } from '@svc/fetch-guard';
 import { fingerprintToHex } from '@svc/image-fingerprint';
 import sharp from 'sharp';
+import type { FaceExaminer } from '@svc/face-engine';
 import { ImageFetcher } from '../../src/data-access/image-fetcher';
+import { PictureBudget } from '../../src/domain/face-matching/picture-budget';
 
 // The fetch is a fake: these tests are about the cache, the sharing of fetches and the mapping of
 // errors. The real guard against a real server is in test/integration/image-fetch-guard.test.ts.
@@ -318,6 +320,41 @@ describe('ImageFetcher errors', () => {
       timeoutMs: 5000,
       maxBytes: 10 * 1024 * 1024,
       maxRedirects: 3,
+    });
+  });
+});
+
+describe('pictures the face workers did not reach in time (docs/spec/contracts.md §17)', () => {
+  // Workers that never answer: every examination runs past its deadline.
+  const stuckExaminer = { examine: () => new Promise<never>(() => undefined) } as unknown as FaceExaminer;
+  const fetcherFor = (body: Buffer) =>
+    new ImageFetcher({
+      allowPrivateFetch: false,
+      clock: new ManualClock(),
+      fetch: fakeFetch(async () => response(body)).fetch,
+      faces: {
+        examiner: stuckExaminer,
+        budget: new PictureBudget({ concurrency: 1, perPlatform: 8, now: () => new Date() }),
+      },
+    });
+
+  it('when the picture is small, then it is fingerprinted without its faces', async () => {
+    const analysis = await fetcherFor(png).analyse(URL_A, { platformId: 'plat_a', timeoutMs: 20 });
+    expect(analysis.faces).toBeNull();
+    expect(analysis.fingerprint).toBeDefined();
+  });
+
+  it('when the picture is larger than the event loop’s side may decode, then 422 examination_timeout, nothing decoded', async () => {
+    // 5000 × 4000 = 20 megapixels: under the checks' 24, over the fallback's 16.
+    const large = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#345' } })
+      .png()
+      .toBuffer();
+    const err = await appErrorOf(fetcherFor(large).analyse(URL_A, { platformId: 'plat_a', timeoutMs: 20 }));
+    expect(err.code).toBe('INVALID_IMAGE_URL');
+    expect(err.details).toMatchObject({
+      reason: 'examination_timeout',
+      pixels: 20_000_000,
+      maxPixels: 16_000_000,
     });
   });
 });
