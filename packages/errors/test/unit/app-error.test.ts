@@ -144,7 +144,7 @@ describe('errors shorthands', () => {
 });
 
 describe('errors.rateLimited', () => {
-  it('when a limit is reached, then the 429 carries limit, remaining, resetAt and retryAfter (contracts §2) and Retry-After', () => {
+  it('when a limit is reached, then the 429 carries limit, remaining, resetAt and retryAfter (docs/spec/contracts.md §2) and Retry-After', () => {
     const now = new Date('2026-11-29T10:00:00.000Z');
     const err = errors.rateLimited('Slow down', 5, new Date('2026-11-29T10:02:00.400Z'), now);
     expect(err).toMatchObject({
