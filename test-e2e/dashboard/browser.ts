@@ -113,6 +113,21 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Waits until a page-side expression is truthy. Playwright's `waitForFunction` runs its predicate
+ * through `eval` inside the page, which the dashboard's Content-Security-Policy (`script-src 'self'`)
+ * refuses, as it should; `page.evaluate` goes through the DevTools protocol, which CSP does not
+ * govern, so this polls with it instead.
+ */
+export async function waitForPage(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate(expression)) return;
+    if (Date.now() > deadline) throw new Error(`page never satisfied: ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 let counter = 0;
 /** A unique e-mail address for a test account. */
 export function uniqueEmail(who: string): string {

@@ -8,6 +8,7 @@ import {
   signUp,
   startDeployment,
   uniqueEmail,
+  waitForPage,
   type Deployment,
 } from './browser';
 
@@ -60,7 +61,8 @@ describe('dashboard: a creator uploads reference pictures in a real browser', ()
     await fileInput.setInputFiles(PORTRAIT);
     const urls = page.getByLabel(/Reference pictures/);
     // (This file's TypeScript has no DOM types: the page-side checks are written as strings.)
-    await page.waitForFunction(
+    await waitForPage(
+      page,
       String.raw`/\/dashboard\/uploads\/[\w-]{24}$/.test(document.getElementById('images').value)`,
     );
     const uploadedUrl = await urls.inputValue();
@@ -73,7 +75,8 @@ describe('dashboard: a creator uploads reference pictures in a real browser', ()
     const primary = page.getByRole('img', { name: 'Reference picture 1 (primary)' });
     await primary.waitFor();
     expect(await primary.getAttribute('src')).toBe(uploadedUrl);
-    await page.waitForFunction(
+    await waitForPage(
+      page,
       `(() => { const img = document.querySelector('img[alt="Reference picture 1 (primary)"]');` +
         ' return img !== null && img.complete && img.naturalWidth > 0; })()',
     );
