@@ -41,6 +41,8 @@ export interface CreateServiceOptions {
    * answer to it carries X-RateLimit-*.
    */
   beforeBody?: (router: express.Router) => void;
+  /** Middleware every answer passes through, `/healthz`, `/readyz` and `/metrics` included (the gateway's security headers). */
+  everyAnswer?: (router: express.Router) => void;
   /** Reads the instant internal tokens are checked against; the real-time clock, not a sandbox offset. */
   clock?: Clock;
   /**
@@ -125,6 +127,11 @@ export function createService(options: CreateServiceOptions): Service {
   app.use(httpMetrics(registry, nameRoute));
   // A logger below info (warn, silent) would drop every line: pino-http's per-request work is skipped.
   if (logger.isLevelEnabled('info')) app.use(accessLog(logger, nameRoute));
+  if (options.everyAnswer !== undefined) {
+    const first = express.Router();
+    options.everyAnswer(first);
+    app.use(first);
+  }
   mountHealthRoutes(app, {
     readiness: options.readiness ?? [],
     registry,

@@ -63,6 +63,8 @@ export interface HttpParts {
   routes(router: Router, self: ServiceSelf): void;
   /** Routes run before the body is read (createService's `beforeBody`). */
   beforeBody?(router: Router): void;
+  /** Middleware of every answer, health and metrics included (createService's `everyAnswer`). */
+  everyAnswer?(router: Router): void;
   /** Started in order after wiring, stopped in reverse after the HTTP server. */
   background?: BackgroundPart[];
   /** Further `/readyz` checks of the service's own (e.g. an index still loading). */
@@ -142,6 +144,9 @@ export async function startHttpService(options: {
         ...(parts.beforeBody === undefined
           ? {}
           : { beforeBody: (router: Router) => parts.beforeBody?.(router) }),
+        ...(parts.everyAnswer === undefined
+          ? {}
+          : { everyAnswer: (router: Router) => parts.everyAnswer?.(router) }),
       });
       const { port, url, metrics } = await service.listen(config.PORT, config.HOST);
       return {

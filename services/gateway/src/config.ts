@@ -30,6 +30,9 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   WEBHOOK_DISPATCHER_URL: serviceUrl,
   // Active (not revoked, rotated or expired) API keys a platform may hold per environment (#30).
   MAX_ACTIVE_API_KEYS: env.int(20),
+  // A dashboard session's own budget of public API calls (#30, contracts §17): never the platform's limits.
+  DASHBOARD_CALLS_PER_MINUTE: env.int(300),
+  DASHBOARD_CALLS_PER_DAY: env.int(20_000),
   // Dashboard uploads (#30): a directory for their bytes (default: the database; the embedded
   // default sets one under its data directory), an account's quota, the uploads one replica reads
   // and stores at once, and the purge of uploads no claim names once they are this old (0: never).

@@ -35,6 +35,7 @@ import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public
 import { sampleRoutes } from './entry-points/http/samples.routes';
 import { securityHeaderRoutes } from './entry-points/http/security-headers';
 import { uploadRoutes } from './entry-points/http/upload.routes';
+import type { SessionBudget } from './domain/authenticate-session.use-case';
 
 export interface GatewayOptions {
   db: Database;
@@ -65,6 +66,8 @@ export interface GatewayOptions {
   publicBaseUrl?: string;
   /** MAX_ACTIVE_API_KEYS: active keys a platform may hold per environment; default 20. */
   maxActiveApiKeys?: number;
+  /** A dashboard session's own budget of public calls (contracts §17); default DEFAULT_SESSION_BUDGET. */
+  sessionBudget?: SessionBudget;
   /** SIGN_UPS_PER_HOUR: sign-ups (and, apart, reset requests) per client and per address an hour; default 5. */
   signUpsPerHour?: number;
   /** ADMIN_TOTP_SECRET: presets the operator's TOTP secret (base32); default: enrolled at the first sign-in. */
@@ -88,6 +91,8 @@ export interface Gateway {
   routes(router: Router, self: ServiceSelf): void;
   /** What runs before the body is read: a public request's key is counted there. */
   beforeBody(router: Router): void;
+  /** What every answer passes through first, health included: the security headers (#30). */
+  everyAnswer(router: Router): void;
   close(): Promise<void>;
 }
 
@@ -136,6 +141,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     upstreams,
     openapi: publicOpenApiDocument(),
     maxActiveApiKeys: options.maxActiveApiKeys,
+    sessionBudget: options.sessionBudget,
     accountMail: new AccountMailRepository(),
     mailOutbox: new MailOutboxRepository(),
     signUpsPerHour: options.signUpsPerHour,
@@ -161,9 +167,9 @@ export function buildGateway(options: GatewayOptions): Gateway {
       });
       publicRoutes(router, context);
     },
+    // First: every answer carries them, /healthz and /readyz and those refused before the body is read included.
+    everyAnswer: (router) => securityHeaderRoutes(router),
     beforeBody: (router) => {
-      // First: every answer, those refused before the body is read included, carries them.
-      securityHeaderRoutes(router);
       // The upload's body is a picture, not JSON: it is read before the JSON body policy.
       uploadRoutes(router, context);
       publicRoutesBeforeBody(router, context);

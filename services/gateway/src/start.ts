@@ -116,6 +116,7 @@ export async function startGateway(
         dashboardDir: config.DASHBOARD_DIR ?? path.resolve(__dirname, '../../dashboard/dist'),
         ...(config.PUBLIC_BASE_URL === undefined ? {} : { publicBaseUrl: config.PUBLIC_BASE_URL }),
         maxActiveApiKeys: config.MAX_ACTIVE_API_KEYS,
+        sessionBudget: { perMinute: config.DASHBOARD_CALLS_PER_MINUTE, perDay: config.DASHBOARD_CALLS_PER_DAY },
         uploads: {
           dir: config.UPLOAD_DIR,
           quotaCount: config.UPLOAD_QUOTA_COUNT,
@@ -175,6 +176,7 @@ export async function startGateway(
       return {
         routes: built.routes,
         beforeBody: built.beforeBody,
+        everyAnswer: built.everyAnswer,
         // The client's address (sign-in throttling) behind the proxies TRUST_PROXY names.
         ...(config.TRUST_PROXY === undefined ? {} : { trustProxy: config.TRUST_PROXY }),
         background: [...closeOnStop, returnOnStop, leaseSweep, housekeeping, ...mailParts, ...uploadPurge],

@@ -101,7 +101,10 @@ export const planUsageSchema = z
   .object({
     plan: planSchema,
     limits: z.object({ perMinute: z.number().int(), perDay: z.number().int() }),
-    session: budgetUsageSchema.meta({ description: "This dashboard account's own budget" }),
+    session: budgetUsageSchema.meta({
+      description:
+        "This dashboard session's own budget (DASHBOARD_CALLS_PER_MINUTE and _PER_DAY): dashboard calls never spend the plan's limits",
+    }),
     keys: z
       .array(budgetUsageSchema.extend({ keyId: z.string() }))
       .meta({ description: 'Each key still accepted (a rotated key shares its successor’s budget)' }),

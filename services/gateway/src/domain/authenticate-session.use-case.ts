@@ -5,6 +5,7 @@ import type { Environment } from './api-key';
 import { adminTokenFingerprint, hashSessionToken, isCrossOrigin, isStateChanging } from './account';
 import type { AuthenticatedRequest, ExtraBucket } from './authenticate-request.use-case';
 import { EXTRA_BUCKETS } from './plans';
+import { sessionBudgetId } from './plan-usage.use-case';
 import { decide, windowOf, type BucketState } from './rate-limit';
 import type { ActiveSession, RateCounterStore, SessionStore } from './ports';
 
@@ -65,10 +66,22 @@ export async function authenticateSession(
   return session;
 }
 
+/** A dashboard session's own budget of public calls (contracts §17): not the tenant's API limits. */
+export interface SessionBudget {
+  perMinute: number;
+  perDay: number;
+}
+
+/** Defaults of DASHBOARD_CALLS_PER_MINUTE and DASHBOARD_CALLS_PER_DAY. */
+export const DEFAULT_SESSION_BUDGET: SessionBudget = { perMinute: 300, perDay: 20_000 };
+
 /**
  * A public request made with a session instead of a key (ADR 0024): the account acts as its
- * tenant, exactly as the tenant's key would, and the request is counted against the account's own
- * budget under the tenant's plan. The operator has no tenant.
+ * tenant, exactly as the tenant's key would. It is counted against the session's own budget
+ * (contracts §17, #30), never the tenant's API limits: a creator reading their boxes does not
+ * spend what the platform's integration needs, nor the other way round. A route's extra bucket
+ * (expensive work such as checks) is the plan's, counted per account, so that opening sessions
+ * does not multiply it. The operator has no tenant.
  */
 export async function authenticateSessionRequest(
   deps: {
@@ -79,6 +92,7 @@ export async function authenticateSessionRequest(
     deploymentEnvironment: Environment;
   },
   input: SessionCredentials & { extraBucket?: ExtraBucket | undefined },
+  budget: SessionBudget = DEFAULT_SESSION_BUDGET,
 ): Promise<AuthenticatedRequest> {
   const session = await authenticateSession(deps, { ...input, publicApi: true });
   const platform = session.platform;
@@ -88,32 +102,27 @@ export async function authenticateSessionRequest(
     });
   }
   const now = deps.clock.now();
-  const budget = session.account.id;
+  const own = sessionBudgetId(session.id);
   const minute = windowOf(now, 60);
   const day = windowOf(now, 86_400);
   const extra = input.extraBucket === undefined ? undefined : EXTRA_BUCKETS[input.extraBucket];
   const extraWindow = extra === undefined ? undefined : windowOf(now, extra.windowSeconds);
+  const extraBucket = `${input.extraBucket}:${session.account.id}`;
   const buckets = [
-    { bucket: `m:${budget}`, windowStart: minute.start },
-    { bucket: `d:${budget}`, windowStart: day.start },
+    { bucket: `m:${own}`, windowStart: minute.start },
+    { bucket: `d:${own}`, windowStart: day.start },
   ];
   if (input.extraBucket !== undefined && extraWindow !== undefined) {
-    buckets.push({ bucket: `${input.extraBucket}:${budget}`, windowStart: extraWindow.start });
+    buckets.push({ bucket: extraBucket, windowStart: extraWindow.start });
   }
   const counts = await deps.counters.increment(deps.db, buckets);
-  const others: BucketState[] = [
-    { limit: platform.limits.perDay, count: counts.get(`d:${budget}`) ?? 0, window: day },
-  ];
+  const others: BucketState[] = [{ limit: budget.perDay, count: counts.get(`d:${own}`) ?? 0, window: day }];
   if (extra !== undefined && extraWindow !== undefined) {
-    others.push({
-      limit: extra.limit,
-      count: counts.get(`${input.extraBucket}:${budget}`) ?? 0,
-      window: extraWindow,
-    });
+    others.push({ limit: extra.limit, count: counts.get(extraBucket) ?? 0, window: extraWindow });
   }
   const rate = decide(
     now,
-    { limit: platform.limits.perMinute, count: counts.get(`m:${budget}`) ?? 0, window: minute },
+    { limit: budget.perMinute, count: counts.get(`m:${own}`) ?? 0, window: minute },
     others,
   );
   return {

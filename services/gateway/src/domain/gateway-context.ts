@@ -19,6 +19,7 @@ import type {
 import type { UploadBudget } from './upload-budget';
 import type { RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
+import type { SessionBudget } from './authenticate-session.use-case';
 
 /** Everything the gateway's entry points hand to its use cases. */
 export interface GatewayContext {
@@ -61,6 +62,8 @@ export interface GatewayContext {
   openapi: Record<string, unknown>;
   /** MAX_ACTIVE_API_KEYS: active keys a platform may hold per environment (#30). */
   maxActiveApiKeys?: number | undefined;
+  /** DASHBOARD_CALLS_PER_MINUTE / _PER_DAY: a dashboard session's own budget of public calls (#30). */
+  sessionBudget?: SessionBudget | undefined;
   /** Pending sign-ups and password-reset links (#30). */
   accountMail: AccountMailStore;
   /** Account mail, written with the change it tells about; the relay sends it (#30). */

@@ -6,7 +6,11 @@ import {
   rateLimitedError,
   type AuthenticatedRequest,
 } from './authenticate-request.use-case';
-import { authenticateSessionRequest, type SessionCredentials } from './authenticate-session.use-case';
+import {
+  authenticateSessionRequest,
+  type SessionBudget,
+  type SessionCredentials,
+} from './authenticate-session.use-case';
 import { dispatchRequest, searchOf, type DispatchResult } from './dispatch-request.use-case';
 import type { IdempotencyStore, KeyAuthenticationStore, RateCounterStore, SessionStore } from './ports';
 import type { MatchedRoute, RouteTable } from './route-table';
@@ -67,6 +71,8 @@ type Deps = {
   idempotency: IdempotencyStore;
   sessions: SessionStore;
   counters: RateCounterStore;
+  /** DASHBOARD_CALLS_PER_MINUTE / _PER_DAY: a dashboard session's own budget (#30). */
+  sessionBudget?: SessionBudget | undefined;
 };
 
 /**
@@ -76,7 +82,10 @@ type Deps = {
  * families. A request that cannot be authenticated is counted against no budget.
  */
 export async function countPublicRequest(
-  deps: Pick<Deps, 'hotPathDb' | 'store' | 'clock' | 'environment' | 'routes' | 'sessions' | 'counters'>,
+  deps: Pick<
+    Deps,
+    'hotPathDb' | 'store' | 'clock' | 'environment' | 'routes' | 'sessions' | 'counters' | 'sessionBudget'
+  >,
   input: Pick<PublicRequest, 'method' | 'path' | 'authorization' | 'session'>,
 ): Promise<CountedRequest | null> {
   if (!isPublicPath(input.path)) return null;
@@ -95,6 +104,7 @@ export async function countPublicRequest(
               deploymentEnvironment: deps.environment,
             },
             { ...session, extraBucket: matched?.route.bucket },
+            deps.sessionBudget,
           )
         : await authenticateRequest(
             {

@@ -22,9 +22,14 @@ export interface PlanUsage {
   keys: (BudgetUsage & { keyId: string })[];
 }
 
+/** The counters of a dashboard session's own budget: `m:` and `d:` followed by this. */
+export function sessionBudgetId(sessionId: string): string {
+  return `session:${sessionId}`;
+}
+
 /**
  * A tenant's plan and how much of each of its budgets the current minute and UTC day have used:
- * the signed-in account's own and each key still accepted (a rotated key and its successor share
+ * the signed-in session's own (its limits are the dashboard's, not the plan's: contracts §17) and each key still accepted (a rotated key and its successor share
  * one budget, so both show the same counts). Reading counts nothing.
  *
  * The shared counter also holds the slices of budget gateways have leased and not spent yet
@@ -40,7 +45,7 @@ export async function describePlanUsage(
     clock: Clock;
     heldBudget?: (bucket: string, windowStart: Date) => number;
   },
-  input: { platform: Platform; accountId: string },
+  input: { platform: Platform; sessionId: string; sessionBudget: Limits },
 ): Promise<PlanUsage> {
   const now = deps.clock.now();
   const minute = windowOf(now, 60);
@@ -52,14 +57,16 @@ export async function describePlanUsage(
       (await deps.counters.read(deps.db, bucket, windowStart)) -
         (deps.heldBudget?.(bucket, windowStart) ?? 0),
     );
-  const budget = async (id: string): Promise<BudgetUsage> => ({
-    minute: { used: await used(`m:${id}`, minute.start), limit: limits.perMinute, resetAt: minute.end },
-    day: { used: await used(`d:${id}`, day.start), limit: limits.perDay, resetAt: day.end },
+  const budget = async (id: string, of: Limits = limits): Promise<BudgetUsage> => ({
+    minute: { used: await used(`m:${id}`, minute.start), limit: of.perMinute, resetAt: minute.end },
+    day: { used: await used(`d:${id}`, day.start), limit: of.perDay, resetAt: day.end },
   });
   const accepted = (await deps.keys.listForPlatform(deps.db, input.platform.id)).filter(
     (key) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > now),
   );
   const keys = [];
   for (const key of accepted) keys.push({ keyId: key.id, ...(await budget(key.budgetId)) });
-  return { plan: input.platform.plan, limits, session: await budget(input.accountId), keys };
+  return { plan: input.platform.plan, limits, session: await budget(sessionBudgetId(input.sessionId), input.sessionBudget),
+    keys,
+  };
 }

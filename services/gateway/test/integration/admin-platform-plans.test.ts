@@ -133,7 +133,8 @@ describe('GET /dashboard/api/usage', () => {
     expect(usage.body.data).toMatchObject({
       plan: 'sandbox',
       limits: { perMinute: 60, perDay: 1000 },
-      session: { minute: { used: 2, limit: 60 }, day: { used: 2, limit: 1000 } },
+      // The session's own budget (#30): the dashboard's limits, not the plan's.
+      session: { minute: { used: 2, limit: 300 }, day: { used: 2, limit: 20_000 } },
       keys: [{ keyId: issued.body.data.id, minute: { used: 3, limit: 60 }, day: { used: 3, limit: 1000 } }],
     });
     expect(Date.parse(usage.body.data.session.minute.resetAt)).toBeGreaterThan(h.clock.now().getTime());

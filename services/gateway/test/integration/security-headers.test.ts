@@ -90,8 +90,11 @@ describe('security headers', () => {
       await get(`${h.url}/dashboard/api/keys`),
       // An uploaded picture's address (shown by pages of any origin): the API's policy too.
       await get(`${h.url}/dashboard/uploads/up_unknown0000000000000000`),
+      // Liveness and readiness are answers of the API too.
+      await get(`${h.url}/healthz`),
+      await get(`${h.url}/readyz`),
     ];
-    expect(answers.map((a) => a.status)).toEqual([200, 401, 401, 404, 401, 404]);
+    expect(answers.map((a) => a.status)).toEqual([200, 401, 401, 404, 401, 404, 200, 200]);
     for (const res of answers) {
       expect(res.headers['content-type']).toMatch(/application\/json/);
       expectNoFraming(res.headers);

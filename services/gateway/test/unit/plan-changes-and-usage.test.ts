@@ -83,7 +83,7 @@ describe('plan usage', () => {
     ...extra,
   });
 
-  it('when keys and the account made calls, then each accepted key and the account show their minute and day counts with the window ends', async () => {
+  it('when keys and the session made calls, then each accepted key and the session show their minute and day counts with the window ends, the session under its own limits', async () => {
     const keys = [
       key('key_active'),
       key('key_expiring', { expiresAt: new Date('2026-11-23T00:00:00.000Z') }),
@@ -93,8 +93,8 @@ describe('plan usage', () => {
     const counts: Record<string, number> = {
       'm:budget_key_active': 3,
       'd:budget_key_active': 40,
-      'm:acct_1': 1,
-      'd:acct_1': 2,
+      'm:session:sess_1': 1,
+      'd:session:sess_1': 2,
     };
     const usage = await describePlanUsage(
       {
@@ -107,7 +107,7 @@ describe('plan usage', () => {
           giveBack: async () => undefined,
         },
       },
-      { platform: sandboxPlatform(), accountId: 'acct_1' },
+      { platform: sandboxPlatform(), sessionId: 'sess_1', sessionBudget: { perMinute: 300, perDay: 20_000 } },
     );
     expect(usage.plan).toBe('sandbox');
     expect(usage.keys.map((k) => k.keyId)).toEqual(['key_active', 'key_expiring']);
@@ -116,7 +116,9 @@ describe('plan usage', () => {
       minute: { used: 3, limit: 60, resetAt: new Date('2026-11-22T10:01:00.000Z') },
       day: { used: 40, limit: 1000, resetAt: new Date('2026-11-23T00:00:00.000Z') },
     });
-    expect(usage.session.minute.used).toBe(1);
-    expect(usage.session.day.used).toBe(2);
+    expect(usage.session).toEqual({
+      minute: { used: 1, limit: 300, resetAt: new Date('2026-11-22T10:01:00.000Z') },
+      day: { used: 2, limit: 20_000, resetAt: new Date('2026-11-23T00:00:00.000Z') },
+    });
   });
 });

@@ -72,7 +72,10 @@ export function Usage() {
                   ))}
                 </ul>
               )}
-              <h2>This dashboard account</h2>
+              <h2>This dashboard session</h2>
+              <p className="hint">
+                The dashboard has a budget of its own: browsing here never spends your keys&apos; limits.
+              </p>
               <div className="card">
                 <Meter label="This minute" window={usage.data.session.minute} />
                 <Meter label="Today (UTC)" window={usage.data.session.day} />

@@ -9,7 +9,11 @@ import { currentRequestId } from '@svc/logger';
 import { parseBody, parseParams } from '@svc/service-kit';
 import { isCrossOrigin } from '../../domain/account';
 import { readBoxScanProgress } from '../../domain/box-scan-progress.use-case';
-import { authenticateSession, endSession } from '../../domain/authenticate-session.use-case';
+import {
+  authenticateSession,
+  DEFAULT_SESSION_BUDGET,
+  endSession,
+} from '../../domain/authenticate-session.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
 import { issueOwnKey, listOwnKeys, revokeOwnKey, rotateOwnKey } from '../../domain/manage-own-keys.use-case';
 import type { ActiveSession } from '../../domain/ports';
@@ -130,7 +134,11 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
     if (active.platform === null) {
       throw new AppError('FORBIDDEN', 'The operator has no plan', { details: 'Sign in as a platform.' });
     }
-    const usage = await describePlanUsage(ctx, { platform: active.platform, accountId: active.account.id });
+    const usage = await describePlanUsage(ctx, {
+      platform: active.platform,
+      sessionId: active.id,
+      sessionBudget: ctx.sessionBudget ?? DEFAULT_SESSION_BUDGET,
+    });
     res.set('Cache-Control', 'no-store');
     res.json({
       data: {
