@@ -73,11 +73,8 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     const page = await context.newPage();
     const suffix = `${process.pid}${Date.now() % 100000}`;
     const name = `Grace Hopper ${suffix}`;
-    await signUp(page, deployment, {
-      email: uniqueEmail('grace'),
-      name: 'Hopper Estate',
-      role: 'creator',
-    });
+    const graceEmail = uniqueEmail('grace');
+    await signUp(page, deployment, { email: graceEmail, name: 'Hopper Estate', role: 'creator' });
     const boxId = await boxedInDashboard(page, name);
     expect(boxId).toMatch(/^box_/);
 
@@ -111,6 +108,15 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     });
     expect([200, 201]).toContain(reported.status);
     expect(reported.body.data.match).toMatchObject({ boxId, outcome: 'violation' });
+
+    // The creator is mailed of it (#30): the platform, the grace period and a link to the box.
+    const told = await deployment.mail.waitFor(
+      (m) =>
+        m.to.includes(graceEmail) && m.subject.startsWith(`A possible violation of ${name} on Avatar Hub`),
+      30_000,
+    );
+    expect(told.text).toContain('30 days to license the identity or take the avatar down');
+    expect(told.links).toContain(`${deployment.url}/dashboard/boxes/${boxId}`);
 
     // The creator sees it on the box page: pending, in its grace period, on that platform.
     const row = page.getByRole('row', { name: new RegExp(name) });
@@ -200,7 +206,8 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     const page = await context.newPage();
     const suffix = `${process.pid}${Date.now() % 100000}`;
     const name = `Alan Turing ${suffix}`;
-    await signUp(page, deployment, { email: uniqueEmail('alan'), name: 'Turing Trust', role: 'creator' });
+    const alanEmail = uniqueEmail('alan');
+    await signUp(page, deployment, { email: alanEmail, name: 'Turing Trust', role: 'creator' });
     const boxId = await boxedInDashboard(page, name);
     await page.getByText('No request is waiting for your decision.').waitFor();
 
@@ -225,6 +232,20 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     const deniedId = await request(studio.key, 'commercial', 'Advertising campaign');
     const pending = await call(deployment.url, chatty.key, 'GET', `/v1/svc/licenses/request/${approvedId}`);
     expect(pending.body.data.status).toBe('pending');
+    // Each request waiting for the creator is mailed to them (#30), naming who asks.
+    for (const [who, tier, id] of [
+      ['Chatty', 'creator', approvedId],
+      ['Studio', 'commercial', deniedId],
+    ] as const) {
+      const told = await deployment.mail.waitFor(
+        (m) => m.to.includes(alanEmail) && m.text.includes(id),
+        30_000,
+      );
+      expect(told.subject).toBe(`A license request for ${name} is waiting for you`);
+      // (newPlatform names each platform with a unique suffix.)
+      expect(told.text).toMatch(new RegExp(`^${who} \\S+ asks for a ${tier} license of ${name} `, 'm'));
+      expect(told.links).toContain(`${deployment.url}/dashboard/boxes/${boxId}`);
+    }
 
     const chattyCard = page.getByRole('listitem').filter({ hasText: 'Chatty' });
     await refreshUntil(page, 'Refresh requests', chattyCard);

@@ -50,6 +50,14 @@ export const EVENT_QUEUES: readonly EventQueue[] = [
   { queue: 'licensing.boxes', patterns: ['registry.box.*'] },
   { queue: 'licensing.sandbox-clocks', patterns: [typeOf(enforcementEvents, 'enforcement.clock.advanced')] },
   {
+    // The mail creators expect (#30): a license request waiting for them, a violation on their identity.
+    queue: 'gateway.creator-notifications',
+    patterns: [
+      typeOf(licensingEvents, 'licensing.request.created'),
+      typeOf(enforcementEvents, 'enforcement.violation.created'),
+    ],
+  },
+  {
     queue: 'webhook-dispatcher.platform-events',
     patterns: [
       'enforcement.grace_period.*',

@@ -99,7 +99,6 @@ export async function startEmbedded(
     services.push(running);
     urls[service.urlVariable] = running.url;
   }
-  bus.open();
 
   const mailCatcher =
     config.SMTP_URL === undefined ? await startMailCatcher(config, logger, hooks) : undefined;
@@ -124,8 +123,10 @@ export async function startEmbedded(
       LOG_LEVEL: config.LOG_LEVEL,
       ...urls,
     },
-    { logger: createLogger('gateway', { level: config.LOG_LEVEL }), db: gatewayDb },
+    // Its one consumer (creator notifications) is on the bus too, subscribed before the bus opens.
+    { logger: createLogger('gateway', { level: config.LOG_LEVEL }), db: gatewayDb, bus },
   );
+  bus.open();
 
   return {
     url: gateway.url,

@@ -22,6 +22,8 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   DASHBOARD_DIR: z.string().min(1).optional(),
   // The gateway's public address (https://api.example.com): an uploaded picture's URL names it. Default: the request's origin.
   PUBLIC_BASE_URL: env.url(['http', 'https']).optional(),
+  // The broker the gateway consumes creator notifications from (#30, ADR 0028); unset: none are mailed.
+  AMQP_URL: env.url(['amqp', 'amqps']).optional(),
   REGISTRY_URL: serviceUrl,
   DETECTION_URL: serviceUrl,
   LICENSING_URL: serviceUrl,

@@ -1,16 +1,25 @@
 import path from 'node:path';
 import type { Clock } from '@svc/clock';
 import type { Logger } from '@svc/logger';
-import { REFERENCED_UPLOADS_PATH, type ReferencedUploadsResponse, type ServiceName } from '@svc/contracts';
+import {
+  EVENT_QUEUES,
+  REFERENCED_UPLOADS_PATH,
+  topologyMismatch,
+  type ReferencedUploadsResponse,
+  type ServiceName,
+} from '@svc/contracts';
+import { AmqpMessageBus, messagingMigrations, watchConsumers, type MessageBus } from '@svc/messaging';
 import {
   defineService,
   periodicJob,
   startHttpService,
+  type BackgroundPart,
   type HttpStartOverrides,
   type RunningHttpService,
 } from '@svc/service-runtime';
-import { createServiceClient } from '@svc/service-kit';
-import { createDatabase, loadMigrationsFromDir, serviceMigrationsDir } from '@svc/storage';
+import { createServiceClient, type ReadinessCheck } from '@svc/service-kit';
+import type { Registry } from 'prom-client';
+import { createDatabase, loadMigrationsFromDir, serviceMigrationsDir, type Database } from '@svc/storage';
 import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { environmentOfKey } from './domain/api-key';
 import { registerKnownKey } from './domain/issue-api-key.use-case';
@@ -20,11 +29,15 @@ import { buildGateway, type Gateway } from './gateway';
 import { SmtpMailer } from '@svc/mail';
 import { relayAccountMail } from './domain/relay-account-mail.use-case';
 import { purgeUnreferencedUploads } from './domain/purge-uploads.use-case';
+import type { MailLinks } from './domain/account-mail';
+import { creatorNotificationsSubscription } from './entry-points/messaging/creator-notifications.consumer';
 
 /** What a caller (tests, the embedded default, benchmarks) may hand in. */
 export interface StartOverrides extends HttpStartOverrides {
   /** Default: every declared operation owned by another service. */
   routes?: Route[];
+  /** A bus to join (embedded: the in-process one; not closed by stop()). Default: AMQP_URL's, if set. */
+  bus?: MessageBus;
 }
 
 export interface RunningGateway extends RunningHttpService {
@@ -41,7 +54,11 @@ const MAIL_RELAY_INTERVAL_MS = 2000;
 
 /** The gateway's migrations. */
 export function gatewayMigrations() {
-  return [{ namespace: 'gateway', migrations: loadMigrationsFromDir(serviceMigrationsDir(__dirname)) }];
+  return [
+    // The inbox of its one consumer (creator notifications, ADR 0028); the gateway publishes nothing.
+    messagingMigrations,
+    { namespace: 'gateway', migrations: loadMigrationsFromDir(serviceMigrationsDir(__dirname)) },
+  ];
 }
 
 /** SVC_BOOTSTRAP_KEY: a platform "bootstrap" on the sandbox plan owns this key. */
@@ -78,13 +95,16 @@ function serviceUrls(config: GatewayConfig): Partial<Record<ServiceName, string>
 
 /**
  * Wires config -> database -> migrations -> bootstrap -> http and housekeeping, through the start
- * sequence of the services without a bus (the gateway publishes and consumes nothing).
+ * sequence of the services without a bus: the gateway publishes nothing, and its one consumer (creator
+ * notifications) joins the bus it is handed or AMQP_URL's.
  */
 export async function startGateway(
   config: GatewayConfig,
   overrides: StartOverrides = {},
 ): Promise<RunningGateway> {
   let gateway: Gateway | undefined;
+  // The gateway's own address once it listens: the links of notification mail without PUBLIC_BASE_URL.
+  const own: { url?: string } = {};
   const running = await startHttpService({
     name: 'gateway',
     config,
@@ -116,7 +136,10 @@ export async function startGateway(
         dashboardDir: config.DASHBOARD_DIR ?? path.resolve(__dirname, '../../dashboard/dist'),
         ...(config.PUBLIC_BASE_URL === undefined ? {} : { publicBaseUrl: config.PUBLIC_BASE_URL }),
         maxActiveApiKeys: config.MAX_ACTIVE_API_KEYS,
-        sessionBudget: { perMinute: config.DASHBOARD_CALLS_PER_MINUTE, perDay: config.DASHBOARD_CALLS_PER_DAY },
+        sessionBudget: {
+          perMinute: config.DASHBOARD_CALLS_PER_MINUTE,
+          perDay: config.DASHBOARD_CALLS_PER_DAY,
+        },
         uploads: {
           dir: config.UPLOAD_DIR,
           quotaCount: config.UPLOAD_QUOTA_COUNT,
@@ -156,6 +179,9 @@ export async function startGateway(
         },
       });
       const mailParts = startMailRelay(config, built, logger, clock);
+      const busParts = await joinBus(config, overrides, built, { db, logger, clock, registry }, () => ({
+        baseUrl: config.PUBLIC_BASE_URL ?? own.url ?? '',
+      }));
       const uploadPurge = startUploadPurge(config, built, logger, clock);
       const leaseSweep = periodicJob({
         name: 'budget-leases',
@@ -179,12 +205,87 @@ export async function startGateway(
         everyAnswer: built.everyAnswer,
         // The client's address (sign-in throttling) behind the proxies TRUST_PROXY names.
         ...(config.TRUST_PROXY === undefined ? {} : { trustProxy: config.TRUST_PROXY }),
-        background: [...closeOnStop, returnOnStop, leaseSweep, housekeeping, ...mailParts, ...uploadPurge],
+        background: [
+          ...busParts,
+          ...closeOnStop,
+          returnOnStop,
+          leaseSweep,
+          housekeeping,
+          ...mailParts,
+          ...uploadPurge,
+        ],
+        readiness: busParts.length === 0 ? [] : [busReadiness(busParts)],
       };
     },
   });
+  own.url = running.url;
   if (gateway === undefined) throw new Error('unreachable: the gateway is built while wiring');
   return { ...running, gateway };
+}
+
+type BusPart = BackgroundPart & { bus: MessageBus };
+
+/**
+ * The gateway's one consumer (#30, ADR 0028): the events creators are mailed about, on the bus the
+ * embedded default hands in or AMQP_URL's. Without either, nobody is notified (a warning says so).
+ * On RabbitMQ every queue of the topology is declared first, as the domain services do, and the
+ * subscription must be the topology's entry.
+ */
+async function joinBus(
+  config: GatewayConfig,
+  overrides: StartOverrides,
+  built: Gateway,
+  wiring: { db: Database; logger: Logger; clock: Clock; registry: Registry },
+  links: () => MailLinks,
+): Promise<BusPart[]> {
+  const { db, logger, clock, registry } = wiring;
+  let bus = overrides.bus;
+  let owned: AmqpMessageBus | undefined;
+  if (bus === undefined) {
+    if (config.AMQP_URL === undefined) {
+      logger.warn('AMQP_URL is not set: creators are not mailed of license requests and violations');
+      return [];
+    }
+    owned = await AmqpMessageBus.connect({ url: config.AMQP_URL, logger, connectionName: 'gateway' });
+    bus = owned;
+  }
+  const { context } = built;
+  const subscription = creatorNotificationsSubscription({
+    db,
+    accounts: context.accounts,
+    platforms: context.platforms,
+    mailOutbox: context.mailOutbox,
+    clock,
+    links,
+    mailQueued: () => context.mailQueued?.(),
+  });
+  try {
+    if (owned !== undefined) {
+      const mismatch = topologyMismatch(subscription);
+      if (mismatch !== undefined)
+        throw new Error(`gateway: ${mismatch} (packages/contracts/src/topology.ts)`);
+      for (const { queue, patterns } of EVENT_QUEUES)
+        await owned.declareQueue({ queue, patterns: [...patterns] });
+    }
+    await bus.subscribe(subscription);
+  } catch (err) {
+    await owned?.close().catch(() => undefined);
+    throw err;
+  }
+  watchConsumers(registry, bus, [subscription.queue]);
+  const joined = bus;
+  return [{ name: 'bus', bus: joined, start: () => undefined, stop: async () => await owned?.close() }];
+}
+
+function busReadiness(parts: BusPart[]): ReadinessCheck {
+  return {
+    name: 'bus',
+    // Notifications wait in their queue while the broker is away; the API serves regardless.
+    informational: true,
+    check: async () => {
+      if (!parts.every((part) => part.bus.isReady())) throw new Error('message bus not connected');
+    },
+  };
 }
 
 /**

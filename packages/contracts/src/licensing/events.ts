@@ -21,7 +21,19 @@ const requestData = z.object({
   submittedAt: instant,
 });
 
-export const licenseRequestCreated = defineEvent('licensing.request.created', 1, requestData, byRequest);
+export const licenseRequestCreated = defineEvent(
+  'licensing.request.created',
+  1,
+  requestData.extend({
+    /**
+     * True when the box owner must decide; false when the tier is approved automatically (its
+     * request.approved follows at once). The gateway mails the owner only for the first (#30).
+     * Absent in events written before it existed.
+     */
+    awaitsReview: z.boolean().optional(),
+  }),
+  byRequest,
+);
 export const licenseRequestApproved = defineEvent(
   'licensing.request.approved',
   1,

@@ -44,6 +44,10 @@ export class AccountRepository implements AccountStore {
   async find(q: Queryable, id: string): Promise<Account | null> {
     return (await accounts(q).where('id', '=', id).executeTakeFirst()) ?? null;
   }
+
+  async listByPlatform(q: Queryable, platformId: string): Promise<Account[]> {
+    return accounts(q).where('platformId', '=', platformId).orderBy('createdAt').orderBy('id').execute();
+  }
 }
 
 /** Sessions (token hashes only): one join finds the account and its tenant. */

@@ -142,3 +142,56 @@ export function passwordResetMail(links: MailLinks, to: string, name: string, to
 export function nextAttemptDelayMs(attempts: number): number {
   return Math.min(60 * 60 * 1000, 5000 * 2 ** Math.max(0, attempts - 1));
 }
+
+/** What a creator is told of (#30): a license request waiting for their decision, a violation on their identity. */
+export function licenseRequestMail(
+  links: MailLinks,
+  to: string,
+  name: string,
+  request: { identityName: string; tier: string; licenseeName: string; boxId: string; requestId: string },
+): OutgoingMail {
+  return {
+    to,
+    subject: `A license request for ${request.identityName} is waiting for you`,
+    text: [
+      `Hello ${name},`,
+      '',
+      `${request.licenseeName} asks for a ${request.tier} license of ${request.identityName} (request ${request.requestId}).`,
+      'Nothing is granted until you approve it. Review it on the box:',
+      '',
+      page(links, `boxes/${request.boxId}`),
+    ].join('\n'),
+  };
+}
+
+export function violationMail(
+  links: MailLinks,
+  to: string,
+  name: string,
+  violation: {
+    identityName: string;
+    platformName: string;
+    severity: string;
+    confidence: number;
+    boxId: string;
+    violationId: string;
+    graceDays: number | null;
+  },
+): OutgoingMail {
+  return {
+    to,
+    subject: `A possible violation of ${violation.identityName} on ${violation.platformName}`,
+    text: [
+      `Hello ${name},`,
+      '',
+      `${violation.platformName} hosts an avatar that matches ${violation.identityName} ` +
+        `(confidence ${Math.round(violation.confidence * 100)} %, severity ${violation.severity}; violation ${violation.violationId}).`,
+      violation.graceDays === null
+        ? 'It is recorded against the platform.'
+        : `The platform has ${violation.graceDays} days to license the identity or take the avatar down.`,
+      'See it on the box:',
+      '',
+      page(links, `boxes/${violation.boxId}`),
+    ].join('\n'),
+  };
+}

@@ -185,6 +185,8 @@ export interface AccountStore {
   /** The account and its password hash, by e-mail (lower case). */
   findByEmail(q: Queryable, email: string): Promise<{ account: Account; passwordHash: string } | null>;
   find(q: Queryable, id: string): Promise<Account | null>;
+  /** The accounts acting as this tenant (the people of a creator or platform), oldest first. */
+  listByPlatform(q: Queryable, platformId: string): Promise<Account[]>;
 }
 
 export interface SessionStore {

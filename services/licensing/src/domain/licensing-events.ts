@@ -51,8 +51,15 @@ export function licenseData(license: License) {
   };
 }
 
-export function requestCreatedEvent(request: LicenseRequest, now: Date): EventEnvelope {
-  return licenseRequestCreated.create(requestData(request), meta(request.licenseePlatformId, now));
+export function requestCreatedEvent(
+  request: LicenseRequest,
+  now: Date,
+  awaitsReview: boolean,
+): EventEnvelope {
+  return licenseRequestCreated.create(
+    { ...requestData(request), awaitsReview },
+    meta(request.licenseePlatformId, now),
+  );
 }
 
 export function requestApprovedEvent(

@@ -67,7 +67,7 @@ export async function renewLicense(
         upgradeOfLicenseId: current.id,
       };
       await ctx.requests.insert(tx, request);
-      await ctx.outbox(tx, requestCreatedEvent(request, now));
+      await ctx.outbox(tx, requestCreatedEvent(request, now, true));
       return { license: current, previousExpiry: current.expiresAt, pendingUpgrade: request };
     }
     const renewed: License = {

@@ -77,7 +77,7 @@ export async function requestLicense(
       upgradeOfLicenseId: null,
     };
     await ctx.requests.insert(tx, request);
-    await ctx.outbox(tx, requestCreatedEvent(request, now));
+    await ctx.outbox(tx, requestCreatedEvent(request, now, !pricing.autoApprove));
     if (!pricing.autoApprove) return { request, license: null };
     return grantLicense(ctx, tx, request, true, now);
   });
