@@ -121,6 +121,52 @@ export async function countPublicRequest(
   }
 }
 
+/** The platform id the gateway names in the token of an anonymous call (a public operation of another service). */
+export const ANONYMOUS_PLATFORM_ID = 'public';
+
+/**
+ * An operation another service serves to anyone (`auth: 'public'`: the signing keys, a status
+ * list, contracts §16): matched for a GET or HEAD, whatever the path family, else null.
+ */
+export function matchAnonymous(
+  deps: Pick<Deps, 'routes'>,
+  method: string,
+  path: string,
+): MatchedRoute | null {
+  if (method !== 'GET' && method !== 'HEAD') return null;
+  const matched = deps.routes.match('GET', path);
+  if (matched === null || matched.route.auth !== 'public' || matched.route.service === 'gateway') return null;
+  return matched;
+}
+
+/**
+ * A public operation of another service, for anyone: no key, no budget (the answers are public
+ * and cacheable, and the owner caches them), forwarded with a token naming no platform.
+ */
+export async function handleAnonymousRequest(
+  deps: Deps,
+  input: Pick<PublicRequest, 'method' | 'url' | 'requestId'>,
+  matched: MatchedRoute,
+): Promise<DispatchResult> {
+  return dispatchRequest(deps, {
+    caller: {
+      platformId: ANONYMOUS_PLATFORM_ID,
+      keyId: ANONYMOUS_PLATFORM_ID,
+      environment: deps.environment,
+      plan: 'sandbox',
+      name: 'anyone',
+      domain: null,
+    },
+    matched,
+    method: input.method,
+    url: input.url,
+    search: searchOf(input.url),
+    body: undefined,
+    idempotencyKey: undefined,
+    requestId: input.requestId,
+  });
+}
+
 /**
  * Every public request: find its route, authenticate the key and count the request against the
  * key's budget (or take `counted`, when that already happened before the body was read), refuse it

@@ -4,7 +4,9 @@ import { describeRequest } from '@svc/service-kit';
 import type { GatewayContext } from '../../domain/gateway-context';
 import {
   countPublicRequest,
+  handleAnonymousRequest,
   handlePublicRequest,
+  matchAnonymous,
   type CountedRequest,
 } from '../../domain/handle-public-request.use-case';
 import { sessionCredentials } from './session-cookie';
@@ -18,7 +20,11 @@ const OPENAPI_PATH = '/v1/svc/openapi.json';
  */
 export function publicRoutesBeforeBody(router: Router, ctx: GatewayContext): void {
   router.use(async (req: Request, res: Response, next) => {
-    if (req.path === OPENAPI_PATH && req.method === 'GET') {
+    // The document, and other services' operations for anyone (signing keys, status lists): no key, no count.
+    if (
+      (req.path === OPENAPI_PATH && req.method === 'GET') ||
+      matchAnonymous(ctx, req.method, req.path) !== null
+    ) {
       next();
       return;
     }
@@ -40,6 +46,21 @@ export function publicRoutesBeforeBody(router: Router, ctx: GatewayContext): voi
 export function publicRoutes(router: Router, ctx: GatewayContext): void {
   router.get(OPENAPI_PATH, (_req, res) => {
     res.json(ctx.openapi);
+  });
+
+  router.use(async (req: Request, res: Response, next) => {
+    const matched = matchAnonymous(ctx, req.method, req.path);
+    if (matched === null) {
+      next();
+      return;
+    }
+    describeRequest(req, { route: matched.route.id });
+    const result = await handleAnonymousRequest(
+      ctx,
+      { method: req.method, url: req.originalUrl, requestId: currentRequestId() ?? '' },
+      matched,
+    );
+    res.status(result.status).set(result.headers).send(result.body);
   });
 
   router.use(async (req: Request, res: Response, next) => {
