@@ -12,7 +12,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults test-security lint typecheck format format-check \
-	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-likeness bench-enforcement bench-storage db-types db-types-check openapi openapi-check openapi-lint clean
+	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-likeness bench-enforcement bench-storage bench-proofs db-types db-types-check openapi openapi-check openapi-lint clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -147,6 +147,9 @@ bench-likeness: build ## Likeness: face search at 1M (p99, recall vs exact, byte
 
 bench-storage: build ## Kysely's per-query cost over a Queryable vs raw SQL (about 1 min)
 	$(PNPM) exec tsc -b bench && node bench/dist/storage/kysely-overhead.js
+
+bench-proofs: build ## Proofs (#31): inclusion and consistency proofs at 10M log entries (p99, goal <= 5 ms) and appends, vs a primary-key read (about 5 min); BENCH_LOG_ENTRIES, BENCH_PROOFS
+	$(PNPM) exec tsc -b bench && node bench/dist/proofs/log-proofs.js
 
 clean: ## Remove build output and embedded data
 	rm -rf .data packages/*/dist services/*/dist bench/dist coverage

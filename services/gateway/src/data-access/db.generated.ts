@@ -10,6 +10,18 @@ export type Generated<T> =
     ? ColumnType<S, I | undefined, U>
     : ColumnType<T, T | undefined, T>;
 
+export type Json = JsonValue;
+
+export type JsonArray = JsonValue[];
+
+export type JsonObject = {
+  [x: string]: JsonValue | undefined;
+};
+
+export type JsonPrimitive = boolean | number | string | null;
+
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface Accounts {
@@ -48,6 +60,11 @@ export interface DashboardUploads {
   sizeBytes: number;
 }
 
+export interface EntityVersions {
+  entityId: string;
+  version: number;
+}
+
 export interface IdempotencyBindings {
   createdAt: Timestamp;
   fingerprint: string;
@@ -71,6 +88,19 @@ export interface MailOutbox {
   recipient: string;
   sentAt: Timestamp | null;
   subject: string;
+}
+
+export interface Outbox {
+  attempts: Generated<number>;
+  createdAt: Generated<Timestamp>;
+  eventId: string;
+  id: Generated<number>;
+  lastError: string | null;
+  occurredAt: Timestamp;
+  payload: Json;
+  publishedAt: Timestamp | null;
+  traceContext: Json | null;
+  type: string;
 }
 
 export interface PasswordResets {
@@ -99,6 +129,12 @@ export interface Platforms {
   perDay: number | null;
   perMinute: number | null;
   plan: Plan;
+}
+
+export interface ProcessedMessages {
+  consumer: string;
+  eventId: string;
+  processedAt: Timestamp;
 }
 
 export interface RateLimitCounters {
@@ -130,12 +166,15 @@ export interface DB {
   accounts: Accounts;
   apiKeys: ApiKeys;
   dashboardUploads: DashboardUploads;
+  entityVersions: EntityVersions;
   idempotencyBindings: IdempotencyBindings;
   knownDevices: KnownDevices;
   mailOutbox: MailOutbox;
+  outbox: Outbox;
   passwordResets: PasswordResets;
   pendingSignUps: PendingSignUps;
   platforms: Platforms;
+  processedMessages: ProcessedMessages;
   rateLimitCounters: RateLimitCounters;
   recoveryCodes: RecoveryCodes;
   sessions: Sessions;

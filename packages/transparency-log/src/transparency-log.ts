@@ -1,0 +1,302 @@
+import {
+  consistencyProof,
+  EMPTY_ROOT,
+  inclusionProof,
+  leafHash,
+  nodeHash,
+  splitPoint,
+  type Hash,
+  type SubtreeHash,
+} from '@svc/merkle-log';
+import type { Queryable } from '@svc/ports';
+
+// The transparency log (contracts §16, issue #31) over PostgreSQL: leaves appended in commit order,
+// the hash of every complete aligned subtree stored when its last leaf arrives, and tree heads and
+// proofs assembled from those stored hashes in one query each, whatever the size of the log.
+
+/** What a decision appends: its bytes (canonical JSON), who may read them, and its source (an event id). */
+export interface NewEntry {
+  sourceId: string;
+  entry: Uint8Array;
+  parties: readonly string[];
+  at: Date;
+}
+
+/** Where an entry is: its leaf index and hash (`logEntry` on the resource it concerns). */
+export interface LogPosition {
+  index: number;
+  leafHash: Hash;
+}
+
+export interface StoredEntry extends LogPosition {
+  entry: Buffer;
+  parties: string[];
+  appendedAt: Date;
+}
+
+/** A tree head: the size and root of the log at a moment, signed by the log. */
+export interface SignedTreeHead {
+  treeSize: number;
+  rootHash: Hash;
+  timestamp: Date;
+  /** A compact JWS (EdDSA) over `treeHeadPayload(...)`. */
+  signature: string;
+}
+
+/** Signs a tree head's payload bytes: a compact JWS with the log's key (kid in its header). */
+export type TreeHeadSigner = (payload: Uint8Array) => Promise<string>;
+
+/** A perfect, aligned subtree: leaves [idx·2^level, (idx+1)·2^level). Level 0 is a leaf. */
+interface Perfect {
+  level: number;
+  idx: number;
+}
+
+const keyOf = (p: Perfect): string => `${p.level}:${p.idx}`;
+
+function log2(n: number): number {
+  let level = 0;
+  while (2 ** level < n) level += 1;
+  return level;
+}
+
+/**
+ * The perfect aligned subtrees the MTH of leaves [start, end) is made of, by RFC 9162's own
+ * recursion (split at the largest power of two below the size), so that the hash assembled from
+ * them is the MTH itself.
+ */
+function perfectParts(start: number, end: number, out: Perfect[]): void {
+  const n = end - start;
+  if (n <= 0) return;
+  if ((n & (n - 1)) === 0 && start % n === 0) {
+    out.push({ level: log2(n), idx: start / n });
+    return;
+  }
+  const k = splitPoint(n);
+  perfectParts(start, start + k, out);
+  perfectParts(start + k, end, out);
+}
+
+function assemble(start: number, end: number, known: Map<string, Hash>): Hash {
+  const n = end - start;
+  if (n === 0) return EMPTY_ROOT;
+  if ((n & (n - 1)) === 0 && start % n === 0) {
+    const hash = known.get(keyOf({ level: log2(n), idx: start / n }));
+    if (hash === undefined) throw new Error(`the log has no subtree [${start}, ${end})`);
+    return hash;
+  }
+  const k = splitPoint(n);
+  return nodeHash(assemble(start, start + k, known), assemble(start + k, end, known));
+}
+
+/** The canonical bytes a tree head's signature covers: JSON with sorted keys, the root in base64. */
+export function treeHeadPayload(head: { treeSize: number; rootHash: Uint8Array; timestamp: Date }): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      rootHash: Buffer.from(head.rootHash).toString('base64'),
+      timestamp: head.timestamp.toISOString(),
+      treeSize: head.treeSize,
+    }),
+    'utf8',
+  );
+}
+
+/** JSON with object keys sorted at every depth: the bytes a decision's entry is hashed from. */
+export function canonicalJson(value: unknown): Buffer {
+  const sort = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sort);
+    if (v !== null && typeof v === 'object' && !(v instanceof Date)) {
+      return Object.fromEntries(
+        Object.keys(v as Record<string, unknown>)
+          .sort()
+          .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+      );
+    }
+    return v;
+  };
+  return Buffer.from(JSON.stringify(sort(value)), 'utf8');
+}
+
+type Row = Record<string, unknown>;
+const num = (value: unknown): number => Number(value);
+const buf = (value: unknown): Buffer => Buffer.from(value as Uint8Array);
+
+export class TransparencyLog {
+  /**
+   * Appends an entry once: the source already appended answers where it is. Serialised on the
+   * state row, so indexes follow commit order without gaps. Run it in the transaction of the change
+   * (or of the inbox record) it tells about.
+   */
+  async append(tx: Queryable, entry: NewEntry): Promise<LogPosition & { appended: boolean }> {
+    const state = await tx.query<Row>('SELECT size FROM transparency_state WHERE id = 1 FOR UPDATE');
+    // Checked under the lock: a concurrent append of the same source has committed or not started.
+    const existing = await tx.query<Row>(
+      'SELECT idx, leaf_hash FROM transparency_entries WHERE source_id = $1',
+      [entry.sourceId],
+    );
+    const found = existing.rows[0];
+    if (found !== undefined)
+      return { index: num(found.idx), leafHash: buf(found.leaf_hash), appended: false };
+    const index = num(state.rows[0]?.size ?? 0);
+    const leaf = leafHash(entry.entry);
+    await tx.query(
+      `INSERT INTO transparency_entries (idx, leaf_hash, entry, parties, source_id, appended_at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [index, leaf, Buffer.from(entry.entry), [...entry.parties], entry.sourceId, entry.at],
+    );
+    // The subtrees this leaf completes: one per trailing 1 bit of its index, each the parent of the
+    // previous one and of its left sibling, which is already stored.
+    const lefts: Perfect[] = [];
+    for (let level = 0; ((index >> level) & 1) === 1; level += 1) {
+      lefts.push({ level, idx: (index >> level) - 1 });
+    }
+    if (lefts.length > 0) {
+      const known = await this.fetch(tx, lefts);
+      const levels: number[] = [];
+      const idxs: number[] = [];
+      const hashes: Buffer[] = [];
+      let hash = leaf;
+      for (const left of lefts) {
+        const sibling = known.get(keyOf(left));
+        if (sibling === undefined) throw new Error(`the log has no subtree ${keyOf(left)}`);
+        hash = nodeHash(sibling, hash);
+        levels.push(left.level + 1);
+        idxs.push(left.idx / 2);
+        hashes.push(hash);
+      }
+      await tx.query(
+        `INSERT INTO transparency_subtrees (level, idx, hash)
+         SELECT * FROM unnest($1::smallint[], $2::bigint[], $3::bytea[])`,
+        [levels, idxs, hashes],
+      );
+    }
+    await tx.query('UPDATE transparency_state SET size = $1 WHERE id = 1', [index + 1]);
+    return { index, leafHash: leaf, appended: true };
+  }
+
+  async size(q: Queryable): Promise<number> {
+    const { rows } = await q.query<Row>('SELECT size FROM transparency_state WHERE id = 1');
+    return num(rows[0]?.size ?? 0);
+  }
+
+  /** The root of the first `treeSize` leaves (default: all). */
+  async rootAt(q: Queryable, treeSize?: number): Promise<{ treeSize: number; rootHash: Hash }> {
+    const size = treeSize ?? (await this.size(q));
+    const parts: Perfect[] = [];
+    perfectParts(0, size, parts);
+    const known = await this.fetch(q, parts);
+    return { treeSize: size, rootHash: assemble(0, size, known) };
+  }
+
+  /**
+   * The newest signed tree head, signing a new one when the log grew since: a tree head is signed
+   * once per size, so every head ever answered stays provable against the next.
+   */
+  async signedTreeHead(q: Queryable, sign: TreeHeadSigner, now: Date): Promise<SignedTreeHead> {
+    const size = await this.size(q);
+    const latest = await q.query<Row>(
+      'SELECT tree_size, root_hash, signed_at, signature FROM transparency_tree_heads ORDER BY tree_size DESC LIMIT 1',
+    );
+    const row = latest.rows[0];
+    if (row !== undefined && num(row.tree_size) >= size) return headOf(row);
+    const { rootHash } = await this.rootAt(q, size);
+    const head = { treeSize: size, rootHash, timestamp: now };
+    const signature = await sign(treeHeadPayload(head));
+    // Two replicas signing the same size at once: the first one's head stays, and is answered.
+    await q.query(
+      `INSERT INTO transparency_tree_heads (tree_size, root_hash, signed_at, signature)
+       VALUES ($1, $2, $3, $4) ON CONFLICT (tree_size) DO NOTHING`,
+      [size, rootHash, now, signature],
+    );
+    const stored = await q.query<Row>(
+      'SELECT tree_size, root_hash, signed_at, signature FROM transparency_tree_heads WHERE tree_size = $1',
+      [size],
+    );
+    return headOf(stored.rows[0] ?? {});
+  }
+
+  /** A tree head signed earlier at exactly this size, or null. */
+  async signedTreeHeadAt(q: Queryable, treeSize: number): Promise<SignedTreeHead | null> {
+    const { rows } = await q.query<Row>(
+      'SELECT tree_size, root_hash, signed_at, signature FROM transparency_tree_heads WHERE tree_size = $1',
+      [treeSize],
+    );
+    return rows[0] === undefined ? null : headOf(rows[0]);
+  }
+
+  /** Where the first leaf with this hash is, if it is within the first `treeSize` leaves. */
+  async find(q: Queryable, leaf: Uint8Array, treeSize: number): Promise<number | null> {
+    const { rows } = await q.query<Row>(
+      'SELECT idx FROM transparency_entries WHERE leaf_hash = $1 AND idx < $2 ORDER BY idx LIMIT 1',
+      [Buffer.from(leaf), treeSize],
+      { name: 'transparency_find_leaf' },
+    );
+    return rows[0] === undefined ? null : num(rows[0].idx);
+  }
+
+  async entry(q: Queryable, index: number): Promise<StoredEntry | null> {
+    const { rows } = await q.query<Row>(
+      'SELECT idx, leaf_hash, entry, parties, appended_at FROM transparency_entries WHERE idx = $1',
+      [index],
+    );
+    const row = rows[0];
+    if (row === undefined) return null;
+    return {
+      index: num(row.idx),
+      leafHash: buf(row.leaf_hash),
+      entry: buf(row.entry),
+      parties: row.parties as string[],
+      appendedAt: new Date(row.appended_at as string | Date),
+    };
+  }
+
+  /** The audit path of leaf `index` in the tree of `treeSize` leaves (RFC 9162 §2.1.3.1). */
+  async inclusionProof(q: Queryable, index: number, treeSize: number): Promise<Hash[]> {
+    return this.prove(q, (mth) => inclusionProof(index, treeSize, mth));
+  }
+
+  /** The proof that the tree of `first` leaves is a prefix of the tree of `second` (RFC 9162 §2.1.4.1). */
+  async consistencyProof(q: Queryable, first: number, second: number): Promise<Hash[]> {
+    return this.prove(q, (mth) => consistencyProof(first, second, mth));
+  }
+
+  /**
+   * Runs a proof twice: first to learn which subtrees it reads (its path depends on sizes only,
+   * never on hashes), then, once they are fetched in one query, for real.
+   */
+  private async prove(q: Queryable, proof: (mth: SubtreeHash) => Hash[]): Promise<Hash[]> {
+    const parts: Perfect[] = [];
+    proof((start, end) => {
+      perfectParts(start, end, parts);
+      return EMPTY_ROOT;
+    });
+    const known = await this.fetch(q, parts);
+    return proof((start, end) => assemble(start, end, known));
+  }
+
+  private async fetch(q: Queryable, parts: readonly Perfect[]): Promise<Map<string, Hash>> {
+    const known = new Map<string, Hash>();
+    if (parts.length === 0) return known;
+    const leaves = [...new Set(parts.filter((p) => p.level === 0).map((p) => p.idx))];
+    const inner = parts.filter((p) => p.level > 0);
+    const { rows } = await q.query<Row>(
+      `SELECT 0 AS level, idx, leaf_hash AS hash FROM transparency_entries WHERE idx = ANY($1::bigint[])
+       UNION ALL
+       SELECT s.level, s.idx, s.hash FROM transparency_subtrees s
+       JOIN unnest($2::smallint[], $3::bigint[]) AS w(level, idx) ON s.level = w.level AND s.idx = w.idx`,
+      [leaves, inner.map((p) => p.level), inner.map((p) => p.idx)],
+      { name: 'transparency_fetch_subtrees' },
+    );
+    for (const row of rows) known.set(keyOf({ level: num(row.level), idx: num(row.idx) }), buf(row.hash));
+    return known;
+  }
+}
+
+function headOf(row: Row): SignedTreeHead {
+  return {
+    treeSize: num(row.tree_size),
+    rootHash: buf(row.root_hash),
+    timestamp: new Date(row.signed_at as string | Date),
+    signature: String(row.signature),
+  };
+}
