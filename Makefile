@@ -96,7 +96,7 @@ test-e2e: build ## End-to-end tests: the processes through the gateway
 
 # The tests of docs/security.md (issue #30, docs/spec/contracts.md §17, the OWASP API Top 10 checklist). `make test`
 # runs every one of them in its integration and e2e runs; this runs only them.
-SECURITY_TESTS = sign-in-security|dashboard-sessions|account-mail|password-policy|security-headers|framing|account-security|api-key-quota|endpoint-quota|upload-budget|referenced-uploads|upstream-budgets|face-likeness|noisy-neighbours|key-authentication|malformed-input|rate-limits|admin-api|admin-claims-review|admin-appeals-review|internal-box-snapshot|guarded-fetch|address-policy|image-fetch-guard|webhook-routes
+SECURITY_TESTS = sign-in-security|dashboard-sessions|account-mail|password-policy|security-headers|framing|account-security|api-key-quota|endpoint-quota|upload-budget|referenced-uploads|upstream-budgets|face-likeness|noisy-neighbours|key-authentication|malformed-input|rate-limits|admin-api|admin-claims-review|admin-appeals-review|internal-box-snapshot|guarded-fetch|address-policy|image-fetch-guard|webhook-routes|creator-notifications|dashboard-budget|public-operations
 test-security: build ## The security tests (docs/security.md: each #30 finding, the OWASP API Top 10), unit, integration and e2e
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --selectProjects unit integration e2e --testPathPatterns '$(SECURITY_TESTS)'
 
