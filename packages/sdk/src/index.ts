@@ -27,6 +27,23 @@ export {
 export type { ErrorBody, ErrorCode, ValidationField } from './errors';
 export { verifyWebhook, webhookEventType, WebhookVerificationError } from './webhooks';
 export type { WebhookDelivery, WebhookEventType } from './webhooks';
+export {
+  checkLicenseCredential,
+  createKeyCache,
+  CredentialVerificationError,
+  verifyLicenseCredential,
+  verifyStatusList,
+} from './credentials';
+export type {
+  CredentialFailureReason,
+  JWKS,
+  KeyCache,
+  KeyCacheOptions,
+  LicenseCredentialClaims,
+  VerifiedCredential,
+  VerifiedStatusList,
+  VerifyCredentialOptions,
+} from './credentials';
 export { rateLimitOf } from './rate-limit';
 export type { RateLimit } from './rate-limit';
 
