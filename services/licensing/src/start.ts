@@ -19,6 +19,11 @@ import { expireDueLicenses, type ExpiryRun } from './domain/expire-due-licenses.
 import { HttpBillingClient, type BillingPort } from './domain/billing.client';
 import type { LicensingContext } from './domain/ports';
 import { HttpRegistryClient, type RegistryPort } from './domain/registry.client';
+import { CredentialRepository } from './data-access/credential.repository';
+import { StatusListPublisher } from './domain/status-list';
+import type { KeyRing } from './domain/signing-keys';
+import { assertSigningKeyConfig, loadKeyRing } from './signing-key-config';
+import { credentialRoutes } from './entry-points/http/credentials.routes';
 import { licenseReviewRoutes } from './entry-points/http/license-review.routes';
 import { licenseRoutes } from './entry-points/http/licenses.routes';
 import { internalSnapshotRoutes } from './entry-points/http/internal-snapshots.routes';
@@ -52,6 +57,8 @@ export async function startLicensing(
   config: LicensingConfig,
   overrides: LicensingOverrides = {},
 ): Promise<RunningLicensing> {
+  // A production deployment without a signing key stops here, before it opens anything.
+  await assertSigningKeyConfig(config);
   let expiry: PeriodicJob<ExpiryRun> | undefined;
   const registry =
     overrides.registryClient ??
@@ -78,7 +85,8 @@ export async function startLicensing(
     config,
     overrides,
     migrations: licensingMigrations(),
-    wire: ({ db, clock, logger, kickRelay }) => {
+    wire: async ({ db, clock, logger, kickRelay }) => {
+      const keys: KeyRing = await loadKeyRing(config, db, clock, logger);
       const boxes = new BoxProjectionRepository();
       const ctx: LicensingContext & { db: typeof db } = {
         db,
@@ -93,7 +101,10 @@ export async function startLicensing(
         eventsCommitted: kickRelay,
         entityVersion: currentEntityVersion,
         newId,
+        credentials: new CredentialRepository(),
+        signer: { issuer: config.CREDENTIAL_ISSUER.replace(/\/+$/, ''), key: () => keys.current },
       };
+      const statusLists = new StatusListPublisher(ctx, Math.min(config.STATUS_LIST_CACHE_MS, 5000));
       const job = periodicJob({
         name: 'license-expiry',
         intervalMs: config.LICENSE_EXPIRY_INTERVAL_MS,
@@ -113,6 +124,7 @@ export async function startLicensing(
           licenseReviewRoutes(router, ctx);
           secondFamilyRoutes(router, ctx);
           internalSnapshotRoutes(router, ctx);
+          credentialRoutes(router, ctx, { statusLists, keys });
         },
       };
     },

@@ -249,7 +249,43 @@ export const secondFamilyRequestSchema = z.object({
   reason: z.string().optional(),
 });
 
+export const licenseCredentialSchema = z
+  .object({
+    credential: z.string().meta({
+      description:
+        'Compact JWS (EdDSA, typ license+jwt, docs/adr/0029): claims iss, sub (the license id), iat, nbf, exp, boxId, claimId, identityName, platformId, tier, allowedUses, status {idx, uri, status_list {idx, uri}}',
+      example: 'eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiIsInR5cCI6ImxpY2Vuc2Urand0In0.eyJzdWIiOiJsaWNfLi4uIn0.c2ln',
+    }),
+    expiresAt: z.iso
+      .datetime()
+      .meta({ description: "The credential's exp: the license's current period end" }),
+  })
+  .meta({ id: 'LicenseCredential' });
+
+export const statusListIdParamSchema = z.object({
+  id: z.coerce.number().int().min(1).max(MAX_INT32).meta({ description: 'The status list id (1)' }),
+});
+
+const publicJwkSchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string(),
+  kid: z.string(),
+  alg: z.literal('EdDSA'),
+  use: z.literal('sig'),
+});
+
+export const jwksSchema = z
+  .object({
+    keys: z.array(publicJwkSchema).meta({
+      description:
+        'The current signing key first, then each retired key until its last credential has expired',
+    }),
+  })
+  .meta({ id: 'LicenseSigningKeys' });
+
 const licenses = { service: 'licensing' as const, tags: ['Licenses'] };
+const proofs = { service: 'licensing' as const, tags: ['Proofs'] };
 const idParams = { params: idParamSchema };
 
 export const licensingOperations = {
@@ -338,6 +374,47 @@ export const licensingOperations = {
       200: { description: 'Revoked', schema: dataOf(revokedLicenseSchema) },
       409: { description: 'The license is not active' },
     },
+  }),
+  getLicenseCredential: defineOperation({
+    ...licenses,
+    id: 'getLicenseCredential',
+    errors: ['INVALID_STATE'],
+    method: 'get',
+    path: '/v1/svc/licenses/:id/credential',
+    summary: "An active license's newest signed credential, for its licensee and the box owner",
+    description:
+      'A compact JWS anyone can verify offline with the keys of `GET /.well-known/jwks.json`, and check against the status list its `status.uri` names (contracts §16, docs/adr/0029). Activation, each renewal and an upgrade issue a new one.',
+    request: idParams,
+    responses: {
+      200: { description: 'The credential', schema: dataOf(licenseCredentialSchema) },
+      409: { description: 'The license is not active (details.status: revoked, cancelled or expired)' },
+    },
+  }),
+  getStatusList: defineOperation({
+    ...proofs,
+    id: 'getStatusList',
+    auth: 'public',
+    method: 'get',
+    path: '/v1/svc/status-lists/:id',
+    summary: 'A signed status list of license credentials (IETF Token Status List)',
+    description:
+      "The body is a JWT (`Content-Type: application/statuslist+jwt`, typ statuslist+jwt, EdDSA): `sub` its own uri, `iat`, `exp` (iat + 10 min), `ttl` 30, `status_list {bits: 1, lst}` (ZLIB-compressed, base64url). Bit 1 at a credential's `status.idx`: the license is revoked, cancelled or expired. Cacheable for 30 s; a change shows within 60 s.",
+    request: { params: statusListIdParamSchema },
+    responses: {
+      200: { description: 'The status list JWT (application/statuslist+jwt)' },
+      404: { description: 'No such status list' },
+    },
+  }),
+  getJwks: defineOperation({
+    ...proofs,
+    id: 'getLicenseSigningKeys',
+    auth: 'public',
+    method: 'get',
+    path: '/.well-known/jwks.json',
+    summary: 'The public keys that sign license credentials and status lists (JWKS)',
+    description:
+      'Ed25519 keys (RFC 8037), each with its `kid`. A retired key stays listed until every credential it signed has expired. Cacheable for 300 s.',
+    responses: { 200: { description: 'The key set', schema: jwksSchema } },
   }),
   listBoxLicenseRequests: defineOperation({
     ...licenses,

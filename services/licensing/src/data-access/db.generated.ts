@@ -42,6 +42,13 @@ export interface EntityVersions {
   version: number;
 }
 
+export interface GeneratedSigningKeys {
+  createdAt: Timestamp;
+  id: Generated<number>;
+  kid: string;
+  privateJwk: Jsonb<Record<string, unknown>>;
+}
+
 export interface IdempotencyKeys {
   attempt: string;
   createdAt: Timestamp;
@@ -51,6 +58,15 @@ export interface IdempotencyKeys {
   responseBody: string | null;
   responseHeaders: Json | null;
   responseStatus: number | null;
+}
+
+export interface LicenseCredentials {
+  credential: string;
+  expiresAt: Timestamp;
+  id: Generated<number>;
+  issuedAt: Timestamp;
+  kid: string;
+  licenseId: string;
 }
 
 export interface LicenseRequests {
@@ -106,6 +122,12 @@ export interface Licenses {
   validFrom: Timestamp;
 }
 
+export interface LicenseStatusEntries {
+  idx: number;
+  licenseId: string;
+  listId: number;
+}
+
 export interface Outbox {
   attempts: Generated<number>;
   createdAt: Generated<Timestamp>;
@@ -134,9 +156,12 @@ export interface SandboxClocks {
 export interface DB {
   boxes: Boxes;
   entityVersions: EntityVersions;
+  generatedSigningKeys: GeneratedSigningKeys;
   idempotencyKeys: IdempotencyKeys;
+  licenseCredentials: LicenseCredentials;
   licenseRequests: LicenseRequests;
   licenses: Licenses;
+  licenseStatusEntries: LicenseStatusEntries;
   outbox: Outbox;
   processedMessages: ProcessedMessages;
   sandboxClocks: SandboxClocks;

@@ -1,6 +1,7 @@
 import { addMonths, dueAction, type License } from './license';
 import { licenseCancelledEvent, licenseExpiredEvent, licenseRenewedEvent } from './licensing-events';
 import { platformNow } from '@svc/clock';
+import { issueCredential } from './credentials';
 import type { LicensingContext } from './ports';
 
 export interface ExpiryRun {
@@ -66,6 +67,8 @@ async function settleDueLicenses(ctx: LicensingContext, licenseePlatformId?: str
             run.renewed += 1;
           }
           await ctx.licenses.update(tx, current);
+          // One credential for the period it now runs to (not one per term passed).
+          await issueCredential(ctx, tx, current, now);
         }
       }
       return due.length;

@@ -4,6 +4,7 @@ import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { BoxView } from './box';
+import type { CredentialSigner, StatusEntry, StoredCredential } from './credentials';
 import type { License, LicenseStatus, LicenseRequest, RequestStatus, Tier } from './license';
 
 export interface Page {
@@ -63,6 +64,20 @@ export interface LicenseStore {
   lockDue(tx: Queryable, now: Date, limit: number, licenseePlatformId?: string): Promise<License[]>;
 }
 
+export interface CredentialStore {
+  /** The license's status list entry, allocated from the list's sequence the first time. */
+  statusEntryOf(tx: Queryable, licenseId: string): Promise<StatusEntry>;
+  insert(tx: Queryable, credential: StoredCredential): Promise<void>;
+  /** The license's newest credential, if any. */
+  newest(q: Queryable, licenseId: string): Promise<StoredCredential | null>;
+  /**
+   * The indexes of list `listId` whose license is no longer valid at `now` plus its licensee's
+   * sandbox offset: revoked, cancelled, expired, or past a scheduled cancellation or an end
+   * without renewal.
+   */
+  invalidIndexes(q: Queryable, listId: number, now: Date): Promise<number[]>;
+}
+
 /** Runs work in one transaction. */
 export interface TransactionRunner extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
@@ -96,4 +111,8 @@ export interface LicensingContext {
   /** The version of the latest event about an entity (ADR 0010), 0 when none. */
   entityVersion(q: Queryable, entityId: string): Promise<number>;
   newId(prefix: 'lic' | 'req'): string;
+  /** Issued credentials and status list entries (docs/adr/0029). */
+  credentials: CredentialStore;
+  /** Signs credentials and status lists with the current key. */
+  signer: CredentialSigner;
 }

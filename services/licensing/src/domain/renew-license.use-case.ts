@@ -2,6 +2,7 @@ import { errors } from '@svc/errors';
 import { addMonths, assertActive, type License, type LicenseRequest, type Tier } from './license';
 import { licenseRenewedEvent, requestCreatedEvent } from './licensing-events';
 import { platformNow } from '@svc/clock';
+import { issueCredential } from './credentials';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf, termsOf } from './pricing';
 
@@ -82,6 +83,7 @@ export async function renewLicense(
       cancelReason: null,
     };
     await ctx.licenses.update(tx, renewed);
+    await issueCredential(ctx, tx, renewed, now);
     await ctx.outbox(tx, licenseRenewedEvent(renewed, current.expiresAt, now));
     return { license: renewed, previousExpiry: current.expiresAt, pendingUpgrade: null };
   });

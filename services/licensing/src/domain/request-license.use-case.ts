@@ -10,6 +10,7 @@ import {
 } from './license';
 import { licenseActivatedEvent, requestApprovedEvent, requestCreatedEvent } from './licensing-events';
 import { platformNow } from '@svc/clock';
+import { issueCredential } from './credentials';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf, termsOf } from './pricing';
 import { ensureBoxProjected } from './project-box.use-case';
@@ -115,6 +116,7 @@ export async function grantLicense(
   const request: LicenseRequest = { ...pending, status: 'approved', decidedAt: now, licenseId: license.id };
   await ctx.licenses.insert(tx, license);
   await ctx.requests.update(tx, request);
+  await issueCredential(ctx, tx, license, now);
   await ctx.outbox(
     tx,
     requestApprovedEvent(request, license.id, automatic, now),

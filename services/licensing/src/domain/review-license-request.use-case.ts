@@ -3,6 +3,7 @@ import type { Queryable } from '@svc/ports';
 import { addMonths, assertActive, assertDecidable, type License, type LicenseRequest } from './license';
 import { licenseRenewedEvent, requestApprovedEvent, requestDeniedEvent } from './licensing-events';
 import { platformNow } from '@svc/clock';
+import { issueCredential } from './credentials';
 import type { Caller, LicensingContext } from './ports';
 import { priceOf } from './pricing';
 import { assertNotHeld, grantLicense } from './request-license.use-case';
@@ -107,6 +108,7 @@ async function upgradeLicense(
   const approved: LicenseRequest = { ...request, status: 'approved', decidedAt: now, licenseId: license.id };
   await ctx.licenses.update(tx, license);
   await ctx.requests.update(tx, approved);
+  await issueCredential(ctx, tx, license, now);
   await ctx.outbox(
     tx,
     requestApprovedEvent(approved, license.id, false, now),
