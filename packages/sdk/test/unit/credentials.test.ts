@@ -380,18 +380,37 @@ describe('createKeyCache and checkLicenseCredential', () => {
   });
 
   it('when a credential names a key newer than the cached set, then the set is fetched again and it verifies', async () => {
+    let clock = NOW.getTime();
     const state = { keys: [retired], list: await signStatusList(retired) };
     const server = issuerServer(state);
-    const cache = createKeyCache(ISSUER, { fetch: server.fetchFn });
+    const cache = createKeyCache(ISSUER, { fetch: server.fetchFn, now: () => clock });
     await checkLicenseCredential(await signCredential(retired, licenseClaims(1)), cache, { now: NOW });
 
     state.keys = [current, retired];
+    clock += 31_000;
     const verified = await checkLicenseCredential(await signCredential(current, licenseClaims(2)), cache, {
       now: NOW,
     });
 
     expect(verified.keyId).toBe('k2');
     expect(server.calls.filter((url) => url.endsWith('jwks.json'))).toHaveLength(2);
+  });
+
+  it('when credentials name unknown keys again and again, then the key set is fetched at most once in 30 s', async () => {
+    let clock = NOW.getTime();
+    const server = issuerServer({ keys: [current], list: await signStatusList(current) });
+    const cache = createKeyCache(ISSUER, { fetch: server.fetchFn, now: () => clock });
+    const strange = await signCredential(stranger, licenseClaims(1));
+
+    for (let i = 0; i < 5; i += 1) {
+      expect(await refusal(checkLicenseCredential(strange, cache, { now: NOW }))).toBe('unknown_key');
+      clock += 5_000;
+    }
+    clock += 10_000;
+    expect(await refusal(checkLicenseCredential(strange, cache, { now: NOW }))).toBe('unknown_key');
+
+    expect(server.calls.filter((url) => url.endsWith('jwks.json'))).toHaveLength(2);
+    expect(server.calls).not.toContain(LIST_URI);
   });
 
   it('when the credential comes from another issuer than the cache, then it is refused as wrong_issuer', async () => {
