@@ -9,20 +9,22 @@ const db = (q: Queryable) => kyselyOn<DB>(q);
 /** License credentials and status list entries (migration 0013). */
 export class CredentialRepository implements CredentialStore {
   async statusEntryOf(tx: Queryable, licenseId: string): Promise<StatusEntry> {
-    const found = await db(tx)
-      .selectFrom('licenseStatusEntries')
-      .select(['listId', 'idx'])
-      .where('licenseId', '=', licenseId)
-      .executeTakeFirst();
-    if (found !== undefined) return found;
-    // List 1's sequence; past its 2^20th index nextval fails and so does the activation (ADR 0029).
-    const { rows } = await tx.query<{ idx: number }>(
-      "INSERT INTO license_status_entries (license_id, list_id, idx) VALUES ($1, $2, nextval('status_list_1_idx_seq')) RETURNING idx",
+    // One round trip: the license's entry, or a new one from list 1's sequence (never a value
+    // drawn and wasted for a license that has one). Past the 2^20th index nextval fails, and so
+    // does the activation (ADR 0029).
+    const { rows } = await tx.query<{ listId: number; idx: number }>(
+      `WITH found AS (SELECT list_id, idx FROM license_status_entries WHERE license_id = $1),
+       added AS (
+         INSERT INTO license_status_entries (license_id, list_id, idx)
+         SELECT $1, $2, nextval('status_list_1_idx_seq') WHERE NOT EXISTS (SELECT 1 FROM found)
+         RETURNING list_id, idx
+       )
+       SELECT list_id AS "listId", idx FROM found UNION ALL SELECT list_id, idx FROM added`,
       [licenseId, STATUS_LIST_ID],
     );
     const row = rows[0];
     if (row === undefined) throw new Error(`no status entry allocated for ${licenseId}`);
-    return { listId: STATUS_LIST_ID, idx: Number(row.idx) };
+    return { listId: Number(row.listId), idx: Number(row.idx) };
   }
 
   async insert(tx: Queryable, c: StoredCredential): Promise<void> {
