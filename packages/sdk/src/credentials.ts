@@ -290,14 +290,14 @@ async function verifyCompact(
   const fail = (reason: CredentialFailureReason, message: string) =>
     new CredentialVerificationError(structural === 'malformed' ? reason : structural, message);
   if (typeof jws !== 'string') throw fail('malformed', 'not a string');
-  const seen = verifiedSignatures.get(jws);
+  const seen = verifiedSignatures.get(jws) ?? verifiedBefore.get(jws);
   if (seen !== undefined && keys?.keys?.find?.((key) => key?.kid === seen.kid)?.x === seen.x) return seen;
   const parts = jws.split('.');
   const [h = '', p = '', s = ''] = parts;
   if (parts.length !== 3 || !SEGMENT.test(h) || !SEGMENT.test(p) || !SEGMENT.test(s)) {
     throw fail('malformed', 'not a compact JWS (three base64url parts)');
   }
-  const header = jsonObjectOf(h) as Header | undefined;
+  const header = headerOf(h);
   const payload = jsonObjectOf(p);
   if (header === undefined || payload === undefined)
     throw fail('malformed', 'header or payload is not a JSON object');
@@ -316,7 +316,7 @@ async function verifyCompact(
   if (signature.length !== 64 || base64url.encode(signature) !== s) {
     throw fail('bad_signature', 'the signature is not 64 bytes in canonical base64url');
   }
-  const key = await importedKey(jwk);
+  const key = readyKeys.get(jwk.x) ?? (await importedKey(jwk));
   let valid: boolean;
   if (key.node !== undefined) {
     valid = key.node.verify(null, Buffer.from(`${h}.${p}`, 'latin1'), key.node.key, signature);
@@ -331,8 +331,10 @@ async function verifyCompact(
   }
   if (!valid) throw fail('bad_signature', `the signature does not verify with key ${header.kid}`);
   const verified = { header, payload, kid: header.kid, x: jwk.x };
-  if (verifiedSignatures.size >= MAX_VERIFIED)
-    verifiedSignatures.delete(verifiedSignatures.keys().next().value as string);
+  if (verifiedSignatures.size >= MAX_VERIFIED / 2) {
+    verifiedBefore = verifiedSignatures;
+    verifiedSignatures = new Map();
+  }
   verifiedSignatures.set(jws, verified);
   return verified;
 }
@@ -340,11 +342,25 @@ async function verifyCompact(
 // The same bytes under the same public key verify the same way every time: a credential checked
 // again (a platform checking the avatar it shows, page after page) skips the Ed25519 step. Dates,
 // issuer and status are checked anew on every call; a key gone from the set is not trusted.
-const verifiedSignatures = new Map<
-  string,
-  { header: Header; payload: Record<string, unknown>; kid: string; x: string }
->();
+// Two generations (the newer one and the one before), swapped when the newer is full: bounded,
+// and no per-entry eviction cost.
+type Verified = { header: Header; payload: Record<string, unknown>; kid: string; x: string };
+let verifiedSignatures = new Map<string, Verified>();
+let verifiedBefore = new Map<string, Verified>();
 const MAX_VERIFIED = 4096;
+
+// A key set's few headers, each parsed once (they are never handed to a caller).
+const headers = new Map<string, Header | undefined>();
+
+function headerOf(segment: string): Header | undefined {
+  let header = headers.get(segment);
+  if (header === undefined) {
+    if (headers.size >= 64) headers.clear();
+    header = jsonObjectOf(segment);
+    headers.set(segment, header);
+  }
+  return header;
+}
 
 function jsonObjectOf(segment: string): Record<string, unknown> | undefined {
   try {
@@ -378,15 +394,20 @@ function nodeCryptoIfAny(): NodeCrypto | null {
   return nodeCrypto;
 }
 
-// Imported once per public key (its `x`), so a check costs one signature verification.
+// Imported once per public key (its `x`), so a check costs one signature verification;
+// `readyKeys` holds the imported ones, read without waiting.
 const importedKeys = new Map<string, Promise<ImportedKey>>();
+const readyKeys = new Map<string, ImportedKey>();
 const MAX_KEYS = 256;
 
 function importedKey(jwk: JWK): Promise<ImportedKey> {
   const x = jwk.x as string;
   let key = importedKeys.get(x);
   if (key === undefined) {
-    if (importedKeys.size >= MAX_KEYS) importedKeys.clear();
+    if (importedKeys.size >= MAX_KEYS) {
+      importedKeys.clear();
+      readyKeys.clear();
+    }
     const publicJwk = { kty: 'OKP', crv: 'Ed25519', x };
     const nodeModule = nodeCryptoIfAny();
     key =
@@ -398,7 +419,10 @@ function importedKey(jwk: JWK): Promise<ImportedKey> {
             },
           }))
         : importJWK(publicJwk, 'EdDSA').then((imported) => ({ jose: imported }));
-    key.catch(() => importedKeys.delete(x));
+    key.then(
+      (ready) => readyKeys.set(x, ready),
+      () => importedKeys.delete(x),
+    );
     importedKeys.set(x, key);
   }
   return key.catch(() => {
