@@ -9,6 +9,7 @@ import {
   SignJWT,
 } from 'jose';
 import { StatusList } from '@sd-jwt/jwt-status-list';
+import { clockAdvanced } from '@svc/contracts';
 import { startLicensingHarness, type Client, type LicensingHarness } from '../fixtures/licensing-harness';
 
 // Contracts §16: credentials anyone verifies with the published keys alone, and the status list.
@@ -267,6 +268,36 @@ describe('GET /v1/svc/status-lists/:id and /.well-known/jwks.json', () => {
     const renewedCredential = await credentialOf(client, renewing.license.id);
     expect(renewedCredential.expiresAt).toBe(renewedDetail.expiresAt);
     expect(renewedCredential.credential).not.toBe(renewingCredential.credential);
+  });
+});
+
+describe("a platform's sandbox clock (enforcement.clock.advanced)", () => {
+  it('when a licensee moves its clock past the end of its licenses, then the lapsed one is 1 in the list, the renewed one has a new credential, a bystander stays 0', async () => {
+    const mover = h.platform();
+    const bystander = h.platform();
+    const lapsing = await h.activeLicense(mover, { autoRenew: false });
+    const renewing = await h.activeLicense(mover);
+    const other = await h.activeLicense(bystander, { autoRenew: false });
+    const before = await credentialOf(mover, renewing.license.id);
+    const [iLapsing, iRenewing, iOther] = [
+      idxOf((await credentialOf(mover, lapsing.license.id)).credential),
+      idxOf(before.credential),
+      idxOf((await credentialOf(bystander, other.license.id)).credential),
+    ];
+    const now = new Date(Date.parse(lapsing.license.expiresAt) + 86_400_000);
+    const advancedBySeconds = (now.getTime() - h.clock.now().getTime()) / 1000;
+    await h.publish(
+      clockAdvanced.create(
+        { platformId: mover.platformId, now: now.toISOString(), advancedBySeconds },
+        { occurredAt: now, platformId: mover.platformId },
+      ),
+    );
+    await h.waitForEvent('licensing.license.expired', (e) => e.data.licenseId === lapsing.license.id);
+    const list = await statusList();
+    expect([iLapsing, iRenewing, iOther].map((i) => list.getStatus(i))).toEqual([1, 0, 0]);
+    const after = await credentialOf(mover, renewing.license.id);
+    expect(after.expiresAt > before.expiresAt).toBe(true);
+    expect(decodeJwt(after.credential).iat).toBe(Math.floor(now.getTime() / 1000));
   });
 });
 
