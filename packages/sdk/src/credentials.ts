@@ -107,7 +107,12 @@ export async function verifyLicenseCredential(
   if (claims.exp <= now - tolerance) {
     throw new CredentialVerificationError('expired', `expired at ${isoOf(claims.exp)}`);
   }
-  const checked = [`signature by key ${kid}`, `issuer ${issuer}`, `valid until ${isoOf(claims.exp)}`];
+  const checked = [
+    `signature by key ${kid}`,
+    // Without an expected issuer, only the key set vouches for it: say so.
+    options.issuer === undefined ? `issuer ${issuer} (as named; none was expected)` : `issuer ${issuer}`,
+    `valid until ${isoOf(claims.exp)}`,
+  ];
   if (options.statusList !== undefined) {
     const list = await verifiedListFor(options.statusList, options.keys, now, tolerance);
     if (list.uri !== claims.status.uri) {
