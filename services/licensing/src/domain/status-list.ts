@@ -49,6 +49,8 @@ export function signStatusList(
  */
 export class StatusListPublisher {
   private cached: { listId: number; jwt: string; builtAt: number } | undefined;
+  /** The build under way: requests arriving meanwhile share it (one query, not one per request). */
+  private building: Promise<string> | undefined;
 
   constructor(
     private readonly ctx: Pick<LicensingContext, 'db' | 'credentials' | 'clock' | 'signer'>,
@@ -66,6 +68,15 @@ export class StatusListPublisher {
     ) {
       return cached.jwt;
     }
+    if (this.building === undefined) {
+      this.building = this.build(listId).finally(() => {
+        this.building = undefined;
+      });
+    }
+    return this.building;
+  }
+
+  private async build(listId: number): Promise<string> {
     const now = this.ctx.clock.now();
     const invalid = await this.ctx.credentials.invalidIndexes(this.ctx.db, listId, now);
     const jwt = await signStatusList(

@@ -13,7 +13,7 @@ import {
   signingKeyFrom,
   SigningKeyError,
 } from '../../src/domain/signing-keys';
-import { encodeStatusList } from '../../src/domain/status-list';
+import { encodeStatusList, StatusListPublisher } from '../../src/domain/status-list';
 
 const license: License = {
   id: 'lic_1',
@@ -157,5 +157,40 @@ describe('signing keys', () => {
     ]);
     expect(jwksOf(ring, new Date('2027-01-01T00:00:00Z')).keys.map((k) => k.kid)).toEqual([current.kid]);
     expect(jwksOf(ring, new Date()).keys[0]).not.toHaveProperty('notAfter');
+  });
+});
+
+describe('StatusListPublisher', () => {
+  async function publisher(cacheMs: number) {
+    const key = await signingKeyFrom(JSON.stringify(await generatePrivateJwk()));
+    const reads: Date[] = [];
+    const ctx = {
+      db: {} as never,
+      clock: { now: () => new Date('2026-11-22T10:00:00.000Z') },
+      signer: { issuer: 'https://api.example.com', key: () => key },
+      credentials: {
+        invalidIndexes: async (_q: unknown, _listId: number, now: Date) => {
+          reads.push(now);
+          return [3];
+        },
+      } as never,
+    };
+    return { lists: new StatusListPublisher(ctx, cacheMs), reads };
+  }
+
+  it('when asked at once by many, then the licenses are read once; an unknown list is null', async () => {
+    const { lists, reads } = await publisher(5000);
+    const answers = await Promise.all([lists.jwt(1), lists.jwt(1), lists.jwt(1)]);
+    expect(new Set(answers).size).toBe(1);
+    expect(await lists.jwt(1)).toBe(answers[0]);
+    expect(reads).toHaveLength(1);
+    expect(await lists.jwt(2)).toBeNull();
+  });
+
+  it('when the cache is off, then every read builds the list again', async () => {
+    const { lists, reads } = await publisher(0);
+    await lists.jwt(1);
+    await lists.jwt(1);
+    expect(reads).toHaveLength(2);
   });
 });
