@@ -451,8 +451,11 @@ interface DecodedList {
 }
 
 // A status list is decoded once (signature and decompression), then only its dates are checked.
+// A list of 2^20 entries takes the library about half a second and 10 MB to decompress, so few
+// are kept, and a list re-signed with the same bits (a new `iat`, nothing revoked since) reuses them.
 const decodedLists = new Map<string, Promise<DecodedList>>();
-const MAX_LISTS = 16;
+const MAX_LISTS = 4;
+const listBits = new Map<string, StatusList>();
 
 async function verifiedListFor(
   jwt: string,
@@ -518,11 +521,15 @@ async function decodeList(jwt: string, keys: JWKS): Promise<DecodedList> {
   if (!isRecord(statusList) || statusList.bits !== 1 || typeof statusList.lst !== 'string') {
     throw invalid('status_list must be {bits: 1, lst}');
   }
-  let list: StatusList;
-  try {
-    list = StatusList.decompressStatusList(statusList.lst, 1);
-  } catch (err) {
-    throw invalid(`lst does not decompress: ${err instanceof Error ? err.message : String(err)}`);
+  let list = listBits.get(statusList.lst);
+  if (list === undefined) {
+    try {
+      list = StatusList.decompressStatusList(statusList.lst, 1);
+    } catch (err) {
+      throw invalid(`lst does not decompress: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (listBits.size >= 2) listBits.clear();
+    listBits.set(statusList.lst, list);
   }
   const jwk = keys.keys.find((key) => key.kid === kid);
   return { uri: sub, iat, exp, ttl: ttl as number | undefined, kid, x: jwk?.x ?? '', list };

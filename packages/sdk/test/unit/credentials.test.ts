@@ -1,3 +1,4 @@
+import { StatusList } from '@sd-jwt/jwt-status-list';
 import {
   checkLicenseCredential,
   createKeyCache,
@@ -330,6 +331,26 @@ describe('verifyStatusList', () => {
         verifyStatusList(jwt, { keys: jwksOf(current), now: new Date((nowSeconds + 3600) * 1000) }),
       ),
     ).toBe('status_list_invalid');
+  });
+});
+
+describe('status lists re-signed', () => {
+  it('when a list is re-signed with the same bits, then it is not decompressed again; with new bits, it is', async () => {
+    const decompress = jest.spyOn(StatusList, 'decompressStatusList');
+    try {
+      const keys = jwksOf(current);
+      const first = await signStatusList(current, { revoked: [100], iat: nowSeconds - 20 });
+      const resigned = await signStatusList(current, { revoked: [100], iat: nowSeconds - 10 });
+      const changed = await signStatusList(current, { revoked: [100, 101], iat: nowSeconds - 5 });
+
+      expect((await verifyStatusList(first, { keys, now: NOW })).statusOf(101)).toBe(0);
+      expect((await verifyStatusList(resigned, { keys, now: NOW })).statusOf(101)).toBe(0);
+      expect(decompress).toHaveBeenCalledTimes(1);
+      expect((await verifyStatusList(changed, { keys, now: NOW })).statusOf(101)).toBe(1);
+      expect(decompress).toHaveBeenCalledTimes(2);
+    } finally {
+      decompress.mockRestore();
+    }
   });
 });
 
