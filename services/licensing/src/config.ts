@@ -23,7 +23,7 @@ export const licensingConfigSchema = baseEnvSchema.extend({
   LICENSE_EXPIRY_INTERVAL_MS: env.int(60_000),
   /** The deployment's public base URL: `iss` of license credentials and the base of their status list `uri`. */
   CREDENTIAL_ISSUER: env.url(['http', 'https']).default('http://localhost:8080'),
-  /** How long the status list JWT is reused before it is built again; at most 5000 (contracts §16: a change shows within 60 s). */
+  /** How long the status list JWT is reused before it is built again; at most 5000 (docs/spec/contracts.md §16: a change shows within 60 s). */
   STATUS_LIST_CACHE_MS: env.int(5000),
   /**
    * The Ed25519 key that signs credentials and status lists: a PKCS#8 PEM, or a private JWK (JSON,
@@ -34,6 +34,8 @@ export const licensingConfigSchema = baseEnvSchema.extend({
   LICENSE_SIGNING_KEY_FILE: optionalText,
   /** A JSON array (or `{keys: [...]}`) of retired public JWKs, each with `notAfter`: still in the JWKS until then. */
   LICENSE_RETIRED_KEYS_FILE: optionalText,
+  /** The same as text (a Secret's key read into the environment, as k8s/ does); not with the file. */
+  LICENSE_RETIRED_KEYS: optionalText,
 });
 
 export type LicensingConfig = z.output<typeof licensingConfigSchema>;

@@ -20,9 +20,9 @@ export const DEFAULT_KEEP_DAYS = LONGEST_TERM_MONTHS * 31 + 1;
 export interface Rotation {
   /** kid of the key that signs from the next start. */
   newKid: string;
-  /** kid of the key retired, listed in the JWKS until `notAfter`. */
-  retiredKid: string;
-  notAfter: string;
+  /** kid of the key retired, listed in the JWKS until `notAfter`; null for a first key. */
+  retiredKid: string | null;
+  notAfter: string | null;
 }
 
 /** Writes `text` to `path` with `mode`, through a temporary file renamed over it (no half-written key). */
@@ -47,6 +47,13 @@ export async function rotateSigningKey(options: {
   const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
   if (!Number.isFinite(keepDays) || keepDays < 0) throw new Error('--keep-days must be a number of days ≥ 0');
   const now = options.now ?? new Date();
+  if (!existsSync(options.keyFile)) {
+    // The first key of a deployment: nothing to retire yet.
+    const first = await generatePrivateJwk();
+    if (!existsSync(options.retiredFile)) writeAtomically(options.retiredFile, '[]\n', 0o644);
+    writeAtomically(options.keyFile, `${JSON.stringify(first)}\n`, 0o600);
+    return { newKid: first.kid, retiredKid: null, notAfter: null };
+  }
   const old = await signingKeyFrom(readFileSync(options.keyFile, 'utf8'));
   const retired: RetiredJwk[] = existsSync(options.retiredFile)
     ? retiredKeysFrom(readFileSync(options.retiredFile, 'utf8'))
@@ -94,8 +101,10 @@ export async function main(argv: string[]): Promise<number> {
       ...(values['keep-days'] === undefined ? {} : { keepDays: Number(values['keep-days']) }),
     });
     process.stdout.write(
-      `new key ${rotation.newKid} in ${keyFile}; retired ${rotation.retiredKid}, published until ${rotation.notAfter} (${retiredFile}).\n` +
-        'Next: roll the two files out to every licensing replica and restart them; check GET /.well-known/jwks.json lists both kids.\n',
+      rotation.retiredKid === null
+        ? `first key ${rotation.newKid} in ${keyFile}; no key retired (${retiredFile}).\n`
+        : `new key ${rotation.newKid} in ${keyFile}; retired ${rotation.retiredKid}, published until ${rotation.notAfter} (${retiredFile}).\n` +
+            'Next: roll the two files out to every licensing replica and restart them; check GET /.well-known/jwks.json lists both kids.\n',
     );
     return 0;
   } catch (err) {

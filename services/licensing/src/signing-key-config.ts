@@ -15,8 +15,23 @@ import {
 
 type KeySettings = Pick<
   LicensingConfig,
-  'LICENSE_SIGNING_KEY' | 'LICENSE_SIGNING_KEY_FILE' | 'LICENSE_RETIRED_KEYS_FILE' | 'SVC_ENVIRONMENT'
+  | 'LICENSE_SIGNING_KEY'
+  | 'LICENSE_SIGNING_KEY_FILE'
+  | 'LICENSE_RETIRED_KEYS_FILE'
+  | 'LICENSE_RETIRED_KEYS'
+  | 'SVC_ENVIRONMENT'
 >;
+
+/** The retired keys' text, from the file or the variable (not both), or undefined. */
+function retiredKeysText(config: KeySettings): string | undefined {
+  if (config.LICENSE_RETIRED_KEYS !== undefined && config.LICENSE_RETIRED_KEYS_FILE !== undefined) {
+    throw new SigningKeyError('set LICENSE_RETIRED_KEYS or LICENSE_RETIRED_KEYS_FILE, not both');
+  }
+  if (config.LICENSE_RETIRED_KEYS_FILE !== undefined) {
+    return readSetting(config.LICENSE_RETIRED_KEYS_FILE, 'LICENSE_RETIRED_KEYS_FILE');
+  }
+  return config.LICENSE_RETIRED_KEYS;
+}
 
 function readSetting(path: string, what: string): string {
   try {
@@ -51,9 +66,8 @@ export async function assertSigningKeyConfig(config: KeySettings): Promise<void>
       'SVC_ENVIRONMENT=production needs a license signing key: set LICENSE_SIGNING_KEY_FILE (or LICENSE_SIGNING_KEY) to an Ed25519 private key, see services/licensing/README.md, Signing keys',
     );
   }
-  if (config.LICENSE_RETIRED_KEYS_FILE !== undefined) {
-    retiredKeysFrom(readSetting(config.LICENSE_RETIRED_KEYS_FILE, 'LICENSE_RETIRED_KEYS_FILE'));
-  }
+  const retired = retiredKeysText(config);
+  if (retired !== undefined) retiredKeysFrom(retired);
 }
 
 /**
@@ -68,10 +82,8 @@ export async function loadKeyRing(
   logger: Logger,
 ): Promise<KeyRing> {
   await assertSigningKeyConfig(config);
-  const retired: RetiredJwk[] =
-    config.LICENSE_RETIRED_KEYS_FILE === undefined
-      ? []
-      : retiredKeysFrom(readSetting(config.LICENSE_RETIRED_KEYS_FILE, 'LICENSE_RETIRED_KEYS_FILE'));
+  const retiredText = retiredKeysText(config);
+  const retired: RetiredJwk[] = retiredText === undefined ? [] : retiredKeysFrom(retiredText);
   const text = configuredKeyText(config);
   if (text !== undefined) {
     const current = await signingKeyFrom(text);

@@ -1,7 +1,6 @@
 import type { JWK } from 'jose';
 import { jsonb, kyselyOn, sql, type Queryable } from '@svc/storage';
-import { STATUS_LIST_ID, type StatusEntry, type StoredCredential } from '../domain/credentials';
-import type { CredentialStore } from '../domain/ports';
+import type { CredentialStore, StatusEntry, StoredCredential } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -16,11 +15,12 @@ export class CredentialRepository implements CredentialStore {
       `WITH found AS (SELECT list_id, idx FROM license_status_entries WHERE license_id = $1),
        added AS (
          INSERT INTO license_status_entries (license_id, list_id, idx)
-         SELECT $1, $2, nextval('status_list_1_idx_seq') WHERE NOT EXISTS (SELECT 1 FROM found)
+         SELECT $1, 1, nextval('status_list_1_idx_seq') WHERE NOT EXISTS (SELECT 1 FROM found)
          RETURNING list_id, idx
        )
        SELECT list_id AS "listId", idx FROM found UNION ALL SELECT list_id, idx FROM added`,
-      [licenseId, STATUS_LIST_ID],
+      // List 1 (STATUS_LIST_ID) and its sequence; list 2 comes with its own sequence (ADR 0029).
+      [licenseId],
     );
     const row = rows[0];
     if (row === undefined) throw new Error(`no status entry allocated for ${licenseId}`);

@@ -3,7 +3,7 @@ import { platformNow } from '@svc/clock';
 import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/ports';
 import type { License, LicenseTerms, Tier } from './license';
-import type { Caller, LicensingContext } from './ports';
+import type { Caller, LicensingContext, StatusEntry, StoredCredential } from './ports';
 import type { SigningKey } from './signing-keys';
 
 /** The one status list so far, and its size (2^20 entries; docs/adr/0029, When a list fills). */
@@ -27,31 +27,10 @@ export function statusListUri(issuer: string, listId: number): string {
   return `${issuer.replace(/\/+$/, '')}/v1/svc/status-lists/${listId}`;
 }
 
-/** A license's place in a status list. */
-export interface StatusEntry {
-  listId: number;
-  idx: number;
-}
-
-/** A credential as stored: the newest of a license is the one served. */
-export interface StoredCredential {
-  licenseId: string;
-  kid: string;
-  credential: string;
-  issuedAt: Date;
-  expiresAt: Date;
-}
-
-/** Where credentials are signed: the current key and the deployment's public base URL. */
-export interface CredentialSigner {
-  issuer: string;
-  key(): SigningKey;
-}
-
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
 
 /**
- * The compact JWS of a license (contracts §16): EdDSA, `typ` license+jwt, `exp` the license's
+ * The compact JWS of a license (docs/spec/contracts.md §16): EdDSA, `typ` license+jwt, `exp` the license's
  * current period end. `status` carries §16's `{idx, uri}` and the IETF Token Status List's
  * `status_list` with the same values.
  */

@@ -4,7 +4,7 @@ import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { BoxView } from './box';
-import type { CredentialSigner, StatusEntry, StoredCredential } from './credentials';
+import type { SigningKey } from './signing-keys';
 import type { License, LicenseStatus, LicenseRequest, RequestStatus, Tier } from './license';
 
 export interface Page {
@@ -115,4 +115,25 @@ export interface LicensingContext {
   credentials: CredentialStore;
   /** Signs credentials and status lists with the current key. */
   signer: CredentialSigner;
+}
+
+/** A license's place in a status list. */
+export interface StatusEntry {
+  listId: number;
+  idx: number;
+}
+
+/** A credential as stored: the newest of a license is the one served. */
+export interface StoredCredential {
+  licenseId: string;
+  kid: string;
+  credential: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+/** Where credentials are signed: the current key and the deployment's public base URL. */
+export interface CredentialSigner {
+  issuer: string;
+  key(): SigningKey;
 }

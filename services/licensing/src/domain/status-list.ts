@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { SignJWT } from 'jose';
-import { STATUS_LIST_ID, STATUS_LIST_SIZE, statusListUri, type CredentialSigner } from './credentials';
-import type { LicensingContext } from './ports';
+import { STATUS_LIST_ID, STATUS_LIST_SIZE, statusListUri } from './credentials';
+import type { CredentialSigner, LicensingContext } from './ports';
 
 /** `exp` of a status list JWT is its `iat` plus this; `ttl` tells verifiers to fetch again after 30 s. */
 export const STATUS_LIST_VALIDITY_S = 600;
