@@ -11,6 +11,7 @@ import { accountMailOperations } from './gateway/account-mail';
 import { adminOperations } from './gateway/operations';
 import { licensingEvents } from './licensing/events';
 import { licensingOperations } from './licensing/operations';
+import { transparencyOperations } from './licensing/transparency';
 import { registryEvents } from './registry/events';
 import { registryOperations } from './registry/operations';
 import { webhookDispatcherEvents } from './webhook-dispatcher/events';
@@ -49,6 +50,7 @@ export const allOperations: readonly Operation[] = listOperations([
   ...Object.values(registryOperations),
   ...webhookOperations,
   ...Object.values(licensingOperations),
+  ...Object.values(transparencyOperations),
   ...Object.values(billingOperations),
   ...Object.values(detectionOperations),
   ...Object.values(enforcementOperations),

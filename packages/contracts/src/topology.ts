@@ -2,6 +2,7 @@ import { billingEvents } from './billing/events';
 import { detectionEvents } from './detection/events';
 import { enforcementEvents } from './enforcement/events';
 import { licensingEvents } from './licensing/events';
+import { registryEvents } from './registry/events';
 
 // Every consumer queue of the system and the routing patterns bound to it. Each service, started
 // on RabbitMQ, declares all of them before its outbox relay publishes anything, so an event whose
@@ -48,6 +49,28 @@ export const EVENT_QUEUES: readonly EventQueue[] = [
   },
   { queue: 'billing.sandbox-clocks', patterns: [typeOf(enforcementEvents, 'enforcement.clock.advanced')] },
   { queue: 'licensing.boxes', patterns: ['registry.box.*'] },
+  {
+    // The transparency log (docs/spec/contracts.md §16, docs/adr/0030): every decision on whether an avatar may exist.
+    queue: 'licensing.transparency',
+    patterns: [
+      typeOf(registryEvents, 'registry.box.created'),
+      typeOf(registryEvents, 'registry.box.deleted'),
+      ...[
+        'licensing.license.activated',
+        'licensing.license.renewed',
+        'licensing.license.revoked',
+        'licensing.license.cancelled',
+        'licensing.license.expired',
+      ].map((type) => typeOf(licensingEvents, type)),
+      ...[
+        'enforcement.violation.created',
+        'enforcement.violation.resolved',
+        'enforcement.violation.enforced',
+        'enforcement.violation.dismissed',
+        'enforcement.violation.reopened',
+      ].map((type) => typeOf(enforcementEvents, type)),
+    ],
+  },
   { queue: 'licensing.sandbox-clocks', patterns: [typeOf(enforcementEvents, 'enforcement.clock.advanced')] },
   {
     // The mail creators expect (#30): a license request waiting for them, a violation on their identity.

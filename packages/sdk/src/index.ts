@@ -50,3 +50,14 @@ export type { RateLimit } from './rate-limit';
 import type { components } from './schema.generated';
 /** The document's named schemas: `Schemas['Claim']`. */
 export type Schemas = components['schemas'];
+export {
+  checkTransparencyLog,
+  fromBase64,
+  leafHashOf,
+  toBase64,
+  treeHeadPayload,
+  verifyConsistencyProof,
+  verifyInclusionProof,
+  verifyTreeHead,
+} from './transparency';
+export type { MonitorReport, TransparencyMonitorOptions, TreeHead } from './transparency';

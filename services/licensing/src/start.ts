@@ -30,6 +30,9 @@ import { internalSnapshotRoutes } from './entry-points/http/internal-snapshots.r
 import { secondFamilyRoutes } from './entry-points/http/second-family.routes';
 import { boxProjectionSubscription } from './entry-points/messaging/box-projection.consumer';
 import { clockAdvancedSubscription } from './entry-points/messaging/clock-advanced.consumer';
+import { transparencySubscription } from './entry-points/messaging/transparency.consumer';
+import { transparencyRoutes } from './entry-points/http/transparency.routes';
+import { TransparencyLog, transparencyLogMigrations } from '@svc/transparency-log';
 
 export type { StartOverrides } from '@svc/service-runtime';
 
@@ -47,9 +50,9 @@ export interface RunningLicensing extends RunningDomainService {
   expireDueLicenses(): Promise<ExpiryRun>;
 }
 
-/** Licensing's migrations (after the outbox and inbox tables of @svc/messaging). */
+/** Licensing's migrations (after the outbox and inbox tables of @svc/messaging), and the transparency log's (ADR 0030). */
 export function licensingMigrations() {
-  return domainMigrations('licensing', path.resolve(__dirname));
+  return [...domainMigrations('licensing', path.resolve(__dirname)), transparencyLogMigrations];
 }
 
 /** Wires licensing's stores, consumers, expiry job and routes into the common start sequence. */
@@ -105,6 +108,8 @@ export async function startLicensing(
         signer: { issuer: config.CREDENTIAL_ISSUER.replace(/\/+$/, ''), key: () => keys.current },
       };
       const statusLists = new StatusListPublisher(ctx, Math.min(config.STATUS_LIST_CACHE_MS, 5000));
+      // The transparency log of decisions, its tree heads signed with the credentials' key (ADR 0030).
+      const transparency = { db, log: new TransparencyLog(), clock, key: () => keys.current };
       const job = periodicJob({
         name: 'license-expiry',
         intervalMs: config.LICENSE_EXPIRY_INTERVAL_MS,
@@ -113,7 +118,11 @@ export async function startLicensing(
       });
       expiry = job;
       return {
-        subscriptions: [boxProjectionSubscription({ db, boxes, clock }), clockAdvancedSubscription(ctx)],
+        subscriptions: [
+          boxProjectionSubscription({ db, boxes, clock }),
+          clockAdvancedSubscription(ctx),
+          transparencySubscription(transparency),
+        ],
         background: [
           job,
           { name: 'registry-client', start: () => undefined, stop: () => registry.close() },
@@ -125,6 +134,7 @@ export async function startLicensing(
           secondFamilyRoutes(router, ctx);
           internalSnapshotRoutes(router, ctx);
           credentialRoutes(router, ctx, { statusLists, keys });
+          transparencyRoutes(router, transparency);
         },
       };
     },

@@ -2,3 +2,4 @@
 export * from './events';
 export * from './operations';
 export * from './snapshots';
+export * from './transparency';

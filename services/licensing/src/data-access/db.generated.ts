@@ -153,6 +153,33 @@ export interface SandboxClocks {
   updatedAt: Timestamp;
 }
 
+export interface TransparencyEntries {
+  appendedAt: Timestamp;
+  entry: Buffer;
+  idx: number;
+  leafHash: Buffer;
+  parties: string[];
+  sourceId: string;
+}
+
+export interface TransparencyState {
+  id: number;
+  size: number;
+}
+
+export interface TransparencySubtrees {
+  hash: Buffer;
+  idx: number;
+  level: number;
+}
+
+export interface TransparencyTreeHeads {
+  rootHash: Buffer;
+  signature: string;
+  signedAt: Timestamp;
+  treeSize: number;
+}
+
 export interface DB {
   boxes: Boxes;
   entityVersions: EntityVersions;
@@ -165,4 +192,8 @@ export interface DB {
   outbox: Outbox;
   processedMessages: ProcessedMessages;
   sandboxClocks: SandboxClocks;
+  transparencyEntries: TransparencyEntries;
+  transparencyState: TransparencyState;
+  transparencySubtrees: TransparencySubtrees;
+  transparencyTreeHeads: TransparencyTreeHeads;
 }

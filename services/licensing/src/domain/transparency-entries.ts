@@ -1,0 +1,201 @@
+import {
+  boxCreated,
+  boxDeleted,
+  licenseActivated,
+  licenseCancelled,
+  licenseExpired,
+  licenseRenewed,
+  licenseRevoked,
+  violationCreated,
+  violationDismissed,
+  violationEnforced,
+  violationReopened,
+  violationResolved,
+  type EventEnvelope,
+} from '@svc/contracts';
+
+// What the transparency log records (docs/spec/contracts.md §16, docs/adr/0030): every decision that changes
+// whether an avatar may exist, one entry per decision, from the event that announced it. The entry
+// names the decision, its subjects, the facts it rests on and when it was made; its parties (who may
+// read it) are the box's owner and the platform on the other side.
+
+/** A decision as the log keeps it (hashed as canonical JSON). */
+export interface Decision {
+  decision:
+    | 'box.created'
+    | 'box.removed'
+    | 'license.activated'
+    | 'license.renewed'
+    | 'license.revoked'
+    | 'license.cancelled'
+    | 'license.lapsed'
+    | 'violation.opened'
+    | 'violation.resolved'
+    | 'violation.enforced'
+    | 'violation.dismissed'
+    | 'appeal.decided';
+  at: string;
+  identityName: string;
+  subject: Record<string, string>;
+  facts: Record<string, unknown>;
+  /** The event that announced it (its id is the entry's source: appended once). */
+  eventId: string;
+}
+
+export interface DecisionEntry {
+  sourceId: string;
+  decision: Decision;
+  parties: string[];
+}
+
+/** The event types the log's queue binds (contracts topology, `licensing.transparency`). */
+export const LOGGED_EVENTS = [
+  boxCreated,
+  boxDeleted,
+  licenseActivated,
+  licenseRenewed,
+  licenseRevoked,
+  licenseCancelled,
+  licenseExpired,
+  violationCreated,
+  violationResolved,
+  violationEnforced,
+  violationDismissed,
+  violationReopened,
+].map((event) => event.type);
+
+const LICENSE_DECISIONS = new Map<string, Decision['decision']>([
+  [licenseActivated.type, 'license.activated'],
+  [licenseRenewed.type, 'license.renewed'],
+  [licenseRevoked.type, 'license.revoked'],
+  [licenseCancelled.type, 'license.cancelled'],
+  [licenseExpired.type, 'license.lapsed'],
+]);
+
+const parties = (...ids: (string | undefined)[]): string[] =>
+  [...new Set(ids.filter((id): id is string => id !== undefined && id !== ''))].sort();
+
+/** The decisions an event announces (none for a type the log does not keep). */
+export function decisionsOf(received: EventEnvelope): DecisionEntry[] {
+  const eventId = received.id;
+  const one = (decision: Omit<Decision, 'eventId'>, who: string[]): DecisionEntry[] => [
+    { sourceId: eventId, decision: { ...decision, eventId }, parties: who },
+  ];
+  switch (received.type) {
+    case boxCreated.type:
+    case boxDeleted.type: {
+      const created = received.type === boxCreated.type;
+      const data = (created ? boxCreated : boxDeleted).parse(received).data;
+      const facts = created ? { policy: boxCreated.parse(received).data.policy } : {};
+      return one(
+        {
+          decision: created ? 'box.created' : 'box.removed',
+          at: received.occurredAt,
+          identityName: data.identityName,
+          subject: { boxId: data.boxId, claimId: data.claimId },
+          facts,
+        },
+        parties(data.ownerPlatformId),
+      );
+    }
+    case licenseActivated.type:
+    case licenseRenewed.type:
+    case licenseRevoked.type:
+    case licenseCancelled.type:
+    case licenseExpired.type: {
+      const decision = LICENSE_DECISIONS.get(received.type) ?? 'license.activated';
+      const data = licenseActivated.data.passthrough().parse(received.data) as ReturnType<
+        typeof licenseActivated.parse
+      >['data'] &
+        Record<string, unknown>;
+      const facts: Record<string, unknown> = {
+        tier: data.tier,
+        validFrom: data.validFrom,
+        expiresAt: data.expiresAt,
+      };
+      for (const extra of ['reason', 'effectiveDate', 'effectiveAt', 'previousExpiry', 'newExpiry'])
+        if (data[extra] !== undefined) facts[extra] = data[extra];
+      return one(
+        {
+          decision,
+          at: received.occurredAt,
+          identityName: data.identityName,
+          subject: { licenseId: data.licenseId, boxId: data.boxId, claimId: data.claimId },
+          facts,
+        },
+        parties(data.boxOwnerPlatformId, data.licenseePlatformId),
+      );
+    }
+    case violationCreated.type:
+    case violationResolved.type:
+    case violationEnforced.type:
+    case violationDismissed.type:
+    case violationReopened.type:
+      return violationDecisions(received);
+    default:
+      return [];
+  }
+}
+
+function violationDecisions(received: EventEnvelope): DecisionEntry[] {
+  const eventId = received.id;
+  const data = violationEnforced.data.passthrough().parse(received.data) as ReturnType<
+    typeof violationEnforced.parse
+  >['data'] &
+    Record<string, unknown>;
+  const who = parties(data.boxOwnerPlatformId, received.platformId);
+  const subject = {
+    violationId: data.violationId,
+    boxId: data.boxId,
+    claimId: data.claimId,
+    avatarId: data.avatarId,
+  };
+  const base = { at: received.occurredAt, identityName: data.identityName };
+  const entry = (
+    decision: Decision['decision'],
+    facts: Record<string, unknown>,
+    suffix = '',
+  ): DecisionEntry => ({
+    sourceId: `${eventId}${suffix}`,
+    decision: { ...base, decision, subject: { ...subject }, facts, eventId },
+    parties: who,
+  });
+  switch (received.type) {
+    case violationCreated.type: {
+      const created = violationCreated.parse(received).data;
+      return [
+        entry('violation.opened', {
+          policy: created.policy,
+          severity: created.severity,
+          confidence: created.confidence,
+          userCount: created.userCount,
+          gracePeriodId: created.gracePeriodId,
+        }),
+      ];
+    }
+    case violationResolved.type: {
+      const resolved = violationResolved.parse(received).data;
+      return [
+        entry('violation.resolved', {
+          resolution: resolved.resolution,
+          resolvedBy: resolved.resolvedBy ?? null,
+          licenseId: resolved.licenseId,
+        }),
+      ];
+    }
+    case violationEnforced.type:
+      return [entry('violation.enforced', { policy: data.policy, severity: data.severity })];
+    case violationDismissed.type: {
+      const { appealId } = violationDismissed.parse(received).data;
+      // The appeal was upheld, and that dismissed the violation: two decisions, each logged once.
+      return [
+        entry('appeal.decided', { appealId, outcome: 'upheld' }, ':appeal'),
+        entry('violation.dismissed', { appealId }),
+      ];
+    }
+    default: {
+      const { appealId } = violationReopened.parse(received).data;
+      return [entry('appeal.decided', { appealId, outcome: 'denied' })];
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import { CompactSign } from 'jose';
+import type { Clock } from '@svc/clock';
+import type { EventEnvelope } from '@svc/contracts';
+import { errors } from '@svc/errors';
+import type { Queryable } from '@svc/ports';
+import { canonicalJson, type TransparencyLog, type TreeHeadSigner } from '@svc/transparency-log';
+import type { SigningKey } from './signing-keys';
+import { decisionsOf } from './transparency-entries';
+
+// The transparency log licensing keeps (docs/spec/contracts.md §16, docs/adr/0030): decisions appended from the
+// events that announce them, tree heads signed with the current credential key, proofs for anyone,
+// entries for their parties only.
+
+export interface TransparencyDeps {
+  log: TransparencyLog;
+  clock: Clock;
+  /** The key that signs now (the same ring as credentials: /.well-known/jwks.json lists it). */
+  key(): SigningKey;
+}
+
+/** Appends the decisions an event announces, in the caller's transaction (the inbox record's). */
+export async function appendDecisions(
+  deps: TransparencyDeps,
+  tx: Queryable,
+  received: EventEnvelope,
+): Promise<number> {
+  let appended = 0;
+  for (const { sourceId, decision, parties } of decisionsOf(received)) {
+    const position = await deps.log.append(tx, {
+      sourceId,
+      entry: canonicalJson(decision),
+      parties,
+      at: deps.clock.now(),
+    });
+    if (position.appended) appended += 1;
+  }
+  return appended;
+}
+
+/** A tree head's signature: a compact JWS (EdDSA, the current kid) over its canonical payload. */
+export function treeHeadSigner(key: () => SigningKey): TreeHeadSigner {
+  return async (payload) => {
+    const current = key();
+    return new CompactSign(payload)
+      .setProtectedHeader({ alg: 'EdDSA', kid: current.kid, typ: 'tree-head+jws' })
+      .sign(current.privateKey);
+  };
+}
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+export async function newestTreeHead(deps: TransparencyDeps, q: Queryable) {
+  const head = await deps.log.signedTreeHead(q, treeHeadSigner(deps.key), deps.clock.now());
+  return {
+    treeSize: head.treeSize,
+    rootHash: b64(head.rootHash),
+    timestamp: head.timestamp.toISOString(),
+    signature: head.signature,
+  };
+}
+
+/** The audit path of a leaf, in the tree of `treeSize` (default: the newest signed head's). */
+export async function inclusionProofOf(
+  deps: TransparencyDeps,
+  q: Queryable,
+  input: { leafHash: string; treeSize?: number | undefined },
+) {
+  const size = input.treeSize ?? (await newestTreeHead(deps, q)).treeSize;
+  const current = await deps.log.size(q);
+  if (size > current) {
+    throw errors.validation(`The log holds ${current} entries`, {
+      fields: [{ field: 'treeSize', message: `at most ${current}` }],
+    });
+  }
+  const leaf = Buffer.from(input.leafHash, 'base64');
+  const index = await deps.log.find(q, leaf, size);
+  if (index === null) throw errors.notFound('Log entry with leaf hash', input.leafHash);
+  const auditPath = await deps.log.inclusionProof(q, index, size);
+  return { leafIndex: index, treeSize: size, auditPath: auditPath.map(b64) };
+}
+
+export async function consistencyProofOf(
+  deps: TransparencyDeps,
+  q: Queryable,
+  input: { first: number; second: number },
+) {
+  const current = await deps.log.size(q);
+  if (input.first > input.second || input.second > current) {
+    throw errors.validation(`first must be at most second, and second at most ${current} (the log's size)`, {
+      fields: [{ field: input.first > input.second ? 'first' : 'second', message: 'out of range' }],
+    });
+  }
+  const proof = await deps.log.consistencyProof(q, input.first, input.second);
+  return { first: input.first, second: input.second, proof: proof.map(b64) };
+}
+
+/** An entry, for the parties it concerns; anyone else learns nothing (404, as for a missing one). */
+export async function entryFor(deps: TransparencyDeps, q: Queryable, platformId: string, index: number) {
+  const entry = await deps.log.entry(q, index);
+  if (entry === null || !entry.parties.includes(platformId))
+    throw errors.notFound('Log entry', String(index));
+  const text = entry.entry.toString('utf8');
+  return {
+    index: entry.index,
+    leafHash: b64(entry.leafHash),
+    entry: text,
+    decision: JSON.parse(text) as Record<string, unknown>,
+    appendedAt: entry.appendedAt.toISOString(),
+  };
+}

@@ -1,0 +1,45 @@
+import type { Router } from 'express';
+import {
+  consistencyProofQuerySchema,
+  inclusionProofQuerySchema,
+  logEntryIndexParamSchema,
+  transparencyOperations as ops,
+} from '@svc/contracts';
+import { parseParams, parseQuery } from '@svc/service-kit';
+import type { Database } from '@svc/storage';
+import {
+  consistencyProofOf,
+  entryFor,
+  inclusionProofOf,
+  newestTreeHead,
+  type TransparencyDeps,
+} from '../../domain/transparency.use-case';
+import { callerOf } from './caller';
+
+/**
+ * The transparency log's public side (docs/spec/contracts.md §16): tree heads and proofs for anyone (the gateway
+ * forwards them without a key), an entry's content for its parties only.
+ */
+export function transparencyRoutes(router: Router, deps: TransparencyDeps & { db: Database }): void {
+  router.get(ops.getTreeHead.path, async (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=5').json({ data: await newestTreeHead(deps, deps.db) });
+  });
+
+  router.get(ops.getInclusionProof.path, async (req, res) => {
+    const query = parseQuery(inclusionProofQuerySchema, req);
+    res.json({ data: await inclusionProofOf(deps, deps.db, query) });
+  });
+
+  router.get(ops.getConsistencyProof.path, async (req, res) => {
+    const query = parseQuery(consistencyProofQuerySchema, req);
+    // A proof between two sizes never changes: cacheable for as long as anyone likes.
+    res
+      .set('Cache-Control', 'public, max-age=86400')
+      .json({ data: await consistencyProofOf(deps, deps.db, query) });
+  });
+
+  router.get(ops.getTransparencyEntry.path, async (req, res) => {
+    const { index } = parseParams(logEntryIndexParamSchema, req);
+    res.json({ data: await entryFor(deps, deps.db, callerOf(req).platformId, index) });
+  });
+}
