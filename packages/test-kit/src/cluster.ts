@@ -297,6 +297,11 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     options.ports?.gateway ??
     (options.fixedPorts === true ? Number(process.env.PORT ?? SERVICE_PORTS.gateway) : await freePort());
   const gatewayMetricsPort = options.fixedPorts === true ? GATEWAY_METRICS_PORT : await freePort();
+  // Credentials and status lists name the gateway's address, where third parties reach them (docs/spec/contracts.md §16).
+  const licensing = settings.get('licensing');
+  if (licensing !== undefined && options.env?.CREDENTIAL_ISSUER === undefined) {
+    licensing.env.CREDENTIAL_ISSUER = `http://127.0.0.1:${gatewayPort}`;
+  }
   settings.set('gateway', {
     port: gatewayPort,
     env: {

@@ -91,6 +91,8 @@ export async function startEmbedded(
       VERIFICATION_BASE_URL: config.VERIFICATION_BASE_URL,
       TIMELINE_INTERVAL_MS: config.TIMELINE_INTERVAL_MS,
       LICENSE_EXPIRY_INTERVAL_MS: config.LICENSE_EXPIRY_INTERVAL_MS,
+      // Credentials and status lists name the address third parties reach (docs/spec/contracts.md §16).
+      CREDENTIAL_ISSUER: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`,
     },
   };
   const services: { stop(): Promise<void> }[] = [];
