@@ -1,4 +1,4 @@
-// The transparency log at scale (issue #31, contracts §16): an inclusion proof at 10 million
+// The transparency log at scale (issue #31, docs/spec/contracts.md §16): an inclusion proof at 10 million
 // entries answers in <= 5 ms p99, and appending keeps up with decisions. The log is bulk-loaded in
 // SQL (leaf and subtree hashes computed by PostgreSQL's sha256 with RFC 9162's prefixes, as the
 // package would have stored them), then entries are appended through the package on top, and every

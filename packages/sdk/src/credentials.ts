@@ -1,7 +1,7 @@
 import { StatusList } from '@sd-jwt/jwt-status-list';
 import { base64url, compactVerify, errors as joseErrors, importJWK, type JWK, type KeyLike } from 'jose';
 
-// Offline checks of the proofs of contracts §16: a license credential (compact JWS, EdDSA,
+// Offline checks of the proofs of docs/spec/contracts.md §16: a license credential (compact JWS, EdDSA,
 // `typ` license+jwt), the status list that revokes it (IETF Token Status List, `typ`
 // statuslist+jwt) and the key set both are signed with (`<iss>/.well-known/jwks.json`).
 
@@ -570,7 +570,7 @@ function licenseClaimsOf(payload: Record<string, unknown>): LicensePayload {
 }
 
 /**
- * `status: {status_list: {idx, uri}}` (IETF) or `status: {idx, uri}` (contracts §16); when both
+ * `status: {status_list: {idx, uri}}` (IETF) or `status: {idx, uri}` (docs/spec/contracts.md §16); when both
  * are there they must agree.
  */
 function statusReferenceOf(status: unknown): { idx: number; uri: string } | undefined {

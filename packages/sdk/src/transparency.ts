@@ -1,6 +1,6 @@
 import { base64url, compactVerify, createLocalJWKSet, decodeProtectedHeader, type JWK } from 'jose';
 
-// Offline checks of the transparency log (contracts §16, RFC 9162 §2.1): that an entry is in a
+// Offline checks of the transparency log (docs/spec/contracts.md §16, RFC 9162 §2.1): that an entry is in a
 // tree (inclusion), that a tree is a prefix of a later one (consistency), that a tree head was
 // signed by the log, and a monitor that fetches tree heads over time and reports a fork or a
 // rollback. SHA-256 through WebCrypto, so the same module runs in Node and in a browser.

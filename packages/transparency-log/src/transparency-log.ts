@@ -10,7 +10,7 @@ import {
 } from '@svc/merkle-log';
 import type { Queryable } from '@svc/ports';
 
-// The transparency log (contracts §16, issue #31) over PostgreSQL: leaves appended in commit order,
+// The transparency log (docs/spec/contracts.md §16, issue #31) over PostgreSQL: leaves appended in commit order,
 // the hash of every complete aligned subtree stored when its last leaf arrives, and tree heads and
 // proofs assembled from those stored hashes in one query each, whatever the size of the log.
 

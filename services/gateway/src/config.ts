@@ -32,7 +32,7 @@ export const gatewayConfigSchema = baseEnvSchema.extend({
   WEBHOOK_DISPATCHER_URL: serviceUrl,
   // Active (not revoked, rotated or expired) API keys a platform may hold per environment (#30).
   MAX_ACTIVE_API_KEYS: env.int(20),
-  // A dashboard session's own budget of public API calls (#30, contracts §17): never the platform's limits.
+  // A dashboard session's own budget of public API calls (#30, docs/spec/contracts.md §17): never the platform's limits.
   DASHBOARD_CALLS_PER_MINUTE: env.int(300),
   DASHBOARD_CALLS_PER_DAY: env.int(20_000),
   // Dashboard uploads (#30): a directory for their bytes (default: the database; the embedded

@@ -66,7 +66,7 @@ export interface GatewayOptions {
   publicBaseUrl?: string;
   /** MAX_ACTIVE_API_KEYS: active keys a platform may hold per environment; default 20. */
   maxActiveApiKeys?: number;
-  /** A dashboard session's own budget of public calls (contracts §17); default DEFAULT_SESSION_BUDGET. */
+  /** A dashboard session's own budget of public calls (docs/spec/contracts.md §17); default DEFAULT_SESSION_BUDGET. */
   sessionBudget?: SessionBudget;
   /** SIGN_UPS_PER_HOUR: sign-ups (and, apart, reset requests) per client and per address an hour; default 5. */
   signUpsPerHour?: number;

@@ -383,7 +383,7 @@ export const licensingOperations = {
     path: '/v1/svc/licenses/:id/credential',
     summary: "An active license's newest signed credential, for its licensee and the box owner",
     description:
-      'A compact JWS anyone can verify offline with the keys of `GET /.well-known/jwks.json`, and check against the status list its `status.uri` names (contracts §16, docs/adr/0029). Activation, each renewal and an upgrade issue a new one.',
+      'A compact JWS anyone can verify offline with the keys of `GET /.well-known/jwks.json`, and check against the status list its `status.uri` names (docs/spec/contracts.md §16, docs/adr/0029). Activation, each renewal and an upgrade issue a new one.',
     request: idParams,
     responses: {
       200: { description: 'The credential', schema: dataOf(licenseCredentialSchema) },

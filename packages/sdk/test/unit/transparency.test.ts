@@ -12,7 +12,7 @@ import {
   type TreeHead,
 } from '../../src/transparency';
 
-// A third party's side of the transparency log (contracts §16): proofs checked with WebCrypto
+// A third party's side of the transparency log (docs/spec/contracts.md §16): proofs checked with WebCrypto
 // (Node and browsers alike) agree with RFC 9162 as packages/merkle-log builds it; a tampered entry,
 // root or signature is caught; the monitor reports growth, a rollback and a fork.
 const leaves = Array.from({ length: 40 }, (_, i) => leafHash(Buffer.from(`entry ${i}`)));

@@ -14,7 +14,7 @@ import { createDatabase, runMigrations, type Database } from '@svc/storage';
 import { freshPostgresDatabase } from '@svc/test-kit';
 import { canonicalJson, TransparencyLog, transparencyLogMigrations, treeHeadPayload } from '../../src';
 
-// The log over PostgreSQL (#31, contracts §16): what it stores answers exactly what RFC 9162's
+// The log over PostgreSQL (#31, docs/spec/contracts.md §16): what it stores answers exactly what RFC 9162's
 // in-memory definitions answer, at every size; a source appends once; concurrent appends get
 // consecutive indexes; tree heads are signed once per size; a rewritten row is caught.
 let database: { url: string; drop(): Promise<void> };

@@ -66,7 +66,7 @@ export async function authenticateSession(
   return session;
 }
 
-/** A dashboard session's own budget of public calls (contracts §17): not the tenant's API limits. */
+/** A dashboard session's own budget of public calls (docs/spec/contracts.md §17): not the tenant's API limits. */
 export interface SessionBudget {
   perMinute: number;
   perDay: number;
@@ -78,7 +78,7 @@ export const DEFAULT_SESSION_BUDGET: SessionBudget = { perMinute: 300, perDay: 2
 /**
  * A public request made with a session instead of a key (ADR 0024): the account acts as its
  * tenant, exactly as the tenant's key would. It is counted against the session's own budget
- * (contracts §17, #30), never the tenant's API limits: a creator reading their boxes does not
+ * (docs/spec/contracts.md §17, #30), never the tenant's API limits: a creator reading their boxes does not
  * spend what the platform's integration needs, nor the other way round. A route's extra bucket
  * (expensive work such as checks) is the plan's, counted per account, so that opening sessions
  * does not multiply it. The operator has no tenant.

@@ -126,7 +126,7 @@ export const ANONYMOUS_PLATFORM_ID = 'public';
 
 /**
  * An operation another service serves to anyone (`auth: 'public'`: the signing keys, a status
- * list, contracts §16): matched for a GET or HEAD, whatever the path family, else null.
+ * list, docs/spec/contracts.md §16): matched for a GET or HEAD, whatever the path family, else null.
  */
 export function matchAnonymous(
   deps: Pick<Deps, 'routes'>,

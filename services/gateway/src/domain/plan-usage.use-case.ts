@@ -29,7 +29,7 @@ export function sessionBudgetId(sessionId: string): string {
 
 /**
  * A tenant's plan and how much of each of its budgets the current minute and UTC day have used:
- * the signed-in session's own (its limits are the dashboard's, not the plan's: contracts §17) and each key still accepted (a rotated key and its successor share
+ * the signed-in session's own (its limits are the dashboard's, not the plan's: docs/spec/contracts.md §17) and each key still accepted (a rotated key and its successor share
  * one budget, so both show the same counts). Reading counts nothing.
  *
  * The shared counter also holds the slices of budget gateways have leased and not spent yet
@@ -66,7 +66,10 @@ export async function describePlanUsage(
   );
   const keys = [];
   for (const key of accepted) keys.push({ keyId: key.id, ...(await budget(key.budgetId)) });
-  return { plan: input.platform.plan, limits, session: await budget(sessionBudgetId(input.sessionId), input.sessionBudget),
+  return {
+    plan: input.platform.plan,
+    limits,
+    session: await budget(sessionBudgetId(input.sessionId), input.sessionBudget),
     keys,
   };
 }

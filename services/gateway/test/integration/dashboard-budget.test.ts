@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 const PASSWORD = 'twelve chars or more';
-const cookieOf = (setCookie: string | null) => `svc_session=${/svc_session=([^;]+)/.exec(setCookie ?? '')?.[1]}`;
+const cookieOf = (setCookie: string | null) =>
+  `svc_session=${/svc_session=([^;]+)/.exec(setCookie ?? '')?.[1]}`;
 
 describe('dashboard session budgets', () => {
   it("when the platform's key spends its whole minute, then its people's dashboard sessions still answer, each on a budget of its own that does not touch the key's", async () => {
@@ -46,7 +47,9 @@ describe('dashboard session budgets', () => {
     expect(viaSession.headers.get('x-ratelimit-limit')).toBe(String(SESSION_PER_MINUTE));
     expect(viaSession.headers.get('x-ratelimit-remaining')).toBe(String(SESSION_PER_MINUTE - 1));
     for (let i = 2; i <= SESSION_PER_MINUTE; i += 1) {
-      expect((await h.call(undefined, 'GET', `/v1/svc/echo/s${i}`, undefined, { cookie: first })).status).toBe(200);
+      expect(
+        (await h.call(undefined, 'GET', `/v1/svc/echo/s${i}`, undefined, { cookie: first })).status,
+      ).toBe(200);
     }
     // Past its own budget the session waits, told how long; the key's count did not move.
     const over = await h.call(undefined, 'GET', '/v1/svc/echo/over', undefined, { cookie: first });
@@ -58,7 +61,9 @@ describe('dashboard session budgets', () => {
     const again = await h.call(undefined, 'POST', '/dashboard/api/session', { email, password: PASSWORD });
     expect(again.status).toBe(200);
     const second = cookieOf(again.headers.get('set-cookie'));
-    expect((await h.call(undefined, 'GET', '/v1/svc/echo/s2-1', undefined, { cookie: second })).status).toBe(200);
+    expect((await h.call(undefined, 'GET', '/v1/svc/echo/s2-1', undefined, { cookie: second })).status).toBe(
+      200,
+    );
 
     // A new minute: the key has its 60 again, whatever the sessions spent.
     h.clock.advance(60_000);

@@ -9,7 +9,7 @@ import type { StatusListPublisher } from '../../domain/status-list';
 import { callerOf } from './caller';
 
 /**
- * Proofs of a license (contracts §16, docs/adr/0029): its credential for the licensee and the box
+ * Proofs of a license (docs/spec/contracts.md §16, docs/adr/0029): its credential for the licensee and the box
  * owner; the status list and the key set for anyone (the gateway forwards them without a key, so
  * neither reads a platform from the request).
  */
