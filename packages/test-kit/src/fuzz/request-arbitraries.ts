@@ -151,9 +151,14 @@ function stringArb(node: JsonObject, field: string, pool: string[]): fc.Arbitrar
   if (typeof node.pattern === 'string') {
     try {
       const pattern = new RegExp(node.pattern);
+      // Kept short when a shorter value still matches; a pattern that fixes a longer length (a
+      // 44-character base64 hash) keeps its length, or no value would ever pass the filter.
       return fc
         .stringMatching(pattern)
-        .map((s) => s.slice(0, Math.max(max, min)))
+        .map((s) => {
+          const cut = s.slice(0, Math.max(max, min));
+          return pattern.test(cut) ? cut : s;
+        })
         .filter((s) => s.length >= min && pattern.test(s));
     } catch {
       // a pattern JavaScript cannot read: fall through to plain strings
