@@ -34,9 +34,12 @@ describe("the SDK README's credential example", () => {
     const issuer = 'https://api.example.com';
     const uri = `${issuer}/v1/svc/status-lists/1`;
     const key = await signingKey('k1');
+    // The README's check runs on the real clock: the list is signed now (the fixtures' fixed "now"
+    // would make it expired once that day's clock passes it).
+    const signedAt = Math.floor(Date.now() / 1000);
     const onTheWire = new Map([
       [`${issuer}/.well-known/jwks.json`, JSON.stringify(jwksOf(key))],
-      [uri, await signStatusList(key, { uri, revoked: [2] })],
+      [uri, await signStatusList(key, { uri, revoked: [2], iat: signedAt - 30, exp: signedAt + 600 })],
     ]);
     const fetchSpy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
       const body = onTheWire.get(String(input));
