@@ -243,8 +243,10 @@ describe('uploads in the embedded form (PGlite)', () => {
     );
     uploading = false;
     await probe;
-    // Stored in PGlite, each held the event loop for seconds (17.7 s of /healthz for three).
+    // Stored in PGlite, each held the event loop for seconds (17.7 s of /healthz for three, at
+    // least 2.5 s on an idle machine). As files, the slowest answer is about 0.2 s idle and 0.5 s
+    // on a loaded CI machine: the bound tells the two apart without timing the machine.
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201]);
-    expect(Math.max(...slowest)).toBeLessThan(500);
+    expect(Math.max(...slowest)).toBeLessThan(1500);
   }, 60_000);
 });
