@@ -208,7 +208,7 @@ describe('uploads in the embedded form (PGlite)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('when three 4 MiB pictures are uploaded at once, then health checks keep answering within half a second', async () => {
+  it('when three 4 MiB pictures are uploaded at once, then health checks keep answering (well under the seconds PGlite held them)', async () => {
     // Three accounts (one upload at a time each).
     const sessions = [];
     for (let i = 0; i < 3; i += 1) {
