@@ -43,6 +43,12 @@ module.exports = {
     },
   ],
   testTimeout: 30000,
+  // On two cores jest would run the integration and e2e files in band, in its own process, whose
+  // heap only grows from file to file (each file's module registry, PGlite instances, servers):
+  // the run hit V8's 4 GB limit after 29 minutes. With a limit, jest runs them in a worker (one,
+  // still: --maxWorkers is untouched) and starts a fresh one after any file that leaves it above
+  // 1.5 GB. A run that asks for --runInBand (the fault suite) is unaffected.
+  workerIdleMemoryLimit: '1536MB',
   // Coverage (`make test` passes --coverage to its unit-project run): V8's own counters, no
   // instrumenting transform; every source file of packages/ and services/ counts, tested or not.
   // The thresholds sit about a point under the level the unit project reached (2026-11-25, README).
