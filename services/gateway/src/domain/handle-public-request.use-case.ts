@@ -133,10 +133,7 @@ export function matchAnonymous(
   method: string,
   path: string,
 ): MatchedRoute | null {
-  if (method !== 'GET' && method !== 'HEAD') return null;
-  const matched = deps.routes.match('GET', path);
-  if (matched === null || matched.route.auth !== 'public' || matched.route.service === 'gateway') return null;
-  return matched;
+  return deps.routes.matchAnonymous(method, path);
 }
 
 /**

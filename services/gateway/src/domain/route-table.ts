@@ -121,12 +121,18 @@ export function routesFrom(operations: readonly Operation[]): Route[] {
  */
 export class RouteTable {
   private readonly compiled: Compiled[];
+  /** Other services' GET operations for anyone (`auth: 'public'`), checked on every request. */
+  private readonly anonymous: Compiled[];
 
   constructor(routes: Route[]) {
     // More static segments first: the most specific route wins.
     const staticCount = (path: string) =>
       path.split('/').filter((s) => s !== '' && !s.startsWith(':')).length;
     this.compiled = routes.map(compile).sort((a, b) => staticCount(b.route.path) - staticCount(a.route.path));
+    this.anonymous = this.compiled.filter(
+      (entry) =>
+        entry.route.auth === 'public' && entry.route.service !== 'gateway' && entry.route.method === 'GET',
+    );
   }
 
   match(method: string, path: string): MatchedRoute | null {
@@ -145,6 +151,18 @@ export class RouteTable {
       return { route: entry.route, params, upstreamPath };
     }
     return null;
+  }
+
+  /**
+   * The route of another service's operation for anyone (a GET or HEAD), else null. Every request
+   * asks, so it tries the few such routes first and walks the whole table only when one matches
+   * (a more specific route of the table still wins).
+   */
+  matchAnonymous(method: string, path: string): MatchedRoute | null {
+    if (method !== 'GET' && method !== 'HEAD') return null;
+    if (!this.anonymous.some((entry) => entry.pattern.test(path))) return null;
+    const matched = this.match('GET', path);
+    return matched !== null && this.anonymous.some((entry) => entry.route === matched.route) ? matched : null;
   }
 
   /** True when some route has this path with another method (for a clear 404 message). */

@@ -115,3 +115,21 @@ describe('budgets of the declared routes', () => {
     expect(declared.match('POST', '/v1/svc/claims')?.route.timeoutMs).toBeUndefined();
   });
 });
+
+describe('operations for anyone', () => {
+  const table = new RouteTable(routesFrom(allOperations));
+
+  it('when another service declares a public GET, then it matches without a key, for GET and HEAD only', () => {
+    expect(table.matchAnonymous('GET', '/.well-known/jwks.json')?.route.service).toBe('licensing');
+    expect(table.matchAnonymous('HEAD', '/v1/svc/status-lists/1')?.route.id).toBe('getStatusList');
+    expect(table.matchAnonymous('GET', '/v1/svc/transparency/tree-head')?.route.id).toBe('getTreeHead');
+    expect(table.matchAnonymous('POST', '/v1/svc/status-lists/1')).toBeNull();
+  });
+
+  it('when the route is keyed, or the gateway’s own public one, then it is not anonymous', () => {
+    expect(table.matchAnonymous('GET', '/v1/svc/licenses/lic_1/credential')).toBeNull();
+    expect(table.matchAnonymous('GET', '/v1/svc/transparency/entries/3')).toBeNull();
+    expect(table.matchAnonymous('GET', '/v1/svc/openapi.json')).toBeNull();
+    expect(table.matchAnonymous('GET', '/v1/svc/claims')).toBeNull();
+  });
+});
