@@ -1,5 +1,5 @@
 import type { Queryable } from '@svc/ports';
-import type { BudgetGrant, KeyBudgetStore } from './ports';
+import type { KeyBudgetStore } from './ports';
 
 /**
  * A lease asks for at most 1/LEASE_DIVISOR of what is left of a bucket's window (known from the
@@ -38,11 +38,19 @@ interface Lease {
  * counter (one statement for every empty bucket of the request, one in flight per budget). The
  * shared counter never hands out more than the limit, so the requests accepted by all replicas in
  * a window never exceed it; what a replica holds unspent is refused elsewhere until it is spent or
- * given back (at most one lease per bucket and replica, given back after IDLE_RETURN_MS idle).
+ * given back (at most one lease per bucket, window and replica, given back after IDLE_RETURN_MS idle).
+ *
+ * A lease belongs to its bucket's window: a request that began in the minute before (a slow
+ * request, or a replica whose requests straddle the boundary) spends from that minute's lease and
+ * leaves the new minute's alone. One lease per bucket, replaced by whichever window asked last,
+ * threw away the unspent units of the other at each turn; they stayed counted, and the old minute's
+ * counter filled until every request was refused at a few per cent of the limit (#34).
  */
 export class BudgetLeases {
+  /** By bucket and window start (`leaseKey`). */
   private readonly leases = new Map<string, Lease>();
-  private readonly inFlight = new Map<string, Promise<BudgetGrant[]>>();
+  /** The acquisition in flight per budget; it answers the leases it found spent. */
+  private readonly inFlight = new Map<string, Promise<Lease[]>>();
   private readonly waiting = new Map<string, number>();
 
   constructor(
@@ -72,9 +80,10 @@ export class BudgetLeases {
         const pending = this.inFlight.get(budgetId);
         if (pending !== undefined) {
           // Another request of this budget is taking a slice: spend from it, or ask again after it;
-          // a bucket it found spent and that is still empty here refuses this request too.
-          const grants = await pending.catch(() => []);
-          const refusal = this.refusalOf(leases, grants);
+          // a bucket's window it found spent and that is still empty here refuses this request too
+          // (the same bucket of another window does not: it has its own lease and counter).
+          const spent = await pending.catch(() => []);
+          const refusal = this.refusalOf(leases, spent);
           if (refusal !== undefined) return refusal;
           continue;
         }
@@ -82,13 +91,13 @@ export class BudgetLeases {
         const demand = this.waiting.get(budgetId) ?? 1;
         const acquiring = this.acquire(q, empty, demand);
         this.inFlight.set(budgetId, acquiring);
-        let grants: BudgetGrant[];
+        let spent: Lease[];
         try {
-          grants = await acquiring;
+          spent = await acquiring;
         } finally {
           this.inFlight.delete(budgetId);
         }
-        const refusal = this.refusalOf(leases, grants);
+        const refusal = this.refusalOf(leases, spent);
         if (refusal !== undefined) return refusal;
       }
     } finally {
@@ -98,10 +107,9 @@ export class BudgetLeases {
     }
   }
 
-  /** The counts of a refusal when a grant found one of these buckets spent and its lease is empty. */
-  private refusalOf(leases: Lease[], grants: BudgetGrant[]): number[] | undefined {
-    const spent = new Set(grants.filter((grant) => grant.granted === 0).map((grant) => grant.bucket));
-    const refused = leases.filter((lease) => spent.has(lease.bucket) && lease.left === 0);
+  /** The counts of a refusal when an acquisition found one of these leases spent and it is empty. */
+  private refusalOf(leases: Lease[], spent: Lease[]): number[] | undefined {
+    const refused = leases.filter((lease) => spent.includes(lease) && lease.left === 0);
     if (refused.length === 0) return undefined;
     return leases.map((lease) =>
       refused.includes(lease) ? lease.limit + 1 : Math.min(lease.limit, lease.known - lease.left),
@@ -110,15 +118,14 @@ export class BudgetLeases {
 
   /** The units of `bucket`'s window starting at `windowStart` this replica holds and has not spent. */
   heldOf(bucket: string, windowStart: Date): number {
-    const lease = this.leases.get(bucket);
-    return lease === undefined || lease.windowStart !== windowStart.getTime() ? 0 : lease.left;
+    return this.leases.get(leaseKey(bucket, windowStart.getTime()))?.left ?? 0;
   }
 
   private leaseOf(wanted: BucketWanted): Lease {
     const windowStart = wanted.windowStart.getTime();
-    let lease = this.leases.get(wanted.bucket);
-    // A lease of an earlier window is void: its units counted in a window that is over.
-    if (lease === undefined || lease.windowStart !== windowStart) {
+    const key = leaseKey(wanted.bucket, windowStart);
+    let lease = this.leases.get(key);
+    if (lease === undefined) {
       lease = {
         bucket: wanted.bucket,
         windowStart,
@@ -128,13 +135,14 @@ export class BudgetLeases {
         known: 0,
         lastUsed: this.monotonicNow(),
       };
-      this.leases.set(wanted.bucket, lease);
+      this.leases.set(key, lease);
     }
     lease.limit = wanted.limit;
     return lease;
   }
 
-  private async acquire(q: Queryable, empty: Lease[], demand: number): Promise<BudgetGrant[]> {
+  /** Fills the empty leases of one request (one window per bucket) and answers those found spent. */
+  private async acquire(q: Queryable, empty: Lease[], demand: number): Promise<Lease[]> {
     const grants = await this.store.acquireBudget(
       q,
       empty.map((lease) => ({
@@ -145,31 +153,33 @@ export class BudgetLeases {
       })),
     );
     const now = this.monotonicNow();
+    const spent: Lease[] = [];
     for (const grant of grants) {
       const lease = empty.find((each) => each.bucket === grant.bucket);
       if (lease === undefined) continue;
       lease.left += grant.granted;
       lease.known = grant.count;
       lease.lastUsed = now;
-      // The lease may have been replaced meanwhile (a new window): then these units are void too.
+      if (grant.granted === 0) spent.push(lease);
+      // The sweep may have dropped the lease meanwhile (its window ended): its units are void too.
     }
-    return grants;
+    return spent;
   }
 
   /**
    * Gives back what has not been spent for `idleMs` (all of it with 0), and forgets leases whose
-   * window ended at `now`. The units leave memory before the statement, so none is spent twice.
+   * window ended at `now`, giving back what they hold too: a request that began before the end may
+   * still come (a slow one, another replica's) and finds it in the shared counter. The units leave
+   * memory before the statement, so none is spent twice.
    */
   async giveBack(q: Queryable, now: Date, idleMs = IDLE_RETURN_MS): Promise<number> {
     const monotonic = this.monotonicNow();
     const units: { bucket: string; windowStart: Date; units: number }[] = [];
-    for (const [bucket, lease] of this.leases) {
-      if (lease.windowEnd <= now.getTime()) {
-        this.leases.delete(bucket);
-        continue;
-      }
-      if (lease.left > 0 && monotonic - lease.lastUsed >= idleMs) {
-        units.push({ bucket, windowStart: new Date(lease.windowStart), units: lease.left });
+    for (const [key, lease] of this.leases) {
+      const ended = lease.windowEnd <= now.getTime();
+      if (ended) this.leases.delete(key);
+      if (lease.left > 0 && (ended || monotonic - lease.lastUsed >= idleMs)) {
+        units.push({ bucket: lease.bucket, windowStart: new Date(lease.windowStart), units: lease.left });
         lease.known -= lease.left;
         lease.left = 0;
       }
@@ -184,6 +194,10 @@ export class BudgetLeases {
     for (const lease of this.leases.values()) sum += lease.left;
     return sum;
   }
+}
+
+function leaseKey(bucket: string, windowStart: number): string {
+  return `${bucket}@${windowStart}`;
 }
 
 /**

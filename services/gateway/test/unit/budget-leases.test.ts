@@ -109,6 +109,107 @@ describe('budget leases', () => {
   });
 });
 
+describe('budget leases across a minute boundary', () => {
+  const OLD = '2026-11-27T10:00:00.000Z';
+  const NEW = '2026-11-27T10:01:00.000Z';
+
+  it('when requests of the minute that ended and of the new one interleave on two replicas at 4 % of the limit, then none is refused and the shared counters read what was used', async () => {
+    let now = 0;
+    const store = sharedCounters();
+    const replicas = [new BudgetLeases(store, () => now), new BudgetLeases(store, () => now)];
+    const answers: number[] = [];
+    const used: Record<string, number> = { [OLD]: 0, [NEW]: 0 };
+    // 12:00:59.9 requests finishing their acquisition after 12:01:00.1 requests, on both replicas,
+    // for the whole sweep interval and more (the sweep runs every 500 ms, idle units go back after 1 s).
+    for (let wave = 0; wave < 100; wave += 1) {
+      now += 10;
+      const started = replicas.flatMap((replica) =>
+        [OLD, NEW].map((start) => {
+          used[start] = (used[start] ?? 0) + 1;
+          return replica.take(noDatabase, 'key_1', [minute(5_000, start)]);
+        }),
+      );
+      for (const [count] of await Promise.all(started)) answers.push(count!);
+      if (wave % 50 === 49) {
+        for (const replica of replicas)
+          await replica.giveBack(noDatabase, new Date('2026-11-27T10:01:00.100Z'));
+      }
+    }
+    expect(used).toEqual({ [OLD]: 200, [NEW]: 200 });
+    expect(answers.filter((count) => count > 5_000)).toEqual([]);
+    // What a replica holds unspent is at most one lease per window: the counters are not filled by
+    // units thrown away.
+    for (const start of [OLD, NEW]) {
+      const counted = store.counts.get(`m:key_1@${start}`) ?? 0;
+      expect(counted).toBeGreaterThanOrEqual(used[start]!);
+      expect(counted).toBeLessThanOrEqual(used[start]! + 2 * MAX_LEASE);
+    }
+  });
+
+  it('when two replicas straddle the boundary past the limit, then each minute still accepts exactly its limit', async () => {
+    const store = sharedCounters();
+    const replicas = [new BudgetLeases(store), new BudgetLeases(store)];
+    const answers = await Promise.all(
+      Array.from({ length: 3_000 }, (_, i) =>
+        replicas[i % 2]!.take(noDatabase, 'key_1', [minute(1_000, i % 3 === 0 ? OLD : NEW)]).then(
+          ([count]) => ({
+            start: i % 3 === 0 ? OLD : NEW,
+            accepted: count! <= 1_000,
+          }),
+        ),
+      ),
+    );
+    for (const start of [OLD, NEW]) {
+      expect(answers.filter((answer) => answer.start === start && answer.accepted)).toHaveLength(1_000);
+    }
+  });
+
+  it('when a request of the new minute waits on an acquisition of the spent old minute, then only the old minute is refused', async () => {
+    const store = sharedCounters();
+    // Another replica spent the old minute to its limit.
+    store.counts.set(`m:key_1@${OLD}`, 60);
+    const leases = new BudgetLeases(store);
+    const [late, fresh] = await Promise.all([
+      leases.take(noDatabase, 'key_1', [minute(60, OLD)]),
+      leases.take(noDatabase, 'key_1', [minute(60, NEW)]),
+    ]);
+    expect(late).toEqual([61]);
+    expect(fresh).toEqual([1]);
+  });
+
+  it('when the new minute is spent, then a late request of the old minute still spends its own window', async () => {
+    const store = sharedCounters();
+    store.counts.set(`m:key_1@${NEW}`, 60);
+    const leases = new BudgetLeases(store);
+    const [fresh, late] = await Promise.all([
+      leases.take(noDatabase, 'key_1', [minute(60, NEW)]),
+      leases.take(noDatabase, 'key_1', [minute(60, OLD)]),
+    ]);
+    expect(fresh).toEqual([61]);
+    expect(late).toEqual([1]);
+  });
+
+  it('when both minutes hold units, then each is spent in its own window, and the ended one goes back to its counter', async () => {
+    let now = 0;
+    const store = sharedCounters();
+    const leases = new BudgetLeases(store, () => now);
+    expect(await leases.take(noDatabase, 'key_1', [minute(6_400, OLD)])).toEqual([1]);
+    expect(await leases.take(noDatabase, 'key_1', [minute(6_400, NEW)])).toEqual([1]);
+    expect(await leases.take(noDatabase, 'key_1', [minute(6_400, OLD)])).toEqual([2]);
+    expect(leases.heldOf('m:key_1', new Date(OLD))).toBe(98);
+    expect(leases.heldOf('m:key_1', new Date(NEW))).toBe(99);
+    // The sweep after the old minute ended: its units go back, the new minute's (not idle) stay.
+    now = 500;
+    expect(await leases.giveBack(noDatabase, new Date('2026-11-27T10:01:00.500Z'))).toBe(98);
+    expect(store.counts.get(`m:key_1@${OLD}`)).toBe(2);
+    expect(store.counts.get(`m:key_1@${NEW}`)).toBe(100);
+    expect(leases.heldOf('m:key_1', new Date(NEW))).toBe(99);
+    // A request that began in the old minute comes later still: counted there, after the two.
+    expect(await leases.take(noDatabase, 'key_1', [minute(6_400, OLD)])).toEqual([3]);
+    expect(await leases.take(noDatabase, 'key_1', [minute(6_400, NEW)])).toEqual([2]);
+  });
+});
+
 const KEY: KnownKey = {
   keyId: 'key_1',
   keyHash: 'h',
