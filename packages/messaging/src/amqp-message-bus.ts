@@ -141,6 +141,8 @@ export class AmqpMessageBus implements MessageBus {
   private connecting: Promise<void> | undefined;
   private waiters: Array<() => void> = [];
   private closed: Promise<void> | undefined;
+  /** The probe's round trip under way on a publisher channel (see `probe`). */
+  private probing: { channel: ConfirmChannel; answer: Promise<void> } | undefined;
 
   constructor(private readonly options: AmqpMessageBusOptions) {
     this.exchange = options.exchange ?? 'svc.events';
@@ -169,6 +171,45 @@ export class AmqpMessageBus implements MessageBus {
 
   isReady(): boolean {
     return this.connected !== undefined && this.closed === undefined;
+  }
+
+  /**
+   * Resolves once RabbitMQ answers a check of the exchange on the publisher channel within
+   * `timeoutMs` (a connection first, if there is none), rejects otherwise. A connection that hangs
+   * looks connected until the heartbeat gives up (~20 s); a probe finds out in `timeoutMs`.
+   */
+  async probe(timeoutMs: number): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    const { publisher } = await this.waitForConnection(deadline, timeoutMs);
+    // amqplib runs a channel's RPCs one after another: a check still unanswered is waited for
+    // again rather than another queued behind it.
+    let probing = this.probing;
+    if (probing?.channel !== publisher) {
+      const started = {
+        channel: publisher,
+        answer: publisher.checkExchange(this.exchange).then(() => undefined),
+      };
+      const done = (): void => {
+        if (this.probing === started) this.probing = undefined;
+      };
+      started.answer.then(done, done);
+      this.probing = probing = started;
+    }
+    const { answer } = probing;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        answer,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`RabbitMQ did not answer within ${timeoutMs} ms`)),
+            Math.max(0, deadline - performance.now()),
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async publish(envelope: EventEnvelope): Promise<void> {
@@ -406,7 +447,7 @@ export class AmqpMessageBus implements MessageBus {
 
   // ---- connection ----------------------------------------------------------------------------
 
-  private async waitForConnection(deadline: number): Promise<Connected> {
+  private async waitForConnection(deadline: number, waitMs = this.publishTimeoutMs): Promise<Connected> {
     for (;;) {
       if (this.closed !== undefined) throw new Error('The AMQP message bus is closed');
       if (this.connected !== undefined) return this.connected;
@@ -414,7 +455,7 @@ export class AmqpMessageBus implements MessageBus {
         this.connecting = undefined;
       });
       const remaining = deadline - performance.now();
-      if (remaining <= 0) throw new Error(`RabbitMQ unavailable for ${this.publishTimeoutMs} ms`);
+      if (remaining <= 0) throw new Error(`RabbitMQ unavailable for ${waitMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(wake, remaining);
         const waiters = this.waiters;

@@ -91,6 +91,12 @@ export interface MessageBus extends DeadLetterAdmin {
     envelopes: EventEnvelope[],
     traceContexts?: Array<Record<string, string> | null>,
   ): Promise<void>;
+  /**
+   * Resolves once the broker has answered a round trip within `timeoutMs`, rejects otherwise: a
+   * connection that hangs (nothing closed, nothing answered) is found only so. The outbox relay
+   * asks before it claims rows. A bus that is always reachable (in process) leaves it out.
+   */
+  probe?(timeoutMs: number): Promise<void>;
   subscribe(subscription: Subscription): Promise<void>;
   /** True while the bus can publish (readiness). */
   isReady(): boolean;

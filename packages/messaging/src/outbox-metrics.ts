@@ -5,6 +5,7 @@ export interface OutboxMetrics {
   backlog: Gauge<'relay'>;
   published: Counter<'relay'>;
   failures: Counter<'relay'>;
+  probeFailures: Counter<'relay'>;
   breakerOpen: Gauge<'relay'>;
 }
 
@@ -44,6 +45,17 @@ export function outboxMetrics(registry: Registry): OutboxMetrics {
         new Counter({
           name: 'messaging_outbox_publish_failures_total',
           help: 'Outbox publish attempts that failed (the row is retried)',
+          labelNames: ['relay'],
+          registers: [registry],
+        }),
+    ),
+    probeFailures: reuse(
+      registry,
+      'messaging_outbox_probe_failures_total',
+      () =>
+        new Counter({
+          name: 'messaging_outbox_probe_failures_total',
+          help: 'Broker probes that failed before a pass claimed outbox rows (the pass claimed none)',
           labelNames: ['relay'],
           registers: [registry],
         }),

@@ -20,14 +20,23 @@ export interface OutboxRelayHooks {
 }
 
 export interface OutboxRelayBreakerOptions {
-  /** Per publish, or per batch on a bus with `publishBatch` (default none: the bus bounds its own publishes, and in process a publish waits for handlers). */
+  /**
+   * The longest a publish, or a batch on a bus with `publishBatch`, may wait for its confirms while
+   * the relay holds its rows; then the rows are released and the attempt counts as failed. Default
+   * 3000 ms on a bus with `probe` (a broker over the network), none otherwise (in process a publish
+   * waits for handlers).
+   */
   timeoutMs?: number | false;
+  /** How long a bus with `probe` has to answer before a pass claims rows (default 1000 ms). */
+  probeTimeoutMs?: number;
   /** Failure percentage that opens the breaker (default 50). */
   errorThresholdPercentage?: number;
   /** Time the breaker stays open before trying again (default 5000 ms). */
   resetTimeoutMs?: number;
   /** Publishes in the rolling window before the breaker may open (default 3). */
   volumeThreshold?: number;
+  /** Failures in a row (publishes or probes), however far apart in time, that open the breaker (default 3). */
+  consecutiveFailures?: number;
 }
 
 export interface OutboxRelayOptions {
@@ -74,12 +83,23 @@ const pgliteTurns = new WeakMap<Database, Promise<unknown>>();
 /** The backlog gauge is refreshed at most this often while the relay is busy (a count is not free). */
 const BACKLOG_REFRESH_MS = 1000;
 
+/** A broker that answered this recently, with no failure since, is not probed before rows are claimed. */
+const ANSWER_TRUSTED_MS = 1000;
+
+/** The default bound on waiting for confirms while rows are held, on a bus over the network. */
+const NETWORK_PUBLISH_TIMEOUT_MS = 3000;
+
 /**
  * Publishes the outbox: rows committed by `appendToOutbox` go to the bus in id order, each with
  * a confirm, and are marked sent only afterwards, so a crash can repeat an event but never lose
  * one. On a bus with `publishBatch` (RabbitMQ) a pass publishes its rows back to back and awaits
  * their confirms together (ADR 0022). A failed publish records the error on its row and ends the
  * pass (later rows wait, keeping order); a circuit breaker keeps a dead broker from being hammered.
+ *
+ * A relay cut off from its broker must not hold rows that another replica could publish: a pass
+ * claims rows only when the broker answered within the last second (a confirm, or a `probe` of the
+ * bus asked first), it waits for confirms at most `breaker.timeoutMs` before releasing its rows,
+ * and its breaker opens after `consecutiveFailures` failures in a row however slowly they come.
  */
 export class OutboxRelay {
   private readonly clock: Clock;
@@ -88,6 +108,10 @@ export class OutboxRelay {
   private readonly pollIntervalMs: number;
   private readonly metrics: OutboxMetrics;
   private readonly breaker: CircuitBreaker<[() => Promise<void>], void>;
+  private readonly probeTimeoutMs: number;
+  /** When the broker last answered (performance.now()); -Infinity after a failure. */
+  private answeredAt = Number.NEGATIVE_INFINITY;
+  private failuresInARow = 0;
   private backlogAt = Number.NEGATIVE_INFINITY;
   private running = false;
   private kicked = false;
@@ -102,12 +126,26 @@ export class OutboxRelay {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.metrics = outboxMetrics(options.registry ?? defaultRegistry);
     const breaker = options.breaker ?? {};
-    this.breaker = new CircuitBreaker((publish: () => Promise<void>) => publish(), {
+    const overNetwork = options.bus.probe !== undefined;
+    this.probeTimeoutMs = breaker.probeTimeoutMs ?? 1000;
+    this.breaker = new CircuitBreaker((call: () => Promise<void>) => call(), {
       name: `outbox-relay:${this.name}`,
-      timeout: breaker.timeoutMs ?? false,
+      timeout: breaker.timeoutMs ?? (overNetwork ? NETWORK_PUBLISH_TIMEOUT_MS : false),
       errorThresholdPercentage: breaker.errorThresholdPercentage ?? 50,
       resetTimeout: breaker.resetTimeoutMs ?? 5000,
       volumeThreshold: breaker.volumeThreshold ?? 3,
+    });
+    // opossum opens on a failure rate within its 10 s window: a broker that makes each attempt
+    // wait seconds never fills the window. Failures in a row open it too, however far apart.
+    const consecutiveFailures = breaker.consecutiveFailures ?? 3;
+    this.breaker.on('success', () => {
+      this.failuresInARow = 0;
+      this.answeredAt = performance.now();
+    });
+    this.breaker.on('failure', () => {
+      this.answeredAt = Number.NEGATIVE_INFINITY;
+      this.failuresInARow += 1;
+      if (this.failuresInARow >= consecutiveFailures) this.breaker.open();
     });
     this.breaker.on('open', () => {
       this.metrics.breakerOpen.set({ relay: this.name }, 1);
@@ -205,6 +243,10 @@ export class OutboxRelay {
 
   private async passNow(onReadFull?: () => void): Promise<PassOutcome> {
     const { db } = this.options;
+    if (!(await this.brokerAnswers())) {
+      await this.recordBacklog();
+      return { published: 0, full: false };
+    }
     const outcome =
       db.kind === 'postgres'
         ? // The row locks (FOR UPDATE SKIP LOCKED) last until the rows are marked: another relay
@@ -275,6 +317,34 @@ export class OutboxRelay {
     }
     if (failure !== undefined) await this.recordFailure(q, failure.row, failure.err);
     return { published: sent.length, full: failure === undefined && rows.length === this.batchSize };
+  }
+
+  /**
+   * Whether a pass may claim rows: the breaker is not open, and the broker answered within the
+   * last second or answers a probe now. A relay cut off from its broker thus leaves the rows to
+   * the other replicas instead of holding them locked while it waits.
+   */
+  private async brokerAnswers(): Promise<boolean> {
+    const { bus } = this.options;
+    if (this.breaker.opened) return false;
+    if (bus.probe === undefined) return true;
+    if (bus.isReady() && performance.now() - this.answeredAt < ANSWER_TRUSTED_MS) return true;
+    const probe = bus.probe.bind(bus);
+    try {
+      await this.breaker.fire(() => probe(this.probeTimeoutMs));
+      return true;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'EOPENBREAKER') return false;
+      this.metrics.probeFailures.inc({ relay: this.name });
+      // Once per outage at warn: a relay cut off probes every pass until its breaker opens.
+      const log = this.failuresInARow <= 1 ? this.options.logger.warn : this.options.logger.debug;
+      log.call(
+        this.options.logger,
+        { relay: this.name, err: describeError(err) },
+        'broker not answering, outbox rows left to other relays',
+      );
+      return false;
+    }
   }
 
   private async recordFailure(q: Queryable, row: OutboxRow, err: unknown): Promise<void> {

@@ -265,6 +265,70 @@ describe('outbox and relay on PGlite with the in-process bus', () => {
     );
   });
 
+  it('when a bus that worked for a while starts failing, then three failures in a row open the breaker, whatever the failure rate', async () => {
+    let calls = 0;
+    let down = false;
+    const flaky: MessageBus = {
+      publish: async () => {
+        calls += 1;
+        if (down) throw new Error('no publisher confirm');
+      },
+      subscribe: async () => undefined,
+      isReady: () => true,
+      close: async () => undefined,
+      ...noDeadLetters,
+    };
+    const failing = relay({ bus: flaky, breaker: { resetTimeoutMs: 60_000 } });
+    for (let i = 0; i < 10; i += 1) {
+      await createBox(`box_ok${i}`);
+      expect(await failing.publishPending()).toBe(1);
+    }
+    await createBox('box_failing');
+    down = true;
+
+    // 3 failures of 13 publishes: under opossum's 50 %, which alone would never open it.
+    for (let i = 0; i < 6; i += 1) await failing.publishPending();
+
+    expect(calls).toBe(13);
+    expect((await outboxRows()).at(-1)).toMatchObject({ published: false, attempts: 3 });
+    expect(await registry.getSingleMetricAsString('messaging_outbox_breaker_open')).toContain(
+      'messaging_outbox_breaker_open{relay="outbox"} 1',
+    );
+  });
+
+  it('when the broker does not answer its probe, then the relay claims no row and its breaker opens after three probes', async () => {
+    await createBox('box_unanswered');
+    const probes: number[] = [];
+    let publishes = 0;
+    const unanswered: MessageBus = {
+      probe: async (timeoutMs) => {
+        probes.push(timeoutMs);
+        await new Promise((resolve) => setTimeout(resolve, timeoutMs));
+        throw new Error(`RabbitMQ did not answer within ${timeoutMs} ms`);
+      },
+      publish: async () => void (publishes += 1),
+      subscribe: async () => undefined,
+      isReady: () => true,
+      close: async () => undefined,
+      ...noDeadLetters,
+    };
+    const cutOff = relay({ bus: unanswered, breaker: { probeTimeoutMs: 20, resetTimeoutMs: 60_000 } });
+
+    for (let i = 0; i < 6; i += 1) expect(await cutOff.publishPending()).toBe(0);
+
+    expect(probes).toEqual([20, 20, 20]);
+    expect(publishes).toBe(0);
+    expect(await outboxRows()).toEqual([
+      { event_id: expect.any(String), published: false, attempts: 0, last_error: null },
+    ]);
+    expect(await registry.getSingleMetricAsString('messaging_outbox_probe_failures_total')).toContain(
+      'messaging_outbox_probe_failures_total{relay="outbox"} 3',
+    );
+    expect(await registry.getSingleMetricAsString('messaging_outbox_breaker_open')).toContain(
+      'messaging_outbox_breaker_open{relay="outbox"} 1',
+    );
+  });
+
   it('when the relay runs and is kicked after a commit, then the event goes out well before the next poll', async () => {
     const running = relay({ pollIntervalMs: 60_000 });
     running.start();
