@@ -71,6 +71,9 @@ export const EVENT_QUEUES: readonly EventQueue[] = [
       ].map((type) => typeOf(enforcementEvents, type)),
     ],
   },
+  // Where each logged decision sits in the log, for the resources other services own (contracts §16).
+  { queue: 'registry.log-entries', patterns: [typeOf(licensingEvents, 'licensing.log_entry.appended')] },
+  { queue: 'enforcement.log-entries', patterns: [typeOf(licensingEvents, 'licensing.log_entry.appended')] },
   { queue: 'licensing.sandbox-clocks', patterns: [typeOf(enforcementEvents, 'enforcement.clock.advanced')] },
   {
     // The mail creators expect (#30): a license request waiting for them, a violation on their identity.

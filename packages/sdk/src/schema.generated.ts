@@ -2542,6 +2542,8 @@ export interface components {
         totalLicenses: number;
         lifetimeRevenue: number;
       };
+      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      logEntry?: components['schemas']['LogEntry'];
     };
     MonetizeConfig: {
       royaltyRate?: number;
@@ -2585,6 +2587,12 @@ export interface components {
       allowedUses?: ('personal' | 'educational' | 'parody')[];
     };
     EmptyConfig: Record<string, never>;
+    LogEntry: {
+      /** @description The entry's leaf index in the log */
+      index: number;
+      /** @description A SHA-256 hash, base64 (RFC 4648 §4) */
+      leafHash: string;
+    };
     CreatedBox: {
       id: string;
       claimId: string;
@@ -2614,6 +2622,8 @@ export interface components {
         totalLicenses: number;
         lifetimeRevenue: number;
       };
+      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      logEntry?: components['schemas']['LogEntry'];
       initialScan: {
         /** @constant */
         status: 'in_progress';
@@ -2795,6 +2805,8 @@ export interface components {
       /** Format: date-time */
       expiresAt: string;
       autoRenew: boolean;
+      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      logEntry?: components['schemas']['LogEntry'];
     };
     CreatedLicenseRequest: {
       /** @example req_4fT9qLx2Wm8nB3vC7kJd1s */
@@ -2859,6 +2871,8 @@ export interface components {
       /** Format: date-time */
       expiresAt: string;
       autoRenew: boolean;
+      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      logEntry?: components['schemas']['LogEntry'];
       currency: string;
       terms: {
         /** @description estimatedUsers of the request; null: none declared */
@@ -3426,6 +3440,8 @@ export interface components {
         /** Format: date-time */
         decidedAt?: string;
       };
+      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      logEntry?: components['schemas']['LogEntry'];
     };
     ResolutionDetails: {
       /**
@@ -3513,6 +3529,8 @@ export interface components {
       estimatedReviewTime: string;
       decidedAt: string | null;
       notes: string | null;
+      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      logEntry?: components['schemas']['LogEntry'];
     };
     GracePeriod: {
       /** @example gp_8Wq2cKxW3rT9mNbV4hJd1s */
@@ -3704,6 +3722,8 @@ export interface components {
       resolution: components['schemas']['ResolutionDetails'] | null;
       /** @description While resolved: the end of the grace period, until which the resolution can be contested */
       contestableUntil: string | null;
+      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      logEntry?: components['schemas']['LogEntry'];
     };
     ReviewAppeal: {
       id: string;
@@ -3731,6 +3751,8 @@ export interface components {
       estimatedReviewTime: string;
       decidedAt: string | null;
       notes: string | null;
+      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      logEntry?: components['schemas']['LogEntry'];
       /** @description Who filed it: the hosting platform, or the box owner (contest) */
       platformId: string;
       violation: {
@@ -22529,6 +22551,8 @@ export interface operations {
               estimatedReviewTime: string;
               decidedAt: string | null;
               notes: string | null;
+              /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+              logEntry?: components['schemas']['LogEntry'];
               violation: {
                 id: string;
                 /**
@@ -22755,6 +22779,8 @@ export interface operations {
               estimatedReviewTime: string;
               decidedAt: string | null;
               notes: string | null;
+              /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+              logEntry?: components['schemas']['LogEntry'];
               violation: {
                 id: string;
                 /**

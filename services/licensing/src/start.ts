@@ -121,7 +121,12 @@ export async function startLicensing(
         subscriptions: [
           boxProjectionSubscription({ db, boxes, clock }),
           clockAdvancedSubscription(ctx),
-          transparencySubscription(transparency),
+          transparencySubscription({
+            ...transparency,
+            licenses: ctx.licenses,
+            outbox: appendToOutbox,
+            eventsCommitted: kickRelay,
+          }),
         ],
         background: [
           job,

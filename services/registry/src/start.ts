@@ -20,6 +20,7 @@ import { claimRoutes } from './entry-points/http/claims.routes';
 import { internalSnapshotRoutes } from './entry-points/http/internal-snapshots.routes';
 import { boxStatsSubscriptions } from './entry-points/messaging/box-stats.consumer';
 import { faceEnrolmentSubscription } from './entry-points/messaging/face-enrolment.consumer';
+import { logEntriesSubscription } from './entry-points/messaging/log-entries.consumer';
 
 export type { StartOverrides } from '@svc/service-runtime';
 export type RunningRegistry = RunningDomainService;
@@ -67,6 +68,7 @@ export function startRegistry(
         subscriptions: [
           ...boxStatsSubscriptions({ db, stats, clock }),
           faceEnrolmentSubscription({ db, claims: ctx.claims, clock }),
+          logEntriesSubscription({ db, boxes: ctx.boxes, clock }),
         ],
         routes: (router) => {
           claimRoutes(router, ctx);

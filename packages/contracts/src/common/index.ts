@@ -4,6 +4,7 @@ export * from './envelope';
 export * as sharedSchemas from './event-values';
 export * from './identity';
 export * from './licence-fees';
+export * from './log-entry';
 export * from './names';
 export * from './operation';
 export * from './schemas';

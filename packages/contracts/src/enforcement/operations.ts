@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { logEntryField } from '../common/log-entry';
 import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
 import { detectionClassificationSchema, detectionLayerSchema, policySchema } from '../common/identity';
 import { defineOperation } from '../common/operation';
@@ -365,6 +366,7 @@ export const violationSchema = z
       .optional()
       .meta({ description: 'Detail only, once resolved: who resolved it, on what evidence' }),
     appeal: appealSummarySchema.optional().meta({ description: 'Detail only, once appealed' }),
+    logEntry: logEntryField,
   })
   .meta({ id: 'Violation' });
 
@@ -402,6 +404,7 @@ export const boxViolationSchema = z
     contestableUntil: z.iso.datetime().nullable().meta({
       description: 'While resolved: the end of the grace period, until which the resolution can be contested',
     }),
+    logEntry: logEntryField,
   })
   .meta({ id: 'BoxViolation' });
 
@@ -517,6 +520,7 @@ export const appealSchema = z
     estimatedReviewTime: z.string(),
     decidedAt: z.iso.datetime().nullable(),
     notes: z.string().nullable(),
+    logEntry: logEntryField,
   })
   .meta({ id: 'Appeal' });
 

@@ -92,6 +92,26 @@ export const licenseRevoked = defineEvent(
   byLicense,
 );
 
+/**
+ * A decision was appended to the transparency log (contracts §16, docs/adr/0030): the resource it
+ * concerns carries `logEntry` from then on. Registry (boxes) and enforcement (violations, appeals)
+ * consume it; licensing records its own licenses' in the append's transaction. One per entry; a
+ * resource's newest entry is the one with the highest index.
+ */
+export const logEntryAppended = defineEvent(
+  'licensing.log_entry.appended',
+  1,
+  z.object({
+    index: z.number().int().min(0),
+    /** base64 of the entry's RFC 9162 leaf hash. */
+    leafHash: z.string(),
+    decision: z.string(),
+    resourceType: z.enum(['box', 'license', 'violation', 'appeal']),
+    resourceId: z.string(),
+    boxId: z.string(),
+  }),
+);
+
 export const licenseEvents = [
   licenseActivated,
   licenseRenewed,
@@ -106,4 +126,4 @@ export const licenseRequestEvents = [
 ] as const;
 
 /** Every event licensing publishes, in declaration order (collected by the package's `allEvents`). */
-export const licensingEvents = [...licenseRequestEvents, ...licenseEvents] as const;
+export const licensingEvents = [...licenseRequestEvents, ...licenseEvents, logEntryAppended] as const;

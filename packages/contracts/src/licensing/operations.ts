@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { logEntryField } from '../common/log-entry';
 import {
   MAX_INT32,
   dataOf,
@@ -156,6 +157,7 @@ export const licenseListItemSchema = z
     validFrom: z.iso.datetime(),
     expiresAt: z.iso.datetime(),
     autoRenew: z.boolean(),
+    logEntry: logEntryField,
   })
   .meta({ id: 'LicenseListItem' });
 

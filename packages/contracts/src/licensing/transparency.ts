@@ -1,24 +1,13 @@
 import { z } from 'zod';
 import { dataOf } from '../common/schemas';
 import { defineOperation } from '../common/operation';
+import { base64Hash } from '../common/log-entry';
 
 // The transparency log of decisions (docs/spec/contracts.md §16, issue #31, docs/adr/0030): licensing keeps it
 // and signs its tree heads with the keys of /.well-known/jwks.json. Hashes travel as standard
 // base64 of their 32 bytes; proofs as arrays of them (RFC 9162 §2.1, leaf first).
 
-const base64Hash = z
-  .string()
-  .regex(/^[A-Za-z0-9+/]{43}=$/, 'a SHA-256 hash in base64 (44 characters)')
-  .meta({ description: 'A SHA-256 hash, base64 (RFC 4648 §4)' });
 const treeSize = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-
-/** Where a logged decision is: carried by the resource it concerns once appended. */
-export const logEntrySchema = z
-  .object({
-    index: z.number().int().min(0).meta({ description: "The entry's leaf index in the log" }),
-    leafHash: base64Hash,
-  })
-  .meta({ id: 'LogEntry' });
 
 export const treeHeadSchema = z
   .object({

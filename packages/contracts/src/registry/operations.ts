@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { logEntryField } from '../common/log-entry';
 import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
 import { MAX_NAME_LENGTH } from '../common/names';
 import {
@@ -328,6 +329,7 @@ export const boxSchema = z
       totalLicenses: z.number().int(),
       lifetimeRevenue: z.number(),
     }),
+    logEntry: logEntryField,
   })
   .meta({ id: 'Box' });
 

@@ -1,9 +1,20 @@
-import { jsonb, kyselyOn, pageOf, type Queryable } from '@svc/storage';
-import type { Appeal, AppealKind, AppealStatus, AppealUnderReview } from '../domain/appeal';
+import { jsonb, kyselyOn, pageOf, type Queryable, type Selectable } from '@svc/storage';
+import {
+  logEntryOf,
+  type Appeal,
+  type AppealKind,
+  type AppealStatus,
+  type AppealUnderReview,
+  type LogEntryRef,
+} from '../domain/appeal';
 import type { AppealStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
+
+function toAppeal({ logEntryIndex, logEntryLeafHash, ...row }: Selectable<DB['appeals']>): Appeal {
+  return { ...row, logEntry: logEntryOf(logEntryIndex, logEntryLeafHash) };
+}
 
 /** Appeals (and the box owner's contests: kind `contest`). */
 export class AppealRepository implements AppealStore {
@@ -36,6 +47,16 @@ export class AppealRepository implements AppealStore {
       .execute();
   }
 
+  /** Where the appeal's decision sits in the log; an older entry never replaces a newer one. */
+  async recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void> {
+    await db(tx)
+      .updateTable('appeals')
+      .set({ logEntryIndex: entry.index, logEntryLeafHash: entry.leafHash })
+      .where('id', '=', id)
+      .where((w) => w.or([w('logEntryIndex', 'is', null), w('logEntryIndex', '<', entry.index)]))
+      .execute();
+  }
+
   async find(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<Appeal | null> {
     const row = await db(q)
       .selectFrom('appeals')
@@ -43,7 +64,7 @@ export class AppealRepository implements AppealStore {
       .where('id', '=', id)
       .$if(options.lock === true, (query) => query.forUpdate())
       .executeTakeFirst();
-    return row ?? null;
+    return row === undefined ? null : toAppeal(row);
   }
 
   async latestFor(
@@ -63,7 +84,7 @@ export class AppealRepository implements AppealStore {
       .orderBy('submittedAt', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    for (const row of rows) found.set(row.violationId, row);
+    for (const row of rows) found.set(row.violationId, toAppeal(row));
     return found;
   }
 
@@ -89,7 +110,7 @@ export class AppealRepository implements AppealStore {
     const { rows, total } = await pageOf(query, filter);
     return {
       items: rows.map(({ violationStatus, boxId, identityName, avatarId, avatarName, ...appeal }) => ({
-        appeal,
+        appeal: toAppeal(appeal),
         violation: {
           id: appeal.violationId,
           status: violationStatus,

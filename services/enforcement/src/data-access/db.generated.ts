@@ -39,6 +39,8 @@ export interface Appeals {
   gracePeriodId: string;
   id: string;
   kind: Generated<AppealKind>;
+  logEntryIndex: number | null;
+  logEntryLeafHash: string | null;
   notes: string | null;
   platformId: string;
   reason: AppealReason;
@@ -204,6 +206,8 @@ export interface Violations {
   imageMatchScore: number | null;
   layer: number;
   licenseId: string | null;
+  logEntryIndex: number | null;
+  logEntryLeafHash: string | null;
   matchedVariations: Jsonb<string[]>;
   parodyLikelihood: number;
   platformId: string;

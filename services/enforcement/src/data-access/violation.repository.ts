@@ -11,6 +11,7 @@ import {
 import type { Avatar } from '../domain/avatar';
 import type { ViolationFilter, ViolationStore } from '../domain/ports';
 import type { Violation, ViolationStatus } from '../domain/violation';
+import { logEntryOf, type LogEntryRef } from '../domain/appeal';
 import { avatarFromJson } from './avatar.repository';
 import type { Avatars, DB } from './db.generated';
 
@@ -28,11 +29,14 @@ function toViolation({
   matchedVariations,
   imageMatchScore,
   parodyLikelihood,
+  logEntryIndex,
+  logEntryLeafHash,
   ...row
 }: ViolationRow): Violation {
   return {
     ...row,
     detection: { confidence, layer, classification, matchedVariations, imageMatchScore, parodyLikelihood },
+    logEntry: logEntryOf(logEntryIndex, logEntryLeafHash),
   };
 }
 
@@ -107,6 +111,16 @@ export class ViolationRepository implements ViolationStore {
         resolutionEvidence: v.resolutionEvidence === null ? null : jsonb(v.resolutionEvidence),
       })
       .where('id', '=', v.id)
+      .execute();
+  }
+
+  /** Where the violation's newest logged decision sits; an older entry never replaces a newer one. */
+  async recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void> {
+    await db(tx)
+      .updateTable('violations')
+      .set({ logEntryIndex: entry.index, logEntryLeafHash: entry.leafHash })
+      .where('id', '=', id)
+      .where((w) => w.or([w('logEntryIndex', 'is', null), w('logEntryIndex', '<', entry.index)]))
       .execute();
   }
 

@@ -2,7 +2,7 @@ import type { Logger } from '@svc/logger';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope, Policy } from '@svc/contracts';
 import type { Queryable } from '@svc/ports';
-import type { Appeal, AppealKind, AppealStatus, AppealUnderReview } from './appeal';
+import type { Appeal, AppealKind, AppealStatus, AppealUnderReview, LogEntryRef } from './appeal';
 import type { Avatar, EvaluationStatus } from './avatar';
 import type { DetectionPort } from './detection.client';
 import type { GracePeriod, GracePeriodStatus } from './grace-period';
@@ -75,6 +75,8 @@ export interface ViolationFilter extends Page {
 export interface ViolationStore {
   insert(tx: Queryable, violation: Violation): Promise<void>;
   update(tx: Queryable, violation: Violation): Promise<void>;
+  /** Where its newest logged decision sits (contracts §16); an older entry never replaces a newer one. */
+  recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void>;
   find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<Violation | null>;
   findMany(q: Queryable, ids: string[]): Promise<Map<string, Violation>>;
   /** Open (pending or appealed) violations of an avatar. */
@@ -180,6 +182,8 @@ export interface TimelineStore {
 export interface AppealStore {
   insert(tx: Queryable, appeal: Appeal): Promise<void>;
   update(tx: Queryable, appeal: Appeal): Promise<void>;
+  /** Where its decision sits in the transparency log; an older entry never replaces a newer one. */
+  recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void>;
   find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<Appeal | null>;
   /** The latest appeal (or, with `kind` contest, the box owner's latest contest) of each violation. */
   latestFor(q: Queryable, violationIds: string[], kind?: AppealKind): Promise<Map<string, Appeal>>;

@@ -1,3 +1,4 @@
+import type { LogEntryRef } from './appeal';
 import { errors } from '@svc/errors';
 import type { AvatarMatch, Policy } from '@svc/contracts';
 import type { AvatarSnapshot, ResolutionEvidence, ResolvedBy } from './resolution-check';
@@ -38,6 +39,8 @@ export interface Violation {
   /** The avatar as it was when detected (null for violations recorded before it was kept). */
   detectedAvatar: AvatarSnapshot | null;
   enforcedAt: Date | null;
+  /** The newest decision about it in licensing's transparency log, once appended (contracts §16). */
+  logEntry?: LogEntryRef | null;
 }
 
 export type ViolationAction = 'resolve' | 'appeal' | 'uphold' | 'deny' | 'enforce' | 'cancel' | 'reopen';

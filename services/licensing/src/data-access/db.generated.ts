@@ -111,6 +111,8 @@ export interface Licenses {
   identityName: string;
   licenseePlatformId: string;
   licenseePlatformName: string;
+  logEntryIndex: number | null;
+  logEntryLeafHash: string | null;
   monthlyFeeCents: Int8Cents;
   requestId: string;
   royaltyRate: number;

@@ -1,5 +1,5 @@
 import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
-import type { License, LicenseStatus, Tier } from '../domain/license';
+import type { License, LicenseStatus, LogEntryRef, Tier } from '../domain/license';
 import type { LicenseStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 
@@ -12,8 +12,18 @@ function licenses(q: Queryable) {
 type LicenseRow = Awaited<ReturnType<ReturnType<typeof licenses>['executeTakeFirstOrThrow']>>;
 
 // The one mapping left: the fee is cents as a bigint in the domain, an int8 (a number) when read.
-function toLicense({ seq: _seq, monthlyFeeCents, ...row }: LicenseRow): License {
-  return { ...row, monthlyFeeCents: BigInt(monthlyFeeCents) };
+function toLicense({
+  seq: _seq,
+  monthlyFeeCents,
+  logEntryIndex,
+  logEntryLeafHash,
+  ...row
+}: LicenseRow): License {
+  const logEntry =
+    logEntryIndex === null || logEntryLeafHash === null
+      ? null
+      : { index: Number(logEntryIndex), leafHash: logEntryLeafHash };
+  return { ...row, monthlyFeeCents: BigInt(monthlyFeeCents), logEntry };
 }
 
 /** Licenses. */
@@ -64,6 +74,16 @@ export class LicenseRepository implements LicenseStore {
         autoRenew: l.autoRenew,
       })
       .where('id', '=', l.id)
+      .execute();
+  }
+
+  /** Records where the license's newest logged decision sits (an older one never replaces it). */
+  async recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void> {
+    await db(tx)
+      .updateTable('licenses')
+      .set({ logEntryIndex: entry.index, logEntryLeafHash: entry.leafHash })
+      .where('id', '=', id)
+      .where((w) => w.or([w('logEntryIndex', 'is', null), w('logEntryIndex', '<', entry.index)]))
       .execute();
   }
 

@@ -73,6 +73,14 @@ export interface License {
   cancelReason: string | null;
   endedAt: Date | null;
   createdAt: Date;
+  /** The newest decision about it in the transparency log, once appended (contracts §16). */
+  logEntry?: LogEntryRef | null;
+}
+
+/** Where a logged decision sits: its leaf index and its leaf hash (base64). */
+export interface LogEntryRef {
+  index: number;
+  leafHash: string;
 }
 
 /** Only a pending request can be decided. */

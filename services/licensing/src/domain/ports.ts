@@ -5,7 +5,7 @@ import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { BoxView } from './box';
 import type { SigningKey } from './signing-keys';
-import type { License, LicenseStatus, LicenseRequest, RequestStatus, Tier } from './license';
+import type { License, LicenseStatus, LicenseRequest, LogEntryRef, RequestStatus, Tier } from './license';
 
 export interface Page {
   limit: number;
@@ -40,6 +40,8 @@ export interface LicenseStore {
   insert(tx: Queryable, license: License): Promise<void>;
   update(tx: Queryable, license: License): Promise<void>;
   find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<License | null>;
+  /** Where the license's newest logged decision sits; an older entry never replaces a newer one. */
+  recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void>;
   list(
     q: Queryable,
     filter: Page & {

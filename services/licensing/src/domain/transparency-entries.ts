@@ -42,10 +42,18 @@ export interface Decision {
   eventId: string;
 }
 
+/** The resource a decision is about: it carries the entry's position as its `logEntry`. */
+export interface LoggedResource {
+  type: 'box' | 'license' | 'violation' | 'appeal';
+  id: string;
+  boxId: string;
+}
+
 export interface DecisionEntry {
   sourceId: string;
   decision: Decision;
   parties: string[];
+  resource: LoggedResource;
 }
 
 /** The event types the log's queue binds (contracts topology, `licensing.transparency`). */
@@ -78,9 +86,11 @@ const parties = (...ids: (string | undefined)[]): string[] =>
 /** The decisions an event announces (none for a type the log does not keep). */
 export function decisionsOf(received: EventEnvelope): DecisionEntry[] {
   const eventId = received.id;
-  const one = (decision: Omit<Decision, 'eventId'>, who: string[]): DecisionEntry[] => [
-    { sourceId: eventId, decision: { ...decision, eventId }, parties: who },
-  ];
+  const one = (
+    decision: Omit<Decision, 'eventId'>,
+    who: string[],
+    resource: LoggedResource,
+  ): DecisionEntry[] => [{ sourceId: eventId, decision: { ...decision, eventId }, parties: who, resource }];
   switch (received.type) {
     case boxCreated.type:
     case boxDeleted.type: {
@@ -96,6 +106,7 @@ export function decisionsOf(received: EventEnvelope): DecisionEntry[] {
           facts,
         },
         parties(data.ownerPlatformId),
+        { type: 'box', id: data.boxId, boxId: data.boxId },
       );
     }
     case licenseActivated.type:
@@ -124,6 +135,7 @@ export function decisionsOf(received: EventEnvelope): DecisionEntry[] {
           facts,
         },
         parties(data.boxOwnerPlatformId, data.licenseePlatformId),
+        { type: 'license', id: data.licenseId, boxId: data.boxId },
       );
     }
     case violationCreated.type:
@@ -159,6 +171,10 @@ function violationDecisions(received: EventEnvelope): DecisionEntry[] {
     sourceId: `${eventId}${suffix}`,
     decision: { ...base, decision, subject: { ...subject }, facts, eventId },
     parties: who,
+    resource:
+      decision === 'appeal.decided'
+        ? { type: 'appeal', id: String(facts.appealId), boxId: data.boxId }
+        : { type: 'violation', id: data.violationId, boxId: data.boxId },
   });
   switch (received.type) {
     case violationCreated.type: {

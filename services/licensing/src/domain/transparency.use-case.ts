@@ -1,9 +1,10 @@
 import { CompactSign } from 'jose';
 import type { Clock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import { logEntryAppended, type EventEnvelope } from '@svc/contracts';
 import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/ports';
 import { canonicalJson, type TransparencyLog, type TreeHeadSigner } from '@svc/transparency-log';
+import type { LicenseStore } from './ports';
 import type { SigningKey } from './signing-keys';
 import { decisionsOf } from './transparency-entries';
 
@@ -18,21 +19,54 @@ export interface TransparencyDeps {
   key(): SigningKey;
 }
 
-/** Appends the decisions an event announces, in the caller's transaction (the inbox record's). */
+/** What appending needs besides the log: where licenses keep their entry, and the outbox. */
+export interface AppendDeps extends TransparencyDeps {
+  licenses: Pick<LicenseStore, 'recordLogEntry'>;
+  /** Records events in the outbox, in the caller's transaction. */
+  outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;
+}
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+/**
+ * Appends the decisions an event announces, in the caller's transaction (the inbox record's), and
+ * tells the resource each is about where it sits: a license directly, a box, violation or appeal
+ * through `licensing.log_entry.appended` to the service that owns it.
+ */
 export async function appendDecisions(
-  deps: TransparencyDeps,
+  deps: AppendDeps,
   tx: Queryable,
   received: EventEnvelope,
 ): Promise<number> {
   let appended = 0;
-  for (const { sourceId, decision, parties } of decisionsOf(received)) {
+  const now = deps.clock.now();
+  for (const { sourceId, decision, parties, resource } of decisionsOf(received)) {
     const position = await deps.log.append(tx, {
       sourceId,
       entry: canonicalJson(decision),
       parties,
-      at: deps.clock.now(),
+      at: now,
     });
-    if (position.appended) appended += 1;
+    if (!position.appended) continue;
+    appended += 1;
+    const at = { index: position.index, leafHash: b64(position.leafHash) };
+    if (resource.type === 'license') await deps.licenses.recordLogEntry(tx, resource.id, at);
+    await deps.outbox(
+      tx,
+      logEntryAppended.create(
+        {
+          ...at,
+          decision: decision.decision,
+          resourceType: resource.type,
+          resourceId: resource.id,
+          boxId: resource.boxId,
+        },
+        {
+          occurredAt: now,
+          ...(received.platformId === undefined ? {} : { platformId: received.platformId }),
+        },
+      ),
+    );
   }
   return appended;
 }
@@ -46,8 +80,6 @@ export function treeHeadSigner(key: () => SigningKey): TreeHeadSigner {
       .sign(current.privateKey);
   };
 }
-
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
 export async function newestTreeHead(deps: TransparencyDeps, q: Queryable) {
   const head = await deps.log.signedTreeHead(q, treeHeadSigner(deps.key), deps.clock.now());

@@ -1,5 +1,5 @@
 import { jsonb, kyselyOn, pageOf, type Queryable } from '@svc/storage';
-import type { Box, Policy } from '../domain/box';
+import type { Box, LogEntryRef, Policy } from '../domain/box';
 import type { ClaimStatus } from '../domain/claim';
 import type { BoxStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
@@ -23,7 +23,19 @@ function boxesWithClaim(q: Queryable) {
       'b.updatedAt',
       'c.name as identityName',
       'c.status as claimStatus',
+      'b.logEntryIndex',
+      'b.logEntryLeafHash',
     ]);
+}
+
+type BoxRow = Awaited<ReturnType<ReturnType<typeof boxesWithClaim>['executeTakeFirstOrThrow']>>;
+
+function toBox({ logEntryIndex, logEntryLeafHash, ...row }: BoxRow): Box & { claimStatus: ClaimStatus } {
+  const logEntry =
+    logEntryIndex === null || logEntryLeafHash === null
+      ? null
+      : { index: Number(logEntryIndex), leafHash: logEntryLeafHash };
+  return { ...row, logEntry };
 }
 
 /** Boxes; the identity name and the claim's status come from the claims table. */
@@ -70,7 +82,7 @@ export class BoxRepository implements BoxStore {
       .where('b.id', '=', id)
       .$if(options.lock === true, (query) => query.forUpdate('b'))
       .executeTakeFirst();
-    return row ?? null;
+    return row === undefined ? null : toBox(row);
   }
 
   async list(
@@ -92,10 +104,19 @@ export class BoxRepository implements BoxStore {
       matching.orderBy('b.createdAt', 'desc').orderBy('b.seq', 'desc'),
       filter,
     );
-    return { items: rows, total };
+    return { items: rows.map(toBox), total };
   }
 
   async delete(tx: Queryable, id: string): Promise<void> {
     await db(tx).deleteFrom('boxes').where('id', '=', id).execute();
+  }
+
+  async recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void> {
+    await db(tx)
+      .updateTable('boxes')
+      .set({ logEntryIndex: entry.index, logEntryLeafHash: entry.leafHash })
+      .where('id', '=', id)
+      .where((w) => w.or([w('logEntryIndex', 'is', null), w('logEntryIndex', '<', entry.index)]))
+      .execute();
   }
 }

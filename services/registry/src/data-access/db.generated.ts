@@ -36,6 +36,8 @@ export interface Boxes {
   createdAt: Timestamp;
   enforcement: Enforcement;
   id: string;
+  logEntryIndex: number | null;
+  logEntryLeafHash: string | null;
   ownerPlatformId: string;
   policy: Policy;
   policyConfig: Jsonb<Record<string, unknown>>;

@@ -16,6 +16,14 @@ export interface Box {
   updatedAt: Date;
   /** The claim's name. */
   identityName: string;
+  /** The newest decision about it in licensing's transparency log, once appended (contracts §16). */
+  logEntry?: LogEntryRef | null;
+}
+
+/** Where a logged decision sits: its leaf index and its leaf hash (base64). */
+export interface LogEntryRef {
+  index: number;
+  leafHash: string;
 }
 
 export const DEFAULT_ENFORCEMENT: Enforcement = 'MODERATE';

@@ -4,7 +4,7 @@ import type { FaceStatus } from '@svc/contracts';
 import type { Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts';
 import type { Queryable } from '@svc/ports';
-import type { Box, Policy } from './box';
+import type { Box, LogEntryRef, Policy } from './box';
 import type {
   BoxStatistics,
   BoxStatsSummary,
@@ -76,6 +76,8 @@ export interface BoxStore {
     },
   ): Promise<{ items: Box[]; total: number }>;
   delete(tx: Queryable, id: string): Promise<void>;
+  /** Where the box's newest logged decision sits; an older entry never replaces a newer one. */
+  recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void>;
 }
 
 export interface BoxStatsStore {

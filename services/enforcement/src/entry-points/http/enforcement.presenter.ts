@@ -1,4 +1,4 @@
-import { APPEAL_REVIEW_ESTIMATE, type Appeal } from '../../domain/appeal';
+import { APPEAL_REVIEW_ESTIMATE, type Appeal, type LogEntryRef } from '../../domain/appeal';
 import type { Avatar } from '../../domain/avatar';
 import { daysRemaining, type GracePeriod } from '../../domain/grace-period';
 import { notificationsOf, type NotificationState } from '../../domain/notifications';
@@ -111,7 +111,13 @@ export function appealDetail(appeal: Appeal) {
     estimatedReviewTime: APPEAL_REVIEW_ESTIMATE,
     decidedAt: appeal.decidedAt === null ? null : iso(appeal.decidedAt),
     notes: appeal.notes,
+    ...logEntryField(appeal.logEntry),
   };
+}
+
+/** `logEntry` once the resource's decision is in the transparency log (contracts §16). */
+function logEntryField(entry: LogEntryRef | null | undefined): { logEntry?: LogEntryRef } {
+  return entry ? { logEntry: { index: entry.index, leafHash: entry.leafHash } } : {};
 }
 
 function resolutionFields(violation: { resolution: string | null; resolvedAt: Date | null }) {
@@ -143,6 +149,7 @@ export function violationListItem(view: CaseView) {
     },
     notifications: violationNotifications(view),
     ...resolutionFields(violation),
+    ...logEntryField(violation.logEntry),
   };
 }
 
@@ -206,6 +213,7 @@ export function boxViolationItem(view: BoxViolationView) {
     resolution: resolutionDetails(violation, view.contest),
     contestableUntil:
       resolved && view.now.getTime() < gracePeriod.expiresAt.getTime() ? iso(gracePeriod.expiresAt) : null,
+    ...logEntryField(violation.logEntry),
   };
 }
 

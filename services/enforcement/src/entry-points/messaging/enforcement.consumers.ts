@@ -1,4 +1,4 @@
-import { boxIndexed, type EventEnvelope } from '@svc/contracts';
+import { boxIndexed, logEntryAppended, type EventEnvelope } from '@svc/contracts';
 import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database, Queryable } from '@svc/storage';
 import type { EnforcementContext } from '../../domain/ports';
@@ -9,6 +9,7 @@ import { startScanOnIndexed } from '../../domain/scan-new-box.use-case';
 export const BOX_QUEUE = 'enforcement.boxes';
 export const LICENSE_QUEUE = 'enforcement.licenses';
 export const BOX_INDEXED_QUEUE = 'enforcement.box-indexed';
+export const LOG_ENTRIES_QUEUE = 'enforcement.log-entries';
 
 /**
  * The box projection (registry.box.*; a deleted box cancels its grace periods), the license
@@ -55,5 +56,12 @@ export function enforcementSubscriptions(
       },
       scanWaiting,
     ),
+    // Where a violation's or appeal's decision sits in licensing's transparency log (contracts §16).
+    consumer(LOG_ENTRIES_QUEUE, [logEntryAppended.type], async (tx, envelope) => {
+      const { data } = logEntryAppended.parse(envelope);
+      const at = { index: data.index, leafHash: data.leafHash };
+      if (data.resourceType === 'violation') await ctx.violations.recordLogEntry(tx, data.resourceId, at);
+      if (data.resourceType === 'appeal') await ctx.appeals.recordLogEntry(tx, data.resourceId, at);
+    }),
   ];
 }

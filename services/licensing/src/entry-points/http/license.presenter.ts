@@ -85,6 +85,7 @@ export function licenseListItem(license: License) {
     validFrom: license.validFrom.toISOString(),
     expiresAt: license.expiresAt.toISOString(),
     autoRenew: license.autoRenew,
+    ...(license.logEntry ? { logEntry: { ...license.logEntry } } : {}),
   };
 }
 

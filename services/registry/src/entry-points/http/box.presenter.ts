@@ -44,6 +44,7 @@ export function boxDetail(box: Box, stats: BoxStatsSummary) {
       monthlyRevenue: amountOf(stats.monthlyRevenueCents),
       lifetimeRevenue: amountOf(stats.lifetimeRevenueCents),
     },
+    ...(box.logEntry ? { logEntry: { ...box.logEntry } } : {}),
   };
 }
 
