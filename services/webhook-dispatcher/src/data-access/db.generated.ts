@@ -101,6 +101,7 @@ export interface WebhookEndpoints {
   id: string;
   lastSuccessAt: Timestamp | null;
   leaseOwner: string | null;
+  leaseToken: Generated<number>;
   leaseUntil: Timestamp | null;
   platformId: string;
   previousSecret: string | null;

@@ -11,8 +11,11 @@ import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
-/** Deliveries after their attempts, in one statement; a manual re-send is spent by it. */
-function updateDeliveries(updates: DeliveryUpdate[]) {
+/**
+ * Deliveries after their attempts, in one statement; a manual re-send is spent by it. `fenced`:
+ * only those of the endpoints a `fenced` CTE of the same statement returns.
+ */
+function updateDeliveries(updates: DeliveryUpdate[], fenced = false) {
   return sql`
       UPDATE webhook_deliveries AS d
       SET status = u.status, attempt_count = u.attempt_count, next_attempt_at = u.next_attempt_at,
@@ -25,7 +28,7 @@ function updateDeliveries(updates: DeliveryUpdate[]) {
         ${updates.map((u) => u.lastResponseStatus)}::int[],
         ${updates.map((u) => u.lastError)}::text[]
       ) AS u(id, status, attempt_count, next_attempt_at, last_response_status, last_error)
-      WHERE d.id = u.id`;
+      WHERE d.id = u.id${fenced ? sql` AND d.endpoint_id IN (SELECT id FROM fenced)` : sql``}`;
 }
 
 // Written out, not a parameter, as before: a prepared statement's generic plan can use the partial
@@ -135,18 +138,37 @@ export class DeliveryRepository implements DeliveryStore {
     await updateDeliveries(updates).execute(db(tx));
   }
 
-  async recordSucceeded(q: Queryable, owner: string, batches: SucceededBatch[]): Promise<void> {
-    if (batches.length === 0) return;
+  async recordSucceeded(q: Queryable, owner: string, batches: SucceededBatch[]): Promise<string[]> {
+    if (batches.length === 0) return [];
     const attempts = batches.flatMap((b) => b.attempts);
+    const attemptEndpoints = batches.flatMap((b) => b.attempts.map(() => b.endpointId));
     const updates = batches.flatMap((b) => b.updates);
-    // One statement for the batches of many endpoints (ADR 0022): their attempts, their
-    // deliveries, and each endpoint's closed circuit and released lease (lease_until keeps the
-    // release time, so the least recently served endpoints are leased first).
-    await sql`
-      WITH inserted AS (
+    // One statement for the batches of many endpoints (ADR 0022): each endpoint's closed circuit
+    // and released lease (lease_until keeps the release time, so the least recently served
+    // endpoints are leased first), their attempts and their deliveries. Fenced (issue #34): a
+    // batch is recorded only if its endpoint's lease still has the owner and token it was sent
+    // under; one whose worker stalled past its lease, taken by another since, is left out whole.
+    // The endpoint's row lock orders this against a concurrent lease of it: a lease that commits
+    // first changes the token, and this UPDATE rechecks the new row.
+    const { rows } = await sql<{ id: string }>`
+      WITH fenced AS (
+        UPDATE webhook_endpoints AS e
+        SET consecutive_failures = 0, failing_since = NULL, breaker_open_until = NULL,
+          last_success_at = u.at, lease_owner = NULL, lease_until = u.at
+        FROM unnest(
+          ${batches.map((b) => b.endpointId)}::text[],
+          ${batches.map((b) => b.leaseToken)}::bigint[],
+          ${batches.map((b) => b.succeededAt.toISOString())}::timestamptz[]
+        ) AS u(id, token, at)
+        WHERE e.id = u.id AND e.lease_owner = ${owner} AND e.lease_token = u.token
+        RETURNING e.id
+      ), inserted AS (
         INSERT INTO webhook_attempts (delivery_id, number, attempted_at, outcome, response_status,
           duration_ms, error, next_retry_at)
-        SELECT * FROM unnest(
+        SELECT a.delivery_id, a.number, a.attempted_at, a.outcome, a.response_status, a.duration_ms,
+          a.error, a.next_retry_at
+        FROM unnest(
+          ${attemptEndpoints}::text[],
           ${attempts.map((a) => a.deliveryId)}::text[],
           ${attempts.map((a) => a.number)}::int[],
           ${attempts.map((a) => a.attemptedAt.toISOString())}::timestamptz[],
@@ -155,20 +177,14 @@ export class DeliveryRepository implements DeliveryStore {
           ${attempts.map((a) => a.durationMs)}::int[],
           ${attempts.map((a) => a.error)}::text[],
           ${attempts.map((a) => a.nextRetryAt?.toISOString() ?? null)}::timestamptz[]
-        )
-      ), endpoints AS (
-        UPDATE webhook_endpoints AS e
-        SET consecutive_failures = 0, failing_since = NULL, breaker_open_until = NULL,
-          last_success_at = u.at,
-          lease_owner = CASE WHEN e.lease_owner = ${owner} THEN NULL ELSE e.lease_owner END,
-          lease_until = CASE WHEN e.lease_owner = ${owner} THEN u.at ELSE e.lease_until END
-        FROM unnest(
-          ${batches.map((b) => b.endpointId)}::text[],
-          ${batches.map((b) => b.succeededAt.toISOString())}::timestamptz[]
-        ) AS u(id, at)
-        WHERE e.id = u.id
+        ) AS a(endpoint_id, delivery_id, number, attempted_at, outcome, response_status, duration_ms,
+          error, next_retry_at)
+        WHERE a.endpoint_id IN (SELECT id FROM fenced)
+      ), delivered AS (
+        ${updateDeliveries(updates, true)}
       )
-      ${updateDeliveries(updates)}`.execute(db(q));
+      SELECT id FROM fenced`.execute(db(q));
+    return rows.map((r) => r.id);
   }
 
   async countPending(q: Queryable): Promise<number> {

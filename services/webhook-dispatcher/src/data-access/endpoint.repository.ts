@@ -1,11 +1,14 @@
 import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable, type Selectable } from '@svc/storage';
 import type {
+  Delivery,
   DeliveryStatus,
   DueDeliveries,
   Endpoint,
   EndpointPatch,
   EndpointStatus,
   EndpointStore,
+  Lease,
+  LeaseCheck,
 } from '../domain/ports';
 import { DELIVERY_COLUMNS } from './delivery.repository';
 import type { DB } from './db.generated';
@@ -45,8 +48,23 @@ type Leased = Pick<
   'platformId' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'
 >;
 type DeliveryRow = Pick<Selectable<DB['webhookDeliveries']>, (typeof DELIVERY_COLUMNS)[number] | 'seq'>;
-type LeasedPart = { leasedId: string } & { [K in keyof Leased as `endpoint${Capitalize<K>}`]: Leased[K] };
+type LeasedPart = { leasedId: string; leaseToken: number } & {
+  [K in keyof Leased as `endpoint${Capitalize<K>}`]: Leased[K];
+};
 type DueRow = LeasedPart & { [K in keyof DeliveryRow]: DeliveryRow[K] | null };
+
+// Whether the lease is still the worker's (owner and token: no other worker took the endpoint
+// since), unexpired, on an enabled endpoint, and the delivery about to be sent still pending as
+// the lease read it (a lease statement whose snapshot predates another worker's record of it
+// would send it again).
+const CHECK_LEASE = `
+    SELECT coalesce(e.lease_owner = $2 AND e.lease_token = $3, false) AS held,
+      coalesce(e.lease_until > $4, false) AND e.status = 'enabled' AS live,
+      EXISTS (
+        SELECT 1 FROM webhook_deliveries AS d
+        WHERE d.id = $5 AND d.endpoint_id = e.id AND d.status = 'pending' AND d.attempt_count = $6
+      ) AS due
+    FROM webhook_endpoints AS e WHERE e.id = $1`;
 
 /** A lease row that carries a delivery: the join found one, so its NOT NULL columns are set. */
 function hasDelivery(row: DueRow): row is LeasedPart & DeliveryRow {
@@ -208,11 +226,12 @@ export class EndpointRepository implements EndpointStore {
         LIMIT ${limit}
         FOR UPDATE OF e SKIP LOCKED
       ), leased AS (
-        UPDATE webhook_endpoints AS e SET lease_owner = ${owner}, lease_until = ${leaseUntil}
+        UPDATE webhook_endpoints AS e
+        SET lease_owner = ${owner}, lease_until = ${leaseUntil}, lease_token = e.lease_token + 1
         FROM due WHERE e.id = due.id
-        RETURNING e.id, e.platform_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+        RETURNING e.id, e.lease_token, e.platform_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
       )
-      SELECT l.id AS leased_id, l.platform_id AS endpoint_platform_id, l.url AS endpoint_url, l.secret AS endpoint_secret,
+      SELECT l.id AS leased_id, l.lease_token, l.platform_id AS endpoint_platform_id, l.url AS endpoint_url, l.secret AS endpoint_secret,
         l.previous_secret AS endpoint_previous_secret,
         l.previous_secret_expires_at AS endpoint_previous_secret_expires_at, d.*
       FROM leased AS l
@@ -238,6 +257,7 @@ export class EndpointRepository implements EndpointStore {
             previousSecretExpiresAt: row.endpointPreviousSecretExpiresAt,
           },
           due: [],
+          leaseToken: row.leaseToken,
         };
         byEndpoint.set(row.leasedId, found);
       }
@@ -245,6 +265,7 @@ export class EndpointRepository implements EndpointStore {
       if (!hasDelivery(row)) continue;
       const {
         leasedId: _leasedId,
+        leaseToken: _leaseToken,
         endpointPlatformId: _platformId,
         endpointUrl: _url,
         endpointSecret: _secret,
@@ -258,30 +279,52 @@ export class EndpointRepository implements EndpointStore {
     return [...byEndpoint.values()];
   }
 
-  async releaseLease(q: Queryable, endpointId: string, owner: string, now: Date): Promise<void> {
+  async checkLease(
+    q: Queryable,
+    lease: Lease,
+    delivery: Pick<Delivery, 'id' | 'attemptCount'>,
+    now: Date,
+  ): Promise<LeaseCheck> {
+    // Run before every POST: plain SQL text, prepared once per connection, one row by primary key.
+    const { rows } = await q.query<{ held: boolean; live: boolean; due: boolean }>(
+      CHECK_LEASE,
+      [lease.endpointId, lease.owner, lease.token, now, delivery.id, delivery.attemptCount],
+      { name: 'webhooks_check_lease' },
+    );
+    const row = rows[0];
+    if (row === undefined || !row.held) return 'lost';
+    return row.live && row.due ? 'send' : 'stop';
+  }
+
+  async releaseLease(q: Queryable, lease: Lease, now: Date): Promise<boolean> {
     // lease_until keeps the release time: the least recently served endpoints are leased first.
-    await executeNamed(
+    const { numAffectedRows } = await executeNamed(
       q,
       'webhooks_release_lease',
       db(q)
         .updateTable('webhookEndpoints')
         .set({ leaseOwner: null, leaseUntil: now })
-        .where('id', '=', endpointId)
-        .where('leaseOwner', '=', owner),
+        .where('id', '=', lease.endpointId)
+        .where('leaseOwner', '=', lease.owner)
+        .where('leaseToken', '=', lease.token),
     );
+    return numAffectedRows > 0;
   }
 
-  async renewLeases(q: Queryable, owner: string, endpointIds: string[], leaseUntil: Date): Promise<void> {
-    if (endpointIds.length === 0) return;
-    await executeNamed(
-      q,
-      'webhooks_renew_leases',
-      db(q)
-        .updateTable('webhookEndpoints')
-        .set({ leaseUntil })
-        .where((eb) => eb('id', '=', eb.fn.any(sql<string[]>`${endpointIds}::text[]`)))
-        .where('leaseOwner', '=', owner),
-    );
+  async renewLeases(
+    q: Queryable,
+    owner: string,
+    leases: Array<Pick<Lease, 'endpointId' | 'token'>>,
+    leaseUntil: Date,
+  ): Promise<void> {
+    if (leases.length === 0) return;
+    // Never revives a lease another worker has taken since (its token differs): a stalled worker's
+    // late renewal extends nothing but its own.
+    await sql`
+      UPDATE webhook_endpoints AS e SET lease_until = ${leaseUntil}
+      FROM unnest(${leases.map((l) => l.endpointId)}::text[], ${leases.map((l) => l.token)}::bigint[])
+        AS l(id, token)
+      WHERE e.id = l.id AND e.lease_owner = ${owner} AND e.lease_token = l.token`.execute(db(q));
   }
 
   async recordSuccess(tx: Queryable, endpointId: string, now: Date): Promise<void> {

@@ -13,6 +13,8 @@ import type {
   Delivery,
   DeliveryUpdate,
   DueDeliveries,
+  Lease,
+  LeaseCheck,
   SendingEndpoint,
   SucceededBatch,
   WebhookContext,
@@ -141,31 +143,59 @@ const RECORD_RETRY_CAP_MS = 2000;
 /**
  * Records what happened to a sent delivery. Once the endpoint has answered, forgetting the answer
  * would send the delivery again (a second delivery after a 200), so a database outage is waited
- * out here (capped backoff, up to a minute) while this worker still holds the endpoint; only a
- * longer outage or a real error gives up, and then the delivery is sent again later (at least once).
+ * out here (capped backoff, up to a minute); only a longer outage or a real error gives up, and
+ * then the delivery is sent again later (at least once). The record is fenced by the lease: if
+ * another worker has taken the endpoint meanwhile, `record` writes nothing and says so (false).
  */
-async function recordOutcome(
+function recordOutcome(
   ctx: WebhookContext,
   deliveryId: string,
-  record: (q: Queryable) => Promise<void>,
+  record: (q: Queryable) => Promise<boolean>,
   oneStatement = false,
-): Promise<void> {
+): Promise<boolean> {
+  return waitingOutOutages(ctx, deliveryId, 'recording a sent delivery', () =>
+    // One statement is a transaction of its own: no BEGIN and COMMIT round trips around it.
+    oneStatement ? record(ctx.db) : ctx.db.transaction(record),
+  );
+}
+
+/** Runs `run` again after a transient failure (database unavailable), for up to RECORD_BUDGET_MS. */
+async function waitingOutOutages<T>(
+  ctx: WebhookContext,
+  deliveryId: string,
+  what: string,
+  run: () => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
-      // One statement is a transaction of its own: no BEGIN and COMMIT round trips around it.
-      if (oneStatement) await record(ctx.db);
-      else await ctx.db.transaction(record);
-      return;
+      return await run();
     } catch (err) {
       if (!isTransientFailure(err) || performance.now() - started > RECORD_BUDGET_MS) throw err;
       const delay = Math.min(RECORD_RETRY_CAP_MS, 100 * 2 ** Math.min(attempt - 1, 10));
-      ctx.logger.warn(
-        { err, deliveryId, attempt, delay },
-        'webhook worker: recording a sent delivery, retrying',
-      );
+      ctx.logger.warn({ err, deliveryId, attempt, delay }, `webhook worker: ${what}, retrying`);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
+  }
+}
+
+/**
+ * Whether the lease still allows sending `delivery`. A database outage is waited out like a
+ * record's (the batch's sent deliveries wait for it anyway); past that, the batch stops there and
+ * what was sent is recorded.
+ */
+async function checkBeforeSending(
+  ctx: WebhookContext,
+  lease: Lease,
+  delivery: Delivery,
+): Promise<LeaseCheck> {
+  try {
+    return await waitingOutOutages(ctx, delivery.id, 'checking the lease', () =>
+      ctx.endpoints.checkLease(ctx.db, lease, delivery, ctx.clock.now()),
+    );
+  } catch (err) {
+    ctx.logger.error({ err, endpointId: lease.endpointId }, 'webhook worker: checking the lease failed');
+    return 'stop';
   }
 }
 
@@ -181,8 +211,11 @@ interface Sent {
 export interface BatchRecording {
   /** The worker that holds the endpoint's lease: recording the batch releases it. */
   owner: string;
-  /** Records a batch that all succeeded, with other endpoints' batches (group commit). */
-  succeeded(batch: SucceededBatch): Promise<void>;
+  /**
+   * Records a batch that all succeeded, with other endpoints' batches (group commit); false when
+   * the lease it was sent under has been taken by another worker (nothing recorded).
+   */
+  succeeded(batch: SucceededBatch): Promise<boolean>;
 }
 
 /**
@@ -192,22 +225,38 @@ export interface BatchRecording {
  * endpoints' batches (ADR 0022); otherwise in one transaction: successes, a retry on the
  * schedule, `failed` when the schedule is spent, or the endpoint disabled (410 Gone at once; or
  * no success for days). A crash before the record re-sends the batch (at least once).
+ *
+ * The lease is checked before each POST and the record is fenced by it (issue #34): a worker that
+ * stalled past its lease, whose endpoint another replica has taken and is serving, sends no more
+ * of its batch and records none of it. Returns the recorded attempts (none when the lease was lost).
  */
 export async function deliverDue(
   ctx: WebhookContext,
-  { endpoint, due }: DueDeliveries,
+  { endpoint, due, leaseToken }: DueDeliveries,
   recording: BatchRecording,
 ): Promise<AttemptOutcome[]> {
   if (due.length === 0) return [];
   const endpointId = endpoint.id;
+  const lease: Lease = { endpointId, owner: recording.owner, token: leaseToken };
+  const lost = (sentCount: number): AttemptOutcome[] => {
+    ctx.logger.warn(
+      { endpointId, sent: sentCount, batch: due.length },
+      'webhook worker: lease lost to another worker mid-batch; its batch stops, unrecorded',
+    );
+    return [];
+  };
   const sent: Sent[] = [];
   for (const delivery of due) {
+    const check = await checkBeforeSending(ctx, lease, delivery);
+    if (check === 'lost') return lost(sent.length);
+    if (check === 'stop') break;
     const attemptedAt = ctx.clock.now();
     const result = await send(ctx, endpoint, delivery);
     sent.push({ delivery, attemptedAt, ...result });
     // A failure ends the batch: the later deliveries wait behind its retry (oldest first).
     if (result.error !== null) break;
   }
+  if (sent.length === 0) return [];
 
   const now = ctx.clock.now();
   const outcomes: AttemptOutcome[] = [];
@@ -254,19 +303,21 @@ export async function deliverDue(
   if (lastOutcome.outcome === 'succeeded') {
     // Every attempt succeeded (a failure ends the batch): the attempts, the deliveries and the
     // endpoint's closed circuit in one statement (ADR 0022).
-    await recordOutcome(
+    const recorded = await recordOutcome(
       ctx,
       last.delivery.id,
-      () => recording.succeeded({ endpointId, attempts, updates, succeededAt: now }),
+      () => recording.succeeded({ endpointId, leaseToken, attempts, updates, succeededAt: now }),
       true,
     );
-    return outcomes;
+    return recorded ? outcomes : lost(sent.length);
   }
-  await recordOutcome(ctx, last.delivery.id, async (tx) => {
+  const recorded = await recordOutcome(ctx, last.delivery.id, async (tx) => {
+    // First, and fenced: the lease released only if it is still this one, the endpoint's row then
+    // locked until commit, so no other worker takes it while the rest is written.
+    if (!(await ctx.endpoints.releaseLease(tx, lease, now))) return false;
     await ctx.attempts.insertMany(tx, attempts);
     await ctx.deliveries.recordAttempts(tx, updates);
     if (anySucceeded) await ctx.endpoints.recordSuccess(tx, endpointId, now);
-    await ctx.endpoints.releaseLease(tx, endpointId, recording.owner, now);
     const streak = await ctx.endpoints.recordFailure(
       tx,
       endpointId,
@@ -278,7 +329,9 @@ export async function deliverDue(
     else if (failedForTooLong(streak.failingSince, now, ctx.retry)) lastOutcome.disabled = 'failing';
     if (lastOutcome.disabled !== undefined)
       await disable(ctx, tx, endpoint, lastOutcome.disabled, last.error, now);
+    return true;
   });
+  if (!recorded) return lost(sent.length);
   if (lastOutcome.disabled !== undefined) {
     ctx.kick();
     ctx.kickOutbox();

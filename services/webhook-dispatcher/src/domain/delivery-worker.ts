@@ -11,7 +11,9 @@ export interface DeliveryWorkerOptions {
   /**
    * How long an endpoint stays leased to this worker without a renewal. Default 6 s: a worker
    * renews its leases every third of it while it works, so a killed one holds its endpoints at most
-   * this long and a restarted dispatcher resumes their deliveries within 10 s.
+   * this long and a restarted dispatcher resumes their deliveries within 10 s. One that stalls
+   * longer (a paused process) finds the lease lost when it resumes and sends nothing more of its
+   * batch: the lease is checked before each POST (issue #34).
    */
   leaseMs?: number;
   /** Deliveries sent to one endpoint under one lease, at most (fairness). Default 20. */
@@ -29,11 +31,14 @@ export interface DeliveryWorkerOptions {
  * reads the first batch of each (up to `maxPerLease`); each endpoint's batch is sent in order;
  * the batches that all succeeded are recorded together, lease released, in one statement
  * (GroupCommit). A lease serves one batch, then the endpoint goes back to the pool, least
- * recently served first.
+ * recently served first. Each lease taken has a new token (fencing): every POST is preceded by a
+ * check that this worker still holds it unexpired, and renewals, releases and records take effect
+ * only while it does (issue #34).
  */
 export class DeliveryWorker {
   readonly owner = `worker_${randomBase62(12)}`;
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** The endpoints being served, with their lease token. */
+  private readonly inFlight = new Map<string, { run: Promise<void>; token: number }>();
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
@@ -53,9 +58,10 @@ export class DeliveryWorker {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.leaseMs = options.leaseMs ?? 6000;
     this.maxPerLease = options.maxPerLease ?? 20;
-    const succeeded = new GroupCommit<SucceededBatch>((batches) =>
-      this.ctx.deliveries.recordSucceeded(this.ctx.db, this.owner, batches),
-    );
+    const succeeded = new GroupCommit<SucceededBatch, boolean>(async (batches) => {
+      const recorded = new Set(await this.ctx.deliveries.recordSucceeded(this.ctx.db, this.owner, batches));
+      return batches.map((b) => recorded.has(b.endpointId));
+    });
     this.recording = { owner: this.owner, succeeded: (batch) => succeeded.add(batch) };
   }
 
@@ -74,11 +80,11 @@ export class DeliveryWorker {
 
   /** Keeps the endpoints being worked on leased: a delivery may take longer than a lease (10 s timeout). */
   private renewLeases(): void {
-    const endpointIds = [...this.inFlight.keys()];
-    if (endpointIds.length === 0) return;
+    const leases = [...this.inFlight].map(([endpointId, { token }]) => ({ endpointId, token }));
+    if (leases.length === 0) return;
     const until = new Date(this.ctx.clock.now().getTime() + this.leaseMs);
     this.ctx.endpoints
-      .renewLeases(this.ctx.db, this.owner, endpointIds, until)
+      .renewLeases(this.ctx.db, this.owner, leases, until)
       .catch((err: unknown) => this.ctx.logger.warn({ err }, 'webhook worker: lease renewal failed'));
   }
 
@@ -103,7 +109,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight.values()]);
+    await Promise.allSettled([...this.inFlight.values()].map((f) => f.run));
     if (this.renewal !== undefined) clearInterval(this.renewal);
   }
 
@@ -132,7 +138,7 @@ export class DeliveryWorker {
         this.inFlight.delete(endpointId);
         this.kick();
       });
-      this.inFlight.set(endpointId, run);
+      this.inFlight.set(endpointId, { run, token: found.leaseToken });
     }
   }
 
@@ -149,7 +155,11 @@ export class DeliveryWorker {
     } finally {
       if (!recorded)
         await this.ctx.endpoints
-          .releaseLease(this.ctx.db, endpointId, this.owner, this.ctx.clock.now())
+          .releaseLease(
+            this.ctx.db,
+            { endpointId, owner: this.owner, token: found.leaseToken },
+            this.ctx.clock.now(),
+          )
           .catch((err: unknown) =>
             this.ctx.logger.error({ err, endpointId }, 'webhook worker: lease release failed'),
           );

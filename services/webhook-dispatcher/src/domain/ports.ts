@@ -59,11 +59,31 @@ export type SendingEndpoint = Pick<
 export interface DueDeliveries {
   endpoint: SendingEndpoint;
   due: Delivery[];
+  /** The lease's fencing token: taking the endpoint's lease counts it up (issue #34). */
+  leaseToken: number;
 }
+
+/** An endpoint's lease as the worker that took it knows it. */
+export interface Lease {
+  endpointId: string;
+  owner: string;
+  /** The endpoint's lease_token when it was taken: a later holder has another. */
+  token: number;
+}
+
+/**
+ * What the lease says before one more POST: `send`; `stop` (the lease is still this worker's but
+ * has expired, the endpoint was disabled, or the delivery is no longer due as read: send no more,
+ * record what was sent); `lost` (another worker has taken the endpoint, or it was deleted: send
+ * and record nothing).
+ */
+export type LeaseCheck = 'send' | 'stop' | 'lost';
 
 /** A batch of one endpoint whose every attempt succeeded, to record. */
 export interface SucceededBatch {
   endpointId: string;
+  /** Recorded only if the endpoint's lease still has this token and owner. */
+  leaseToken: number;
   attempts: Attempt[];
   updates: DeliveryUpdate[];
   succeededAt: Date;
@@ -124,7 +144,8 @@ export interface EndpointStore {
   /**
    * Takes up to `limit` enabled endpoints with a due delivery, closed circuit and no live lease
    * (FOR UPDATE SKIP LOCKED), least recently served first, leases them to `owner` until
-   * `leaseUntil`, and returns each with its first `perEndpoint` due deliveries: one statement.
+   * `leaseUntil` (counting its lease token up), and returns each with its token and its first
+   * `perEndpoint` due deliveries: one statement.
    */
   leaseDue(
     q: Queryable,
@@ -135,10 +156,29 @@ export interface EndpointStore {
     leaseUntil: Date,
     perEndpoint: number,
   ): Promise<DueDeliveries[]>;
-  /** Gives the lease back if `owner` still holds it; `now` is kept as when it was last served. */
-  releaseLease(q: Queryable, endpointId: string, owner: string, now: Date): Promise<void>;
-  /** Extends the leases `owner` still holds on these endpoints to `leaseUntil`. */
-  renewLeases(q: Queryable, owner: string, endpointIds: string[], leaseUntil: Date): Promise<void>;
+  /**
+   * Before each POST: whether `lease` is still held (owner and token) and unexpired at `now`, the
+   * endpoint enabled and `delivery` still pending after `attemptCount` attempts.
+   */
+  checkLease(
+    q: Queryable,
+    lease: Lease,
+    delivery: Pick<Delivery, 'id' | 'attemptCount'>,
+    now: Date,
+  ): Promise<LeaseCheck>;
+  /**
+   * Gives the lease back if it is still `lease` (owner and token); `now` is kept as when it was
+   * last served. False when another worker holds it: in a transaction, the row stays locked, so
+   * none can take it before the transaction ends.
+   */
+  releaseLease(q: Queryable, lease: Lease, now: Date): Promise<boolean>;
+  /** Extends these leases of `owner` to `leaseUntil` where each still has its token. */
+  renewLeases(
+    q: Queryable,
+    owner: string,
+    leases: Array<Pick<Lease, 'endpointId' | 'token'>>,
+    leaseUntil: Date,
+  ): Promise<void>;
   recordSuccess(tx: Queryable, endpointId: string, now: Date): Promise<void>;
   /** Counts a failure; returns the endpoint's streak after it. */
   recordFailure(
@@ -171,9 +211,11 @@ export interface DeliveryStore {
   recordAttempts(tx: Queryable, deliveries: DeliveryUpdate[]): Promise<void>;
   /**
    * Batches that all succeeded, of any number of endpoints leased to `owner`, in one statement:
-   * their attempts, their deliveries, each endpoint's success, and its lease released.
+   * their attempts, their deliveries, each endpoint's success, and its lease released. A batch
+   * whose endpoint's lease has another owner or token now is not recorded at all (fenced).
+   * Returns the endpoints whose batch was recorded.
    */
-  recordSucceeded(q: Queryable, owner: string, batches: SucceededBatch[]): Promise<void>;
+  recordSucceeded(q: Queryable, owner: string, batches: SucceededBatch[]): Promise<string[]>;
   countPending(q: Queryable): Promise<number>;
 }
 
