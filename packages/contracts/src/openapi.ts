@@ -317,12 +317,20 @@ export function buildOpenApiDocument(
     const responses: Record<string, JsonObject> = {};
     for (const [status, response] of Object.entries(op.responses)) {
       if (Number(status) >= 400) continue;
+      const example = response.example === undefined ? {} : { example: response.example };
       responses[status] = {
         description: response.description,
         headers: responseHeaders(op, Number(status)),
         ...(response.schema === undefined
           ? {}
-          : { content: { 'application/json': { schema: components.convert(response.schema, 'output') } } }),
+          : {
+              content: {
+                [response.mediaType ?? 'application/json']: {
+                  schema: components.convert(response.schema, 'output'),
+                  ...example,
+                },
+              },
+            }),
       };
     }
     for (const [status, codes] of errorCodesOf(op)) {

@@ -2587,6 +2587,12 @@ export interface components {
       allowedUses?: ('personal' | 'educational' | 'parody')[];
     };
     EmptyConfig: Record<string, never>;
+    /**
+     * @example {
+     *       "index": 3,
+     *       "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+     *     }
+     */
     LogEntry: {
       /** @description The entry's leaf index in the log */
       index: number;
@@ -15213,6 +15219,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "credential": "eyJhbGciOiJFZERTQSIsImtpZCI6Ik1uYVBUUExUZHZOa3psSVV5cG5BeTZUOElJaWxzQXotd080YTh3M1NBNkEiLCJ0eXAiOiJsaWNlbnNlK2p3dCJ9.eyJib3hJZCI6ImJveF83WXEyTG05WGM0VHoxUHdCOHZLM2ROIiwiY2xhaW1JZCI6ImNsYWltXzNrVDltUXgyTHc3TmJWNGhKZDFzWnAiLCJpZGVudGl0eU5hbWUiOiJBZGEgTG92ZWxhY2UiLCJwbGF0Zm9ybUlkIjoicGxhdF81UnQ4S3AyVng5TXE0THc3TmIxSGMzIiwidGllciI6ImNvbW1lcmNpYWwiLCJhbGxvd2VkVXNlcyI6WyJwZXJzb25hbCIsImNyZWF0b3JfY29udGVudCIsImNvbW1lcmNpYWwiXSwic3RhdHVzIjp7ImlkeCI6NDIsInVyaSI6Imh0dHBzOi8vYXBpLmV4YW1wbGUuY29tL3YxL3N2Yy9zdGF0dXMtbGlzdHMvMSIsInN0YXR1c19saXN0Ijp7ImlkeCI6NDIsInVyaSI6Imh0dHBzOi8vYXBpLmV4YW1wbGUuY29tL3YxL3N2Yy9zdGF0dXMtbGlzdHMvMSJ9fSwiaXNzIjoiaHR0cHM6Ly9hcGkuZXhhbXBsZS5jb20iLCJzdWIiOiJsaWNfOWhRMm1YYzRUejdMcFcxbkI4dkszZCIsImlhdCI6MTc5MzQ5MTIwMCwibmJmIjoxNzkzNDkxMjAwLCJleHAiOjE3OTYwODMyMDB9.rD22TLmZBP7CqlWTDFZUpVmz5ERxEC79WjxrMAHvqSblP4imG4-3IP0YG74EYGwo8d7caguhOWDssPTaU_FPCQ",
+           *         "expiresAt": "2026-12-01T00:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['LicenseCredential'];
           };
@@ -15382,13 +15396,16 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The status list JWT (application/statuslist+jwt) */
+      /** @description The status list JWT */
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          /** @example eyJhbGciOiJFZERTQSIsImtpZCI6Ik1uYVBUUExUZHZOa3psSVV5cG5BeTZUOElJaWxzQXotd080YTh3M1NBNkEiLCJ0eXAiOiJzdGF0dXNsaXN0K2p3dCJ9.eyJ0dGwiOjMwLCJzdGF0dXNfbGlzdCI6eyJiaXRzIjoxLCJsc3QiOiJlSnhyWUJoWUFBQkFnQUNCIn0sInN1YiI6Imh0dHBzOi8vYXBpLmV4YW1wbGUuY29tL3YxL3N2Yy9zdGF0dXMtbGlzdHMvMSIsImlhdCI6MTc5NTk1MzYwMCwiZXhwIjoxNzk1OTU0MjAwfQ.2macWVm5BwU4maq-o56oA8g4-DataNVumJzqVl3id_ARMJQI8gODpLxLZ2xj2zT7KFNehJT0zr5Vlqrz5YT3AA */
+          'application/statuslist+jwt': string;
+        };
       };
       /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
       400: {
@@ -15471,6 +15488,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "keys": [
+           *         {
+           *           "kty": "OKP",
+           *           "crv": "Ed25519",
+           *           "x": "3Fy5adfANhqk7egjMRaO8kB1jY5mOD7NGmxsMPqgqf0",
+           *           "kid": "MnaPTPLTdvNkzlIUypnAy6T8IIilsAz-wO4a8w3SA6A",
+           *           "alg": "EdDSA",
+           *           "use": "sig"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['LicenseSigningKeys'];
         };
       };
@@ -17194,6 +17225,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "treeSize": 7,
+           *         "rootHash": "F5JPSJvpc8Rz34e9jX7ZIn85wA86Dee+mgJ8qlRnzIE=",
+           *         "timestamp": "2026-11-29T12:00:00.000Z",
+           *         "signature": "eyJhbGciOiJFZERTQSIsImtpZCI6Ik1uYVBUUExUZHZOa3psSVV5cG5BeTZUOElJaWxzQXotd080YTh3M1NBNkEiLCJ0eXAiOiJ0cmVlLWhlYWQrandzIn0.eyJyb290SGFzaCI6IkY1SlBTSnZwYzhSejM0ZTlqWDdaSW44NXdBODZEZWUrbWdKOHFsUm56SUU9IiwidGltZXN0YW1wIjoiMjAyNi0xMS0yOVQxMjowMDowMC4wMDBaIiwidHJlZVNpemUiOjd9.M5mxXPdmAXXRAD0KfoT1gFToPCXsyt2dPFmU1kgh-w5YCiNkF0J4-j7OFo-R9fPzflpxCIhkfqWP0cbUfdRTBg"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['TreeHead'];
           };
@@ -17265,6 +17306,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "leafIndex": 3,
+           *         "treeSize": 7,
+           *         "auditPath": [
+           *           "/Aho48IQPBE75MF1hp5I3yXXxoHYyLUASVwo5a+yz5s=",
+           *           "BNovmYT37insZMw66+iBNXXIcx58QbqAKC0nrV31DR8=",
+           *           "c2rVJ5hHm426nmlSNH5kanVDCvVVKKWP5UGon1DQt7M="
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['InclusionProof'];
           };
@@ -17351,6 +17405,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "first": 4,
+           *         "second": 7,
+           *         "proof": [
+           *           "c2rVJ5hHm426nmlSNH5kanVDCvVVKKWP5UGon1DQt7M="
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['ConsistencyProof'];
           };
@@ -17424,6 +17489,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "index": 3,
+           *         "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE=",
+           *         "entry": "{\"at\":\"2026-11-04T00:00:00.000Z\",\"decision\":\"license.activated\",\"eventId\":\"evt_3\",\"facts\":{},\"identityName\":\"Ada Lovelace\",\"subject\":{\"licenseId\":\"lic_9hQ2mXc4Tz7LpW1nB8vK3d\"}}",
+           *         "decision": {
+           *           "at": "2026-11-04T00:00:00.000Z",
+           *           "decision": "license.activated",
+           *           "eventId": "evt_3",
+           *           "facts": {},
+           *           "identityName": "Ada Lovelace",
+           *           "subject": {
+           *             "licenseId": "lic_9hQ2mXc4Tz7LpW1nB8vK3d"
+           *           }
+           *         },
+           *         "appendedAt": "2026-11-04T00:00:00.412Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['TransparencyEntry'];
           };

@@ -15,7 +15,7 @@ export const logEntrySchema = z
     index: z.number().int().min(0).meta({ description: "The entry's leaf index in the log" }),
     leafHash: base64Hash,
   })
-  .meta({ id: 'LogEntry' });
+  .meta({ id: 'LogEntry', example: { index: 3, leafHash: 'Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE=' } });
 
 /** The `logEntry` field of a logged resource (absent until its first decision is appended). */
 export const logEntryField = logEntrySchema.optional().meta({

@@ -14,6 +14,16 @@ export type RateBucket = 'usage-report' | 'webhook-test';
  * One public operation: where it is served, who owns it, what it accepts and returns. The same
  * zod schemas validate requests in the owning service and generate the OpenAPI document.
  */
+/** A success answer: its body's schema and, for the reference, an example that schema accepts. */
+export interface OperationResponse {
+  description: string;
+  schema?: z.ZodType;
+  /** The body of a typical answer (checked against `schema` by the contracts' tests). */
+  example?: unknown;
+  /** Default application/json; another type (a JWT) documents a string body. */
+  mediaType?: string;
+}
+
 export interface Operation {
   id: string;
   method: HttpMethod;
@@ -34,7 +44,7 @@ export interface Operation {
     query?: z.ZodType;
     body?: z.ZodType;
   };
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  responses: Record<number, OperationResponse>;
   /**
    * The error codes this operation raises itself, beyond those every operation of its kind can
    * answer (derived by the OpenAPI builder: authentication, rate limits, validation, NOT_FOUND for

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { logEntryField } from '../common/log-entry';
+import { exampleCredential, exampleJwks, exampleStatusList } from './proof-examples';
 import {
   MAX_INT32,
   dataOf,
@@ -388,7 +389,11 @@ export const licensingOperations = {
       'A compact JWS anyone can verify offline with the keys of `GET /.well-known/jwks.json`, and check against the status list its `status.uri` names (docs/spec/contracts.md §16, docs/adr/0029). Activation, each renewal and an upgrade issue a new one.',
     request: idParams,
     responses: {
-      200: { description: 'The credential', schema: dataOf(licenseCredentialSchema) },
+      200: {
+        description: 'The credential',
+        schema: dataOf(licenseCredentialSchema),
+        example: { data: exampleCredential },
+      },
       409: { description: 'The license is not active (details.status: revoked, cancelled or expired)' },
     },
   }),
@@ -403,7 +408,12 @@ export const licensingOperations = {
       "The body is a JWT (`Content-Type: application/statuslist+jwt`, typ statuslist+jwt, EdDSA): `sub` its own uri, `iat`, `exp` (iat + 10 min), `ttl` 30, `status_list {bits: 1, lst}` (ZLIB-compressed, base64url). Bit 1 at a credential's `status.idx`: the license is revoked, cancelled or expired. Cacheable for 30 s; a change shows within 60 s.",
     request: { params: statusListIdParamSchema },
     responses: {
-      200: { description: 'The status list JWT (application/statuslist+jwt)' },
+      200: {
+        description: 'The status list JWT',
+        mediaType: 'application/statuslist+jwt',
+        schema: z.string().meta({ description: 'A compact JWS (typ statuslist+jwt)' }),
+        example: exampleStatusList,
+      },
       404: { description: 'No such status list' },
     },
   }),
@@ -416,7 +426,7 @@ export const licensingOperations = {
     summary: 'The public keys that sign license credentials and status lists (JWKS)',
     description:
       'Ed25519 keys (RFC 8037), each with its `kid`. A retired key stays listed until every credential it signed has expired. Cacheable for 300 s.',
-    responses: { 200: { description: 'The key set', schema: jwksSchema } },
+    responses: { 200: { description: 'The key set', schema: jwksSchema, example: exampleJwks } },
   }),
   listBoxLicenseRequests: defineOperation({
     ...licenses,

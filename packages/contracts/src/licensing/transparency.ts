@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { dataOf } from '../common/schemas';
 import { defineOperation } from '../common/operation';
 import { base64Hash } from '../common/log-entry';
+import {
+  exampleConsistencyProof,
+  exampleInclusionProof,
+  exampleTransparencyEntry,
+  exampleTreeHead,
+} from './proof-examples';
 
 // The transparency log of decisions (docs/spec/contracts.md §16, issue #31, docs/adr/0030): licensing keeps it
 // and signs its tree heads with the keys of /.well-known/jwks.json. Hashes travel as standard
@@ -70,7 +76,13 @@ export const transparencyOperations = {
     summary: "The log's newest signed tree head",
     description:
       'Size, root hash, time and Ed25519 signature. A monitor keeps the last one it saw and asks for a consistency proof to the next (the SDK: checkTransparencyLog).',
-    responses: { 200: { description: 'The tree head', schema: dataOf(treeHeadSchema) } },
+    responses: {
+      200: {
+        description: 'The tree head',
+        schema: dataOf(treeHeadSchema),
+        example: { data: exampleTreeHead },
+      },
+    },
   }),
   getInclusionProof: defineOperation({
     ...proofs,
@@ -81,7 +93,13 @@ export const transparencyOperations = {
     path: '/v1/svc/transparency/proofs/inclusion',
     summary: 'The audit path of an entry in a tree of the log',
     request: { query: inclusionProofQuerySchema },
-    responses: { 200: { description: 'The proof', schema: dataOf(inclusionProofSchema) } },
+    responses: {
+      200: {
+        description: 'The proof',
+        schema: dataOf(inclusionProofSchema),
+        example: { data: exampleInclusionProof },
+      },
+    },
   }),
   getConsistencyProof: defineOperation({
     ...proofs,
@@ -92,7 +110,13 @@ export const transparencyOperations = {
     path: '/v1/svc/transparency/proofs/consistency',
     summary: 'The proof that a tree of the log is a prefix of a later one',
     request: { query: consistencyProofQuerySchema },
-    responses: { 200: { description: 'The proof', schema: dataOf(consistencyProofSchema) } },
+    responses: {
+      200: {
+        description: 'The proof',
+        schema: dataOf(consistencyProofSchema),
+        example: { data: exampleConsistencyProof },
+      },
+    },
   }),
   getTransparencyEntry: defineOperation({
     ...proofs,
@@ -102,6 +126,12 @@ export const transparencyOperations = {
     path: '/v1/svc/transparency/entries/:index',
     summary: 'A logged decision, for the parties it concerns (anyone else: 404)',
     request: { params: logEntryIndexParamSchema },
-    responses: { 200: { description: 'The entry', schema: dataOf(transparencyEntrySchema) } },
+    responses: {
+      200: {
+        description: 'The entry',
+        schema: dataOf(transparencyEntrySchema),
+        example: { data: exampleTransparencyEntry },
+      },
+    },
   }),
 };

@@ -347,3 +347,22 @@ describe('OpenAPI document', () => {
     expect(buildOpenApiDocument(operations, { version: '1.2.3' })).toEqual(doc);
   });
 });
+
+describe('response examples', () => {
+  const withExamples = allOperations.flatMap((op) =>
+    Object.entries(op.responses)
+      .filter(([, response]) => response.example !== undefined)
+      .map(([status, response]) => ({ op, status, response })),
+  );
+
+  it('when an operation declares an example answer, then its schema accepts it and the document shows it under its media type', () => {
+    expect(withExamples.length).toBeGreaterThanOrEqual(7);
+    for (const { op, status, response } of withExamples) {
+      const parsed = response.schema!.safeParse(response.example);
+      expect({ op: op.id, issues: parsed.error?.issues ?? [] }).toEqual({ op: op.id, issues: [] });
+      const path = op.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      const documented = (doc.paths as any)[path][op.method].responses[status].content;
+      expect(documented[response.mediaType ?? 'application/json'].example).toEqual(response.example);
+    }
+  });
+});
