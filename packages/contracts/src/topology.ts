@@ -71,7 +71,7 @@ export const EVENT_QUEUES: readonly EventQueue[] = [
       ].map((type) => typeOf(enforcementEvents, type)),
     ],
   },
-  // Where each logged decision sits in the log, for the resources other services own (contracts §16).
+  // Where each logged decision sits in the log, for the resources other services own (docs/spec/contracts.md §16).
   { queue: 'registry.log-entries', patterns: [typeOf(licensingEvents, 'licensing.log_entry.appended')] },
   { queue: 'enforcement.log-entries', patterns: [typeOf(licensingEvents, 'licensing.log_entry.appended')] },
   { queue: 'licensing.sandbox-clocks', patterns: [typeOf(enforcementEvents, 'enforcement.clock.advanced')] },

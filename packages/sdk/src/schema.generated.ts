@@ -2542,7 +2542,7 @@ export interface components {
         totalLicenses: number;
         lifetimeRevenue: number;
       };
-      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
       logEntry?: components['schemas']['LogEntry'];
     };
     MonetizeConfig: {
@@ -2628,7 +2628,7 @@ export interface components {
         totalLicenses: number;
         lifetimeRevenue: number;
       };
-      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
       logEntry?: components['schemas']['LogEntry'];
       initialScan: {
         /** @constant */
@@ -2811,7 +2811,7 @@ export interface components {
       /** Format: date-time */
       expiresAt: string;
       autoRenew: boolean;
-      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
       logEntry?: components['schemas']['LogEntry'];
     };
     CreatedLicenseRequest: {
@@ -2877,7 +2877,7 @@ export interface components {
       /** Format: date-time */
       expiresAt: string;
       autoRenew: boolean;
-      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
       logEntry?: components['schemas']['LogEntry'];
       currency: string;
       terms: {
@@ -3446,7 +3446,7 @@ export interface components {
         /** Format: date-time */
         decidedAt?: string;
       };
-      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
       logEntry?: components['schemas']['LogEntry'];
     };
     ResolutionDetails: {
@@ -3535,7 +3535,7 @@ export interface components {
       estimatedReviewTime: string;
       decidedAt: string | null;
       notes: string | null;
-      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
       logEntry?: components['schemas']['LogEntry'];
     };
     GracePeriod: {
@@ -3728,7 +3728,7 @@ export interface components {
       resolution: components['schemas']['ResolutionDetails'] | null;
       /** @description While resolved: the end of the grace period, until which the resolution can be contested */
       contestableUntil: string | null;
-      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
       logEntry?: components['schemas']['LogEntry'];
     };
     ReviewAppeal: {
@@ -3757,7 +3757,7 @@ export interface components {
       estimatedReviewTime: string;
       decidedAt: string | null;
       notes: string | null;
-      /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+      /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
       logEntry?: components['schemas']['LogEntry'];
       /** @description Who filed it: the hosting platform, or the box owner (contest) */
       platformId: string;
@@ -22636,7 +22636,7 @@ export interface operations {
               estimatedReviewTime: string;
               decidedAt: string | null;
               notes: string | null;
-              /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+              /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
               logEntry?: components['schemas']['LogEntry'];
               violation: {
                 id: string;
@@ -22864,7 +22864,7 @@ export interface operations {
               estimatedReviewTime: string;
               decidedAt: string | null;
               notes: string | null;
-              /** @description The newest decision about this resource in the transparency log (contracts §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
+              /** @description The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ask /v1/svc/transparency/proofs/inclusion for its proof */
               logEntry?: components['schemas']['LogEntry'];
               violation: {
                 id: string;

@@ -20,6 +20,6 @@ export const logEntrySchema = z
 /** The `logEntry` field of a logged resource (absent until its first decision is appended). */
 export const logEntryField = logEntrySchema.optional().meta({
   description:
-    'The newest decision about this resource in the transparency log (contracts §16), once appended: ' +
+    'The newest decision about this resource in the transparency log (docs/spec/contracts.md §16), once appended: ' +
     'ask /v1/svc/transparency/proofs/inclusion for its proof',
 });

@@ -93,7 +93,7 @@ export const licenseRevoked = defineEvent(
 );
 
 /**
- * A decision was appended to the transparency log (contracts §16, docs/adr/0030): the resource it
+ * A decision was appended to the transparency log (docs/spec/contracts.md §16, docs/adr/0030): the resource it
  * concerns carries `logEntry` from then on. Registry (boxes) and enforcement (violations, appeals)
  * consume it; licensing records its own licenses' in the append's transaction. One per entry; a
  * resource's newest entry is the one with the highest index.

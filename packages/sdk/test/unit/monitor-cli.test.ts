@@ -8,7 +8,7 @@ import { CompactSign, exportJWK, generateKeyPair } from 'jose';
 import { consistencyProof, leafHash, rootOf, subtreeOf } from '@svc/merkle-log';
 import { treeHeadPayload, type TreeHead } from '../../src';
 
-// `svc-transparency-monitor` (contracts §16), run as a user runs it: the built command against a
+// `svc-transparency-monitor` (docs/spec/contracts.md §16), run as a user runs it: the built command against a
 // log on loopback. It keeps the last verified head in its state file, proves each later head an
 // extension of it, and exits 1 on a fork or a rollback without forgetting the good head.
 const bin = path.join(__dirname, '../../dist/monitor-cli.js');

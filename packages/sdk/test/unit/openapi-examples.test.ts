@@ -13,7 +13,7 @@ import {
   type TreeHead,
 } from '../../src';
 
-// The proof operations' examples in the OpenAPI document (contracts §16) are one coherent set: a
+// The proof operations' examples in the OpenAPI document (docs/spec/contracts.md §16) are one coherent set: a
 // reader who copies them into the SDK's checks sees every check pass, as with a real deployment.
 const doc = JSON.parse(readFileSync(path.join(__dirname, '../../openapi.json'), 'utf8'));
 

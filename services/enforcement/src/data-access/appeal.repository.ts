@@ -1,12 +1,7 @@
 import { jsonb, kyselyOn, pageOf, type Queryable, type Selectable } from '@svc/storage';
-import {
-  logEntryOf,
-  type Appeal,
-  type AppealKind,
-  type AppealStatus,
-  type AppealUnderReview,
-  type LogEntryRef,
-} from '../domain/appeal';
+import type { Appeal, AppealKind, AppealStatus, AppealUnderReview } from '../domain/appeal';
+import type { LogEntryRef } from '../domain/log-entry';
+import { logEntryOf } from './log-entry';
 import type { AppealStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 

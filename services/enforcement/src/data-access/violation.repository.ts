@@ -11,7 +11,8 @@ import {
 import type { Avatar } from '../domain/avatar';
 import type { ViolationFilter, ViolationStore } from '../domain/ports';
 import type { Violation, ViolationStatus } from '../domain/violation';
-import { logEntryOf, type LogEntryRef } from '../domain/appeal';
+import type { LogEntryRef } from '../domain/log-entry';
+import { logEntryOf } from './log-entry';
 import { avatarFromJson } from './avatar.repository';
 import type { Avatars, DB } from './db.generated';
 

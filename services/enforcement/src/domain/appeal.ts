@@ -1,4 +1,5 @@
 import { errors } from '@svc/errors';
+import type { LogEntryRef } from './log-entry';
 import type { ViolationStatus } from './violation';
 
 export type AppealReason = 'parody' | 'false_positive' | 'common_name' | 'authorized' | 'other';
@@ -26,19 +27,8 @@ export interface Appeal {
   decidedAt: Date | null;
   decidedBy: 'operator' | 'test_helper' | null;
   notes: string | null;
-  /** Its decision's place in licensing's transparency log, once appended (contracts §16). */
+  /** Its decision's place in licensing's transparency log, once appended (docs/spec/contracts.md §16). */
   logEntry?: LogEntryRef | null;
-}
-
-/** Where a logged decision sits: its leaf index and its leaf hash (base64). */
-export interface LogEntryRef {
-  index: number;
-  leafHash: string;
-}
-
-/** A stored position, or null while nothing is appended. */
-export function logEntryOf(index: number | string | null, leafHash: string | null): LogEntryRef | null {
-  return index === null || leafHash === null ? null : { index: Number(index), leafHash };
 }
 
 /** An appeal as the operator reviews it: with the violation it contests. */

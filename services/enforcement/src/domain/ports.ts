@@ -2,7 +2,8 @@ import type { Logger } from '@svc/logger';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope, Policy } from '@svc/contracts';
 import type { Queryable } from '@svc/ports';
-import type { Appeal, AppealKind, AppealStatus, AppealUnderReview, LogEntryRef } from './appeal';
+import type { Appeal, AppealKind, AppealStatus, AppealUnderReview } from './appeal';
+import type { LogEntryRef } from './log-entry';
 import type { Avatar, EvaluationStatus } from './avatar';
 import type { DetectionPort } from './detection.client';
 import type { GracePeriod, GracePeriodStatus } from './grace-period';
@@ -75,7 +76,7 @@ export interface ViolationFilter extends Page {
 export interface ViolationStore {
   insert(tx: Queryable, violation: Violation): Promise<void>;
   update(tx: Queryable, violation: Violation): Promise<void>;
-  /** Where its newest logged decision sits (contracts §16); an older entry never replaces a newer one. */
+  /** Where its newest logged decision sits (docs/spec/contracts.md §16); an older entry never replaces a newer one. */
   recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void>;
   find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<Violation | null>;
   findMany(q: Queryable, ids: string[]): Promise<Map<string, Violation>>;

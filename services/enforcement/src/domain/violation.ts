@@ -1,4 +1,4 @@
-import type { LogEntryRef } from './appeal';
+import type { LogEntryRef } from './log-entry';
 import { errors } from '@svc/errors';
 import type { AvatarMatch, Policy } from '@svc/contracts';
 import type { AvatarSnapshot, ResolutionEvidence, ResolvedBy } from './resolution-check';
@@ -39,7 +39,7 @@ export interface Violation {
   /** The avatar as it was when detected (null for violations recorded before it was kept). */
   detectedAvatar: AvatarSnapshot | null;
   enforcedAt: Date | null;
-  /** The newest decision about it in licensing's transparency log, once appended (contracts §16). */
+  /** The newest decision about it in licensing's transparency log, once appended (docs/spec/contracts.md §16). */
   logEntry?: LogEntryRef | null;
 }
 

@@ -73,7 +73,7 @@ export interface License {
   cancelReason: string | null;
   endedAt: Date | null;
   createdAt: Date;
-  /** The newest decision about it in the transparency log, once appended (contracts §16). */
+  /** The newest decision about it in the transparency log, once appended (docs/spec/contracts.md §16). */
   logEntry?: LogEntryRef | null;
 }
 

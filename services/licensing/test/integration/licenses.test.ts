@@ -22,7 +22,7 @@ describe('GET /v1/svc/licenses', () => {
     const all = await client.call('GET', '/v1/svc/licenses');
     expect(all.status).toBe(200);
     expect(all.body.meta).toEqual({ total: 3, limit: 20, offset: 0 });
-    // Its activation is logged once the transparency consumer has run (contracts §16): maybe not yet.
+    // Its activation is logged once the transparency consumer has run (docs/spec/contracts.md §16): maybe not yet.
     const { logEntry, ...firstListed } = all.body.data[2];
     if (logEntry !== undefined)
       expect(logEntry).toEqual({ index: expect.any(Number), leafHash: expect.any(String) });

@@ -16,7 +16,7 @@ export interface Box {
   updatedAt: Date;
   /** The claim's name. */
   identityName: string;
-  /** The newest decision about it in licensing's transparency log, once appended (contracts §16). */
+  /** The newest decision about it in licensing's transparency log, once appended (docs/spec/contracts.md §16). */
   logEntry?: LogEntryRef | null;
 }
 

@@ -1,4 +1,5 @@
-import { APPEAL_REVIEW_ESTIMATE, type Appeal, type LogEntryRef } from '../../domain/appeal';
+import { APPEAL_REVIEW_ESTIMATE, type Appeal } from '../../domain/appeal';
+import type { LogEntryRef } from '../../domain/log-entry';
 import type { Avatar } from '../../domain/avatar';
 import { daysRemaining, type GracePeriod } from '../../domain/grace-period';
 import { notificationsOf, type NotificationState } from '../../domain/notifications';
@@ -115,7 +116,7 @@ export function appealDetail(appeal: Appeal) {
   };
 }
 
-/** `logEntry` once the resource's decision is in the transparency log (contracts §16). */
+/** `logEntry` once the resource's decision is in the transparency log (docs/spec/contracts.md §16). */
 function logEntryField(entry: LogEntryRef | null | undefined): { logEntry?: LogEntryRef } {
   return entry ? { logEntry: { index: entry.index, leafHash: entry.leafHash } } : {};
 }

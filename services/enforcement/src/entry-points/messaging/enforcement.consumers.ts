@@ -56,7 +56,7 @@ export function enforcementSubscriptions(
       },
       scanWaiting,
     ),
-    // Where a violation's or appeal's decision sits in licensing's transparency log (contracts §16).
+    // Where a violation's or appeal's decision sits in licensing's transparency log (docs/spec/contracts.md §16).
     consumer(LOG_ENTRIES_QUEUE, [logEntryAppended.type], async (tx, envelope) => {
       const { data } = logEntryAppended.parse(envelope);
       const at = { index: data.index, leafHash: data.leafHash };

@@ -8,7 +8,7 @@ export const LOG_ENTRIES_QUEUE = 'registry.log-entries';
 
 /**
  * licensing.log_entry.appended about a box (created, removed): the box carries the entry's position
- * as its `logEntry` (contracts §16). Entries about other resources are someone else's.
+ * as its `logEntry` (docs/spec/contracts.md §16). Entries about other resources are someone else's.
  */
 export function logEntriesSubscription(deps: {
   db: Database;
