@@ -3,8 +3,10 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { formError } from '../../api/form-errors';
 import { ApiError } from '../../api/http';
 import { useBoxStats } from '../../api/owner';
+import { logEntryOf } from '../../api/proofs';
 import { useBox, useDeleteBox } from '../../api/registry';
 import { FormError } from '../../components/Field';
+import { ProofPanel } from '../../components/ProofPanel';
 import { QueryState } from '../../components/Status';
 import { BoxForm } from './BoxForm';
 import { BoxScan } from './BoxScan';
@@ -19,6 +21,7 @@ export function BoxDetail() {
   const remove = useDeleteBox(id);
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
+  const [verifyingBox, setVerifyingBox] = useState(false);
   // Any account reads a verified claim's box; only its owner reads its statistics (404 otherwise).
   const notOwner = stats.error instanceof ApiError && stats.error.status === 404;
   return (
@@ -26,6 +29,7 @@ export function BoxDetail() {
       {() => {
         const b = box.data;
         if (b === undefined) return null;
+        const boxEntry = logEntryOf(b);
         return (
           <section aria-labelledby="box-title">
             <h1 id="box-title">Box of {b.identityName}</h1>
@@ -38,7 +42,29 @@ export function BoxDetail() {
               <dd>
                 <Link to={`/claims/${b.claimId}`}>{b.identityName}</Link>
               </dd>
+              {boxEntry === undefined || notOwner ? null : (
+                <>
+                  <dt>Transparency log</dt>
+                  <dd>
+                    entry #{boxEntry.index}{' '}
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-label={`Verify log entry of the box of ${b.identityName}`}
+                      onClick={() => setVerifyingBox(true)}
+                    >
+                      Verify log entry
+                    </button>
+                  </dd>
+                </>
+              )}
             </dl>
+            {verifyingBox && boxEntry !== undefined ? (
+              <ProofPanel
+                target={{ kind: 'log-entry', what: `the box of ${b.identityName}`, entry: boxEntry }}
+                onClose={() => setVerifyingBox(false)}
+              />
+            ) : null}
             {notOwner ? (
               <p className="empty">
                 This box belongs to another account: only its owner sees its statistics, license requests and
@@ -68,7 +94,11 @@ export function BoxDetail() {
                 <BoxScan boxId={b.id} />
                 <BoxStats boxId={b.id} />
                 <LicenseRequests boxId={b.id} />
-                <GrantedLicenses boxId={b.id} active={stats.data?.licenses.active} />
+                <GrantedLicenses
+                  boxId={b.id}
+                  active={stats.data?.licenses.active}
+                  identityName={b.identityName}
+                />
                 <BoxViolations boxId={b.id} />
                 <h2 id="policy-title">Change the policy</h2>
                 <BoxForm key={b.id} box={b} />

@@ -6,8 +6,10 @@ import {
   type BoxViolation,
   type ViolationStatus,
 } from '../../api/owner';
+import { logEntryOf } from '../../api/proofs';
 import { Field, FormError, SelectField } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
+import { ProofPanel, type ProofTarget } from '../../components/ProofPanel';
 import { QueryState } from '../../components/Status';
 
 const FILTERS: { value: ViolationStatus | 'all'; label: string }[] = [
@@ -158,6 +160,45 @@ function ContestForm({
 }
 
 /**
+ * The logged decisions of a violation row: the violation's newest, and its appeal's or contest's
+ * once decided (contracts §16), each with a button that verifies it in the browser.
+ */
+function ViolationProofs({
+  violation,
+  onVerify,
+}: {
+  violation: BoxViolation;
+  onVerify: (target: ProofTarget) => void;
+}) {
+  const loose = violation as { appeal?: unknown };
+  const logged = [
+    { kind: 'violation', entry: logEntryOf(violation) },
+    { kind: 'appeal', entry: logEntryOf(loose.appeal) },
+    { kind: 'contest', entry: logEntryOf(violation.resolution?.contest) },
+  ].filter((item) => item.entry !== undefined);
+  if (logged.length === 0) return <span className="hint">not logged yet</span>;
+  return (
+    <div className="proof-actions">
+      {logged.map(({ kind, entry }) => {
+        if (entry === undefined) return null;
+        const what = `the ${kind} of ${violation.avatar.name}`;
+        return (
+          <button
+            key={kind}
+            type="button"
+            className="link-button"
+            aria-label={`Verify log entry of ${what}`}
+            onClick={() => onVerify({ kind: 'log-entry', what, entry })}
+          >
+            Verify log entry{logged.length > 1 ? ` (${kind})` : ''}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/**
  * Violations of a box on every platform (GET /boxes/{id}/violations: what the interface gives the
  * owner, never the hosting platform's personal data), newest first, paged, with their grace periods.
  */
@@ -166,6 +207,7 @@ export function BoxViolations({ boxId }: { boxId: string }) {
   const [offset, setOffset] = useState(0);
   const [contesting, setContesting] = useState<BoxViolation | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
+  const [proof, setProof] = useState<ProofTarget | undefined>(undefined);
   const violations = useBoxViolations(boxId, filter === 'all' ? undefined : filter, offset, PAGE_SIZE);
   return (
     <section aria-labelledby="violations-title">
@@ -230,6 +272,7 @@ export function BoxViolations({ boxId }: { boxId: string }) {
                       <th scope="col">Status</th>
                       <th scope="col">Grace period</th>
                       <th scope="col">Resolution</th>
+                      <th scope="col">Proof</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -264,6 +307,9 @@ export function BoxViolations({ boxId }: { boxId: string }) {
                             }}
                           />
                         </td>
+                        <td>
+                          <ViolationProofs violation={violation} onVerify={setProof} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -276,6 +322,13 @@ export function BoxViolations({ boxId }: { boxId: string }) {
                 onChange={setOffset}
                 label="Violations"
               />
+              {proof === undefined ? null : (
+                <ProofPanel
+                  key={`${proof.kind}:${proof.what}`}
+                  target={proof}
+                  onClose={() => setProof(undefined)}
+                />
+              )}
             </>
           )
         }

@@ -7,8 +7,10 @@ import {
   type BoxLicenseRequest,
   type RequestStatus,
 } from '../../api/owner';
+import { logEntryOf } from '../../api/proofs';
 import { Field, FormError, SelectField } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
+import { ProofPanel, type ProofTarget } from '../../components/ProofPanel';
 import { QueryState } from '../../components/Status';
 import { money } from './BoxStats';
 
@@ -236,9 +238,78 @@ export function LicenseRequests({ boxId }: { boxId: string }) {
   );
 }
 
-/** Licenses granted on the box: its approved requests (the owner's view of its licenses), paged. */
-export function GrantedLicenses({ boxId, active }: { boxId: string; active: number | undefined }) {
+/** A granted license's log entry: on the request, or on the license it carries (contracts §16). */
+function licenseLogEntry(request: BoxLicenseRequest) {
+  return logEntryOf(request) ?? logEntryOf((request as { license?: unknown }).license);
+}
+
+/** Verify buttons of one granted license: its credential, and its newest logged decision once logged. */
+function LicenseProofs({
+  request,
+  identityName,
+  onVerify,
+}: {
+  request: BoxLicenseRequest;
+  identityName: string | undefined;
+  onVerify: (target: ProofTarget) => void;
+}) {
+  const licenseId = request.licenseId;
+  if (licenseId === null) return <>—</>;
+  const entry = licenseLogEntry(request);
+  const what = `license ${licenseId}`;
+  // Named by who holds it, not by its id: the row's license cell alone is named by the id.
+  const whose = `${request.licenseePlatformName}’s ${request.tier} license`;
+  return (
+    <div className="proof-actions">
+      <button
+        type="button"
+        className="link-button"
+        aria-label={`Verify credential of ${whose}`}
+        onClick={() =>
+          onVerify({
+            kind: 'credential',
+            what: `${what} (${request.licenseePlatformName})`,
+            license: {
+              licenseId,
+              identityName,
+              tier: request.tier,
+              platformId: request.licenseePlatformId,
+              boxId: request.boxId,
+            },
+          })
+        }
+      >
+        Verify credential
+      </button>
+      {entry === undefined ? null : (
+        <button
+          type="button"
+          className="link-button"
+          aria-label={`Verify log entry of ${whose}`}
+          onClick={() => onVerify({ kind: 'log-entry', what, entry })}
+        >
+          Verify log entry
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Licenses granted on the box: its approved requests (the owner's view of its licenses), paged;
+ * each license's credential and log entry can be verified here (issue #31).
+ */
+export function GrantedLicenses({
+  boxId,
+  active,
+  identityName,
+}: {
+  boxId: string;
+  active: number | undefined;
+  identityName?: string | undefined;
+}) {
   const [offset, setOffset] = useState(0);
+  const [proof, setProof] = useState<ProofTarget | undefined>(undefined);
   const granted = useBoxLicenseRequests(boxId, 'approved', offset, PAGE_SIZE);
   return (
     <section aria-labelledby="granted-title">
@@ -266,6 +337,7 @@ export function GrantedLicenses({ boxId, active }: { boxId: string; active: numb
                       <th scope="col">Monthly fee</th>
                       <th scope="col">License</th>
                       <th scope="col">Granted</th>
+                      <th scope="col">Proof</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -280,6 +352,9 @@ export function GrantedLicenses({ boxId, active }: { boxId: string; active: numb
                         </td>
                         <td>{request.licenseId}</td>
                         <td>{date(request.decidedAt)}</td>
+                        <td>
+                          <LicenseProofs request={request} identityName={identityName} onVerify={setProof} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -292,6 +367,13 @@ export function GrantedLicenses({ boxId, active }: { boxId: string; active: numb
                 onChange={setOffset}
                 label="Licenses granted"
               />
+              {proof === undefined ? null : (
+                <ProofPanel
+                  key={`${proof.kind}:${proof.what}`}
+                  target={proof}
+                  onClose={() => setProof(undefined)}
+                />
+              )}
             </>
           )
         }

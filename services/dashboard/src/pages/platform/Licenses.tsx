@@ -1,9 +1,112 @@
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { useLicense, useLicenses } from '../../api/platform-activity';
+import { useLicense, useLicenses, type LicenseListItem } from '../../api/platform-activity';
+import { licenseCredential, logEntryOf } from '../../api/proofs';
+import { useSession } from '../../api/session';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
+import { ProofPanel, type ProofTarget } from '../../components/ProofPanel';
 import { QueryState } from '../../components/Status';
 import { SandboxClock } from './SandboxClock';
+
+/** Saves `text` as a file named `name` through the browser's download. */
+function saveFile(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has read the blob by the next task.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/**
+ * An active licence's proof (contracts §16): its credential saved as `<licenseId>.jwt` for the
+ * avatar it covers, or verified here with the SDK. Each is one call, made on the click.
+ */
+function CredentialActions({
+  license,
+  onVerify,
+  onNotice,
+}: {
+  license: LicenseListItem;
+  onVerify: (target: ProofTarget) => void;
+  onNotice: (notice: string) => void;
+}) {
+  const { data: session } = useSession();
+  const download = useMutation({
+    mutationFn: () => licenseCredential(license.id),
+    onSuccess: (credential) => {
+      saveFile(`${license.id}.jwt`, credential, 'application/jwt');
+      onNotice(
+        `Saved ${license.id}.jwt: the credential of your ${license.tier} licence of ${license.identityName}.`,
+      );
+    },
+    onError: (error) => onNotice(`Could not download the credential of ${license.id}: ${error.message}`),
+  });
+  const what = `the ${license.tier} licence of ${license.identityName}`;
+  // The newest decision about the licence (activated, renewed, revoked…), once logged.
+  const entry = logEntryOf(license);
+  if (license.status !== 'active') {
+    return entry === undefined ? (
+      <span className="hint">none (not active)</span>
+    ) : (
+      <button
+        type="button"
+        className="link-button"
+        aria-label={`Verify log entry of ${what}`}
+        onClick={() => onVerify({ kind: 'log-entry', what: `licence ${license.id}`, entry })}
+      >
+        Verify log entry
+      </button>
+    );
+  }
+  return (
+    <div className="proof-actions">
+      <button
+        type="button"
+        className="link-button"
+        aria-label={`Download credential of ${what}`}
+        disabled={download.isPending}
+        onClick={() => download.mutate()}
+      >
+        Download credential
+      </button>
+      <button
+        type="button"
+        className="link-button"
+        aria-label={`Verify credential of ${what}`}
+        onClick={() =>
+          onVerify({
+            kind: 'credential',
+            what: `licence ${license.id} (${license.identityName})`,
+            license: {
+              licenseId: license.id,
+              identityName: license.identityName,
+              tier: license.tier,
+              platformId: session?.account.platformId ?? undefined,
+              boxId: license.boxId,
+            },
+          })
+        }
+      >
+        Verify
+      </button>
+      {entry === undefined ? null : (
+        <button
+          type="button"
+          className="link-button"
+          aria-label={`Verify log entry of ${what}`}
+          onClick={() => onVerify({ kind: 'log-entry', what: `licence ${license.id}`, entry })}
+        >
+          Verify log entry
+        </button>
+      )}
+    </div>
+  );
+}
 
 const money = (amount: number, currency = 'USD') =>
   amount.toLocaleString(undefined, { style: 'currency', currency });
@@ -11,10 +114,15 @@ const money = (amount: number, currency = 'USD') =>
 /** The platform's licences: tier, fee, royalty rate and validity; each links to its usage. */
 export function Licenses() {
   const [offset, setOffset] = useState(0);
+  const [proof, setProof] = useState<ProofTarget | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
   const licenses = useLicenses(offset, PAGE_SIZE);
   return (
     <section aria-labelledby="licenses-title">
       <h1 id="licenses-title">Licences and usage</h1>
+      <p role="status" className="notice">
+        {notice}
+      </p>
       <QueryState isPending={licenses.isPending} error={licenses.error} what="licences">
         {() =>
           licenses.data === undefined || licenses.data.meta.total === 0 ? (
@@ -38,6 +146,7 @@ export function Licenses() {
                       <th scope="col">Monthly fee</th>
                       <th scope="col">Royalty</th>
                       <th scope="col">Valid</th>
+                      <th scope="col">Credential</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -58,6 +167,9 @@ export function Licenses() {
                           {new Date(license.validFrom).toLocaleDateString()} –{' '}
                           {new Date(license.expiresAt).toLocaleDateString()}
                         </td>
+                        <td>
+                          <CredentialActions license={license} onVerify={setProof} onNotice={setNotice} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -70,6 +182,13 @@ export function Licenses() {
                 onChange={setOffset}
                 label="Licences"
               />
+              {proof === undefined ? null : (
+                <ProofPanel
+                  key={`${proof.kind}:${proof.what}`}
+                  target={proof}
+                  onClose={() => setProof(undefined)}
+                />
+              )}
             </>
           )
         }
