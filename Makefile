@@ -148,7 +148,7 @@ bench-likeness: build ## Likeness: face search at 1M (p99, recall vs exact, byte
 bench-storage: build ## Kysely's per-query cost over a Queryable vs raw SQL (about 1 min)
 	$(PNPM) exec tsc -b bench && node bench/dist/storage/kysely-overhead.js
 
-bench-proofs: build ## Proofs (#31): inclusion and consistency proofs at 10M log entries (p99, goal <= 5 ms) and appends, vs a primary-key read (about 5 min); BENCH_LOG_ENTRIES, BENCH_PROOFS
+bench-proofs: build ## Proofs (#31): credential issuance in an activation (<= +2 ms p50), offline verifications/s (>= 5,000 a core), log appends/s vs the enforcement relay, inclusion proof p99 at 10M entries seeded in SQL (<= 5 ms) (about 10 min); BENCH_LOG_ENTRIES, BENCH_PROOFS, BENCH_ACTIVATIONS
 	$(PNPM) exec tsc -b bench && node bench/dist/proofs/log-proofs.js
 
 clean: ## Remove build output and embedded data
