@@ -17,16 +17,16 @@
 import { randomUUID, sign as ed25519Sign } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { systemClock } from '@svc/clock';
-import { logEntryAppended, type EventEnvelope } from '@svc/contracts';
+import { violationEnforced, type EventEnvelope } from '@svc/contracts';
 import { leafHash, verifyConsistency, verifyInclusion } from '@svc/merkle-log';
 import { appendToOutbox, idempotentHandler, messagingMigrations, type MessageHandler } from '@svc/messaging';
 import { createDatabase, runMigrations, type Database } from '@svc/storage';
 import { freshPostgresDatabase } from '@svc/test-kit';
-import { canonicalJson, TransparencyLog, transparencyLogMigrations } from '@svc/transparency-log';
+import { TransparencyLog, transparencyLogMigrations } from '@svc/transparency-log';
 import { benchSigningKey, measureActivation } from './activation';
 import { checkSeedMatchesAppends, seedLog, seededEntry } from './seed-log';
 import { measureVerification } from './verify-rate';
-import { jose } from './workspace';
+import { jose, transparencyConsumer } from './workspace';
 
 function intFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -80,13 +80,24 @@ async function rate(handler: MessageHandler, events: number, concurrency: number
   const worker = async () => {
     while (next < events) {
       next += 1;
-      const envelope = {
-        id: randomUUID(),
-        type: 'bench.decision',
-        version: 1,
-        occurredAt: new Date().toISOString(),
-        data: {},
-      } as unknown as EventEnvelope;
+      // A decision the log keeps, as enforcement publishes it when a grace period runs out.
+      const now = new Date();
+      const envelope = violationEnforced.create(
+        {
+          violationId: `viol_${randomUUID()}`,
+          boxId: 'box_bench',
+          claimId: 'claim_bench',
+          identityName: 'Ada Lovelace',
+          boxOwnerPlatformId: 'plat_owner',
+          policy: 'LICENSE',
+          severity: 'high',
+          avatarId: 'avatar-1',
+          userCount: 900,
+          gracePeriodId: null,
+          occurredAt: now.toISOString(),
+        },
+        { occurredAt: now, platformId: 'plat_host' },
+      ) as EventEnvelope;
       await handler(envelope, { attempt: 1, redelivered: false });
     }
   };
@@ -95,36 +106,21 @@ async function rate(handler: MessageHandler, events: number, concurrency: number
 }
 
 async function appendRates(db: Database, log: TransparencyLog) {
-  // The transparency consumer's transaction: the inbox record, the append, its outbox event.
-  const appendHandler = idempotentHandler({
+  // Licensing's own transparency consumer (its build): the events that arrive together are
+  // appended in one transaction with their inbox records and log_entry.appended outbox rows.
+  const { transparencySubscription, TRANSPARENCY_BATCH } = transparencyConsumer();
+  const subscription = transparencySubscription({
     db,
-    consumer: 'licensing.transparency',
+    log,
     clock: systemClock,
-    handle: async (tx, envelope) => {
-      const now = systemClock.now();
-      const decision = { decision: 'violation.enforced', violationId: envelope.id };
-      const at = await log.append(tx, {
-        sourceId: envelope.id,
-        entry: canonicalJson(decision),
-        parties: ['plat_a', 'plat_b'],
-        at: now,
-      });
-      await appendToOutbox(
-        tx,
-        logEntryAppended.create(
-          {
-            index: at.index,
-            leafHash: at.leafHash.toString('base64'),
-            decision: decision.decision,
-            resourceType: 'violation',
-            resourceId: envelope.id,
-            boxId: 'box_bench',
-          },
-          { occurredAt: now },
-        ),
-      );
+    key: () => {
+      throw new Error('appending signs nothing');
     },
+    licenses: { recordLogEntries: async () => {} },
+    outbox: (tx, ...events) => appendToOutbox(tx, ...(events as EventEnvelope[])),
+    eventsCommitted: () => {},
   });
+  const appendHandler = subscription.handler as MessageHandler;
   // The baseline: the same inbox transaction with nothing in it.
   const inboxHandler = idempotentHandler({
     db,
@@ -134,7 +130,11 @@ async function appendRates(db: Database, log: TransparencyLog) {
   });
   const shapes = [
     { name: 'one at a time', concurrency: 1, events: 500 },
-    { name: '16 at once (the bus prefetch)', concurrency: 16, events: 2_000 },
+    {
+      name: `${subscription.prefetch ?? TRANSPARENCY_BATCH} at once (the consumer's prefetch)`,
+      concurrency: subscription.prefetch ?? TRANSPARENCY_BATCH,
+      events: 20_000,
+    },
   ];
   const results = [];
   for (const shape of shapes) {

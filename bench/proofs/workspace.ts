@@ -91,6 +91,26 @@ export function licensing(): Licensing {
   } as unknown as Licensing;
 }
 
+/** Licensing's transparency consumer (entry-points/messaging/transparency.consumer.ts). */
+export interface TransparencyConsumer {
+  transparencySubscription(deps: {
+    db: unknown;
+    log: unknown;
+    clock: unknown;
+    key(): unknown;
+    licenses: { recordLogEntries(tx: Queryable, entries: ReadonlyMap<string, unknown>): Promise<void> };
+    outbox(tx: Queryable, ...events: unknown[]): Promise<void>;
+    eventsCommitted(): void;
+  }): { prefetch?: number; handler: (envelope: unknown, delivery: unknown) => Promise<void> };
+  TRANSPARENCY_BATCH: number;
+}
+
+export function transparencyConsumer(): TransparencyConsumer {
+  return load(
+    path.join(ROOT, 'services', 'licensing', 'dist', 'entry-points', 'messaging', 'transparency.consumer.js'),
+  ) as TransparencyConsumer;
+}
+
 /** @svc/ids as licensing resolves it. */
 export function newIdOfLicensing(): (prefix: 'lic' | 'req') => string {
   const fromLicensing = createRequire(path.join(ROOT, 'services', 'licensing', 'package.json'));

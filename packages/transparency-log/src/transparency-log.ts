@@ -128,50 +128,100 @@ export class TransparencyLog {
    * (or of the inbox record) it tells about.
    */
   async append(tx: Queryable, entry: NewEntry): Promise<LogPosition & { appended: boolean }> {
+    const [position] = await this.appendMany(tx, [entry]);
+    if (position === undefined) throw new Error('appendMany answered nothing for one entry');
+    return position;
+  }
+
+  /**
+   * Appends entries in order, each source once (a source already in the log, or earlier in the
+   * same call, answers where it is), with one lock of the state row, one read of the sources and of
+   * the stored subtrees the new leaves complete, and one insert of each: a consumer appending a
+   * batch of events per transaction pays the log's round trips once per batch, not per entry.
+   */
+  async appendMany(
+    tx: Queryable,
+    entries: readonly NewEntry[],
+  ): Promise<Array<LogPosition & { appended: boolean }>> {
+    if (entries.length === 0) return [];
     const state = await tx.query<Row>('SELECT size FROM transparency_state WHERE id = 1 FOR UPDATE');
+    const start = num(state.rows[0]?.size ?? 0);
     // Checked under the lock: a concurrent append of the same source has committed or not started.
     const existing = await tx.query<Row>(
-      'SELECT idx, leaf_hash FROM transparency_entries WHERE source_id = $1',
-      [entry.sourceId],
+      'SELECT source_id, idx, leaf_hash FROM transparency_entries WHERE source_id = ANY($1::text[])',
+      [[...new Set(entries.map((e) => e.sourceId))]],
     );
-    const found = existing.rows[0];
-    if (found !== undefined)
-      return { index: num(found.idx), leafHash: buf(found.leaf_hash), appended: false };
-    const index = num(state.rows[0]?.size ?? 0);
-    const leaf = leafHash(entry.entry);
-    await tx.query(
-      `INSERT INTO transparency_entries (idx, leaf_hash, entry, parties, source_id, appended_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [index, leaf, Buffer.from(entry.entry), [...entry.parties], entry.sourceId, entry.at],
-    );
-    // The subtrees this leaf completes: one per trailing 1 bit of its index, each the parent of the
-    // previous one and of its left sibling, which is already stored.
+    const bySource = new Map<string, LogPosition & { appended: boolean }>();
+    for (const row of existing.rows)
+      bySource.set(String(row.source_id), {
+        index: num(row.idx),
+        leafHash: buf(row.leaf_hash),
+        appended: false,
+      });
+
+    const fresh: Array<{ entry: NewEntry; index: number; leaf: Hash }> = [];
+    const positions = entries.map((entry) => {
+      const known = bySource.get(entry.sourceId);
+      if (known !== undefined) return known.appended ? { ...known, appended: false } : known;
+      const index = start + fresh.length;
+      const leaf = leafHash(entry.entry);
+      fresh.push({ entry, index, leaf });
+      const position = { index, leafHash: leaf, appended: true };
+      bySource.set(entry.sourceId, position);
+      return position;
+    });
+    if (fresh.length === 0) return positions;
+
+    // The subtrees each new leaf completes: one per trailing 1 bit of its index, the parent of the
+    // previous one and of its left sibling. A sibling that ended before this call is stored; one
+    // that ends inside it was completed by an earlier leaf of the call.
     const lefts: Perfect[] = [];
-    for (let level = 0; ((index >> level) & 1) === 1; level += 1) {
-      lefts.push({ level, idx: (index >> level) - 1 });
+    for (const { index } of fresh) {
+      for (let level = 0; ((index >> level) & 1) === 1; level += 1) {
+        const left = { level, idx: (index >> level) - 1 };
+        if ((left.idx + 1) * 2 ** level <= start) lefts.push(left);
+      }
     }
-    if (lefts.length > 0) {
-      const known = await this.fetch(tx, lefts);
-      const levels: number[] = [];
-      const idxs: number[] = [];
-      const hashes: Buffer[] = [];
+    const known = await this.fetch(tx, lefts);
+    const levels: number[] = [];
+    const idxs: number[] = [];
+    const hashes: Buffer[] = [];
+    for (const { index, leaf } of fresh) {
+      known.set(keyOf({ level: 0, idx: index }), leaf);
       let hash = leaf;
-      for (const left of lefts) {
+      for (let level = 0; ((index >> level) & 1) === 1; level += 1) {
+        const left = { level, idx: (index >> level) - 1 };
         const sibling = known.get(keyOf(left));
         if (sibling === undefined) throw new Error(`the log has no subtree ${keyOf(left)}`);
         hash = nodeHash(sibling, hash);
-        levels.push(left.level + 1);
-        idxs.push(left.idx / 2);
+        const parent = { level: level + 1, idx: left.idx / 2 };
+        known.set(keyOf(parent), hash);
+        levels.push(parent.level);
+        idxs.push(parent.idx);
         hashes.push(hash);
       }
+    }
+
+    const values: unknown[] = [];
+    const rows = fresh.map(({ entry, index, leaf }, i) => {
+      values.push(index, leaf, Buffer.from(entry.entry), [...entry.parties], entry.sourceId, entry.at);
+      const p = i * 6;
+      return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}::text[], $${p + 5}, $${p + 6})`;
+    });
+    await tx.query(
+      `INSERT INTO transparency_entries (idx, leaf_hash, entry, parties, source_id, appended_at)
+       VALUES ${rows.join(', ')}`,
+      values,
+    );
+    if (levels.length > 0) {
       await tx.query(
         `INSERT INTO transparency_subtrees (level, idx, hash)
          SELECT * FROM unnest($1::smallint[], $2::bigint[], $3::bytea[])`,
         [levels, idxs, hashes],
       );
     }
-    await tx.query('UPDATE transparency_state SET size = $1 WHERE id = 1', [index + 1]);
-    return { index, leafHash: leaf, appended: true };
+    await tx.query('UPDATE transparency_state SET size = $1 WHERE id = 1', [start + fresh.length]);
+    return positions;
   }
 
   async size(q: Queryable): Promise<number> {

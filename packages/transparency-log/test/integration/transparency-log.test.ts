@@ -167,6 +167,65 @@ describe('the transparency log over PostgreSQL', () => {
   });
 });
 
+describe('appending a batch in one transaction', () => {
+  it('when any sequence of batches (with sources repeated inside a batch and across batches) is appended, then each source is logged once and every root and proof is the one of appending them one by one', async () => {
+    const batches = await freshPostgresDatabase('transparency_batches');
+    const bdb = await createDatabase({ url: batches.url });
+    try {
+      await runMigrations(bdb, [transparencyLogMigrations]);
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(fc.nat(60), { minLength: 1, maxLength: 9 }), { minLength: 1, maxLength: 12 }),
+          async (sizesAndPicks) => {
+            run += 1;
+            await bdb.query('TRUNCATE transparency_entries, transparency_subtrees, transparency_tree_heads');
+            await bdb.query('UPDATE transparency_state SET size = 0 WHERE id = 1');
+            const leaves: Hash[] = [];
+            const indexOf = new Map<number, number>();
+            for (const picks of sizesAndPicks) {
+              // Each pick names a source: a new one, or one appended before (a redelivery).
+              const entries = picks.map((n) => ({
+                sourceId: `r${run}_${n}`,
+                entry: entryBytes(n),
+                parties: ['plat_a'],
+                at: new Date(),
+              }));
+              const positions = await bdb.transaction((tx) => log.appendMany(tx, entries));
+              picks.forEach((n, i) => {
+                const known = indexOf.get(n);
+                if (known === undefined) {
+                  indexOf.set(n, leaves.length);
+                  leaves.push(leafHash(entryBytes(n)));
+                  expect(positions[i]).toEqual({
+                    index: leaves.length - 1,
+                    leafHash: leaves.at(-1),
+                    appended: true,
+                  });
+                } else {
+                  expect(positions[i]).toEqual({ index: known, leafHash: leaves[known], appended: false });
+                }
+              });
+            }
+            expect(await log.size(bdb)).toBe(leaves.length);
+            for (let size = 1; size <= leaves.length; size += 1) {
+              expect((await log.rootAt(bdb, size)).rootHash).toEqual(rootOf(leaves.slice(0, size)));
+            }
+            const last = leaves.length - 1;
+            expect(await log.inclusionProof(bdb, last, leaves.length)).toEqual(
+              inclusionProof(last, leaves.length, subtreeOf(leaves)),
+            );
+          },
+        ),
+        { numRuns: 25 },
+      );
+    } finally {
+      await bdb.close();
+      await batches.drop();
+    }
+  });
+});
+
 describe('the transparency log on PGlite (the embedded default)', () => {
   it('when entries are appended, then roots and proofs are the same as on PostgreSQL', async () => {
     const lite = await createDatabase({ url: 'pglite://memory' });

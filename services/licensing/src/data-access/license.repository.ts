@@ -77,14 +77,16 @@ export class LicenseRepository implements LicenseStore {
       .execute();
   }
 
-  /** Records where the license's newest logged decision sits (an older one never replaces it). */
-  async recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void> {
-    await db(tx)
-      .updateTable('licenses')
-      .set({ logEntryIndex: entry.index, logEntryLeafHash: entry.leafHash })
-      .where('id', '=', id)
-      .where((w) => w.or([w('logEntryIndex', 'is', null), w('logEntryIndex', '<', entry.index)]))
-      .execute();
+  /** Records where each license's newest logged decision sits (an older one never replaces it). */
+  async recordLogEntries(tx: Queryable, entries: ReadonlyMap<string, LogEntryRef>): Promise<void> {
+    const ids = [...entries.keys()];
+    const at = [...entries.values()];
+    await sql`
+      UPDATE licenses AS l
+         SET log_entry_index = u.idx, log_entry_leaf_hash = u.leaf_hash
+        FROM unnest(${ids}::text[], ${at.map((e) => e.index)}::bigint[], ${at.map((e) => e.leafHash)}::text[])
+             AS u(id, idx, leaf_hash)
+       WHERE l.id = u.id AND (l.log_entry_index IS NULL OR l.log_entry_index < u.idx)`.execute(db(tx));
   }
 
   async find(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<License | null> {

@@ -40,8 +40,8 @@ export interface LicenseStore {
   insert(tx: Queryable, license: License): Promise<void>;
   update(tx: Queryable, license: License): Promise<void>;
   find(q: Queryable, id: string, options?: { lock?: boolean }): Promise<License | null>;
-  /** Where the license's newest logged decision sits; an older entry never replaces a newer one. */
-  recordLogEntry(tx: Queryable, id: string, entry: LogEntryRef): Promise<void>;
+  /** Where each license's newest logged decision sits; an older entry never replaces a newer one. */
+  recordLogEntries(tx: Queryable, entries: ReadonlyMap<string, LogEntryRef>): Promise<void>;
   list(
     q: Queryable,
     filter: Page & {

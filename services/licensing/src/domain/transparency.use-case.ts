@@ -4,6 +4,7 @@ import { logEntryAppended, type EventEnvelope } from '@svc/contracts';
 import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/ports';
 import { canonicalJson, type TransparencyLog, type TreeHeadSigner } from '@svc/transparency-log';
+import type { LogEntryRef } from './license';
 import type { LicenseStore } from './ports';
 import type { SigningKey } from './signing-keys';
 import { decisionsOf } from './transparency-entries';
@@ -21,7 +22,7 @@ export interface TransparencyDeps {
 
 /** What appending needs besides the log: where licenses keep their entry, and the outbox. */
 export interface AppendDeps extends TransparencyDeps {
-  licenses: Pick<LicenseStore, 'recordLogEntry'>;
+  licenses: Pick<LicenseStore, 'recordLogEntries'>;
   /** Records events in the outbox, in the caller's transaction. */
   outbox(tx: Queryable, ...events: EventEnvelope[]): Promise<void>;
 }
@@ -29,30 +30,36 @@ export interface AppendDeps extends TransparencyDeps {
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
 /**
- * Appends the decisions an event announces, in the caller's transaction (the inbox record's), and
- * tells the resource each is about where it sits: a license directly, a box, violation or appeal
- * through `licensing.log_entry.appended` to the service that owns it.
+ * Appends the decisions events announce, in the caller's transaction (the inbox record's: one per
+ * batch of events), and tells the resource each is about where it sits: a license directly, a
+ * box, violation or appeal through `licensing.log_entry.appended` to the service that owns it.
  */
 export async function appendDecisions(
   deps: AppendDeps,
   tx: Queryable,
-  received: EventEnvelope,
+  received: readonly EventEnvelope[],
 ): Promise<number> {
-  let appended = 0;
   const now = deps.clock.now();
-  for (const { sourceId, decision, parties, resource } of decisionsOf(received)) {
-    const position = await deps.log.append(tx, {
+  const decisions = received.flatMap((event) =>
+    decisionsOf(event).map((decision) => ({ ...decision, platformId: event.platformId })),
+  );
+  const positions = await deps.log.appendMany(
+    tx,
+    decisions.map(({ sourceId, decision, parties }) => ({
       sourceId,
       entry: canonicalJson(decision),
       parties,
       at: now,
-    });
-    if (!position.appended) continue;
-    appended += 1;
+    })),
+  );
+  const licenses = new Map<string, LogEntryRef>();
+  const events: EventEnvelope[] = [];
+  decisions.forEach(({ decision, resource, platformId }, i) => {
+    const position = positions[i];
+    if (position === undefined || !position.appended) return;
     const at = { index: position.index, leafHash: b64(position.leafHash) };
-    if (resource.type === 'license') await deps.licenses.recordLogEntry(tx, resource.id, at);
-    await deps.outbox(
-      tx,
+    if (resource.type === 'license') licenses.set(resource.id, at);
+    events.push(
       logEntryAppended.create(
         {
           ...at,
@@ -61,14 +68,14 @@ export async function appendDecisions(
           resourceId: resource.id,
           boxId: resource.boxId,
         },
-        {
-          occurredAt: now,
-          ...(received.platformId === undefined ? {} : { platformId: received.platformId }),
-        },
+        { occurredAt: now, ...(platformId === undefined ? {} : { platformId }) },
       ),
     );
-  }
-  return appended;
+  });
+  // Positions grow with the order of appending: the last one per license is its newest.
+  if (licenses.size > 0) await deps.licenses.recordLogEntries(tx, licenses);
+  if (events.length > 0) await deps.outbox(tx, ...events);
+  return events.length;
 }
 
 /** A tree head's signature: a compact JWS (EdDSA, the current kid) over its canonical payload. */
