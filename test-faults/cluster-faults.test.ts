@@ -4,7 +4,7 @@ import { WorkloadClient } from './client';
 import { startFaultCluster, type FaultCluster } from './fault-cluster';
 import { formatTable, saveProblems, saveRows, type FaultRow } from './fault-report';
 import { runUnderFault, type Bench, type FaultSpec } from './fault-run';
-import { SERVICES } from './inside-checks';
+import { SERVICES, transparencyLog } from './inside-checks';
 import { killDetectionWhileEnrolling } from './enrolment-fault';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 import { Workload } from './workload';
@@ -43,7 +43,12 @@ beforeAll(async () => {
     workload,
     checker: new WorkloadClient(gateway, { requestDeadlineMs: 8000 }),
     receiver,
-    inside: { postgresUrl: env.postgres.url, databasePrefix: env.databasePrefix, broker: env.broker },
+    inside: {
+      postgresUrl: env.postgres.url,
+      databasePrefix: env.databasePrefix,
+      broker: env.broker,
+      gatewayUrl: gateway,
+    },
     deaths: env.deaths,
     reviveDead: () => env.reviveDead(),
     reported: new Set(),
@@ -258,5 +263,48 @@ describe('the cluster under faults, with a steady workload through the gateway',
       expect(env.deaths.slice(deathsBefore)).toEqual([]);
     },
     6 * MINUTES,
+  );
+  // Last: it breaks the log on purpose, to show the check of every row above would have said so.
+  it(
+    'when the log loses an entry and holds a forged one in its place, then the log check reports it missing, doubled and its root inconsistent',
+    async () => {
+      const ctx = bench.inside;
+      if (ctx === undefined) throw new Error('no inside context');
+      const licensing = env.databaseOf('licensing');
+      const before = await transparencyLog(ctx, [], new Date(0), 0);
+      expect(before.findings).toEqual([]);
+      const { rows } = await env.admin(
+        'SELECT idx, source_id FROM transparency_entries ORDER BY idx DESC LIMIT 1',
+        licensing,
+      );
+      const last = rows[0] as { idx: string; source_id: string } | undefined;
+      if (last === undefined) throw new Error('the workload logged nothing');
+      // The newest entry goes; in its place, entry 0's decision again under a source no event has.
+      await env.admin(
+        `WITH gone AS (DELETE FROM transparency_entries WHERE idx = ${last.idx} RETURNING idx)
+         INSERT INTO transparency_entries (idx, leaf_hash, entry, parties, source_id, appended_at)
+         SELECT gone.idx, e.leaf_hash, e.entry, e.parties, 'faults-forged', now()
+           FROM gone, transparency_entries e WHERE e.idx = 0`,
+        licensing,
+      );
+      const after = await transparencyLog(ctx, [], new Date(0), 0);
+      const said = after.findings.map((f) => `${f.kind}: ${f.what}`);
+      expect(said).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            new RegExp(
+              `^lost: 1 [a-z.]+ decisions not in the transparency log \\(e.g. source ${last.source_id}\\)$`,
+            ),
+          ),
+          expect.stringMatching(
+            /^doubled: a transparency log entry without a decision: box\.created from source faults-forged$/,
+          ),
+          expect.stringMatching(/^doubled: 2 transparency log entries of one decision, box\.created /),
+          expect.stringMatching(/^inconsistent: the answered tree head of size \d+ is not the root/),
+        ]),
+      );
+      expect(after.tally).toMatchObject({ missing: 1, doubled: 2, consistent: false });
+    },
+    MINUTES,
   );
 });

@@ -95,17 +95,27 @@ export async function startFaultCluster(rootDir: string, env: Record<string, str
   try {
     const ports: Record<string, number> = {};
     for (const name of SERVICES) ports[name] = await stablePort();
-    cluster = await startCluster({
-      rootDir,
-      postgresUrl: postgres.url,
-      amqpUrl: broker.url,
-      databasePrefix,
-      ports,
-      output: 'silent',
-      env,
-      // The suite is the supervisor here: it must see every death (an unintended one fails the
-      // check) and restart what it killed itself; a supervisor restarting behind it would hide deaths.
-      supervise: false,
+    const start = () =>
+      startCluster({
+        rootDir,
+        postgresUrl: postgres.url,
+        amqpUrl: broker.url,
+        databasePrefix,
+        ports,
+        output: 'silent',
+        env,
+        // The suite is the supervisor here: it must see every death (an unintended one fails the
+        // check) and restart what it killed itself; a supervisor restarting behind it would hide deaths.
+        supervise: false,
+      });
+    // Seven processes migrating and loading at once on two shared cores can miss the 30 s a start
+    // is given (2026-11-29, load average 10): the second start finds the databases migrated.
+    cluster = await start().catch(async (err: unknown) => {
+      if (!/was not ready within/.test((err as Error).message)) throw err;
+      process.stdout.write(
+        `[faults] the cluster did not start (${(err as Error).message}); starting it again\n`,
+      );
+      return start();
     });
   } catch (err) {
     await Promise.all([postgres.teardown(), broker.teardown()]);

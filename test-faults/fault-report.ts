@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { LogTally } from './inside-checks';
 
 /** One row of the closing table: what one fault did to the workload. */
 export interface FaultRow {
@@ -19,6 +20,12 @@ export interface FaultRow {
   apiBackAfterS: number | null;
   /** Seconds from the end of the fault until nothing was missing any more (null: not within the budget). */
   settledAfterS: number | null;
+  /**
+   * The transparency log after the fault (inside checks, cluster only): decisions announced /
+   * entries appended during it, decisions without an entry, entries doubled or without a decision,
+   * and whether the root of all entries is the signed tree head's. null: the log could not be read.
+   */
+  log?: LogTally | null;
   passed: boolean;
 }
 
@@ -29,14 +36,22 @@ function seconds(value: number | null): string {
   return value === null ? 'never' : `${value.toFixed(1)} s`;
 }
 
+/** `decisions/entries, missing, doubled, root`: the root is `✓ n` when every signed head matches. */
+function logCell(log: LogTally | null | undefined): string {
+  if (log === undefined) return '–';
+  if (log === null) return 'not read';
+  const root = log.consistent ? `✓ ${log.headSize ?? 0}` : '✗';
+  return `${log.decisions}/${log.entries}, ${log.missing}, ${log.doubled}, ${root}`;
+}
+
 /** The rows as a Markdown table (pasteable into a closing note). */
 export function formatTable(rows: FaultRow[]): string {
   const header =
-    '| fault | writes acked/sent | refused | 500s | lost | doubled | deaths | API back after | settled after | result |';
-  const rule = '|---|---|---|---|---|---|---|---|---|---|';
+    '| fault | writes acked/sent | refused | 500s | lost | doubled | deaths | log: decisions/entries, missing, doubled, root | API back after | settled after | result |';
+  const rule = '|---|---|---|---|---|---|---|---|---|---|---|';
   const lines = rows.map(
     (r) =>
-      `| ${r.fault} | ${r.acknowledged}/${r.writes} | ${r.refused} | ${r.internalErrors} | ${r.lost} | ${r.doubled} | ${r.deaths} | ${seconds(r.apiBackAfterS)} | ${seconds(r.settledAfterS)} | ${r.passed ? 'pass' : 'FAIL'} |`,
+      `| ${r.fault} | ${r.acknowledged}/${r.writes} | ${r.refused} | ${r.internalErrors} | ${r.lost} | ${r.doubled} | ${r.deaths} | ${logCell(r.log)} | ${seconds(r.apiBackAfterS)} | ${seconds(r.settledAfterS)} | ${r.passed ? 'pass' : 'FAIL'} |`,
   );
   return [header, rule, ...lines].join('\n');
 }

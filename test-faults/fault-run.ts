@@ -2,7 +2,15 @@ import { sleep } from '@svc/test-kit';
 import type { WorkloadClient } from './client';
 import type { Death } from './fault-cluster';
 import type { FaultRow } from './fault-report';
-import { deliveryPipeline, duplicateRows, undeliveredWebhooks, type InsideContext } from './inside-checks';
+import {
+  deliveryPipeline,
+  duplicateRows,
+  logSize,
+  transparencyLog,
+  undeliveredWebhooks,
+  type InsideContext,
+  type LogTally,
+} from './inside-checks';
 import { checkChains, duplicateClaims, type Finding } from './outside-checks';
 import type { WebhookReceiver } from './webhook-receiver';
 import type { Workload } from './workload';
@@ -74,7 +82,20 @@ export function summarize(problems: string[]): string[] {
   );
 }
 
-async function findings(bench: Bench, spec: FaultSpec, since: Date, deadline: number): Promise<Finding[]> {
+/** Where a round of checks leaves what it counted in the transparency log. */
+interface LogCount {
+  /** The log's size when the fault began (its first entry's index), when it could be read. */
+  fromIndex: number | undefined;
+  tally: LogTally | null;
+}
+
+async function findings(
+  bench: Bench,
+  spec: FaultSpec,
+  since: Date,
+  deadline: number,
+  log: LogCount,
+): Promise<Finding[]> {
   const chains = bench.workload.of(spec.label);
   const killedAt = spec.dispatcherKilledAt?.();
   const inFlight = killedAt === undefined ? undefined : { from: killedAt - 2000, to: killedAt };
@@ -83,6 +104,16 @@ async function findings(bench: Bench, spec: FaultSpec, since: Date, deadline: nu
     found.push(...(await duplicateRows(bench.inside, chains)));
     found.push(...(await undeliveredWebhooks(bench.inside, since)));
     found.push(...(await deliveryPipeline(bench.inside, since)).findings);
+    log.tally = null;
+    const logged = await transparencyLog(bench.inside, chains, since, log.fromIndex ?? 0);
+    found.push(...logged.findings);
+    log.tally = logged.tally;
+    // Each fault must put the log to work: its chains box and license, and report avatars.
+    if (!chains.some((c) => c.boxId !== undefined))
+      found.push({
+        kind: 'lost',
+        what: 'the workload boxed nothing during the fault: the transparency log was not exercised',
+      });
   } else {
     found.push(...(await duplicateClaims(bench.checker, chains)));
   }
@@ -99,6 +130,10 @@ async function deadLetters(bench: Bench): Promise<Map<string, number>> {
 
 /** Runs one fault under the workload and reports on it. */
 export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<FaultOutcome> {
+  const log: LogCount = {
+    fromIndex: bench.inside === undefined ? undefined : await logSize(bench.inside).catch(() => undefined),
+    tally: null,
+  };
   const since = new Date();
   const deathsBefore = bench.deaths.length;
   const lettersBefore = await deadLetters(bench);
@@ -136,7 +171,7 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
   let last: Finding[] = [];
   for (;;) {
     const roundDeadline = Math.max(settleDeadline, performance.now() + 20_000);
-    last = await findings(bench, spec, since, roundDeadline).catch((err: unknown) => [
+    last = await findings(bench, spec, since, roundDeadline, log).catch((err: unknown) => [
       { kind: 'lost' as const, what: `the checks failed: ${(err as Error).message}` },
     ]);
     // Settled: nothing missing any more (a doubled row or webhook cannot un-happen).
@@ -190,6 +225,7 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     deaths: died.length,
     apiBackAfterS: apiBack,
     settledAfterS: settled,
+    ...(bench.inside === undefined ? {} : { log: log.tally }),
     passed: problems.length === 0,
   };
   return { row, problems, summary: summarize(problems) };

@@ -1,5 +1,7 @@
 import pg from 'pg';
+import { leafHash, subtreeOf } from '@svc/merkle-log';
 import { topicMatches } from '@svc/messaging';
+import { verifyTreeHead, type TreeHead } from '@svc/sdk';
 import type { PrivateRabbitMQ } from '@svc/test-kit';
 import type { Finding } from './outside-checks';
 import type { Chain } from './workload';
@@ -44,6 +46,8 @@ export interface InsideContext {
   postgresUrl: string;
   databasePrefix: string;
   broker: PrivateRabbitMQ;
+  /** The gateway, for what licensing answers anyone (the transparency log's signed tree head). */
+  gatewayUrl?: () => string;
 }
 
 /** Duplicates among the rows the chains created, by the natural key of each entity. */
@@ -176,4 +180,302 @@ export async function deliveryPipeline(
       findings.push({ kind: 'lost', what: `queue ${q.name} holds ${q.messages} messages` });
   }
   return { findings, deadLetters };
+}
+
+// The transparency log (docs/spec/contracts.md §16, issue #31): licensing appends one entry per
+// decision announced in the owners' outboxes (source: the event id; `<id>:appeal` for the appeal
+// half of a dismissal). Read independently of licensing's code: the expected sources per type.
+const DECISION_SOURCES: Record<string, { decisions: string[]; suffixes: string[] }> = {
+  'registry.box.created': { decisions: ['box.created'], suffixes: [''] },
+  'registry.box.deleted': { decisions: ['box.removed'], suffixes: [''] },
+  'licensing.license.activated': { decisions: ['license.activated'], suffixes: [''] },
+  'licensing.license.renewed': { decisions: ['license.renewed'], suffixes: [''] },
+  'licensing.license.revoked': { decisions: ['license.revoked'], suffixes: [''] },
+  'licensing.license.cancelled': { decisions: ['license.cancelled'], suffixes: [''] },
+  'licensing.license.expired': { decisions: ['license.lapsed'], suffixes: [''] },
+  'enforcement.violation.created': { decisions: ['violation.opened'], suffixes: [''] },
+  'enforcement.violation.resolved': { decisions: ['violation.resolved'], suffixes: [''] },
+  'enforcement.violation.enforced': { decisions: ['violation.enforced'], suffixes: [''] },
+  'enforcement.violation.dismissed': {
+    decisions: ['appeal.decided', 'violation.dismissed'],
+    suffixes: [':appeal', ''],
+  },
+  'enforcement.violation.reopened': { decisions: ['appeal.decided'], suffixes: [''] },
+};
+
+/** Decisions made once per subject: a second entry for the same one is a decision logged twice. */
+const ONCE_PER_SUBJECT: Record<string, string> = {
+  'box.created': 'boxId',
+  'box.removed': 'boxId',
+  'license.activated': 'licenseId',
+  'violation.opened': 'violationId',
+};
+
+/** What one fault's run did to the log: its decisions, their entries, and what is off. */
+export interface LogTally {
+  /** Entries the decisions announced during the fault call for (a dismissal calls for two). */
+  decisions: number;
+  /** Entries appended during the fault. */
+  entries: number;
+  /** Decisions of the fault with no entry. */
+  missing: number;
+  /** Sources appended twice, once-only decisions logged twice, entries without a decision. */
+  doubled: number;
+  /** The size of the newest signed tree head, and whether every head matches the entries' root. */
+  headSize: number | null;
+  consistent: boolean;
+}
+
+interface LogEntryRow {
+  idx: string;
+  leaf_hash: Buffer;
+  entry: Buffer;
+  source_id: string;
+}
+
+/** Reads in one snapshot (REPEATABLE READ): entries, size and tree heads agree with each other. */
+async function snapshot<T>(
+  serverUrl: string,
+  database: string,
+  read: (q: <R extends pg.QueryResultRow>(sql: string, params?: unknown[]) => Promise<R[]>) => Promise<T>,
+): Promise<T> {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const result = await read(async (sql, params = []) => (await client.query(sql, params)).rows);
+    await client.query('COMMIT');
+    return result;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The log's size now (the first index a fault's decisions will take). */
+export async function logSize(ctx: InsideContext): Promise<number> {
+  const rows = await query<{ size: string }>(
+    ctx.postgresUrl,
+    databaseName(ctx.databasePrefix, 'licensing'),
+    'SELECT size FROM transparency_state WHERE id = 1',
+  );
+  return Number(rows[0]?.size ?? 0);
+}
+
+async function getJson(url: string): Promise<Record<string, unknown>> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+  const body = (await response.json()) as Record<string, unknown>;
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return body;
+}
+
+/**
+ * The newest signed tree head as licensing answers it through the gateway (asking signs the log's
+ * current size), with whether its signature is the log's (the key set of /.well-known/jwks.json).
+ */
+async function answeredHead(gatewayUrl: string): Promise<{ head: TreeHead; signed: boolean }> {
+  const head = (await getJson(`${gatewayUrl}/v1/svc/transparency/tree-head`)).data as TreeHead;
+  const keys = (await getJson(`${gatewayUrl}/.well-known/jwks.json`)) as unknown as Parameters<
+    typeof verifyTreeHead
+  >[1];
+  return { head, signed: await verifyTreeHead(head, keys) };
+}
+
+/**
+ * The transparency log against the decisions: every decision event in the owners' outboxes
+ * (registry's boxes, licensing's licenses, enforcement's violations and appeals) has exactly its
+ * entries, by source id; no source is appended twice and no once-only decision logged twice; no
+ * entry lacks a decision; the leaves are numbered without a gap and hash to what the entries hold;
+ * and the root recomputed from them (packages/merkle-log) is the root of every signed tree head,
+ * the newest one answered through the gateway included, with a valid signature. Each chain of
+ * the fault that got a box, a license or reported an avatar has its decision in the log.
+ * `fromIndex` is the log's size when the fault began; `since` when it began.
+ */
+export async function transparencyLog(
+  ctx: InsideContext,
+  chains: Chain[],
+  since: Date,
+  fromIndex: number,
+): Promise<{ findings: Finding[]; tally: LogTally }> {
+  const findings: Finding[] = [];
+  const lost = (what: string) => findings.push({ kind: 'lost', what });
+  const twice = (what: string) => findings.push({ kind: 'doubled', what });
+  const broken = (what: string) => findings.push({ kind: 'inconsistent', what });
+
+  // The newest head first: the entries read after it hold at least its leaves.
+  let answered: { head: TreeHead; signed: boolean } | undefined;
+  if (ctx.gatewayUrl !== undefined) {
+    try {
+      answered = await answeredHead(ctx.gatewayUrl());
+    } catch (err) {
+      lost(`the transparency log's tree head was not answered: ${(err as Error).message}`);
+    }
+  }
+  const log = await snapshot(ctx.postgresUrl, databaseName(ctx.databasePrefix, 'licensing'), async (q) => ({
+    entries: await q<LogEntryRow>(
+      'SELECT idx, leaf_hash, entry, source_id FROM transparency_entries ORDER BY idx',
+    ),
+    size: Number((await q<{ size: string }>('SELECT size FROM transparency_state WHERE id = 1'))[0]?.size),
+    sources: await q<{ source_id: string; n: string }>(
+      'SELECT source_id, count(*) AS n FROM transparency_entries GROUP BY source_id HAVING count(*) > 1',
+    ),
+    heads: await q<{ tree_size: string; root_hash: Buffer }>(
+      'SELECT tree_size, root_hash FROM transparency_tree_heads ORDER BY tree_size',
+    ),
+  }));
+
+  // The decisions, every one ever announced (entries must each have one); those of this fault.
+  // Read after the entries: an entry appended in between has its event here (an event whose entry
+  // came in between looks missing, and the next round finds it).
+  const expected = new Map<string, { type: string; decision: string; recent: boolean }>();
+  for (const service of ['registry', 'licensing', 'enforcement']) {
+    const types = Object.keys(DECISION_SOURCES).filter((t) => t.startsWith(`${service}.`));
+    const events = await query<{ event_id: string; type: string; recent: boolean }>(
+      ctx.postgresUrl,
+      databaseName(ctx.databasePrefix, service),
+      'SELECT event_id, type, created_at >= $2 AS recent FROM outbox WHERE type = ANY($1)',
+      [types, since],
+    );
+    for (const e of events) {
+      const spec = DECISION_SOURCES[e.type];
+      spec?.suffixes.forEach((suffix, i) =>
+        expected.set(`${e.event_id}${suffix}`, {
+          type: e.type,
+          decision: spec.decisions[i] ?? '',
+          recent: e.recent,
+        }),
+      );
+    }
+  }
+
+  // The leaves: numbered 0..n-1, each the hash of its bytes, as many as the log's size says.
+  const leaves: Buffer[] = [];
+  for (const [i, row] of log.entries.entries()) {
+    if (Number(row.idx) !== i) {
+      broken(`the transparency log has no leaf ${i} (the next is ${row.idx})`);
+      break;
+    }
+    if (!leafHash(row.entry).equals(row.leaf_hash))
+      broken(`the transparency log's leaf ${i} (source ${row.source_id}) is not the hash of its entry`);
+    leaves.push(row.leaf_hash);
+  }
+  if (log.size !== log.entries.length)
+    broken(`the transparency log's size says ${log.size} but it holds ${log.entries.length} entries`);
+
+  // Every signed head is the root of the leaves it covers; the answered one is the newest and signed.
+  const mth = subtreeOf(leaves);
+  const rootAt = (size: number) => (size <= leaves.length ? mth(0, size) : undefined);
+  for (const head of log.heads) {
+    const size = Number(head.tree_size);
+    const root = rootAt(size);
+    if (root === undefined || !root.equals(head.root_hash)) {
+      broken(`the transparency log's tree head of size ${size} is not the root of its first ${size} entries`);
+    }
+  }
+  let headSize: number | null = Number(log.heads.at(-1)?.tree_size ?? 0);
+  if (answered !== undefined) {
+    const { head, signed } = answered;
+    headSize = head.treeSize;
+    const root = rootAt(head.treeSize);
+    if (root === undefined || root.toString('base64') !== head.rootHash) {
+      broken(
+        `the answered tree head of size ${head.treeSize} is not the root of the log's first ${head.treeSize} entries`,
+      );
+    }
+    if (!signed) {
+      broken(
+        `the answered tree head of size ${head.treeSize} is not signed with a key of /.well-known/jwks.json`,
+      );
+    }
+    // Asked before the entries were read: it covers them all unless one was appended in between.
+    if (head.treeSize < leaves.length)
+      lost(`the newest tree head covers ${head.treeSize} of the log's ${leaves.length} entries`);
+  }
+
+  // Entries against decisions.
+  const appended = new Map<string, number>();
+  const ofFault = new Set<string>();
+  const decisionOf = new Map<
+    string,
+    { decision: string; subject: Record<string, string>; eventId: string }
+  >();
+  for (const row of log.entries) {
+    appended.set(row.source_id, (appended.get(row.source_id) ?? 0) + 1);
+    if (Number(row.idx) >= fromIndex) ofFault.add(row.source_id);
+    try {
+      decisionOf.set(row.source_id, JSON.parse(row.entry.toString('utf8')));
+    } catch {
+      broken(`the transparency log's entry ${row.idx} (source ${row.source_id}) is not JSON`);
+    }
+  }
+  let doubled = 0;
+  // Counted twice over: the table's own counts and the rows read (its uniqueness forbids either).
+  for (const { source_id, n } of log.sources) {
+    if (ofFault.has(source_id)) doubled += 1;
+    twice(`${n} transparency log entries of source ${source_id}`);
+  }
+  for (const [source, n] of appended)
+    if (n > 1 && !log.sources.some((s) => s.source_id === source)) {
+      if (ofFault.has(source)) doubled += 1;
+      twice(`${n} transparency log entries read of source ${source}`);
+    }
+
+  const missingByType = new Map<string, string[]>();
+  let decisions = 0;
+  for (const [source, e] of expected) {
+    if (!e.recent) continue;
+    decisions += 1;
+    if (!appended.has(source)) missingByType.set(e.type, [...(missingByType.get(e.type) ?? []), source]);
+  }
+  let missing = 0;
+  for (const [type, sources] of missingByType) {
+    missing += sources.length;
+    lost(`${sources.length} ${type} decisions not in the transparency log (e.g. source ${sources[0]})`);
+  }
+
+  const once = new Map<string, string[]>();
+  const bySubject = new Set<string>();
+  for (const [source, entry] of decisionOf) {
+    for (const [key, value] of Object.entries(entry.subject ?? {}))
+      bySubject.add(`${entry.decision} ${key}=${value}`);
+    const e = expected.get(source);
+    if (e === undefined) {
+      if (ofFault.has(source)) doubled += 1;
+      twice(`a transparency log entry without a decision: ${entry.decision} from source ${source}`);
+    } else if (entry.decision !== e.decision || entry.eventId !== source.replace(/:appeal$/, ''))
+      broken(
+        `the transparency log's entry of source ${source} says ${entry.decision} (event ${entry.eventId}), its event ${e.type}`,
+      );
+    const key = ONCE_PER_SUBJECT[entry.decision];
+    const subject = key === undefined ? undefined : entry.subject?.[key];
+    if (subject !== undefined) {
+      const k = `${entry.decision} ${subject}`;
+      once.set(k, [...(once.get(k) ?? []), source]);
+    }
+  }
+  for (const [k, sources] of once)
+    if (sources.length > 1) {
+      if (sources.some((s) => ofFault.has(s))) doubled += 1;
+      twice(
+        `${sources.length} transparency log entries of one decision, ${k} (sources ${sources.join(', ')})`,
+      );
+    }
+
+  // What the workload made must be in the log: its chains' boxes, licenses and violations.
+  const logged = (decision: string, key: string, value: string | undefined) =>
+    value !== undefined && bySubject.has(`${decision} ${key}=${value}`);
+  for (const c of chains) {
+    if (c.boxId !== undefined && !logged('box.created', 'boxId', c.boxId))
+      lost(`chain ${c.no}: box ${c.boxId} has no box.created entry in the transparency log`);
+    if (c.licenseId !== undefined && !logged('license.activated', 'licenseId', c.licenseId))
+      lost(`chain ${c.no}: license ${c.licenseId} has no license.activated entry in the transparency log`);
+    if (c.avatarReported === true && !logged('violation.opened', 'boxId', c.boxId))
+      lost(
+        `chain ${c.no}: the violation of avatar ${c.avatarId} on box ${c.boxId} has no violation.opened entry in the transparency log`,
+      );
+  }
+  const entries = log.entries.filter((r) => Number(r.idx) >= fromIndex).length;
+  const consistent = !findings.some((f) => f.kind === 'inconsistent');
+  return { findings, tally: { decisions, entries, missing, doubled, headSize, consistent } };
 }

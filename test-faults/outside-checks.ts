@@ -8,7 +8,8 @@ import type { Chain } from './workload';
 
 /** A problem found, sorted into what the closing table counts. */
 export interface Finding {
-  kind: 'lost' | 'doubled';
+  /** `inconsistent`: a record that contradicts itself (the transparency log's hashes). */
+  kind: 'lost' | 'doubled' | 'inconsistent';
   what: string;
 }
 
