@@ -211,6 +211,28 @@ describe('dashboard: proofs anyone can check, verified in the browser', () => {
       .filter({ hasText: new RegExp(`boxId: ${boxId}`) })
       .waitFor();
     await screenshot(page, 'proofs-creator-box-log-entry');
+
+    // The license's activation is logged too: the box owner's list of granted licenses carries its
+    // entry, which the creator proves the same way.
+    const licenseProof = page.getByRole('button', {
+      name: 'Verify log entry of Avatar Works’s creator license',
+    });
+    for (let attempt = 0; attempt < 30 && !(await licenseProof.isVisible()); attempt += 1) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+      await page.getByRole('heading', { name: `Box of ${name}` }).waitFor();
+    }
+    await licenseProof.click();
+    const licensePanel = page.getByRole('region', {
+      name: /^Verification of the log entry of license lic_/,
+    });
+    await licensePanel.getByText('Verified: every check passed.').waitFor({ timeout: 30_000 });
+    expect(await checksOf(licensePanel)).toEqual(LOG_CHECKS.map((check) => `passed ${check}`));
+    await licensePanel
+      .getByRole('definition')
+      .filter({ hasText: /^license\.activated$/ })
+      .waitFor();
+    await screenshot(page, 'proofs-creator-license-log-entry');
     await creatorContext.close();
 
     // The platform downloads its licence's credential: <licenseId>.jwt, the compact JWS itself.

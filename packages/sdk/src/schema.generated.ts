@@ -2955,6 +2955,8 @@ export interface components {
       licenseId: string | null;
       reason: string | null;
       decidedAt: string | null;
+      /** @description Once approved and logged: the license's newest decision in the transparency log (docs/spec/contracts.md §16), the license's own `logEntry` */
+      licenseLogEntry?: components['schemas']['LogEntry'];
     };
     LicensingTerms: {
       auto_approve: boolean;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { logEntryField } from '../common/log-entry';
+import { logEntryField, logEntrySchema } from '../common/log-entry';
 import { exampleCredential, exampleJwks, exampleStatusList } from './proof-examples';
 import {
   MAX_INT32,
@@ -143,6 +143,10 @@ export const boxLicenseRequestSchema = z
     licenseId: z.string().nullable(),
     reason: z.string().nullable(),
     decidedAt: z.iso.datetime().nullable(),
+    licenseLogEntry: logEntrySchema.optional().meta({
+      description:
+        "Once approved and logged: the license's newest decision in the transparency log (docs/spec/contracts.md §16), the license's own `logEntry`",
+    }),
   })
   .meta({ id: 'BoxLicenseRequest' });
 

@@ -1,5 +1,5 @@
 import { jsonb, kyselyOn, pageOf, type Queryable } from '@svc/storage';
-import type { LicenseRequest, RequestStatus } from '../domain/license';
+import type { LicenseRequest, LogEntryRef, RequestStatus } from '../domain/license';
 import type { LicenseRequestStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 
@@ -81,6 +81,26 @@ export class LicenseRequestRepository implements LicenseRequestStore {
       matching.orderBy('submittedAt', 'desc').orderBy('seq', 'desc'),
       filter,
     );
-    return { items: rows.map(toRequest), total };
+    // The granted licenses' places in the transparency log, in one read (contracts §16).
+    const licenseIds = rows.flatMap((row) => (row.licenseId === null ? [] : [row.licenseId]));
+    const logged = new Map<string, LogEntryRef>();
+    if (licenseIds.length > 0) {
+      const entries = await db(q)
+        .selectFrom('licenses')
+        .select(['id', 'logEntryIndex', 'logEntryLeafHash'])
+        .where('id', 'in', licenseIds)
+        .where('logEntryIndex', 'is not', null)
+        .execute();
+      for (const { id, logEntryIndex, logEntryLeafHash } of entries)
+        if (logEntryIndex !== null && logEntryLeafHash !== null)
+          logged.set(id, { index: Number(logEntryIndex), leafHash: logEntryLeafHash });
+    }
+    return {
+      items: rows.map((row) => ({
+        ...toRequest(row),
+        licenseLogEntry: row.licenseId === null ? null : (logged.get(row.licenseId) ?? null),
+      })),
+      total,
+    };
   }
 }

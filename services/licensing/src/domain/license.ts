@@ -22,6 +22,8 @@ export const DEFAULT_TERM_MONTHS = 1;
 export const DEFAULT_AUTO_RENEW = true;
 
 export interface LicenseRequest {
+  /** Read with the box owner's list: where the granted license's newest decision is logged. */
+  licenseLogEntry?: LogEntryRef | null;
   id: string;
   boxId: string;
   claimId: string;

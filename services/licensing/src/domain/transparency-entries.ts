@@ -120,9 +120,7 @@ export function decisionsOf(received: EventEnvelope): DecisionEntry[] {
     case licenseCancelled.type:
     case licenseExpired.type: {
       const decision = LICENSE_DECISIONS.get(received.type) ?? 'license.activated';
-      const data = licenseFields.parse(received.data) as ReturnType<
-        typeof licenseActivated.parse
-      >['data'] &
+      const data = licenseFields.parse(received.data) as ReturnType<typeof licenseActivated.parse>['data'] &
         Record<string, unknown>;
       const facts: Record<string, unknown> = {
         tier: data.tier,
@@ -156,9 +154,7 @@ export function decisionsOf(received: EventEnvelope): DecisionEntry[] {
 
 function violationDecisions(received: EventEnvelope): DecisionEntry[] {
   const eventId = received.id;
-  const data = violationFields.parse(received.data) as ReturnType<
-    typeof violationEnforced.parse
-  >['data'] &
+  const data = violationFields.parse(received.data) as ReturnType<typeof violationEnforced.parse>['data'] &
     Record<string, unknown>;
   const who = parties(data.boxOwnerPlatformId, received.platformId);
   const subject = {

@@ -109,6 +109,15 @@ describe('the transparency log', () => {
     ]);
     expect(await entries(h.platform())).toEqual([]);
     expect((await treeHead()).treeSize).toBe(5);
+
+    // The license carries its entry, for the licensee; the box owner sees it on the granted request.
+    const logEntry = { index: mine[1]!.index, leafHash: mine[1]!.leafHash };
+    const read = await licensee.call('GET', `/v1/svc/licenses/${license.id}`);
+    expect(read.body.data.logEntry).toEqual(logEntry);
+    const requests = await box.owner.call('GET', `/v1/svc/boxes/${box.boxId}/license-requests`);
+    expect(requests.body.data.find((r: any) => r.licenseId === license.id)?.licenseLogEntry).toEqual(
+      logEntry,
+    );
   });
 
   it('when anyone asks for the tree head and proofs, then they verify with the published keys alone, and a later head is proven an extension of the earlier one', async () => {

@@ -238,9 +238,9 @@ export function LicenseRequests({ boxId }: { boxId: string }) {
   );
 }
 
-/** A granted license's log entry: on the request, or on the license it carries (contracts §16). */
+/** A granted license's newest logged decision, as the box owner's list of requests carries it. */
 function licenseLogEntry(request: BoxLicenseRequest) {
-  return logEntryOf(request) ?? logEntryOf((request as { license?: unknown }).license);
+  return logEntryOf({ logEntry: request.licenseLogEntry });
 }
 
 /** Verify buttons of one granted license: its credential, and its newest logged decision once logged. */

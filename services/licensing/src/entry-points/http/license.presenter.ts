@@ -70,6 +70,7 @@ export function boxRequestForm(request: LicenseRequest) {
     licenseId: request.licenseId,
     reason: request.reason,
     decidedAt: request.decidedAt?.toISOString() ?? null,
+    ...(request.licenseLogEntry ? { licenseLogEntry: { ...request.licenseLogEntry } } : {}),
   };
 }
 
