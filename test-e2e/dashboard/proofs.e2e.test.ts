@@ -13,7 +13,7 @@ import {
   type Deployment,
 } from './browser';
 
-// Issue #31 in a real browser (contracts §16, "proof anyone can check"): a creator verifies the
+// Issue #31 in a real browser (docs/spec/contracts.md §16, "proof anyone can check"): a creator verifies the
 // credential of a license on their box, a platform downloads the credential of its licence and
 // verifies it and the logged decision, each check run by the SDK in Chromium (Ed25519 through
 // WebCrypto) against the keys the deployment publishes; an altered proof shows why it fails.

@@ -26,7 +26,7 @@ import {
   type ProofReport,
 } from './proofs';
 
-// Proofs checked in the browser (contracts §16, issue #31) with the SDK's own checks and the keys
+// Proofs checked in the browser (docs/spec/contracts.md §16, issue #31) with the SDK's own checks and the keys
 // the service publishes, so the page shows what was checked rather than asking to be believed.
 // Loaded only when a verification is opened (components/ProofPanel.tsx imports it on demand): the
 // SDK's crypto and the status list decoder stay out of the pages' bundle, and nothing here runs

@@ -1,6 +1,6 @@
 import { api, unwrap } from './client';
 
-// Proof anyone can check (contracts §16, issue #31): what the pages know of a resource's place in
+// Proof anyone can check (docs/spec/contracts.md §16, issue #31): what the pages know of a resource's place in
 // the transparency log, a license's credential, and the shape of a verification's report. The
 // checks themselves are in proof-checks.ts, loaded when a verification is opened.
 

@@ -81,7 +81,7 @@ export class LicenseRequestRepository implements LicenseRequestStore {
       matching.orderBy('submittedAt', 'desc').orderBy('seq', 'desc'),
       filter,
     );
-    // The granted licenses' places in the transparency log, in one read (contracts §16).
+    // The granted licenses' places in the transparency log, in one read (docs/spec/contracts.md §16).
     const licenseIds = rows.flatMap((row) => (row.licenseId === null ? [] : [row.licenseId]));
     const logged = new Map<string, LogEntryRef>();
     if (licenseIds.length > 0) {

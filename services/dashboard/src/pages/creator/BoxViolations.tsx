@@ -161,7 +161,7 @@ function ContestForm({
 
 /**
  * The logged decisions of a violation row: the violation's newest, and its appeal's or contest's
- * once decided (contracts §16), each with a button that verifies it in the browser.
+ * once decided (docs/spec/contracts.md §16), each with a button that verifies it in the browser.
  */
 function ViolationProofs({
   violation,

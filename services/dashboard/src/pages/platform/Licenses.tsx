@@ -23,7 +23,7 @@ function saveFile(name: string, text: string, type: string): void {
 }
 
 /**
- * An active licence's proof (contracts §16): its credential saved as `<licenseId>.jwt` for the
+ * An active licence's proof (docs/spec/contracts.md §16): its credential saved as `<licenseId>.jwt` for the
  * avatar it covers, or verified here with the SDK. Each is one call, made on the click.
  */
 function CredentialActions({
