@@ -69,6 +69,12 @@ export interface LicenseCredentials {
   licenseId: string;
 }
 
+export interface LicenseLogEntries {
+  licenseId: string;
+  logEntryIndex: number;
+  logEntryLeafHash: string;
+}
+
 export interface LicenseRequests {
   autoRenew: boolean;
   boxId: string;
@@ -111,8 +117,6 @@ export interface Licenses {
   identityName: string;
   licenseePlatformId: string;
   licenseePlatformName: string;
-  logEntryIndex: number | null;
-  logEntryLeafHash: string | null;
   monthlyFeeCents: Int8Cents;
   requestId: string;
   royaltyRate: number;
@@ -188,6 +192,7 @@ export interface DB {
   generatedSigningKeys: GeneratedSigningKeys;
   idempotencyKeys: IdempotencyKeys;
   licenseCredentials: LicenseCredentials;
+  licenseLogEntries: LicenseLogEntries;
   licenseRequests: LicenseRequests;
   licenses: Licenses;
   licenseStatusEntries: LicenseStatusEntries;

@@ -86,14 +86,12 @@ export class LicenseRequestRepository implements LicenseRequestStore {
     const logged = new Map<string, LogEntryRef>();
     if (licenseIds.length > 0) {
       const entries = await db(q)
-        .selectFrom('licenses')
-        .select(['id', 'logEntryIndex', 'logEntryLeafHash'])
-        .where('id', 'in', licenseIds)
-        .where('logEntryIndex', 'is not', null)
+        .selectFrom('licenseLogEntries')
+        .select(['licenseId', 'logEntryIndex', 'logEntryLeafHash'])
+        .where('licenseId', 'in', licenseIds)
         .execute();
-      for (const { id, logEntryIndex, logEntryLeafHash } of entries)
-        if (logEntryIndex !== null && logEntryLeafHash !== null)
-          logged.set(id, { index: Number(logEntryIndex), leafHash: logEntryLeafHash });
+      for (const { licenseId, logEntryIndex, logEntryLeafHash } of entries)
+        logged.set(licenseId, { index: Number(logEntryIndex), leafHash: logEntryLeafHash });
     }
     return {
       items: rows.map((row) => ({

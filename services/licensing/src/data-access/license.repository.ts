@@ -1,15 +1,33 @@
-import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
+import { jsonb, kyselyOn, pageOf, sql, type Queryable, type Selectable } from '@svc/storage';
 import type { License, LicenseStatus, LogEntryRef, Tier } from '../domain/license';
 import type { LicenseStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
+/** Licenses with their newest logged decision (scalar subqueries: FOR UPDATE locks licenses alone). */
 function licenses(q: Queryable) {
-  return db(q).selectFrom('licenses').selectAll();
+  return db(q)
+    .selectFrom('licenses')
+    .selectAll('licenses')
+    .select((eb) => [
+      eb
+        .selectFrom('licenseLogEntries as e')
+        .select('e.logEntryIndex')
+        .whereRef('e.licenseId', '=', 'licenses.id')
+        .as('logEntryIndex'),
+      eb
+        .selectFrom('licenseLogEntries as e')
+        .select('e.logEntryLeafHash')
+        .whereRef('e.licenseId', '=', 'licenses.id')
+        .as('logEntryLeafHash'),
+    ]);
 }
 
-type LicenseRow = Awaited<ReturnType<ReturnType<typeof licenses>['executeTakeFirstOrThrow']>>;
+type LicenseRow = Selectable<DB['licenses']> & {
+  logEntryIndex?: number | string | null;
+  logEntryLeafHash?: string | null;
+};
 
 // The one mapping left: the fee is cents as a bigint in the domain, an int8 (a number) when read.
 function toLicense({
@@ -20,7 +38,7 @@ function toLicense({
   ...row
 }: LicenseRow): License {
   const logEntry =
-    logEntryIndex === null || logEntryLeafHash === null
+    logEntryIndex == null || logEntryLeafHash == null
       ? null
       : { index: Number(logEntryIndex), leafHash: logEntryLeafHash };
   return { ...row, monthlyFeeCents: BigInt(monthlyFeeCents), logEntry };
@@ -81,12 +99,13 @@ export class LicenseRepository implements LicenseStore {
   async recordLogEntries(tx: Queryable, entries: ReadonlyMap<string, LogEntryRef>): Promise<void> {
     const ids = [...entries.keys()];
     const at = [...entries.values()];
+    // Its own table: a license row is never locked by the log, so a due license is never skipped.
     await sql`
-      UPDATE licenses AS l
-         SET log_entry_index = u.idx, log_entry_leaf_hash = u.leaf_hash
-        FROM unnest(${ids}::text[], ${at.map((e) => e.index)}::bigint[], ${at.map((e) => e.leafHash)}::text[])
-             AS u(id, idx, leaf_hash)
-       WHERE l.id = u.id AND (l.log_entry_index IS NULL OR l.log_entry_index < u.idx)`.execute(db(tx));
+      INSERT INTO license_log_entries (license_id, log_entry_index, log_entry_leaf_hash)
+      SELECT * FROM unnest(${ids}::text[], ${at.map((e) => e.index)}::bigint[], ${at.map((e) => e.leafHash)}::text[])
+      ON CONFLICT (license_id) DO UPDATE
+         SET log_entry_index = EXCLUDED.log_entry_index, log_entry_leaf_hash = EXCLUDED.log_entry_leaf_hash
+       WHERE license_log_entries.log_entry_index < EXCLUDED.log_entry_index`.execute(db(tx));
   }
 
   async find(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<License | null> {
@@ -158,7 +177,9 @@ export class LicenseRepository implements LicenseStore {
       .orderBy('l.expiresAt')
       .orderBy('l.id')
       .limit(limit)
-      .forUpdate('l')
+      // NO KEY UPDATE: a row that another transaction only references (a credential or a log entry
+      // inserted for it holds KEY SHARE) is not skipped; it changes no key, as FOR UPDATE would claim.
+      .forNoKeyUpdate('l')
       .skipLocked()
       .execute();
     return rows.map(toLicense);
