@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import {
   onAbnormalExit,
@@ -77,6 +79,14 @@ export async function startFaultCluster(rootDir: string, env: Record<string, str
           if (into.length > most) into.shift();
         }
       };
+    // FAULTS_LOG_DIR keeps every line of every process, for a run someone means to read afterwards.
+    const logDir = process.env.FAULTS_LOG_DIR;
+    if (logDir !== undefined && logDir !== '') {
+      const file = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+      child.stdout?.pipe(file, { end: false });
+      child.stderr?.pipe(file, { end: false });
+      child.once('close', () => file.end());
+    }
     child.stdout?.on('data', keeper(lines, OUTPUT_LINES, 600));
     child.stderr?.on('data', keeper(errorLines, STDERR_LINES, 4000));
     // 'close', not 'exit': by then its last output (the crash) has been read.

@@ -10,6 +10,7 @@ import {
   undeliveredWebhooks,
   type InsideContext,
   type LogTally,
+  whyNoViolation,
 } from './inside-checks';
 import { checkChains, duplicateClaims, type Finding } from './outside-checks';
 import type { WebhookReceiver } from './webhook-receiver';
@@ -183,7 +184,9 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     await sleep(2000);
   }
 
-  const problems: string[] = last.map((f) => `${f.kind}: ${f.what}`);
+  const problems: string[] = await Promise.all(
+    last.map(async (f) => `${f.kind}: ${f.what}${await diagnosis(bench, f.what)}`),
+  );
   for (const f of last) bench.reported.add(f.what);
 
   const records = [...workload.client.records, ...checker.records].filter((r) => r.window === spec.label);
@@ -229,6 +232,19 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     passed: problems.length === 0,
   };
   return { row, problems, summary: summarize(problems) };
+}
+
+/**
+ * For an avatar that never became a violation, what the databases say about it (cluster mode):
+ * the avatar, its box's initial scan and detection's projection, so that a failure in CI explains
+ * itself.
+ */
+async function diagnosis(bench: Bench, what: string): Promise<string> {
+  const lost = /avatar (faults-avatar-\d+) on box (box_\w+) never became a violation/.exec(what);
+  if (bench.inside === undefined || lost === null) return '';
+  const [, avatarId, boxId] = lost;
+  if (avatarId === undefined || boxId === undefined) return '';
+  return `\n    inside: ${await whyNoViolation(bench.inside, avatarId, boxId).catch((err: unknown) => `(not read: ${(err as Error).message})`)}`;
 }
 
 /** A dead process's last log lines, and its whole stderr (where Node writes an uncaught error's stack). */

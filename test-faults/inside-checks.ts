@@ -479,3 +479,40 @@ export async function transparencyLog(
   const consistent = !findings.some((f) => f.kind === 'inconsistent');
   return { findings, tally: { decisions, entries, missing, doubled, headSize, consistent } };
 }
+
+/**
+ * Why an avatar of a boxed identity has no violation, from the databases: the avatar's row in
+ * enforcement (its seq, evaluation and when its newest answer was asked), the box's initial scan
+ * (cursor, attempts, last error) and detection's projection of the identity (its change and
+ * whether the box was announced). One line, for the report of a lost chain.
+ */
+export async function whyNoViolation(ctx: InsideContext, avatarId: string, boxId: string): Promise<string> {
+  const enforcement = databaseName(ctx.databasePrefix, 'enforcement');
+  const detection = databaseName(ctx.databasePrefix, 'detection');
+  const [avatars, scans, identities] = await Promise.all([
+    query(
+      ctx.postgresUrl,
+      enforcement,
+      `SELECT seq, evaluation, evaluation_attempts, answer_asked_at, last_evaluation_error, created_at, updated_at
+         FROM avatars WHERE avatar_id = $1`,
+      [avatarId],
+    ),
+    query(
+      ctx.postgresUrl,
+      enforcement,
+      `SELECT status, cursor_seq, avatars_scanned, violations_created, attempts, next_attempt_at,
+              last_error, started_at, completed_at
+         FROM box_scans WHERE box_id = $1`,
+      [boxId],
+    ),
+    query(
+      ctx.postgresUrl,
+      detection,
+      `SELECT change_seq, box_id, boxed_at, box_announcement_due, announced_box_ids, removed
+         FROM identities WHERE box_id = $1`,
+      [boxId],
+    ),
+  ]);
+  const show = (rows: pg.QueryResultRow[]) => (rows.length === 0 ? 'none' : JSON.stringify(rows[0]));
+  return `avatar ${show(avatars)}; scan ${show(scans)}; detection ${show(identities)}`;
+}
