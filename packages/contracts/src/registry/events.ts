@@ -71,6 +71,13 @@ const boxData = z.object({
   status: z.literal('active'),
   createdAt: instant,
   updatedAt: instant,
+  /**
+   * The version (ADR 0010) of the claim's newest event when this one was written: the claim state
+   * the box carries. A consumer that meets the box before the claim's own events keeps that state,
+   * so a claim event older than it (the claim's creation, still pending) is stale. Absent from
+   * events written before it existed.
+   */
+  claimVersion: z.number().int().nonnegative().optional(),
 });
 
 export const boxCreated = defineEvent('registry.box.created', 1, boxData, byBox);

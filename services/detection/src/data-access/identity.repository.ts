@@ -167,6 +167,9 @@ export class IdentityRepository implements IdentityStore {
     if (deleted !== undefined) return 'stale';
     // A box exists only for a verified claim, so a box event may bring the identity with it when
     // the claim's own event has not been applied yet; the claim's event then fills in the rest.
+    // The identity it brings is the claim at the version the event carries: a claim event older
+    // than that (its creation, pending, redelivered behind the box after an outage) is stale and
+    // must not take the identity out of the index while the box's initial scan runs.
     // The same box: its version decides (then its instant, for unversioned events). Another box
     // of the claim: the one created later is the live one (the registry keeps one box per claim).
     const applied = await db(tx)
@@ -180,6 +183,7 @@ export class IdentityRepository implements IdentityStore {
         verificationTier: box.verificationTier,
         verifiedAt: box.boxedAt,
         claimUpdatedAt: sql.lit('epoch'),
+        claimVersion: box.claimVersion,
         removed: false,
         boxId: box.boxId,
         policy: box.policy,

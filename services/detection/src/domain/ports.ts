@@ -107,6 +107,8 @@ export interface BoxState extends BoxTerms {
   updatedAt: Date;
   /** The box's entity version (ADR 0010); 0 for an unversioned event. */
   version: number;
+  /** The claim's entity version the box event carries (0 when it carries none). */
+  claimVersion: number;
 }
 
 /** The projection's changes as one replica reads them into its catalogue. */

@@ -138,6 +138,7 @@ export async function projectRegistryEvent(
         boxedAt: new Date(data.createdAt),
         updatedAt: new Date(data.updatedAt),
         version,
+        claimVersion: data.claimVersion ?? 0,
       });
       if (applied === 'applied') await announceIfSettled(deps, tx, data.claimId);
       return;

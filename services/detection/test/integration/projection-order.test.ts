@@ -36,7 +36,13 @@ function claimHistory(steps: Step[], name = 'Ada Lovelace'): EventEnvelope[] {
   let status: 'pending' | 'verified' | 'suspended' = 'pending';
   let variations: string[] = [];
   let box = null as TestBox | null;
+  // The claim's entity version as the registry's outbox stamps it: one per claim event.
+  let claimVersion = 0;
   const events: EventEnvelope[] = [];
+  const claimEvent = (event: EventEnvelope) => {
+    claimVersion += 1;
+    events.push(event);
+  };
   const meta = () => ({ occurredAt: new Date(at), platformId: owner });
   const claim = () => ({
     claimId,
@@ -68,6 +74,7 @@ function claimHistory(steps: Step[], name = 'Ada Lovelace'): EventEnvelope[] {
     status: 'active' as const,
     createdAt: b.createdAt,
     updatedAt: new Date(at).toISOString(),
+    claimVersion,
   });
   const unbox = (b: TestBox) =>
     boxDeleted.create(
@@ -80,18 +87,18 @@ function claimHistory(steps: Step[], name = 'Ada Lovelace'): EventEnvelope[] {
       },
       meta(),
     );
-  events.push(claimCreated.create(claim(), meta()));
+  claimEvent(claimCreated.create(claim(), meta()));
   for (const step of steps) {
     at += 1000;
     if (step === 'verify' && status !== 'verified') {
       status = 'verified';
-      events.push(claimVerified.create(claim(), meta()));
+      claimEvent(claimVerified.create(claim(), meta()));
     } else if (step === 'rename' && status !== 'pending') {
       variations = [...variations, `Countess ${variations.length + 1}`];
-      events.push(claimUpdated.create(claim(), meta()));
+      claimEvent(claimUpdated.create(claim(), meta()));
     } else if (step === 'suspend' && status === 'verified') {
       status = 'suspended';
-      events.push(claimUpdated.create(claim(), meta()));
+      claimEvent(claimUpdated.create(claim(), meta()));
     } else if (step === 'box' && status === 'verified' && box === null) {
       box = { boxId: newId('box'), createdAt: new Date(at).toISOString(), policy: 'LICENSE' };
       events.push(boxCreated.create(boxData(box), meta()));
@@ -103,7 +110,7 @@ function claimHistory(steps: Step[], name = 'Ada Lovelace'): EventEnvelope[] {
       box = null;
     } else if (step === 'delete') {
       if (box !== null) events.push(unbox(box));
-      events.push(
+      claimEvent(
         claimDeleted.create(
           {
             claimId,
@@ -232,6 +239,25 @@ describe('the identity index under any order of delivery', () => {
       status: 'BOXED',
       identity_id: (verified.data as { claimId: string }).claimId,
     });
+  });
+
+  it("when a box arrives before its claim, and the claim's pending creation after the box, then the identity matches at every step", async () => {
+    // After an outage the broker hands messages back in a rotated order: the box first, then the
+    // claim's creation (pending), then its verification. The identity the box brought is the
+    // claim as verified; the older creation must not take it out of the index (the box's
+    // initial scan, announced by the box, would have found nothing).
+    const history = claimHistory(['verify', 'box'], 'Katherine Johnson');
+    const [created, verified, boxed] = history as [EventEnvelope, EventEnvelope, EventEnvelope];
+    const caller = h.platform();
+    const claimId = (verified.data as { claimId: string }).claimId;
+    for (const event of [boxed, created, verified]) {
+      await deliver(event);
+      const reply = await caller.call('POST', '/identity/check', { name: 'Katherine Johnson' });
+      expect({ after: event.type, body: reply.body }).toMatchObject({
+        after: event.type,
+        body: { status: 'BOXED', identity_id: claimId },
+      });
+    }
   });
 
   it('when a license lifecycle at one instant is delivered shuffled and twice, then the license ends as in order', async () => {

@@ -67,7 +67,16 @@ export async function createBox(
     if (!(await ctx.boxes.insert(tx, created))) {
       throw errors.invalidState(`Claim ${claim.id} already has a box`);
     }
-    await ctx.outbox(tx, boxEvent('created', created, { ...claim, boxId: created.id }, now));
+    await ctx.outbox(
+      tx,
+      boxEvent(
+        'created',
+        created,
+        { ...claim, boxId: created.id },
+        await ctx.entityVersion(tx, claim.id),
+        now,
+      ),
+    );
     return created;
   });
   ctx.eventsCommitted();

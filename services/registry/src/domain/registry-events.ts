@@ -59,7 +59,7 @@ export function claimDeletedEvent(claim: Claim, now: Date): EventEnvelope {
 }
 
 /** A box as registry.box.* describes it (also the registry's answer to a read-through, ADR 0010). */
-export function boxEventData(box: Box, claim: Claim) {
+export function boxEventData(box: Box, claim: Claim, claimVersion: number) {
   return {
     boxId: box.id,
     claimId: claim.id,
@@ -76,12 +76,23 @@ export function boxEventData(box: Box, claim: Claim) {
     status: box.status,
     createdAt: box.createdAt.toISOString(),
     updatedAt: box.updatedAt.toISOString(),
+    claimVersion,
   };
 }
 
-export function boxEvent(change: 'created' | 'updated', box: Box, claim: Claim, now: Date): EventEnvelope {
+/**
+ * registry.box.created or .updated; `claimVersion` is the claim's entity version in the same
+ * transaction (after any claim event it appended), the claim state the event carries.
+ */
+export function boxEvent(
+  change: 'created' | 'updated',
+  box: Box,
+  claim: Claim,
+  claimVersion: number,
+  now: Date,
+): EventEnvelope {
   const definition = change === 'created' ? boxCreated : boxUpdated;
-  return definition.create(boxEventData(box, claim), meta(box.ownerPlatformId, now));
+  return definition.create(boxEventData(box, claim, claimVersion), meta(box.ownerPlatformId, now));
 }
 
 export function boxDeletedEvent(box: Box, now: Date): EventEnvelope {

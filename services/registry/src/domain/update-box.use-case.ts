@@ -35,7 +35,7 @@ export async function updateBox(
     await ctx.boxes.update(tx, updated);
     const claim = await ctx.claims.find(tx, current.claimId);
     if (claim === null) throw errors.internal(new Error(`claim ${current.claimId} of box ${id} is missing`));
-    await ctx.outbox(tx, boxEvent('updated', updated, claim, now));
+    await ctx.outbox(tx, boxEvent('updated', updated, claim, await ctx.entityVersion(tx, claim.id), now));
     return updated;
   });
   ctx.eventsCommitted();

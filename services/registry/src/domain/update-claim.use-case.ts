@@ -62,7 +62,16 @@ export async function publishBoxOf(
   if (claim.boxId === null) return;
   const box = await ctx.boxes.find(tx, claim.boxId);
   if (box === null) throw errors.internal(new Error(`box ${claim.boxId} of claim ${claim.id} is missing`));
-  await ctx.outbox(tx, boxEvent('updated', { ...box, identityName: claim.name }, claim, now));
+  await ctx.outbox(
+    tx,
+    boxEvent(
+      'updated',
+      { ...box, identityName: claim.name },
+      claim,
+      await ctx.entityVersion(tx, claim.id),
+      now,
+    ),
+  );
 }
 
 export interface UpdateClaimInput {

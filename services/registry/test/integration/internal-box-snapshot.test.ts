@@ -40,6 +40,29 @@ describe('GET /internal/boxes/:id (read-through for other services)', () => {
     expect(snapshot.version).toBe(2);
   });
 
+  it("when a box's events and snapshot are read, then each carries the version of the claim's newest event, so a consumer meeting the box first knows which claim events are older", async () => {
+    const owner = h.platform();
+    const claim = await h.verifiedClaim(owner);
+    const created = await owner.call('POST', '/v1/svc/boxes', { claimId: claim.id, policy: 'LICENSE' });
+    const boxId = created.body.data.id as string;
+    await owner.call('PATCH', `/v1/svc/claims/${claim.id}`, { variations: ['The Countess'] });
+    const events = await h.outbox();
+    const claimVersions = events
+      .filter((e) => e.type.startsWith('registry.claim.') && e.data.claimId === claim.id)
+      .map((e) => e.entity?.version);
+    const boxEvents = events.filter((e) => e.type.startsWith('registry.box.') && e.data.boxId === boxId);
+    // created (1), verified (2): the box is made under 2; the rename (3) re-publishes the box under 3.
+    expect(claimVersions).toEqual([1, 2, 3]);
+    expect(boxEvents.map((e) => [e.type, e.data.claimVersion])).toEqual([
+      ['registry.box.created', 2],
+      ['registry.box.updated', 3],
+    ]);
+    const snapshot = boxSnapshotSchema.parse(
+      (await service().call('GET', snapshotPath(INTERNAL_BOX_PATH, boxId))).body,
+    ).data;
+    expect(snapshot.entity.claimVersion).toBe(3);
+  });
+
   it('when the box does not exist or was deleted, then 404', async () => {
     expect((await service().call('GET', snapshotPath(INTERNAL_BOX_PATH, newId('box')))).status).toBe(404);
     const owner = h.platform();
