@@ -15,6 +15,43 @@ export interface PostgresOptions {
   sessionSettings?: Record<string, string>;
 }
 
+/**
+ * How recently an answer from the server shows the database serving. `/readyz` asks every few
+ * seconds, under load too: a `SELECT 1` queued behind a busy pool waited past the probe's 1 s, and
+ * every replica of a service left the load balancer at once with nothing down (#34). A query
+ * answered within this window (and no lost connection since) answers the probe without one.
+ */
+export const ANSWER_EVIDENCE_MS = 2000;
+
+/** What the server's answers (or their absence) say about it, for `ping`. */
+class ServingEvidence {
+  private answeredAt = Number.NEGATIVE_INFINITY;
+  private failedAt = Number.NEGATIVE_INFINITY;
+
+  answered(): void {
+    this.answeredAt = performance.now();
+  }
+
+  /** An error the server sent (a constraint, a syntax error) is an answer; a lost or refused connection is not. */
+  settled(err: unknown): void {
+    if (isServerAnswer(err)) this.answeredAt = performance.now();
+    else this.failedAt = performance.now();
+  }
+
+  get fresh(): boolean {
+    return this.answeredAt > this.failedAt && performance.now() - this.answeredAt < ANSWER_EVIDENCE_MS;
+  }
+}
+
+// SQLSTATE classes that say the session or the server is unavailable rather than answering.
+const UNAVAILABLE_CLASSES = ['08', '53', '57', '58'];
+
+function isServerAnswer(err: unknown): boolean {
+  if (!(err instanceof pg.DatabaseError)) return false;
+  const code = err.code ?? '';
+  return code.length === 5 && !UNAVAILABLE_CLASSES.includes(code.slice(0, 2));
+}
+
 class PgQueryable implements Queryable {
   constructor(private readonly client: pg.Pool | pg.PoolClient) {}
 
@@ -41,6 +78,7 @@ export class PostgresDatabase implements Database {
   private readonly pool: pg.Pool;
   private readonly root: PgQueryable;
   private readonly onError: ((err: Error) => void) | undefined;
+  private readonly evidence = new ServingEvidence();
   /** Where it connects: a listener opens its own session there (notifications.ts). */
   readonly url: string;
 
@@ -62,7 +100,10 @@ export class PostgresDatabase implements Database {
     this.onError = options.onError;
     // An idle client's connection dying is reported here, never thrown: the pool drops the client
     // and opens a new one on the next query.
-    this.pool.on('error', (err) => options.onError?.(err));
+    this.pool.on('error', (err) => {
+      this.evidence.settled(err);
+      options.onError?.(err);
+    });
     // Between handing a client out and the borrower's own listener there is a window: a new
     // client's ReadyForQuery and the server's goodbye (57P01 during a restart) can arrive in one
     // read, and the second message is parsed before `await pool.connect()` resumes. An 'error'
@@ -71,6 +112,7 @@ export class PostgresDatabase implements Database {
     // the client is then not queryable, its query fails as transient and the pool discards it.
     this.pool.on('connect', (client) => {
       client.on('error', (err) => {
+        this.evidence.settled(err);
         if (client.listenerCount('error') === 1) options.onError?.(err);
       });
     });
@@ -86,7 +128,16 @@ export class PostgresDatabase implements Database {
     if (transactionHookFor(this) !== undefined && isWriteStatement(sql)) {
       return this.transaction((tx) => tx.query<R>(sql, params, options));
     }
-    return this.root.query<R>(sql, params, options);
+    return this.root.query<R>(sql, params, options).then(
+      (result) => {
+        this.evidence.answered();
+        return result;
+      },
+      (err: unknown) => {
+        this.evidence.settled(err);
+        throw err;
+      },
+    );
   }
 
   exec(sql: string): Promise<void> {
@@ -95,7 +146,13 @@ export class PostgresDatabase implements Database {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const hook = options.requestEffect === false ? undefined : transactionHookFor(this);
-    const client = await this.pool.connect();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      this.evidence.settled(err);
+      throw err;
+    }
     // pg-pool listens for errors of idle clients only: a checked-out client whose connection
     // dies (a PostgreSQL restart, pg_terminate_backend) emits 'error' with no listener, which
     // kills the process. The query in flight fails on its own; this keeps the process alive and
@@ -112,9 +169,17 @@ export class PostgresDatabase implements Database {
       await hook?.enlist(tx);
       const result = await fn(tx);
       await client.query('COMMIT');
+      this.evidence.answered();
       return result;
     } catch (err) {
-      if (broken === undefined) await client.query('ROLLBACK').catch(() => undefined);
+      // The work failed (often for a reason of the caller's): whether the server still serves is
+      // what the ROLLBACK says, or the connection's own error when it broke.
+      if (broken !== undefined) this.evidence.settled(broken);
+      else
+        await client.query('ROLLBACK').then(
+          () => this.evidence.answered(),
+          (rollbackErr: unknown) => this.evidence.settled(rollbackErr),
+        );
       throw err;
     } finally {
       client.removeListener('error', onError);
@@ -122,8 +187,10 @@ export class PostgresDatabase implements Database {
     }
   }
 
+  /** Resolves when the database serves: at once when it answered a query just now, else after `SELECT 1`. */
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
+    if (this.evidence.fresh) return;
+    await this.query('SELECT 1');
   }
 
   async close(): Promise<void> {
