@@ -207,10 +207,22 @@ interface Sent {
   error: string | null;
 }
 
+/**
+ * Within one batch, how long the database's word that the endpoint is enabled stands before the
+ * next POST asks again: a platform that disables an endpoint mid-batch is obeyed within it.
+ */
+export const LEASE_RECHECK_MS = 1000;
+
 /** How the worker records a batch and which lease it holds. */
 export interface BatchRecording {
   /** The worker that holds the endpoint's lease: recording the batch releases it. */
   owner: string;
+  /**
+   * Until when (service clock) no other worker can have taken a lease this worker took at `at`:
+   * its expiry less a margin for the clocks of other replicas. Before then, only the batch's first
+   * POST needs the database's check.
+   */
+  surelyHeldUntil(at: Date): Date;
   /**
    * Records a batch that all succeeded, with other endpoints' batches (group commit); false when
    * the lease it was sent under has been taken by another worker (nothing recorded).
@@ -226,14 +238,20 @@ export interface BatchRecording {
  * schedule, `failed` when the schedule is spent, or the endpoint disabled (410 Gone at once; or
  * no success for days). A crash before the record re-sends the batch (at least once).
  *
- * The lease is checked before each POST and the record is fenced by it (issue #34): a worker that
- * stalled past its lease, whose endpoint another replica has taken and is serving, sends no more
- * of its batch and records none of it. Returns the recorded attempts (none when the lease was lost).
+ * The lease is checked before the batch's first POST, and before each later one unless the lease
+ * is surely still held (taken less than its length, less a margin, ago) and the last check is under
+ * a second old; the record is fenced by it (issue #34). A worker that stalled past its lease, whose
+ * endpoint another replica has taken and is serving, sends no more of its batch and records none
+ * of it. The first check cannot be skipped: the statement that took the lease may have read the
+ * deliveries before another worker's record of them committed, and the first delivery found not
+ * due stops the batch (the deliveries of a batch are the endpoint's oldest, so if the first is
+ * still due, so is the rest). Returns the recorded attempts (none when the lease was lost).
  */
 export async function deliverDue(
   ctx: WebhookContext,
   { endpoint, due, leaseToken }: DueDeliveries,
   recording: BatchRecording,
+  leasedAt: Date = ctx.clock.now(),
 ): Promise<AttemptOutcome[]> {
   if (due.length === 0) return [];
   const endpointId = endpoint.id;
@@ -246,10 +264,17 @@ export async function deliverDue(
     return [];
   };
   const sent: Sent[] = [];
+  const surelyHeldUntil = recording.surelyHeldUntil(leasedAt).getTime();
+  let checkedAt: number | undefined;
   for (const delivery of due) {
-    const check = await checkBeforeSending(ctx, lease, delivery);
-    if (check === 'lost') return lost(sent.length);
-    if (check === 'stop') break;
+    const at = ctx.clock.now().getTime();
+    const stillSure = checkedAt !== undefined && at < surelyHeldUntil && at - checkedAt < LEASE_RECHECK_MS;
+    if (!stillSure) {
+      const check = await checkBeforeSending(ctx, lease, delivery);
+      if (check === 'lost') return lost(sent.length);
+      if (check === 'stop') break;
+      checkedAt = at;
+    }
     const attemptedAt = ctx.clock.now();
     const result = await send(ctx, endpoint, delivery);
     sent.push({ delivery, attemptedAt, ...result });

@@ -13,7 +13,8 @@ export interface DeliveryWorkerOptions {
    * renews its leases every third of it while it works, so a killed one holds its endpoints at most
    * this long and a restarted dispatcher resumes their deliveries within 10 s. One that stalls
    * longer (a paused process) finds the lease lost when it resumes and sends nothing more of its
-   * batch: the lease is checked before each POST (issue #34).
+   * batch: the lease is checked before a batch's first POST and before any later one once the
+   * lease is no longer surely held (issue #34).
    */
   leaseMs?: number;
   /** Deliveries sent to one endpoint under one lease, at most (fairness). Default 20. */
@@ -31,9 +32,9 @@ export interface DeliveryWorkerOptions {
  * reads the first batch of each (up to `maxPerLease`); each endpoint's batch is sent in order;
  * the batches that all succeeded are recorded together, lease released, in one statement
  * (GroupCommit). A lease serves one batch, then the endpoint goes back to the pool, least
- * recently served first. Each lease taken has a new token (fencing): every POST is preceded by a
- * check that this worker still holds it unexpired, and renewals, releases and records take effect
- * only while it does (issue #34).
+ * recently served first. Each lease taken has a new token (fencing): a batch's first POST, and any
+ * later one sent when the lease may have run out, is preceded by a check that this worker still
+ * holds it unexpired, and renewals, releases and records take effect only while it does (#34).
  */
 export class DeliveryWorker {
   readonly owner = `worker_${randomBase62(12)}`;
@@ -62,7 +63,14 @@ export class DeliveryWorker {
       const recorded = new Set(await this.ctx.deliveries.recordSucceeded(this.ctx.db, this.owner, batches));
       return batches.map((b) => recorded.has(b.endpointId));
     });
-    this.recording = { owner: this.owner, succeeded: (batch) => succeeded.add(batch) };
+    // Another replica takes a lease once its own clock passes lease_until: a third of the lease
+    // is left to the clocks' disagreement (and to the lease statement's own time).
+    const margin = Math.floor(this.leaseMs / 3);
+    this.recording = {
+      owner: this.owner,
+      succeeded: (batch) => succeeded.add(batch),
+      surelyHeldUntil: (at) => new Date(at.getTime() + this.leaseMs - margin),
+    };
   }
 
   start(): void {
@@ -134,7 +142,7 @@ export class DeliveryWorker {
     }
     for (const found of leased) {
       const endpointId = found.endpoint.id;
-      const run = this.serve(found).finally(() => {
+      const run = this.serve(found, now).finally(() => {
         this.inFlight.delete(endpointId);
         this.kick();
       });
@@ -143,11 +151,11 @@ export class DeliveryWorker {
   }
 
   /** Sends one leased batch; recording it releases the lease (released here if nothing was recorded). */
-  private async serve(found: DueDeliveries): Promise<void> {
+  private async serve(found: DueDeliveries, leasedAt: Date): Promise<void> {
     const endpointId = found.endpoint.id;
     let recorded = false;
     try {
-      const outcomes = await deliverDue(this.ctx, found, this.recording);
+      const outcomes = await deliverDue(this.ctx, found, this.recording, leasedAt);
       recorded = outcomes.length > 0;
       for (const outcome of outcomes) this.options.onAttempt?.(outcome);
     } catch (err) {

@@ -56,6 +56,8 @@ let h: Harness;
 let second: RunningWebhookDispatcher;
 let secondDb: Database;
 let stall = new Stall();
+/** Runs in A after each of its POSTs is answered (a test's way to move time or act meanwhile). */
+let afterSendOfA: (() => Promise<void>) | undefined;
 // Which replica sent which public event ids.
 const sentByA: string[] = [];
 const sentByB: string[] = [];
@@ -72,7 +74,13 @@ function recording(sent: string[], afterSend?: () => Promise<void>): FetchFn {
 
 beforeAll(async () => {
   h = await startHarness({
-    overrides: { fetch: recording(sentByA, () => stall.here()), worker },
+    overrides: {
+      fetch: recording(sentByA, async () => {
+        await afterSendOfA?.();
+        await stall.here();
+      }),
+      worker,
+    },
   });
   const config = loadConfig(webhookDispatcherConfigSchema, {
     PORT: '0',
@@ -116,6 +124,7 @@ beforeEach(async () => {
   await h.dispatcher.worker.stop();
   await second.worker.stop();
   stall = new Stall();
+  afterSendOfA = undefined;
   sentByA.length = 0;
   sentByB.length = 0;
 });
@@ -335,6 +344,41 @@ it('when a stalled replica renews, records or releases a lease another one has t
     expect(await deliveries.recordSucceeded(db, 'worker_b', [batchOf(b)])).toEqual([endpointId]);
     expect(await deliveries.countPending(db)).toBe(0);
     expect((await leaseRow())?.lease_owner).toBeNull();
+  } finally {
+    await receiver.close();
+  }
+});
+
+// Last: the disabled endpoint's undelivered rest stays pending.
+it('when the platform disables its endpoint in the middle of a batch, then no POST of it leaves more than a second later', async () => {
+  const { platformId, endpointId, receiver } = await backlog();
+  try {
+    // Each POST takes 0.4 s of the service's clock; the endpoint is disabled once the first is answered.
+    afterSendOfA = async () => {
+      h.clock.advance(400);
+      if (sentByA.length === 1) {
+        const patched = await h.call(platformId, 'PATCH', `/v1/svc/webhooks/${endpointId}`, {
+          status: 'disabled',
+        });
+        expect(patched.status).toBe(200);
+      }
+    };
+    h.dispatcher.worker.start();
+    await waitFor(async () => (await attemptsOf(platformId, endpointId)).some((d) => d.attempts > 0), {
+      timeoutMs: 10_000,
+      what: "A's batch recorded",
+    });
+    await h.dispatcher.worker.stop();
+    // At most those at 0, 0.4 and 0.8 s of the batch: by 1.2 s the lease's check has found the
+    // endpoint disabled. The rest waits, unsent.
+    const sent = sentByA.length;
+    expect(sent).toBeGreaterThanOrEqual(1);
+    expect(sent).toBeLessThanOrEqual(3);
+    expect(hitsPerId(receiver.received).size).toBe(sent);
+    expect(await attemptsOf(platformId, endpointId)).toEqual([
+      ...new Array(PER_ENDPOINT - sent).fill({ status: 'pending', attempts: 0 }),
+      ...new Array(sent).fill({ status: 'succeeded', attempts: 1 }),
+    ]);
   } finally {
     await receiver.close();
   }
