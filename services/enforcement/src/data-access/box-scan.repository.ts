@@ -1,10 +1,10 @@
-import { kyselyOn, type Queryable } from '@svc/storage';
+import { kyselyOn, sql, type Queryable } from '@svc/storage';
 import type { BoxScan, BoxScanStore } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
-/** Initial scans of new boxes, with their progress. */
+/** Scans of boxes (initial, and again when a box's matchable surface changes), with their progress. */
 export class BoxScanRepository implements BoxScanStore {
   async start(tx: Queryable, boxId: string, now: Date): Promise<boolean> {
     const started = await db(tx)
@@ -14,6 +14,28 @@ export class BoxScanRepository implements BoxScanStore {
       .returning('boxId')
       .executeTakeFirst();
     return started !== undefined;
+  }
+
+  async restart(tx: Queryable, boxId: string, now: Date): Promise<void> {
+    await db(tx)
+      .insertInto('boxScans')
+      .values({ boxId, status: 'in_progress', nextAttemptAt: now, startedAt: now })
+      .onConflict((conflict) =>
+        conflict.column('boxId').doUpdateSet({
+          status: 'in_progress',
+          cursorSeq: 0,
+          avatarsScanned: 0,
+          violationsCreated: 0,
+          attempts: 0,
+          nextAttemptAt: now,
+          leaseUntil: null,
+          lastError: null,
+          completedAt: null,
+          // The fence of the round: a worker holding the previous one compares it.
+          startedAt: sql<Date>`greatest(${now}::timestamptz, box_scans.started_at + interval '1 millisecond')`,
+        }),
+      )
+      .execute();
   }
 
   async leaseDue(tx: Queryable, now: Date, leaseUntil: Date): Promise<BoxScan | null> {
@@ -47,8 +69,8 @@ export class BoxScanRepository implements BoxScanStore {
     return row ?? null;
   }
 
-  async update(tx: Queryable, s: BoxScan): Promise<void> {
-    await db(tx)
+  async update(tx: Queryable, s: BoxScan): Promise<boolean> {
+    const { numUpdatedRows } = await db(tx)
       .updateTable('boxScans')
       .set({
         status: s.status,
@@ -62,6 +84,8 @@ export class BoxScanRepository implements BoxScanStore {
         leaseUntil: s.leaseUntil,
       })
       .where('boxId', '=', s.boxId)
-      .execute();
+      .where('startedAt', '=', s.startedAt)
+      .executeTakeFirst();
+    return numUpdatedRows > 0n;
   }
 }

@@ -261,10 +261,16 @@ export interface BoxScan {
 export interface BoxScanStore {
   /** Records a new scan; false when the box was already scanned or is being scanned. */
   start(tx: Queryable, boxId: string, now: Date): Promise<boolean>;
+  /**
+   * Scans the box again from its first avatar: its matchable surface changed. A scan running now
+   * is superseded (its worker's next update writes nothing); `startedAt` always moves forward.
+   */
+  restart(tx: Queryable, boxId: string, now: Date): Promise<void>;
   /** One scan that is due, leased until `leaseUntil`. */
   leaseDue(tx: Queryable, now: Date, leaseUntil: Date): Promise<BoxScan | null>;
   find(q: Queryable, boxId: string, options?: { lock?: boolean }): Promise<BoxScan | null>;
-  update(tx: Queryable, scan: BoxScan): Promise<void>;
+  /** Writes the scan's progress; false (nothing written) when it was restarted since it was read. */
+  update(tx: Queryable, scan: BoxScan): Promise<boolean>;
 }
 
 /** Everything enforcement's entry points hand to its use cases (wired in start.ts). */

@@ -12,7 +12,13 @@ const MAX_RETRY_MS = 5 * 60_000;
 
 /**
  * detection.box.indexed: the first time a box is matchable, its initial scan is recorded; the
- * scan worker runs it (the message is acknowledged at once, the scan survives restarts).
+ * scan worker runs it (the message is acknowledged at once, the scan survives restarts). A later
+ * indexing means what matches the box or how it is judged has changed (detection announces every
+ * registry.box.* it applies: a new policy or configuration, new names or reference pictures, once
+ * fingerprinted, and a re-verification after a suspension, which the registry re-publishes the box
+ * for): the box is scanned again from the first avatar, so that
+ * avatars reported before the change are judged by it (a scan only opens violations; one already
+ * open on the box is kept). A scan running then starts over.
  */
 export async function startScanOnIndexed(
   ctx: EnforcementContext,
@@ -20,17 +26,25 @@ export async function startScanOnIndexed(
   envelope: EventEnvelope,
 ): Promise<boolean> {
   const d = boxIndexed.parse(envelope).data;
-  if (!d.firstIndexed) return false;
-  return ctx.scans.start(tx, d.boxId, ctx.clock.now());
+  if (d.firstIndexed) return ctx.scans.start(tx, d.boxId, ctx.clock.now());
+  await ctx.scans.restart(tx, d.boxId, ctx.clock.now());
+  return true;
 }
 
 /**
  * One page of a scan: up to 100 reported avatars of every platform after the cursor, evaluated
- * against the new box only; breaches open violations. The cursor and counts advance after the
+ * against the box only; breaches open violations. The cursor and counts advance after the
  * page is applied, so a crash repeats at most one page (opening a violation is idempotent: one
  * open violation per avatar and box). Detection down: retried later with backoff.
  */
-async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<{ scan: BoxScan; failed: boolean }> {
+/** One page's outcome; `superseded`: the box's scan was restarted meanwhile, this round ends unwritten. */
+interface PageStep {
+  scan: BoxScan;
+  failed: boolean;
+  superseded?: boolean;
+}
+
+async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<PageStep> {
   const page = await ctx.avatars.scanPage(ctx.db, scan.cursorSeq, SCAN_PAGE);
   if (page.length === 0) {
     const now = ctx.clock.now();
@@ -41,10 +55,12 @@ async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<{ scan:
       lastError: null,
       leaseUntil: null,
     };
-    await ctx.db.transaction(async (tx) => {
-      await ctx.scans.update(tx, completed);
+    const current = await ctx.db.transaction(async (tx) => {
+      if (!(await ctx.scans.update(tx, completed))) return false;
       await ctx.outbox(tx, events.boxScanCompleted(completed, now));
+      return true;
     });
+    if (!current) return { scan, failed: false, superseded: true };
     ctx.eventsCommitted();
     return { scan: completed, failed: false };
   }
@@ -66,8 +82,8 @@ async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<{ scan:
       lastError: (err instanceof Error ? err.message : String(err)).slice(0, 500),
       leaseUntil: null,
     };
-    await ctx.db.transaction((tx) => ctx.scans.update(tx, failed));
-    return { scan: failed, failed: true };
+    const current = await ctx.db.transaction((tx) => ctx.scans.update(tx, failed));
+    return { scan: failed, failed: true, superseded: !current };
   }
   let created = 0;
   for (const { avatar } of page) {
@@ -86,8 +102,8 @@ async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<{ scan:
     // Still ours: the lease is extended page by page.
     leaseUntil: new Date(ctx.clock.now().getTime() + LEASE_MS),
   };
-  await ctx.db.transaction((tx) => ctx.scans.update(tx, advanced));
-  return { scan: advanced, failed: false };
+  const current = await ctx.db.transaction((tx) => ctx.scans.update(tx, advanced));
+  return { scan: advanced, failed: false, superseded: !current };
 }
 
 /** The scan worker's pass: every due scan, page after page, until each completes or detection fails. */
@@ -99,8 +115,11 @@ export async function runBoxScans(ctx: EnforcementContext): Promise<number> {
       ctx.scans.leaseDue(tx, now, new Date(now.getTime() + LEASE_MS)),
     );
     if (leased === null) return completed;
-    let step = { scan: leased, failed: false };
-    while (step.scan.status === 'in_progress' && !step.failed) step = await scanPage(ctx, step.scan);
+    let step: PageStep = { scan: leased, failed: false };
+    while (step.scan.status === 'in_progress' && !step.failed && step.superseded !== true)
+      step = await scanPage(ctx, step.scan);
+    // Restarted while this worker held it: the new round is due now, for the next lease.
+    if (step.superseded === true) continue;
     if (step.scan.status === 'completed') completed += 1;
     // Detection is down: the other scans wait for their own next attempt.
     if (step.failed) return completed;

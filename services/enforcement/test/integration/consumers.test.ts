@@ -1,6 +1,11 @@
 import { waitFor } from '@svc/test-kit';
 import { boxUpdated } from '@svc/contracts';
-import { startEnforcementHarness, type EnforcementHarness } from '../fixtures/enforcement-harness';
+import { BoxScanRepository } from '../../src/data-access/box-scan.repository';
+import {
+  startEnforcementHarness,
+  type EnforcementHarness,
+  type TestBox,
+} from '../fixtures/enforcement-harness';
 
 let h: EnforcementHarness;
 beforeEach(async () => {
@@ -108,6 +113,30 @@ describe('licensing.license.* (the license projection)', () => {
 });
 
 describe('detection.box.indexed (the initial scan)', () => {
+  /** Announces the box indexed again and waits for its new scan to complete (the worker may run it at once). */
+  const scannedAgain = async (box: TestBox) => {
+    const boxId = box.boxId;
+    const before = await h.running.db.query<{ started_at: Date }>(
+      'SELECT started_at FROM box_scans WHERE box_id = $1',
+      [boxId],
+    );
+    h.clock.advance(1);
+    await h.indexed(box, false);
+    await waitFor(
+      async () => {
+        await h.running.runBoxScans();
+        const now = await h.running.db.query<{ status: string; started_at: Date }>(
+          'SELECT status, started_at FROM box_scans WHERE box_id = $1',
+          [boxId],
+        );
+        const row = now.rows[0];
+        const was = before.rows[0]?.started_at.getTime() ?? -1;
+        return row !== undefined && row.status === 'completed' && row.started_at.getTime() > was;
+      },
+      { timeoutMs: 10_000, what: 'the box scanned again' },
+    );
+  };
+
   it("when a new box is first indexed, then every platform's reported avatars are scanned for it and box_scan.completed published", async () => {
     const one = h.platform();
     const two = h.platform();
@@ -129,10 +158,82 @@ describe('detection.box.indexed (the initial scan)', () => {
     ).toBe(true);
     expect((await one.call('GET', `/v1/svc/violations?boxId=${box.boxId}`)).body.meta.total).toBe(1);
     expect((await two.call('GET', `/v1/svc/violations?boxId=${box.boxId}`)).body.meta.total).toBe(1);
-    // A redelivered or later indexing does not scan again.
+    // The first indexing announced again does not scan again.
     await h.indexed(box);
-    await h.indexed(box, false);
     expect(await h.running.runBoxScans()).toBe(0);
+    // A later indexing (the box changed) scans again; the violations already open stay as they are.
+    await scannedAgain(box);
+    expect((await one.call('GET', `/v1/svc/violations?boxId=${box.boxId}`)).body.meta.total).toBe(1);
+    expect((await two.call('GET', `/v1/svc/violations?boxId=${box.boxId}`)).body.meta.total).toBe(1);
+  });
+
+  it('when a box tightens its policy and is indexed again, then avatars reported before the change that now break it become violations', async () => {
+    const client = h.platform();
+    const box = await h.box('Tightened Box Person', 'OPEN');
+    await h.avatar(client, 'watched', 'Tightened Box Person');
+    await h.indexed(box);
+    await h.running.runBoxScans();
+    expect((await client.call('GET', `/v1/svc/violations?boxId=${box.boxId}`)).body.meta.total).toBe(0);
+
+    // Detection now answers with the box's new policy (registry.box.updated applied there).
+    const known = h.detection.identities.find((i) => i.match.boxId === box.boxId);
+    if (known === undefined) throw new Error('the box is not known to detection');
+    known.match = { ...known.match, policy: 'BLOCK_ALL' };
+    await scannedAgain(box);
+    const after = await client.call('GET', `/v1/svc/violations?boxId=${box.boxId}`);
+    expect(after.body.meta.total).toBe(1);
+    expect(after.body.data[0]).toMatchObject({ status: 'pending', avatar: { id: 'watched' } });
+  });
+
+  it('when a box is indexed again while its scan is running, then the scan starts over and judges by the change', async () => {
+    const client = h.platform();
+    const box = await h.box('Restarted Scan Person', 'OPEN');
+    await h.avatar(client, 'r1', 'Restarted Scan Person');
+    await h.indexed(box);
+    // The scan's page is answered under the old policy and held in flight.
+    const held = h.detection.holdNextScan();
+    const running = h.running.runBoxScans();
+    await held.received;
+    const known = h.detection.identities.find((i) => i.match.boxId === box.boxId);
+    if (known === undefined) throw new Error('the box is not known to detection');
+    known.match = { ...known.match, policy: 'BLOCK_ALL' };
+    h.clock.advance(1);
+    await h.indexed(box, false);
+    held.release();
+    // The superseded round writes no progress; the new one scans the avatar again under BLOCK_ALL.
+    await running;
+    await h.running.runBoxScans();
+    const violations = await client.call('GET', `/v1/svc/violations?boxId=${box.boxId}`);
+    expect(violations.body.meta.total).toBe(1);
+    const scans = await h.running.db.query<{ status: string }>(
+      'SELECT status FROM box_scans WHERE box_id = $1',
+      [box.boxId],
+    );
+    expect(scans.rows).toEqual([{ status: 'completed' }]);
+  });
+
+  it('when a scan is restarted, then what a worker still holding the round before writes is refused', async () => {
+    const scans = new BoxScanRepository();
+    const db = h.running.db;
+    const boxId = 'box_fencedScanRound0000';
+    const at = h.clock.now();
+    await db.transaction((tx) => scans.start(tx, boxId, at));
+    const held = await db.transaction((tx) => scans.leaseDue(tx, at, new Date(at.getTime() + 30_000)));
+    if (held === null || held.boxId !== boxId) throw new Error('the scan was not leased');
+    // Restarted at the same instant: the round still moves forward.
+    await db.transaction((tx) => scans.restart(tx, boxId, at));
+    const late = {
+      ...held,
+      cursorSeq: 999,
+      avatarsScanned: 5,
+      status: 'completed' as const,
+      completedAt: at,
+    };
+    expect(await db.transaction((tx) => scans.update(tx, late))).toBe(false);
+    const now = await scans.find(db, boxId);
+    expect(now).toMatchObject({ status: 'in_progress', cursorSeq: 0, avatarsScanned: 0, leaseUntil: null });
+    expect(now?.startedAt.getTime()).toBeGreaterThan(held.startedAt.getTime());
+    expect(await db.transaction((tx) => scans.update(tx, { ...late, startedAt: now!.startedAt }))).toBe(true);
   });
 
   it("when an avatar's evaluation asked before its box was indexed comes back after the box's scan, then it does not close the scan's violation", async () => {
