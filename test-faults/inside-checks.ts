@@ -75,15 +75,27 @@ export async function duplicateRows(ctx: InsideContext, chains: Chain[]): Promis
     ))
       twice(`${row.n} ${table} of one licensee on box ${row.box_id} (licensing)`);
   // Each violation's status and resolution are named, so a doubled one tells how it came about.
-  for (const row of await query<{ box_id: string; n: string; states: string }>(
+  for (const row of await query<{ box_id: string; n: string; states: string; avatar: string }>(
     ctx.postgresUrl,
     db('enforcement'),
-    `SELECT box_id, count(*) AS n,
-            string_agg(status || coalesce('/' || resolution, '') || coalesce(' by ' || resolved_by, '') || ' at ' || detected_at::text, ', ' ORDER BY seq) AS states
-       FROM violations WHERE box_id = ANY($1) GROUP BY box_id, avatar_ref HAVING count(*) > 1`,
+    `SELECT v.box_id, count(*) AS n,
+            string_agg(v.status || coalesce('/' || v.resolution, '') || coalesce(' by ' || v.resolved_by, '') || ' at ' || v.detected_at::text, ', ' ORDER BY v.seq) AS states,
+            min(json_build_object('revision', a.revision, 'created', a.created_at, 'answerAskedAt', a.answer_asked_at,
+              'evaluation', a.evaluation, 'match', a.match)::text) AS avatar
+       FROM violations AS v JOIN avatars AS a ON a.ref = v.avatar_ref
+       WHERE v.box_id = ANY($1) GROUP BY v.box_id, v.avatar_ref HAVING count(*) > 1`,
     [boxes],
-  ))
-    twice(`${row.n} violations of one avatar on box ${row.box_id} (enforcement): ${row.states}`);
+  )) {
+    const identity = await query(
+      ctx.postgresUrl,
+      db('detection'),
+      'SELECT change_seq, claim_version, removed, boxed_at, announced_box_ids FROM identities WHERE box_id = $1',
+      [row.box_id],
+    );
+    twice(
+      `${row.n} violations of one avatar on box ${row.box_id} (enforcement): ${row.states}; avatar ${row.avatar}; detection ${JSON.stringify(identity[0] ?? null)}`,
+    );
+  }
   for (const row of await query<{ license_id: string; n: string }>(
     ctx.postgresUrl,
     db('billing'),
