@@ -12,13 +12,14 @@ const MAX_RETRY_MS = 5 * 60_000;
 
 /**
  * detection.box.indexed: the first time a box is matchable, its initial scan is recorded; the
- * scan worker runs it (the message is acknowledged at once, the scan survives restarts). A later
- * indexing means what matches the box or how it is judged has changed (detection announces every
- * registry.box.* it applies: a new policy or configuration, new names or reference pictures, once
- * fingerprinted, and a re-verification after a suspension, which the registry re-publishes the box
- * for): the box is scanned again from the first avatar, so that
- * avatars reported before the change are judged by it (a scan only opens violations; one already
- * open on the box is kept). A scan running then starts over.
+ * scan worker runs it (the message is acknowledged at once, the scan survives restarts).
+ *
+ * A later indexing means that what matches the box, or how it is judged, has changed: detection
+ * announces every registry.box.* it applies (a new policy or configuration, new names or reference
+ * pictures once fingerprinted, a re-verification after a suspension, for which the registry
+ * re-publishes the box). The box is then scanned again from the first avatar, so that avatars
+ * reported before the change are judged by it (a scan only opens violations; one already open on
+ * the box is kept). A scan running then starts over.
  */
 export async function startScanOnIndexed(
   ctx: EnforcementContext,
@@ -31,12 +32,6 @@ export async function startScanOnIndexed(
   return true;
 }
 
-/**
- * One page of a scan: up to 100 reported avatars of every platform after the cursor, evaluated
- * against the box only; breaches open violations. The cursor and counts advance after the
- * page is applied, so a crash repeats at most one page (opening a violation is idempotent: one
- * open violation per avatar and box). Detection down: retried later with backoff.
- */
 /** One page's outcome; `superseded`: the box's scan was restarted meanwhile, this round ends unwritten. */
 interface PageStep {
   scan: BoxScan;
@@ -44,6 +39,12 @@ interface PageStep {
   superseded?: boolean;
 }
 
+/**
+ * One page of a scan: up to 100 reported avatars of every platform after the cursor, evaluated
+ * against the box only; breaches open violations. The cursor and counts advance after the
+ * page is applied, so a crash repeats at most one page (opening a violation is idempotent: one
+ * open violation per avatar and box). Detection down: retried later with backoff.
+ */
 async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<PageStep> {
   const page = await ctx.avatars.scanPage(ctx.db, scan.cursorSeq, SCAN_PAGE);
   if (page.length === 0) {
