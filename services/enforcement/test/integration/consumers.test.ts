@@ -200,16 +200,22 @@ describe('detection.box.indexed (the initial scan)', () => {
     h.clock.advance(1);
     await h.indexed(box, false);
     held.release();
-    // The superseded round writes no progress; the new one scans the avatar again under BLOCK_ALL.
+    // The superseded round writes no progress; the new one (run here, or by the worker the
+    // announcement kicked) scans the avatar again under BLOCK_ALL.
     await running;
-    await h.running.runBoxScans();
+    await waitFor(
+      async () => {
+        await h.running.runBoxScans();
+        const scans = await h.running.db.query<{ status: string }>(
+          'SELECT status FROM box_scans WHERE box_id = $1',
+          [box.boxId],
+        );
+        return scans.rows[0]?.status === 'completed';
+      },
+      { timeoutMs: 10_000, what: "the box's new scan completed" },
+    );
     const violations = await client.call('GET', `/v1/svc/violations?boxId=${box.boxId}`);
     expect(violations.body.meta.total).toBe(1);
-    const scans = await h.running.db.query<{ status: string }>(
-      'SELECT status FROM box_scans WHERE box_id = $1',
-      [box.boxId],
-    );
-    expect(scans.rows).toEqual([{ status: 'completed' }]);
   });
 
   it('when a scan is restarted, then what a worker still holding the round before writes is refused', async () => {
