@@ -19,7 +19,10 @@ const RUNNERS = 2;
 
 interface Embedded {
   child: ChildProcess;
+  /** Everything it printed, both streams (the tail), where the admin token is looked for. */
   output: string;
+  /** Its stderr alone (the tail): where Node writes a fatal error, whose first lines say what it was. */
+  errors: string;
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-faults-embedded-'));
@@ -51,12 +54,15 @@ async function startEmbedded(): Promise<void> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const embedded: Embedded = { child, output: '' };
+  const embedded: Embedded = { child, output: '', errors: '' };
   const keep = (chunk: Buffer) => {
     embedded.output = (embedded.output + chunk.toString('utf8')).slice(-20_000);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  child.stderr?.on('data', (chunk: Buffer) => {
+    embedded.errors = (embedded.errors + chunk.toString('utf8')).slice(-40_000);
+  });
   // 'close', not 'exit': by then its last output (the crash) has been read.
   child.once('close', (code, signal) => {
     if (!intended.has(child))
@@ -65,7 +71,16 @@ async function startEmbedded(): Promise<void> {
         code,
         signal,
         at: performance.now(),
-        output: embedded.output.split('\n').slice(-20),
+        // Laid out as the cluster's deaths are, so that the report shows the whole stderr: a V8
+        // fatal error names itself in its first lines, above a native stack of a dozen more.
+        output: [
+          ...embedded.output.split('\n').slice(-20),
+          '--- stderr ---',
+          ...embedded.errors
+            .split('\n')
+            .filter((line) => line !== '')
+            .slice(-80),
+        ],
       });
   });
   current = embedded;
