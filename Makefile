@@ -12,7 +12,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults test-security lint typecheck format format-check \
-	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-likeness bench-enforcement bench-storage bench-proofs db-types db-types-check openapi openapi-check openapi-lint clean
+	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-likeness bench-enforcement bench-storage bench-proofs bench-startup db-types db-types-check openapi openapi-check openapi-lint clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -144,6 +144,9 @@ bench-likeness: build ## Likeness: face search at 1M (p99, recall vs exact, byte
 	$(PNPM) exec tsc -b bench && node --expose-gc --max-old-space-size=4096 bench/dist/likeness/run.js
 	node bench/dist/likeness/open-set-run.js
 	node --expose-gc --max-old-space-size=4096 bench/dist/likeness/pictures-run.js
+
+bench-startup: build ## Until the embedded default answers: make dev on a fresh clone (<= 90 s), a start on a built tree with new data (<= 10 s) vs initdb per database, a restart (about 2 min); BENCH_STARTS, BENCH_SKIP_CLONE=1
+	$(PNPM) exec tsc -b bench && node bench/dist/startup/run.js
 
 bench-storage: build ## Kysely's per-query cost over a Queryable vs raw SQL (about 1 min)
 	$(PNPM) exec tsc -b bench && node bench/dist/storage/kysely-overhead.js
