@@ -12,7 +12,8 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../..');
+// bench/dist/startup/run.js: the repository is three levels up.
+const ROOT = path.resolve(__dirname, '../../..');
 const STARTS = Number(process.env.BENCH_STARTS ?? 3);
 const BUILT_GOAL_S = 10;
 const FRESH_CLONE_GOAL_S = 90;
