@@ -24,6 +24,14 @@ module.exports = {
       to: { path: '^packages/contracts/src/[^/]+/', pathNot: '^packages/contracts/src/($1|common)/' },
     },
     {
+      name: 'contracts-through-their-sub-paths',
+      comment:
+        'Code outside packages/contracts imports a contract by its sub-path (@svc/contracts/registry, /common, /catalogue, /topology, /openapi, /public-document), never the root that re-exports them all: what a file depends on is then visible in its imports (issue #33, docs/adr/0018).',
+      severity: 'error',
+      from: { pathNot: '^packages/contracts/' },
+      to: { path: '^packages/contracts/(src|dist)/index\\.(ts|js|d\\.ts)$' },
+    },
+    {
       name: 'routes-never-import-data-access',
       comment: 'Entry points parse, call a use case, respond; SQL lives only in data-access.',
       severity: 'error',

@@ -1,4 +1,5 @@
-import { feeCentsOfPeriod, feePeriodOf, licenseActivated } from '@svc/contracts';
+import { feeCentsOfPeriod, feePeriodOf } from '@svc/contracts/common';
+import { licenseActivated } from '@svc/contracts/licensing';
 import { connectTestBroker, startTestCluster, waitFor, type TestCluster } from '@svc/test-kit';
 import { unwrap, type ResponseBody, type SvcClient } from '@svc/sdk';
 import { expectStatus, refusal, ROOT } from './helpers';

@@ -1,4 +1,4 @@
-import { licenseActivated } from '@svc/contracts';
+import { licenseActivated } from '@svc/contracts/licensing';
 import {
   connectTestBroker,
   startTestCluster,

@@ -1,4 +1,4 @@
-import { EVENT_QUEUES } from '@svc/contracts';
+import { EVENT_QUEUES } from '@svc/contracts/topology';
 import { unwrap } from '@svc/sdk';
 import {
   connectTestBroker,

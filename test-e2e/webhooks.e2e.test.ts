@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gracePeriodStarted, licenseRequestApproved, type EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { gracePeriodStarted } from '@svc/contracts/enforcement';
+import { licenseRequestApproved } from '@svc/contracts/licensing';
 import { connectTestBroker, startTestCluster, waitFor, type TestCluster } from '@svc/test-kit';
 import { paginate, unwrap, verifyWebhook, webhookEventType } from '@svc/sdk';
 import { newPlatform, ROOT, sdkFor } from './helpers';

@@ -17,7 +17,8 @@
 import { randomUUID, sign as ed25519Sign } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { systemClock } from '@svc/clock';
-import { violationEnforced, type EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { violationEnforced } from '@svc/contracts/enforcement';
 import { leafHash, verifyConsistency, verifyInclusion } from '@svc/merkle-log';
 import { appendToOutbox, idempotentHandler, messagingMigrations, type MessageHandler } from '@svc/messaging';
 import { createDatabase, runMigrations, type Database } from '@svc/storage';

@@ -41,7 +41,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '@svc/config';
-import { gracePeriodReminder } from '@svc/contracts';
+import { gracePeriodReminder } from '@svc/contracts/enforcement';
 import { createLogger } from '@svc/logger';
 import { InProcessMessageBus } from '@svc/messaging';
 import { signInternalToken } from '@svc/service-kit';

@@ -7,7 +7,7 @@ import {
   type Message,
 } from 'amqplib';
 import { systemClock, type Clock } from '@svc/clock';
-import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts';
+import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts/common';
 import { isTransientFailure } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import {

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { isTransientFailure } from '@svc/errors';
 import { currentTraceCarrier, type TraceCarrier } from '@svc/telemetry';
 import { kyselyOn, sql, type Database, type Queryable } from '@svc/storage';

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { systemClock, type Clock } from '@svc/clock';
-import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts';
+import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts/common';
 import { isTransientFailure } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import type {

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 
 /** Facts about one delivery of a message to a consumer. */
 export interface DeliveryInfo {

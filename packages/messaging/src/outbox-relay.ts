@@ -1,7 +1,7 @@
 import CircuitBreaker from 'opossum';
 import { register as defaultRegistry, type Registry } from 'prom-client';
 import { systemClock, type Clock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import type { Logger } from '@svc/logger';
 import { kyselyOn, sql, type Database, type Queryable, type Selectable } from '@svc/storage';
 import type { DB } from './db.generated';

@@ -1,4 +1,5 @@
-import { entityIdOf, type EventEnvelope } from '@svc/contracts';
+import { entityIdOf } from '@svc/contracts/catalogue';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
 import type { DB } from './db.generated';
 import { traceContextToStore } from './trace-context';

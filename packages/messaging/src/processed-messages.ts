@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { kyselyOn, type Database, type Queryable } from '@svc/storage';
 import type { DB } from './db.generated';
 import type { DeliveryInfo, MessageHandler } from './message-bus';

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { currentTraceCarrier, inSpan, SpanKind, tracingEnabled, type TraceCarrier } from '@svc/telemetry';
 
 const SCOPE = 'svc.messaging';

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { idempotentHandler, messagingMigrations, type DeliveryInfo, type MessageBus } from '@svc/messaging';
 import { createDatabase, runMigrations } from '@svc/storage';
 import { sleep, waitFor } from '@svc/test-kit';

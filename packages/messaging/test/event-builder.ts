@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { createLogger, type Logger } from '@svc/logger';
 import { newId } from '@svc/ids';
 

@@ -4,7 +4,7 @@ import {
   INTERNAL_DEAD_LETTERS_REPLAY_PATH,
   deadLetterQuerySchema,
   replayDeadLettersBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/gateway';
 import { AppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import type { DeadLetterAdmin } from '@svc/messaging';

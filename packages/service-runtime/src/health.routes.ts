@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { INTERNAL_HEALTH_PATH } from '@svc/contracts';
+import { INTERNAL_HEALTH_PATH } from '@svc/contracts/gateway';
 import { AppError } from '@svc/errors';
 import type { OutboxBacklog } from '@svc/messaging';
 import { authOf, type ReadinessReport } from '@svc/service-kit';

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { Registry } from 'prom-client';
-import { EVENT_QUEUES, topologyMismatch } from '@svc/contracts';
+import { EVENT_QUEUES, topologyMismatch } from '@svc/contracts/topology';
 import {
   AmqpMessageBus,
   messagingMigrations,

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { Registry } from 'prom-client';
 import { systemClock, type Clock } from '@svc/clock';
-import { allOperations } from '@svc/contracts';
+import { allOperations } from '@svc/contracts/catalogue';
 import { createLogger, type Logger } from '@svc/logger';
 import {
   createService,

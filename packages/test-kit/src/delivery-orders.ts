@@ -1,5 +1,6 @@
 import { deepStrictEqual } from 'node:assert/strict';
-import { entityIdOf, type EventEnvelope } from '@svc/contracts';
+import { entityIdOf } from '@svc/contracts/catalogue';
+import type { EventEnvelope } from '@svc/contracts/common';
 import fc from 'fast-check';
 
 // Property-based checks that a consumer ends in the same state whatever order and however many

@@ -1,17 +1,14 @@
+import { usageReported } from '@svc/contracts/billing';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { gracePeriodEvents, violationEvents } from '@svc/contracts/enforcement';
 import {
-  boxCreated,
-  boxDeleted,
-  boxUpdated,
-  gracePeriodEvents,
   licenseActivated,
   licenseCancelled,
   licenseExpired,
   licenseRenewed,
   licenseRevoked,
-  usageReported,
-  violationEvents,
-  type EventEnvelope,
-} from '@svc/contracts';
+} from '@svc/contracts/licensing';
+import { boxCreated, boxDeleted, boxUpdated } from '@svc/contracts/registry';
 import { newId } from '@svc/ids';
 import fc from 'fast-check';
 import { stampVersions } from './delivery-orders';

@@ -1,5 +1,5 @@
 import { ManualClock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { newId } from '@svc/ids';
 import { createLogger, type Logger } from '@svc/logger';
 import { InProcessMessageBus } from '@svc/messaging';

@@ -1,4 +1,6 @@
-import { allOperations, publicOpenApiDocument, type ServiceName } from '@svc/contracts';
+import { allOperations } from '@svc/contracts/catalogue';
+import type { ServiceName } from '@svc/contracts/common';
+import { publicOpenApiDocument } from '@svc/contracts/public-document';
 import type { Clock } from '@svc/clock';
 import type { Database } from '@svc/storage';
 import type { Logger } from '@svc/logger';

@@ -1,13 +1,9 @@
 import path from 'node:path';
 import type { Clock } from '@svc/clock';
 import type { Logger } from '@svc/logger';
-import {
-  EVENT_QUEUES,
-  REFERENCED_UPLOADS_PATH,
-  topologyMismatch,
-  type ReferencedUploadsResponse,
-  type ServiceName,
-} from '@svc/contracts';
+import type { ServiceName } from '@svc/contracts/common';
+import { REFERENCED_UPLOADS_PATH, type ReferencedUploadsResponse } from '@svc/contracts/registry';
+import { EVENT_QUEUES, topologyMismatch } from '@svc/contracts/topology';
 import { AmqpMessageBus, messagingMigrations, watchConsumers, type MessageBus } from '@svc/messaging';
 import {
   defineService,

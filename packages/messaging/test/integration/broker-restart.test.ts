@@ -1,5 +1,5 @@
 import { connect } from 'amqplib';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { AmqpMessageBus } from '@svc/messaging';
 import { sleep, startPrivateRabbitMQ, uniqueSuffix, waitFor, type PrivateRabbitMQ } from '@svc/test-kit';
 import { anEvent, testLogger } from '../event-builder';

@@ -1,4 +1,6 @@
-import { claimUpdated, entityIdOf, entityVersionOf, type EventEnvelope } from '@svc/contracts';
+import { entityIdOf } from '@svc/contracts/catalogue';
+import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
+import { claimUpdated } from '@svc/contracts/registry';
 import { newId } from '@svc/ids';
 import { appendToOutbox, currentEntityVersion, messagingMigrations } from '@svc/messaging';
 import { createDatabase, runMigrations, type Database } from '@svc/storage';

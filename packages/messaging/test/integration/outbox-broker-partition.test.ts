@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { AmqpMessageBus, appendToOutbox, messagingMigrations, OutboxRelay } from '@svc/messaging';
 import { createDatabase, runMigrations, type Database } from '@svc/storage';
 import { freshPostgresDatabase, infrastructure, sleep, uniqueSuffix, waitFor } from '@svc/test-kit';

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { batchedIdempotentHandler, messagingMigrations, wasProcessed } from '@svc/messaging';
 import { createDatabase, runMigrations, type Database } from '@svc/storage';
 import { anEvent, gate } from '../event-builder';

@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { ManualClock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import {
   appendToOutbox,
   BatchPublishError,

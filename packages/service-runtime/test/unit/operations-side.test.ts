@@ -1,4 +1,4 @@
-import { defineEvent } from '@svc/contracts';
+import { defineEvent } from '@svc/contracts/common';
 import { createLogger } from '@svc/logger';
 import { appendToOutbox, InProcessMessageBus, messagingMigrations } from '@svc/messaging';
 import { signInternalToken, type InternalClaims } from '@svc/service-kit';

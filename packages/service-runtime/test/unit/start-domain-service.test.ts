@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defineEvent } from '@svc/contracts';
+import { defineEvent } from '@svc/contracts/common';
 import { createLogger } from '@svc/logger';
 import { appendToOutbox, InProcessMessageBus, messagingMigrations } from '@svc/messaging';
 import { signInternalToken } from '@svc/service-kit';

@@ -1,4 +1,5 @@
-import { feeCentsOfPeriod, feePeriodOf, paymentDue } from '@svc/contracts';
+import { paymentDue } from '@svc/contracts/billing';
+import { feeCentsOfPeriod, feePeriodOf } from '@svc/contracts/common';
 import type { Queryable } from '@svc/ports';
 import type { LicenseProjection } from './license';
 import { dueDateOf } from './period';

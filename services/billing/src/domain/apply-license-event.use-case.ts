@@ -1,13 +1,12 @@
+import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
 import {
   licenseActivated,
   licenseCancelled,
   licenseExpired,
   licenseRenewed,
   licenseRevoked,
-  entityVersionOf,
-  type EventEnvelope,
   type LicenseSnapshot,
-} from '@svc/contracts';
+} from '@svc/contracts/licensing';
 import type { Queryable } from '@svc/ports';
 import type { LicenseProjection } from './license';
 import type { BillingContext, LicenseStore } from './ports';

@@ -1,9 +1,5 @@
-import {
-  INTERNAL_LICENSE_PATH,
-  licenseSnapshotSchema,
-  snapshotPath,
-  type LicenseSnapshot,
-} from '@svc/contracts';
+import { snapshotPath } from '@svc/contracts/common';
+import { INTERNAL_LICENSE_PATH, licenseSnapshotSchema, type LicenseSnapshot } from '@svc/contracts/licensing';
 import { AppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { createServiceClient, type ServiceClient } from '@svc/service-kit';

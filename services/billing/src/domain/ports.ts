@@ -1,5 +1,5 @@
 import type { Clock, SandboxClockStore } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { LicenseProjection } from './license';
 import type { LicensingPort } from './licensing.client';

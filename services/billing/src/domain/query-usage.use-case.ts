@@ -1,4 +1,4 @@
-import type { UsageFigures } from '@svc/contracts';
+import type { UsageFigures } from '@svc/contracts/billing';
 import type { BillingContext } from './ports';
 import { usersOf } from './usage-report';
 

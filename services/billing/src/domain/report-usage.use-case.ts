@@ -1,5 +1,5 @@
 import { errors } from '@svc/errors';
-import { paymentDue, usageReported } from '@svc/contracts';
+import { paymentDue, usageReported } from '@svc/contracts/billing';
 import { ensureLicenseProjected } from './apply-license-event.use-case';
 import { royaltyCents } from '@svc/money';
 import { assertReportable, dueDateOf } from './period';

@@ -1,4 +1,4 @@
-import { licenseActivated } from '@svc/contracts';
+import { licenseActivated } from '@svc/contracts/licensing';
 import { waitFor, startEmbeddedUnderTest } from '@svc/test-kit';
 import { billingEmbedded } from '../../src';
 import { licenseData } from '../fixtures/billing-harness';

@@ -1,4 +1,4 @@
-import { usageFiguresSchema, usagePath } from '@svc/contracts';
+import { usageFiguresSchema, usagePath } from '@svc/contracts/billing';
 import { serviceClaims } from '@svc/service-kit';
 import { internalClient } from '@svc/test-kit';
 import { JWT_SECRET, startBillingHarness, type BillingHarness } from '../fixtures/billing-harness';

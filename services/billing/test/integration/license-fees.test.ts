@@ -1,10 +1,7 @@
-import {
-  clockAdvanced,
-  licenseCancelled,
-  licenseRenewed,
-  paymentDue,
-  type EventEnvelope,
-} from '@svc/contracts';
+import { paymentDue } from '@svc/contracts/billing';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { clockAdvanced } from '@svc/contracts/enforcement';
+import { licenseCancelled, licenseRenewed } from '@svc/contracts/licensing';
 import { startBillingHarness, type BillingHarness, type LicenseData } from '../fixtures/billing-harness';
 
 // Issue #15: a license's monthly fee is billed per calendar month from validFrom, prorated, in the

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { assertOrderIndependent, licenseHistories } from '@svc/test-kit';
 import { startBillingHarness, type BillingHarness } from '../fixtures/billing-harness';
 

@@ -1,4 +1,4 @@
-import { licenseActivated, licenseCancelled, licenseRenewed } from '@svc/contracts';
+import { licenseActivated, licenseCancelled, licenseRenewed } from '@svc/contracts/licensing';
 import { licenseData, startBillingHarness, type BillingHarness } from '../fixtures/billing-harness';
 
 let h: BillingHarness;

@@ -1,4 +1,4 @@
-import { INTERNAL_LICENSE_PATH, licenseRevoked } from '@svc/contracts';
+import { INTERNAL_LICENSE_PATH, licenseRevoked } from '@svc/contracts/licensing';
 import { newId } from '@svc/ids';
 import { startFakeSnapshotOwner, type FakeSnapshotOwner } from '@svc/test-kit';
 import {

@@ -1,4 +1,5 @@
-import { licenseRevoked, paymentDue, usageReported } from '@svc/contracts';
+import { paymentDue, usageReported } from '@svc/contracts/billing';
+import { licenseRevoked } from '@svc/contracts/licensing';
 import {
   licenseData,
   startBillingHarness,

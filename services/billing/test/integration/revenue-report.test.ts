@@ -1,4 +1,4 @@
-import { usageReported } from '@svc/contracts';
+import { usageReported } from '@svc/contracts/billing';
 import { startBillingHarness, type BillingHarness, type Client } from '../fixtures/billing-harness';
 
 let h: BillingHarness;

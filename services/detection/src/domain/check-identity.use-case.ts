@@ -1,4 +1,4 @@
-import { readName, type LikenessBand, type MatchLayer } from '@svc/contracts';
+import { readName, type LikenessBand, type MatchLayer } from '@svc/contracts/common';
 import { AppError, isAppError } from '@svc/errors';
 import { httpUrlProblem } from '@svc/fetch-guard';
 import type { ImageFingerprint } from '@svc/image-fingerprint';

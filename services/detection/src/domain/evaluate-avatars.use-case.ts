@@ -1,4 +1,4 @@
-import type { AvatarEvaluationResponse, AvatarMatch } from '@svc/contracts';
+import type { AvatarEvaluationResponse, AvatarMatch } from '@svc/contracts/detection';
 import { confirmFaces, detect, type CheckedPicture } from './check-identity.use-case';
 import type { IdentityFilter } from './identity-catalogue';
 import { parodyLikelihood } from './parody';

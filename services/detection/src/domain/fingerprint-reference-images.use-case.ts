@@ -1,5 +1,6 @@
 import type { Clock } from '@svc/clock';
-import { referenceImageEnrolled, type FaceStatus } from '@svc/contracts';
+import type { FaceStatus } from '@svc/contracts/common';
+import { referenceImageEnrolled } from '@svc/contracts/detection';
 import { isAppError } from '@svc/errors';
 import { FACE_MODEL } from '@svc/face-engine';
 import { fingerprintToHex } from '@svc/image-fingerprint';

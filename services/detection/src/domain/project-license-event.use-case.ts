@@ -1,4 +1,5 @@
-import { entityVersionOf, licenseEvents, type EventEnvelope } from '@svc/contracts';
+import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
+import { licenseEvents } from '@svc/contracts/licensing';
 import type { Queryable } from '@svc/ports';
 import type { LicenseStore } from './ports';
 

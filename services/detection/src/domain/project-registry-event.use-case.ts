@@ -1,16 +1,15 @@
+import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
+import { boxIndexed } from '@svc/contracts/detection';
 import {
   boxCreated,
   boxDeleted,
-  boxIndexed,
   boxUpdated,
   claimCreated,
   claimDeleted,
   claimRejected,
   claimUpdated,
   claimVerified,
-  entityVersionOf,
-  type EventEnvelope,
-} from '@svc/contracts';
+} from '@svc/contracts/registry';
 import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
 import type { BoxAnnouncement, IdentityStore } from './ports';

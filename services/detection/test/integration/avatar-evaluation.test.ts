@@ -1,4 +1,4 @@
-import { AVATAR_EVALUATION_PATH } from '@svc/contracts';
+import { AVATAR_EVALUATION_PATH } from '@svc/contracts/detection';
 import {
   startDetectionHarness,
   type Client,

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
-import { AVATAR_EVALUATION_PATH } from '@svc/contracts';
+import { AVATAR_EVALUATION_PATH } from '@svc/contracts/detection';
 import { createDatabase, type Database } from '@svc/storage';
 import {
   startDetectionHarness,

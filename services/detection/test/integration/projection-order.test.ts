@@ -1,3 +1,5 @@
+import type { EventEnvelope } from '@svc/contracts/common';
+import { licenseActivated, licenseCancelled, licenseExpired, licenseRenewed } from '@svc/contracts/licensing';
 import {
   boxCreated,
   boxDeleted,
@@ -6,12 +8,7 @@ import {
   claimDeleted,
   claimUpdated,
   claimVerified,
-  licenseActivated,
-  licenseCancelled,
-  licenseExpired,
-  licenseRenewed,
-  type EventEnvelope,
-} from '@svc/contracts';
+} from '@svc/contracts/registry';
 import { newId } from '@svc/ids';
 import { assertOrderIndependent, stampVersions } from '@svc/test-kit';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-import { AVATAR_EVALUATION_PATH, boxIndexed } from '@svc/contracts';
+import { AVATAR_EVALUATION_PATH, boxIndexed } from '@svc/contracts/detection';
 import { loadConfig } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { InProcessMessageBus } from '@svc/messaging';

@@ -8,7 +8,7 @@ import type { AvatarSnapshot, ResolutionEvidence, ResolvedBy } from '../domain/r
 import type { Severity } from '../domain/severity';
 import type { EnforcementLevel, Environment, StepKind } from '../domain/timeline';
 import type { Closure, Violation, ViolationStatus } from '../domain/violation';
-import type { Policy } from '@svc/contracts';
+import type { Policy } from '@svc/contracts/common';
 import type { Jsonb } from '@svc/storage';
 import type { ColumnType } from '@svc/storage';
 

@@ -1,4 +1,4 @@
-import type { Policy } from '@svc/contracts';
+import type { Policy } from '@svc/contracts/common';
 import type { MatchOutcome } from './policy-breach';
 
 export type EvaluationStatus = 'pending' | 'completed';

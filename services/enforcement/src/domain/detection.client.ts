@@ -3,7 +3,7 @@ import {
   avatarEvaluationResponseSchema,
   type AvatarEvaluationRequest,
   type AvatarMatch,
-} from '@svc/contracts';
+} from '@svc/contracts/detection';
 import { systemClock } from '@svc/clock';
 import { AppError } from '@svc/errors';
 import { createHttpClient, signInternalToken, type HttpClient } from '@svc/service-kit';

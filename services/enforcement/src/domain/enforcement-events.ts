@@ -1,3 +1,4 @@
+import type { EventEnvelope } from '@svc/contracts/common';
 import {
   boxScanCompleted,
   clockAdvanced,
@@ -15,8 +16,7 @@ import {
   violationEnforced,
   violationReopened,
   violationResolved,
-  type EventEnvelope,
-} from '@svc/contracts';
+} from '@svc/contracts/enforcement';
 import type { Appeal } from './appeal';
 import type { Avatar } from './avatar';
 import { daysRemaining, type GracePeriod } from './grace-period';

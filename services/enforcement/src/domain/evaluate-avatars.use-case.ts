@@ -1,4 +1,4 @@
-import type { AvatarMatch } from '@svc/contracts';
+import type { AvatarMatch } from '@svc/contracts/detection';
 import type { Queryable } from '@svc/ports';
 import { nextEvaluationDelay, type Avatar } from './avatar';
 import type { AvatarToEvaluate } from './detection.client';

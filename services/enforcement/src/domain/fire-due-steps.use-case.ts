@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import type { Queryable } from '@svc/ports';
 import { recipientsOf, type Avatar } from './avatar';
 import { events } from './enforcement-events';

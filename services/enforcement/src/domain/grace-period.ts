@@ -1,5 +1,5 @@
 import { errors } from '@svc/errors';
-import type { Policy } from '@svc/contracts';
+import type { Policy } from '@svc/contracts/common';
 import { daysBetween, type EnforcementLevel, type Environment } from './timeline';
 
 export type GracePeriodStatus = 'active' | 'paused' | 'resolved' | 'expired' | 'cancelled';

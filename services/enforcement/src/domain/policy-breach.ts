@@ -1,5 +1,5 @@
 import { commercialIntent, licensesCover } from '@svc/commercial-intent';
-import type { AvatarMatch } from '@svc/contracts';
+import type { AvatarMatch } from '@svc/contracts/detection';
 
 // Does an avatar break the policy of the box it matches (docs/spec/contracts.md §8, §13)? Pure.
 

@@ -1,6 +1,6 @@
 import type { Logger } from '@svc/logger';
 import type { Clock, SandboxClockStore } from '@svc/clock';
-import type { EventEnvelope, Policy } from '@svc/contracts';
+import type { EventEnvelope, Policy } from '@svc/contracts/common';
 import type { Queryable } from '@svc/ports';
 import type { Appeal, AppealKind, AppealStatus, AppealUnderReview } from './appeal';
 import type { LogEntryRef } from './log-entry';

@@ -1,4 +1,5 @@
-import { boxCreated, boxDeleted, boxUpdated, entityVersionOf, type EventEnvelope } from '@svc/contracts';
+import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
+import { boxCreated, boxDeleted, boxUpdated } from '@svc/contracts/registry';
 import type { Queryable } from '@svc/ports';
 import { platformNow } from '@svc/clock';
 import type { EnforcementContext } from './ports';

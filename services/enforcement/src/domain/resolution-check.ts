@@ -1,5 +1,6 @@
 import { COMMERCIAL_TIERS, tierCovers } from '@svc/commercial-intent';
-import type { AvatarMatch, Policy } from '@svc/contracts';
+import type { Policy } from '@svc/contracts/common';
+import type { AvatarMatch } from '@svc/contracts/detection';
 import { errors } from '@svc/errors';
 import type { Avatar } from './avatar';
 import { judgeMatch, PARODY_THRESHOLD } from './policy-breach';

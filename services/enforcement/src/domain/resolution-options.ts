@@ -1,4 +1,4 @@
-import type { Policy } from '@svc/contracts';
+import type { Policy } from '@svc/contracts/common';
 import type { ViolationStatus } from './violation';
 
 export type ResolutionType = 'license' | 'remove' | 'modify' | 'appeal';

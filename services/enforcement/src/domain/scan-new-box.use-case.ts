@@ -1,4 +1,5 @@
-import { boxIndexed, type EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { boxIndexed } from '@svc/contracts/detection';
 import type { Queryable } from '@svc/ports';
 import { events } from './enforcement-events';
 import { applyEvaluation, toEvaluate } from './evaluate-avatars.use-case';

@@ -1,4 +1,4 @@
-import type { AvatarMatch } from '@svc/contracts';
+import type { AvatarMatch } from '@svc/contracts/detection';
 import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/ports';
 import { recipientsOf, type Avatar } from './avatar';

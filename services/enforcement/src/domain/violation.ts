@@ -1,6 +1,7 @@
 import type { LogEntryRef } from './log-entry';
 import { errors } from '@svc/errors';
-import type { AvatarMatch, Policy } from '@svc/contracts';
+import type { Policy } from '@svc/contracts/common';
+import type { AvatarMatch } from '@svc/contracts/detection';
 import type { AvatarSnapshot, ResolutionEvidence, ResolvedBy } from './resolution-check';
 import type { EnforcementLevel } from './timeline';
 import type { Severity } from './severity';

@@ -1,5 +1,5 @@
 import { waitFor } from '@svc/test-kit';
-import { boxUpdated } from '@svc/contracts';
+import { boxUpdated } from '@svc/contracts/registry';
 import { BoxScanRepository } from '../../src/data-access/box-scan.repository';
 import {
   startEnforcementHarness,

@@ -1,4 +1,4 @@
-import { boxCreated } from '@svc/contracts';
+import { boxCreated } from '@svc/contracts/registry';
 import { waitFor, startEmbeddedUnderTest } from '@svc/test-kit';
 import { enforcementEmbedded } from '../../src';
 import { startFakeDetection } from '../fixtures/fake-detection';

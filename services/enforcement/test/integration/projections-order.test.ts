@@ -1,4 +1,5 @@
-import { boxIndexed, type EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { boxIndexed } from '@svc/contracts/detection';
 import { assertOrderIndependent, boxHistories, licenseHistories, stampVersions } from '@svc/test-kit';
 import fc from 'fast-check';
 import { startEnforcementHarness, type EnforcementHarness } from '../fixtures/enforcement-harness';

@@ -1,5 +1,5 @@
 import { tierCovers } from '@svc/commercial-intent';
-import type { AvatarMatch } from '@svc/contracts';
+import type { AvatarMatch } from '@svc/contracts/detection';
 import { AppError } from '@svc/errors';
 import type { Avatar } from '../../src/domain/avatar';
 import {

@@ -1,5 +1,7 @@
 import type { Clock } from '@svc/clock';
-import { licenseRequestCreated, violationCreated, type EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { violationCreated } from '@svc/contracts/enforcement';
+import { licenseRequestCreated } from '@svc/contracts/licensing';
 import type { Queryable } from '@svc/ports';
 import {
   licenseRequestMail,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, type Operation, type RateBucket, type ServiceName } from '@svc/contracts';
+import { idSchema, type Operation, type RateBucket, type ServiceName } from '@svc/contracts/common';
 import { AppError, validationErrorFrom } from '@svc/errors';
 
 /** A public route the gateway forwards to the service that owns it. */

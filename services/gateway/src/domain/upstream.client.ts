@@ -1,4 +1,4 @@
-import type { ServiceName } from '@svc/contracts';
+import type { ServiceName } from '@svc/contracts/common';
 import { systemClock } from '@svc/clock';
 import { errors } from '@svc/errors';
 import { createHttpClient, signInternalToken, type HttpClient, type InternalClaims } from '@svc/service-kit';

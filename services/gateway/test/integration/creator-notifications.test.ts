@@ -1,4 +1,5 @@
-import { licenseRequestCreated, violationCreated } from '@svc/contracts';
+import { violationCreated } from '@svc/contracts/enforcement';
+import { licenseRequestCreated } from '@svc/contracts/licensing';
 import { InProcessMessageBus } from '@svc/messaging';
 import { startHarness, type Harness } from '../fixtures/gateway-harness';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { ManualClock } from '@svc/clock';
-import { REFERENCED_UPLOADS_PATH } from '@svc/contracts';
+import { REFERENCED_UPLOADS_PATH } from '@svc/contracts/registry';
 import { createLogger } from '@svc/logger';
 import { createService, type Service } from '@svc/service-kit';
 import { JWT_SECRET, startHarness, type Harness } from '../fixtures/gateway-harness';

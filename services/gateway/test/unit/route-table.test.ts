@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { allOperations, IDENTITY_CHECK_TIMEOUT_MS } from '@svc/contracts';
+import { allOperations } from '@svc/contracts/catalogue';
+import { IDENTITY_CHECK_TIMEOUT_MS } from '@svc/contracts/common';
 import { RouteTable, routesFrom } from '../../src/domain/route-table';
 import { isReplayable } from '@svc/service-kit';
 import { requestFingerprint } from '../../src/domain/idempotency';

@@ -1,4 +1,4 @@
-import { usageFiguresSchema, usagePath } from '@svc/contracts';
+import { usageFiguresSchema, usagePath } from '@svc/contracts/billing';
 import { AppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import type { Cents } from '@svc/money';

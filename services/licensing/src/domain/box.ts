@@ -1,4 +1,4 @@
-import type { Policy } from '@svc/contracts';
+import type { Policy } from '@svc/contracts/common';
 
 /** Licensing's projection of a registry box (fed by registry.box.* events). */
 export interface BoxView {

@@ -1,3 +1,4 @@
+import type { EventEnvelope } from '@svc/contracts/common';
 import {
   licenseActivated,
   licenseCancelled,
@@ -7,8 +8,7 @@ import {
   licenseRequestCreated,
   licenseRequestDenied,
   licenseRevoked,
-  type EventEnvelope,
-} from '@svc/contracts';
+} from '@svc/contracts/licensing';
 import type { CancelTiming, License, LicenseRequest } from './license';
 
 // Licensing's events, built from the domain objects. The envelope's platformId is the licensee.

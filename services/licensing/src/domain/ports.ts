@@ -1,7 +1,7 @@
 import type { BillingPort } from './billing.client';
 import type { RegistryPort } from './registry.client';
 import type { Clock, SandboxClockStore } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { BoxView } from './box';
 import type { SigningKey } from './signing-keys';

@@ -1,11 +1,5 @@
-import {
-  boxCreated,
-  boxDeleted,
-  boxUpdated,
-  entityVersionOf,
-  type BoxSnapshot,
-  type EventEnvelope,
-} from '@svc/contracts';
+import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
+import { boxCreated, boxDeleted, boxUpdated, type BoxSnapshot } from '@svc/contracts/registry';
 import type { Queryable } from '@svc/ports';
 import type { BoxView } from './box';
 import type { BoxProjectionStore, LicensingContext } from './ports';

@@ -1,4 +1,4 @@
-import type { LicenseSnapshot } from '@svc/contracts';
+import type { LicenseSnapshot } from '@svc/contracts/licensing';
 import { errors } from '@svc/errors';
 import { licenseData } from './licensing-events';
 import type { LicensingContext } from './ports';

@@ -1,4 +1,5 @@
-import { boxSnapshotSchema, INTERNAL_BOX_PATH, snapshotPath, type BoxSnapshot } from '@svc/contracts';
+import { snapshotPath } from '@svc/contracts/common';
+import { boxSnapshotSchema, INTERNAL_BOX_PATH, type BoxSnapshot } from '@svc/contracts/registry';
 import { AppError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { createServiceClient, type ServiceClient } from '@svc/service-kit';

@@ -1,18 +1,19 @@
+import type { EventEnvelope } from '@svc/contracts/common';
 import {
-  boxCreated,
-  boxDeleted,
-  licenseActivated,
-  licenseCancelled,
-  licenseExpired,
-  licenseRenewed,
-  licenseRevoked,
   violationCreated,
   violationDismissed,
   violationEnforced,
   violationReopened,
   violationResolved,
-  type EventEnvelope,
-} from '@svc/contracts';
+} from '@svc/contracts/enforcement';
+import {
+  licenseActivated,
+  licenseCancelled,
+  licenseExpired,
+  licenseRenewed,
+  licenseRevoked,
+} from '@svc/contracts/licensing';
+import { boxCreated, boxDeleted } from '@svc/contracts/registry';
 
 // What the transparency log records (docs/spec/contracts.md §16, docs/adr/0030): every decision that changes
 // whether an avatar may exist, one entry per decision, from the event that announced it. The entry

@@ -1,6 +1,7 @@
 import { CompactSign } from 'jose';
 import type { Clock } from '@svc/clock';
-import { logEntryAppended, type EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { logEntryAppended } from '@svc/contracts/licensing';
 import { errors } from '@svc/errors';
 import type { Queryable } from '@svc/ports';
 import { canonicalJson, type TransparencyLog, type TreeHeadSigner } from '@svc/transparency-log';

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { assertOrderIndependent, boxHistories } from '@svc/test-kit';
 import { startLicensingHarness, type LicensingHarness } from '../fixtures/licensing-harness';
 

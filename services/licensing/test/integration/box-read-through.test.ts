@@ -1,4 +1,4 @@
-import { boxUpdated, INTERNAL_BOX_PATH } from '@svc/contracts';
+import { boxUpdated, INTERNAL_BOX_PATH } from '@svc/contracts/registry';
 import { newId } from '@svc/ids';
 import {
   internalClient,

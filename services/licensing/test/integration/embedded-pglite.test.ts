@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { boxCreated } from '@svc/contracts';
+import { boxCreated } from '@svc/contracts/registry';
 import { waitFor, startEmbeddedUnderTest } from '@svc/test-kit';
 import { licensingEmbedded } from '../../src';
 import { LICENSE_CONFIG, requestBody } from '../fixtures/licensing-harness';

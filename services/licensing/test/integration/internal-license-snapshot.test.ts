@@ -1,4 +1,5 @@
-import { INTERNAL_LICENSE_PATH, licenseSnapshotSchema, snapshotPath } from '@svc/contracts';
+import { snapshotPath } from '@svc/contracts/common';
+import { INTERNAL_LICENSE_PATH, licenseSnapshotSchema } from '@svc/contracts/licensing';
 import { newId } from '@svc/ids';
 import { serviceClaims } from '@svc/service-kit';
 import { internalClient } from '@svc/test-kit';

@@ -9,7 +9,7 @@ import {
   SignJWT,
 } from 'jose';
 import { StatusList } from '@sd-jwt/jwt-status-list';
-import { clockAdvanced } from '@svc/contracts';
+import { clockAdvanced } from '@svc/contracts/enforcement';
 import { startLicensingHarness, type Client, type LicensingHarness } from '../fixtures/licensing-harness';
 
 // Contracts §16: credentials anyone verifies with the published keys alone, and the status list.

@@ -1,4 +1,4 @@
-import { clockAdvanced } from '@svc/contracts';
+import { clockAdvanced } from '@svc/contracts/enforcement';
 import { startLicensingHarness, type LicensingHarness } from '../fixtures/licensing-harness';
 
 // enforcement.clock.advanced: a platform's sandbox clock moved; its licenses follow it.

@@ -1,5 +1,6 @@
 import { compactVerify, createLocalJWKSet } from 'jose';
-import { violationCreated, violationDismissed, violationResolved, type EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { violationCreated, violationDismissed, violationResolved } from '@svc/contracts/enforcement';
 import { leafHash, verifyConsistency, verifyInclusion } from '@svc/merkle-log';
 import { waitFor } from '@svc/test-kit';
 import { startLicensingHarness, type LicensingHarness, type TestBox } from '../fixtures/licensing-harness';

@@ -1,5 +1,5 @@
 import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
-import type { FaceStatus } from '@svc/contracts';
+import type { FaceStatus } from '@svc/contracts/common';
 import type { Claim, ClaimStatus, EntityType } from '../domain/claim';
 import type { ClaimStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';

@@ -1,4 +1,5 @@
-import { policyConfigSchemas, type Policy } from '@svc/contracts';
+import type { Policy } from '@svc/contracts/common';
+import { policyConfigSchemas } from '@svc/contracts/registry';
 import { AppError, fieldProblems } from '@svc/errors';
 
 export type Enforcement = 'STRICT' | 'MODERATE' | 'RELAXED';

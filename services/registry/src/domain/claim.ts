@@ -1,5 +1,5 @@
 import { AppError } from '@svc/errors';
-import { MAX_NAME_LENGTH, readName, type FaceStatus } from '@svc/contracts';
+import { MAX_NAME_LENGTH, readName, type FaceStatus } from '@svc/contracts/common';
 
 export type EntityType = 'INDIVIDUAL' | 'ESTATE' | 'CORPORATION' | 'AGENCY';
 export type ClaimStatus = 'pending' | 'verified' | 'rejected' | 'suspended';

@@ -1,4 +1,4 @@
-import { FORGET_FACES_PATH, type ForgetFacesRequest } from '@svc/contracts';
+import { FORGET_FACES_PATH, type ForgetFacesRequest } from '@svc/contracts/detection';
 import type { Logger } from '@svc/logger';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '@svc/service-kit';
 

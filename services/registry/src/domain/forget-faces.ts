@@ -1,4 +1,4 @@
-import type { ForgetFacesRequest } from '@svc/contracts';
+import type { ForgetFacesRequest } from '@svc/contracts/detection';
 import type { RegistryContext } from './ports';
 
 /**

@@ -1,8 +1,8 @@
 import type { Logger } from '@svc/logger';
 import type { FaceForgetter } from './detection.client';
-import type { FaceStatus } from '@svc/contracts';
+import type { FaceStatus } from '@svc/contracts/common';
 import type { Clock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import type { Queryable } from '@svc/ports';
 import type { Box, LogEntryRef, Policy } from './box';
 import type {

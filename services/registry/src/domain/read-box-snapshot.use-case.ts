@@ -1,4 +1,4 @@
-import type { BoxSnapshot } from '@svc/contracts';
+import type { BoxSnapshot } from '@svc/contracts/registry';
 import { errors } from '@svc/errors';
 import type { RegistryContext } from './ports';
 import { boxEventData } from './registry-events';

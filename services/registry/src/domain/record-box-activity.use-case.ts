@@ -1,12 +1,7 @@
-import {
-  gracePeriodEvents,
-  licenseEvents,
-  licenseRequestEvents,
-  usageReported,
-  violationEvents,
-  entityVersionOf,
-  type EventEnvelope,
-} from '@svc/contracts';
+import { usageReported } from '@svc/contracts/billing';
+import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
+import { gracePeriodEvents, violationEvents } from '@svc/contracts/enforcement';
+import { licenseEvents, licenseRequestEvents } from '@svc/contracts/licensing';
 import type { Queryable } from '@svc/ports';
 import { terminalRank } from './box-stats';
 import type { BoxStatsStore } from './ports';

@@ -1,4 +1,5 @@
-import { referenceImageEnrolled, type EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { referenceImageEnrolled } from '@svc/contracts/detection';
 import type { Queryable } from '@svc/ports';
 import type { ClaimStore } from './ports';
 

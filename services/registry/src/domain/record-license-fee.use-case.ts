@@ -1,4 +1,5 @@
-import { paymentDue, type EventEnvelope } from '@svc/contracts';
+import { paymentDue } from '@svc/contracts/billing';
+import type { EventEnvelope } from '@svc/contracts/common';
 import type { Queryable } from '@svc/ports';
 import type { BoxStatsStore } from './ports';
 

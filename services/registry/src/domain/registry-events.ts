@@ -1,3 +1,4 @@
+import type { EventEnvelope } from '@svc/contracts/common';
 import {
   boxCreated,
   boxDeleted,
@@ -7,8 +8,7 @@ import {
   claimRejected,
   claimUpdated,
   claimVerified,
-  type EventEnvelope,
-} from '@svc/contracts';
+} from '@svc/contracts/registry';
 import { royaltyRateOf, type Box } from './box';
 import type { Claim } from './claim';
 

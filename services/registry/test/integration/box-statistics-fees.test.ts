@@ -1,4 +1,5 @@
-import { licenseActivated, paymentDue, usageReported } from '@svc/contracts';
+import { paymentDue, usageReported } from '@svc/contracts/billing';
+import { licenseActivated } from '@svc/contracts/licensing';
 import { startRegistryHarness, type Client, type RegistryHarness } from '../fixtures/registry-harness';
 
 // Issue #15: a box's revenue includes its licenses' fees, learnt from billing.payment.due (kind

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { assertOrderIndependent, licenseHistories, usageHistories, violationHistories } from '@svc/test-kit';
 import fc from 'fast-check';
 import { startRegistryHarness, type RegistryHarness } from '../fixtures/registry-harness';

@@ -1,15 +1,13 @@
+import { usageReported } from '@svc/contracts/billing';
 import {
   gracePeriodExpired,
   gracePeriodResolved,
   gracePeriodStarted,
-  licenseActivated,
-  licenseExpired,
-  licenseRequestCreated,
-  usageReported,
   violationAppealed,
   violationCreated,
   violationResolved,
-} from '@svc/contracts';
+} from '@svc/contracts/enforcement';
+import { licenseActivated, licenseExpired, licenseRequestCreated } from '@svc/contracts/licensing';
 import { startRegistryHarness, type Client, type RegistryHarness } from '../fixtures/registry-harness';
 
 let h: RegistryHarness;

@@ -1,4 +1,4 @@
-import { licenseActivated } from '@svc/contracts';
+import { licenseActivated } from '@svc/contracts/licensing';
 import { startRegistryHarness, type Client, type RegistryHarness } from '../fixtures/registry-harness';
 
 let h: RegistryHarness;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { referenceImageEnrolled } from '@svc/contracts';
+import { referenceImageEnrolled } from '@svc/contracts/detection';
 import { startRegistryHarness, type Client, type RegistryHarness } from '../fixtures/registry-harness';
 
 // docs/spec/contracts.md §15: a claim's reference images show detection's face enrolment, and

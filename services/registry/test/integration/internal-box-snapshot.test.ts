@@ -1,4 +1,5 @@
-import { boxSnapshotSchema, snapshotPath, INTERNAL_BOX_PATH } from '@svc/contracts';
+import { snapshotPath } from '@svc/contracts/common';
+import { boxSnapshotSchema, INTERNAL_BOX_PATH } from '@svc/contracts/registry';
 import { newId } from '@svc/ids';
 import { serviceClaims } from '@svc/service-kit';
 import { internalClient } from '@svc/test-kit';

@@ -1,4 +1,4 @@
-import { REFERENCED_UPLOADS_PATH } from '@svc/contracts';
+import { REFERENCED_UPLOADS_PATH } from '@svc/contracts/registry';
 import { serviceClaims } from '@svc/service-kit';
 import { internalClient } from '@svc/test-kit';
 import { JWT_SECRET, startRegistryHarness, type RegistryHarness } from '../fixtures/registry-harness';

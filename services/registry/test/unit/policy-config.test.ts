@@ -1,4 +1,4 @@
-import { createBoxBodySchema, updateBoxBodySchema } from '@svc/contracts';
+import { createBoxBodySchema, updateBoxBodySchema } from '@svc/contracts/registry';
 import { AppError } from '@svc/errors';
 import { checkPolicyConfig, royaltyRateOf } from '../../src/domain/box';
 

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { webhookEndpointDisabled } from '@svc/contracts';
+import { webhookEndpointDisabled } from '@svc/contracts/webhook-dispatcher';
 import { isTransientFailure } from '@svc/errors';
 import { isFetchGuardError } from '@svc/fetch-guard';
 import { appendToOutbox } from '@svc/messaging';

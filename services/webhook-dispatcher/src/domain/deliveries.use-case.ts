@@ -1,7 +1,7 @@
 import { errors } from '@svc/errors';
 import { currentTraceCarrier } from '@svc/telemetry';
 import { newId } from '@svc/ids';
-import type { WebhookEventType } from '@svc/contracts';
+import type { WebhookEventType } from '@svc/contracts/webhook-dispatcher';
 import type { DeliveryStatus, Endpoint, WebhookContext } from './ports';
 import { sampleEvent } from './sample-events';
 import { deliveryView } from './webhook-views';

@@ -1,5 +1,5 @@
 import type { Clock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import type { GuardedFetchOptions, GuardedResponse } from '@svc/fetch-guard';
 import type { Logger } from '@svc/logger';
 import type { Queryable } from '@svc/ports';

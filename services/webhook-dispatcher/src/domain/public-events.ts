@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { amountOf } from '@svc/money';
 import type { z } from 'zod';
+import { paymentDue } from '@svc/contracts/billing';
+import type { EventEnvelope } from '@svc/contracts/common';
 import {
   gracePeriodCancelled,
   gracePeriodEnding,
@@ -10,14 +12,13 @@ import {
   gracePeriodResolved,
   gracePeriodResumed,
   gracePeriodStarted,
-  licenseRequestApproved,
-  licenseRequestDenied,
-  paymentDue,
-  type EventEnvelope,
+} from '@svc/contracts/enforcement';
+import { licenseRequestApproved, licenseRequestDenied } from '@svc/contracts/licensing';
+import {
   endpointDisabledEventData,
   type PublicEventData,
   type WebhookEventType,
-} from '@svc/contracts';
+} from '@svc/contracts/webhook-dispatcher';
 
 // Internal events → the public payloads platforms receive (docs/spec/service-interface.md, Events).
 // Pure: the same internal event always gives the same public events, ids included. Each `data` is

@@ -1,3 +1,5 @@
+import { paymentDue } from '@svc/contracts/billing';
+import type { EventEnvelope } from '@svc/contracts/common';
 import {
   gracePeriodEnding,
   gracePeriodExpired,
@@ -6,12 +8,9 @@ import {
   gracePeriodResolved,
   gracePeriodResumed,
   gracePeriodStarted,
-  licenseRequestApproved,
-  licenseRequestDenied,
-  paymentDue,
-  type EventEnvelope,
-  type WebhookEventType,
-} from '@svc/contracts';
+} from '@svc/contracts/enforcement';
+import { licenseRequestApproved, licenseRequestDenied } from '@svc/contracts/licensing';
+import type { WebhookEventType } from '@svc/contracts/webhook-dispatcher';
 import { newId } from '@svc/ids';
 import { endpointDisabledEvent, toPublicEvents, type PublicEvent } from './public-events';
 

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { assertOrderIndependent, violationHistories } from '@svc/test-kit';
 import { startHarness, startReceiver, type Harness } from '../fixtures/dispatcher-harness';
 

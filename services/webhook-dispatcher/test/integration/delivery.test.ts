@@ -1,4 +1,6 @@
-import { gracePeriodStarted, licenseRequestApproved, paymentDue } from '@svc/contracts';
+import { paymentDue } from '@svc/contracts/billing';
+import { gracePeriodStarted } from '@svc/contracts/enforcement';
+import { licenseRequestApproved } from '@svc/contracts/licensing';
 import { refuseConnections, waitFor } from '@svc/test-kit';
 import { Webhook } from 'standardwebhooks';
 import { startHarness, startReceiver, type Harness } from '../fixtures/dispatcher-harness';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gracePeriodReminder } from '@svc/contracts';
+import { gracePeriodReminder } from '@svc/contracts/enforcement';
 import { InProcessMessageBus } from '@svc/messaging';
 import { signInternalToken } from '@svc/service-kit';
 import { waitFor } from '@svc/test-kit';

@@ -1,4 +1,4 @@
-import { gracePeriodReminder } from '@svc/contracts';
+import { gracePeriodReminder } from '@svc/contracts/enforcement';
 import { refuseConnections, waitFor } from '@svc/test-kit';
 import { PLATFORM_EVENTS_QUEUE } from '../../src/entry-points/messaging/platform-events.consumer';
 import { startHarness, startReceiver, type Harness } from '../fixtures/dispatcher-harness';

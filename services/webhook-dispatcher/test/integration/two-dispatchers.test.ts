@@ -1,5 +1,5 @@
 import { loadConfig } from '@svc/config';
-import { gracePeriodReminder } from '@svc/contracts';
+import { gracePeriodReminder } from '@svc/contracts/enforcement';
 import { closeGuardedAgents, guardedFetch } from '@svc/fetch-guard';
 import { createDatabase, type Database } from '@svc/storage';
 import { waitFor } from '@svc/test-kit';

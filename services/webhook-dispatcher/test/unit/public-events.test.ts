@@ -1,3 +1,4 @@
+import { paymentDue } from '@svc/contracts/billing';
 import {
   gracePeriodCancelled,
   gracePeriodEnding,
@@ -7,12 +8,9 @@ import {
   gracePeriodResolved,
   gracePeriodResumed,
   gracePeriodStarted,
-  licenseRequestApproved,
-  licenseRequestDenied,
-  paymentDue,
-  publicEventBodySchemas,
-  WEBHOOK_EVENT_TYPES,
-} from '@svc/contracts';
+} from '@svc/contracts/enforcement';
+import { licenseRequestApproved, licenseRequestDenied } from '@svc/contracts/licensing';
+import { publicEventBodySchemas, WEBHOOK_EVENT_TYPES } from '@svc/contracts/webhook-dispatcher';
 import {
   endpointDisabledEvent,
   endpointWants,

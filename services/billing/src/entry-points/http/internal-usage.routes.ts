@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { idSchema, INTERNAL_USAGE_PATH, sharedSchemas } from '@svc/contracts';
+import { INTERNAL_USAGE_PATH } from '@svc/contracts/billing';
+import { idSchema, sharedSchemas } from '@svc/contracts/common';
 import { errors } from '@svc/errors';
 import { authOf, isServiceCaller, parseParams } from '@svc/service-kit';
 import type { BillingContext } from '../../domain/ports';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { billingOperations as ops, revenueReportBodySchema } from '@svc/contracts';
+import { billingOperations as ops, revenueReportBodySchema } from '@svc/contracts/billing';
 import { parseBody } from '@svc/service-kit';
 import type { BillingContext } from '../../domain/ports';
 import { getBalance } from '../../domain/query-balance.use-case';

@@ -1,4 +1,4 @@
-import { FEE_BASIS } from '@svc/contracts';
+import { FEE_BASIS } from '@svc/contracts/common';
 import { amountOf } from '@svc/money';
 import type { Balance } from '../../domain/query-balance.use-case';
 import type { UsageReport } from '../../domain/usage-report';

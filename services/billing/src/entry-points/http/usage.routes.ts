@@ -1,5 +1,6 @@
 import type { Router } from 'express';
-import { billingOperations as ops, idParamSchema, reportUsageBodySchema } from '@svc/contracts';
+import { billingOperations as ops, reportUsageBodySchema } from '@svc/contracts/billing';
+import { idParamSchema } from '@svc/contracts/common';
 import { parseBody, parseParams } from '@svc/service-kit';
 import type { BillingContext } from '../../domain/ports';
 import { reportUsage } from '../../domain/report-usage.use-case';

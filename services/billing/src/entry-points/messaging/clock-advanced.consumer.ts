@@ -1,4 +1,4 @@
-import { clockAdvanced } from '@svc/contracts';
+import { clockAdvanced } from '@svc/contracts/enforcement';
 import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import { accrueLicenseFees } from '../../domain/accrue-license-fees.use-case';

@@ -1,4 +1,4 @@
-import type { LikenessBand } from '@svc/contracts';
+import type { LikenessBand } from '@svc/contracts/common';
 import { bandOf as faceBandOf, reviewDistanceOf, scoreOf } from '@svc/face-engine';
 
 // The bands of docs/spec/contracts.md §15, from @svc/face-engine's thresholds (measured on the

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { FORGET_FACES_PATH, forgetFacesRequestSchema } from '@svc/contracts';
+import { FORGET_FACES_PATH, forgetFacesRequestSchema } from '@svc/contracts/detection';
 import { parseBody } from '@svc/service-kit';
 import { forgetFaces, type ForgetFacesDeps } from '../../domain/forget-faces.use-case';
 

@@ -8,7 +8,7 @@ import {
   MAX_BATCH_IDENTITIES,
   secondFamilyBatchBodySchema,
   secondFamilyCheckBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/detection';
 import { AppError, errors } from '@svc/errors';
 import { authOf, parseBody, parseParams } from '@svc/service-kit';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import type { Clock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import type { Logger } from '@svc/logger';
 import { idempotentHandler, type MessageHandler, type Subscription } from '@svc/messaging';
 import type { Database, Queryable } from '@svc/storage';

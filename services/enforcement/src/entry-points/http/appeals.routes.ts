@@ -1,10 +1,10 @@
 import type { Request, Response, Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
   decideAppealBodySchema,
   enforcementOperations as ops,
-  idParamSchema,
   reviewAppealsQuerySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/enforcement';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import {
   decideAppeal,

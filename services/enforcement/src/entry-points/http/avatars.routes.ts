@@ -5,7 +5,7 @@ import {
   listAvatarsQuerySchema,
   reportAvatarBodySchema,
   updateAvatarBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/enforcement';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import type { EnforcementContext } from '../../domain/ports';
 import {

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { idParamSchema } from '@svc/contracts';
+import { idParamSchema } from '@svc/contracts/common';
 import { INTERNAL_BOX_SCAN_PATH } from '@svc/contracts/gateway';
 import { parseParams } from '@svc/service-kit';
 import { getBoxScanProgress } from '../../domain/box-scan-progress.use-case';

@@ -1,10 +1,10 @@
 import type { Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
   enforcementOperations as ops,
-  idParamSchema,
   listGracePeriodsQuerySchema,
   resolveBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/enforcement';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import type { EnforcementContext } from '../../domain/ports';
 import { getGracePeriod, listGracePeriods } from '../../domain/query-enforcement.use-case';

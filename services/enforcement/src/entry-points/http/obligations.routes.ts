@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { enforcementOperations as ops } from '@svc/contracts';
+import { enforcementOperations as ops } from '@svc/contracts/enforcement';
 import { daysRemaining } from '../../domain/grace-period';
 import type { EnforcementContext } from '../../domain/ports';
 import { listObligations } from '../../domain/query-enforcement.use-case';

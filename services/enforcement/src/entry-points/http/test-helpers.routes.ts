@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { advanceTimeBodySchema, enforcementOperations as ops } from '@svc/contracts';
+import { advanceTimeBodySchema, enforcementOperations as ops } from '@svc/contracts/enforcement';
 import { parseBody } from '@svc/service-kit';
 import { advanceSandboxClock } from '../../domain/advance-sandbox-clock.use-case';
 import type { EnforcementContext } from '../../domain/ports';

@@ -1,13 +1,13 @@
 import type { Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
   appealBodySchema,
   contestBodySchema,
   enforcementOperations as ops,
-  idParamSchema,
   listBoxViolationsQuerySchema,
   listViolationsQuerySchema,
   resolveBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/enforcement';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { appealViolation } from '../../domain/appeal-violation.use-case';
 import type { EnforcementContext } from '../../domain/ports';

@@ -1,4 +1,6 @@
-import { boxIndexed, logEntryAppended, type EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
+import { boxIndexed } from '@svc/contracts/detection';
+import { logEntryAppended } from '@svc/contracts/licensing';
 import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database, Queryable } from '@svc/storage';
 import type { EnforcementContext } from '../../domain/ports';

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
-import { idParamSchema, licensingOperations as ops, statusListIdParamSchema } from '@svc/contracts';
+import { idParamSchema } from '@svc/contracts/common';
+import { licensingOperations as ops, statusListIdParamSchema } from '@svc/contracts/licensing';
 import { errors } from '@svc/errors';
 import { parseParams } from '@svc/service-kit';
 import { getCredential } from '../../domain/credentials';

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
-import { idParamSchema, INTERNAL_LICENSE_PATH } from '@svc/contracts';
+import { idParamSchema } from '@svc/contracts/common';
+import { INTERNAL_LICENSE_PATH } from '@svc/contracts/licensing';
 import { errors } from '@svc/errors';
 import { authOf, isServiceCaller, parseParams } from '@svc/service-kit';
 import type { LicensingContext } from '../../domain/ports';

@@ -1,11 +1,11 @@
 import type { Request, Response, Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
   approveLicenseRequestBodySchema,
   denyLicenseRequestBodySchema,
-  idParamSchema,
   licensingOperations as ops,
   listBoxLicenseRequestsQuerySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/licensing';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import type { LicensingContext } from '../../domain/ports';
 import { listBoxLicenseRequests } from '../../domain/query-licenses.use-case';

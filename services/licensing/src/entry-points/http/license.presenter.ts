@@ -1,4 +1,4 @@
-import { FEE_BASIS, feeCentsOfPeriod } from '@svc/contracts';
+import { FEE_BASIS, feeCentsOfPeriod } from '@svc/contracts/common';
 import type { License, LicenseRequest } from '../../domain/license';
 import type { RenewedLicense } from '../../domain/renew-license.use-case';
 import { ESTIMATED_REVIEW_TIME } from '../../domain/license';

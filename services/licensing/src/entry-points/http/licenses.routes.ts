@@ -1,13 +1,13 @@
 import type { Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
   cancelLicenseBodySchema,
-  idParamSchema,
   licensingOperations as ops,
   listLicensesQuerySchema,
   renewLicenseBodySchema,
   requestLicenseBodySchema,
   revokeLicenseBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/licensing';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { cancelLicense } from '../../domain/cancel-license.use-case';
 import type { LicensingContext } from '../../domain/ports';

@@ -1,10 +1,10 @@
 import type { Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
   identityIdParamSchema,
-  idParamSchema,
   licensingOperations as ops,
   secondFamilyRequestBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/licensing';
 import { parseBody, parseParams } from '@svc/service-kit';
 import type { LicensingContext } from '../../domain/ports';
 import { SECOND_FAMILY_TIER } from '../../domain/pricing';

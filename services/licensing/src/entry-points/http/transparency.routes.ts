@@ -4,7 +4,7 @@ import {
   inclusionProofQuerySchema,
   logEntryIndexParamSchema,
   transparencyOperations as ops,
-} from '@svc/contracts';
+} from '@svc/contracts/licensing';
 import { parseParams, parseQuery } from '@svc/service-kit';
 import type { Database } from '@svc/storage';
 import {

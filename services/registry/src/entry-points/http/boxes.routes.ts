@@ -1,12 +1,12 @@
 import type { Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
   boxStatsQuerySchema,
   createBoxBodySchema,
-  idParamSchema,
   listBoxesQuerySchema,
   registryOperations as ops,
   updateBoxBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/registry';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { EMPTY_SUMMARY } from '../../domain/box-stats';
 import { createBox } from '../../domain/create-box.use-case';

@@ -1,12 +1,12 @@
 import type { Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
-  idParamSchema,
   registryOperations as ops,
   rejectClaimBodySchema,
   reviewClaimsQuerySchema,
   testHelperVerifyClaimBodySchema,
   verifyClaimBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/registry';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import type { RegistryContext } from '../../domain/ports';
 import { listClaimsForReview } from '../../domain/query-claims.use-case';

@@ -1,13 +1,13 @@
 import type { Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
   addImageBodySchema,
   addVariationBodySchema,
   createClaimBodySchema,
-  idParamSchema,
   listClaimsQuerySchema,
   registryOperations as ops,
   updateClaimBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/registry';
 import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { createClaim } from '../../domain/create-claim.use-case';
 import { deleteClaim } from '../../domain/delete-claim.use-case';

@@ -1,10 +1,10 @@
 import type { Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
-  idParamSchema,
   INTERNAL_BOX_PATH,
   REFERENCED_UPLOADS_PATH,
   referencedUploadsRequestSchema,
-} from '@svc/contracts';
+} from '@svc/contracts/registry';
 import { errors } from '@svc/errors';
 import { authOf, isServiceCaller, parseBody, parseParams } from '@svc/service-kit';
 import type { RegistryContext } from '../../domain/ports';

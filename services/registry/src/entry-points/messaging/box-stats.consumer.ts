@@ -1,5 +1,5 @@
 import type { Clock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts';
+import type { EventEnvelope } from '@svc/contracts/common';
 import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database, Queryable } from '@svc/storage';
 import type { BoxStatsStore } from '../../domain/ports';

@@ -1,5 +1,5 @@
 import type { Clock } from '@svc/clock';
-import { logEntryAppended } from '@svc/contracts';
+import { logEntryAppended } from '@svc/contracts/licensing';
 import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import type { BoxStore } from '../../domain/ports';

@@ -1,13 +1,13 @@
 import type { Router } from 'express';
+import { idParamSchema } from '@svc/contracts/common';
 import {
   createWebhookBodySchema,
   deliveryParamsSchema,
-  idParamSchema,
   listDeliveriesQuerySchema,
   listWebhooksQuerySchema,
   testWebhookBodySchema,
   updateWebhookBodySchema,
-} from '@svc/contracts';
+} from '@svc/contracts/webhook-dispatcher';
 import { authOf, parseBody, parseParams, parseQuery } from '@svc/service-kit';
 import { listDeliveries, retryDelivery, sendTestEvent } from '../../domain/deliveries.use-case';
 import {
