@@ -16,7 +16,7 @@
  * Environment: BENCH_IDENTITIES (default 100000), BENCH_QUERIES (per kind, default 2000).
  */
 import { performance } from 'node:perf_hooks';
-import { NameIndex, type SearchOutcome, type SearchWork } from '@svc/detection';
+import { NameIndex, type SearchOutcome, type SearchWork } from '@svc/name-matching';
 import { personName, prng, typo, unknownName, variationsOf, WRAPPERS } from './synthetic-names';
 
 function intFromEnv(name: string, fallback: number): number {

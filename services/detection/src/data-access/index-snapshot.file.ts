@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { markOwned } from '../domain/name-matching/compact-tables';
+import { markOwned } from '@svc/name-matching';
 import type { IndexSnapshot, IndexSnapshotStore, SnapshotRead } from '../domain/ports';
 
 const MAGIC = Buffer.from('SVCIDX\0\x02', 'latin1');

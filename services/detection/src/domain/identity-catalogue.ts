@@ -8,9 +8,14 @@ import {
 import { FaceGallery, type ReferenceFace } from './face-matching/face-gallery';
 import { enforcementOf, type IndexedIdentity } from './identity';
 import { IdentityRecords } from './identity-records';
-import type { MatchResult } from './name-matching/match-result';
-import { NAME_INDEX_VERSION, NameIndex, type SearchMode } from './name-matching/name-index';
-import { isAboveThreshold, MATCH_THRESHOLDS } from './name-matching/thresholds';
+import {
+  isAboveThreshold,
+  MATCH_THRESHOLDS,
+  NAME_INDEX_VERSION,
+  NameIndex,
+  type MatchResult,
+  type SearchMode,
+} from '@svc/name-matching';
 
 /** No identity's threshold is lower: a name scoring less is never accepted. */
 const LOWEST_THRESHOLD = Math.min(...Object.values(MATCH_THRESHOLDS));

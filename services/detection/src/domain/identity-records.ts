@@ -1,4 +1,4 @@
-import { ByteArena, GrowableUint32, snapshotReader, type StringTable } from './name-matching/compact-tables';
+import { ByteArena, GrowableUint32, snapshotReader, type StringTable } from '@svc/name-matching';
 import type { IndexedIdentity } from './identity';
 
 /** The records' flat arrays, as a snapshot stores them. */

@@ -1,4 +1,4 @@
-import type { EnforcementLevel } from './name-matching/thresholds';
+import type { EnforcementLevel } from '@svc/name-matching';
 
 export type Policy = 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
 export type EntityType = 'INDIVIDUAL' | 'ESTATE' | 'CORPORATION' | 'AGENCY';

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { NameIndex, type SearchMode } from '../../src/domain/name-matching/name-index';
-import type { MatchResult } from '../../src/domain/name-matching/match-result';
+import { NameIndex, type SearchMode, type MatchResult } from '../../src';
 import { buildLabelledSet } from '../fixtures/labelled-names';
 import { PROTECTED_IDENTITIES } from '../fixtures/protected-identities';
 

@@ -1,6 +1,4 @@
-import { editDistance } from '../../src/domain/name-matching/confidence';
-import { NameIndex } from '../../src/domain/name-matching/name-index';
-import { MATCH_THRESHOLDS, type EnforcementLevel } from '../../src/domain/name-matching/thresholds';
+import { editDistance, NameIndex, MATCH_THRESHOLDS, type EnforcementLevel } from '../../src';
 
 function buildIndex(): NameIndex {
   const index = new NameIndex();

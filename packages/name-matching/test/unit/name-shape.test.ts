@@ -1,10 +1,5 @@
 import fc from 'fast-check';
-import {
-  COMPACT_FULL,
-  compactShapeOf,
-  packShape,
-  shapeOfCompact,
-} from '../../src/domain/name-matching/name-index';
+import { COMPACT_FULL, compactShapeOf, packShape, shapeOfCompact } from '../../src';
 
 // A name's bound is computed from its shape (ADR 0007); the 16-bit copy read while bounding
 // thousands of names must give the very same shape, or say that the full one must be read.

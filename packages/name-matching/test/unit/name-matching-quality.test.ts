@@ -1,5 +1,4 @@
-import { NameIndex } from '../../src/domain/name-matching/name-index';
-import { MATCH_THRESHOLDS, type EnforcementLevel } from '../../src/domain/name-matching/thresholds';
+import { NameIndex, MATCH_THRESHOLDS, type EnforcementLevel } from '../../src';
 import { buildLabelledSet, type Disguise, type LabelledName } from '../fixtures/labelled-names';
 
 interface Tally {

@@ -1,5 +1,5 @@
 import { confusablesOf } from '@svc/text-keys';
-import { normaliseName } from '../../src/domain/name-matching/normalise-name';
+import { normaliseName } from '../../src';
 
 const firstReading = (raw: string) => normaliseName(raw)[0];
 
