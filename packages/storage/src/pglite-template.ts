@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,10 +10,15 @@ import path from 'node:path';
  * initdb takes PGlite about 1.8 s of CPU (measured here, 2026-11-29, quiet machine); copying the
  * 39 MB directory it leaves and opening the copy takes 0.29 s, and loading its tar into memory
  * 0.35 s. The embedded default's first start creates seven databases and the tests create hundreds
- * in memory. The copy is made once per machine and PGlite version, under the system's temporary
+ * in memory. The copy is made once per user and PGlite version, under the system's temporary
  * directory, and never changes: a database's own migrations run on its copy, as on a new cluster.
  */
-const TEMPLATE_ROOT = path.join(os.tmpdir(), 'svc-pglite-template');
+// One per user (the temporary directory is shared): a cluster another account could have put
+// there is never copied into ours (templateRoot checks the owner and the mode).
+// SVC_PGLITE_TEMPLATE_DIR puts it elsewhere (the tests' refusal case).
+const TEMPLATE_ROOT =
+  process.env.SVC_PGLITE_TEMPLATE_DIR ??
+  path.join(os.tmpdir(), `svc-pglite-template-${process.getuid?.() ?? 'user'}`);
 // Written last, inside the directory renamed into place: a template without it is not used.
 const READY = 'ready';
 
@@ -58,13 +63,23 @@ export function pgliteTemplate(): Promise<PgliteTemplate | undefined> {
   return made;
 }
 
+/** The user's template directory, made private; refused if another account owns it or may write in it. */
+async function templateRoot(): Promise<string> {
+  await mkdir(TEMPLATE_ROOT, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(TEMPLATE_ROOT);
+  const uid = process.getuid?.();
+  if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) {
+    throw new Error(`${TEMPLATE_ROOT} is not a directory of this user's that only it can write to`);
+  }
+  return TEMPLATE_ROOT;
+}
+
 async function makeTemplate(): Promise<PgliteTemplate> {
-  const home = path.join(TEMPLATE_ROOT, pgliteVersion());
+  const home = path.join(await templateRoot(), pgliteVersion());
   const template = { dir: path.join(home, 'pgdata'), tar: path.join(home, 'pgdata.tar') };
   if (existsSync(path.join(home, READY))) return template;
   // Made aside, then renamed into place in one step: a process making it at the same time (a
   // jest worker) or one killed half-way never leaves a half-made template where it is looked for.
-  await mkdir(TEMPLATE_ROOT, { recursive: true });
   const work = path.join(TEMPLATE_ROOT, `.making-${process.pid}-${randomBytes(6).toString('hex')}`);
   try {
     await mkdir(work);

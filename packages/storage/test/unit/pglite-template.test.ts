@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDatabase, type Database } from '../../src';
@@ -79,5 +79,29 @@ describe('a new PGlite database', () => {
     );
     expect(similar.rows[0]?.s).toBeGreaterThan(0.4);
     expect(await tables(b)).toEqual([]);
+  });
+
+  it('when the template directory can be written by other accounts, then it is not used: initdb runs, and a warning says why', async () => {
+    const shared = path.join(root, 'shared-templates');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    process.env.SVC_PGLITE_TEMPLATE_DIR = shared;
+    try {
+      // A fresh copy of the module: its directory is read when it loads.
+      let isolated!: typeof import('../../src/pglite-template');
+      jest.isolateModules(() => {
+        isolated =
+          jest.requireActual<typeof import('../../src/pglite-template')>('../../src/pglite-template');
+      });
+      expect(await isolated.pgliteTemplate()).toBeUndefined();
+      expect(await isolated.seedDataDir(path.join(root, 'not-seeded'))).toBe(false);
+      expect(readdirSync(shared)).toEqual([]);
+      expect(existsSync(path.join(root, 'not-seeded'))).toBe(false);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('only it can write to'));
+    } finally {
+      delete process.env.SVC_PGLITE_TEMPLATE_DIR;
+      warn.mockRestore();
+    }
   });
 });
