@@ -1,7 +1,7 @@
 import { errors } from '@svc/errors';
 import { events } from './enforcement-events';
 import { firePlatformSteps, type SchedulerRun } from './fire-due-steps.use-case';
-import type { Caller, EnforcementContext } from './ports';
+import type { Caller, UsesPorts } from './ports';
 
 /**
  * Sandbox test helper (docs/spec/contracts.md §9): the caller's clock moves forward by `seconds`; every
@@ -10,7 +10,9 @@ import type { Caller, EnforcementContext } from './ports';
  * licenses that fall due. Other platforms' clocks are untouched.
  */
 export async function advanceSandboxClock(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    'db' | 'violations' | 'gracePeriods' | 'timeline' | 'clocks' | 'clock' | 'outbox' | 'eventsCommitted'
+  >,
   caller: Caller,
   seconds: number,
 ): Promise<{ now: Date; run: SchedulerRun }> {

@@ -10,14 +10,26 @@ import {
 import { events } from './enforcement-events';
 import { paused, resumed } from './grace-period';
 import { platformNow } from '@svc/clock';
-import type { Caller, EnforcementContext, Page } from './ports';
+import type { Caller, Page, UsesPorts } from './ports';
 import { decideContest } from './contest-resolution.use-case';
 import { closeViolation, lockCase, type ViolationCase } from './violation-lifecycle';
 import { nextViolationStatus } from './violation';
 
 /** The platform contests a pending violation: an appeal (pending), the violation appealed, the grace period paused. */
 export async function appealViolation(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'clocks'
+    | 'clock'
+    | 'outbox'
+    | 'eventsCommitted'
+    | 'newId'
+  >,
   caller: Caller,
   violationId: string,
   input: { reason: AppealReason; explanation: string; evidence?: string[] | undefined },
@@ -69,7 +81,18 @@ export interface Decision {
  * contest of a resolution goes the same way (decideContest).
  */
 async function decide(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'clocks'
+    | 'clock'
+    | 'outbox'
+    | 'eventsCommitted'
+  >,
   appealId: string,
   decision: Decision,
   by: 'operator' | 'test_helper',
@@ -110,7 +133,7 @@ async function decide(
 
 /** The operator's queue (/admin/appeals): every platform's appeals of one status, oldest first. */
 export function listAppealsForReview(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'db' | 'appeals'>,
   caller: Caller,
   query: Page & { status: AppealStatus },
 ): Promise<{ items: AppealUnderReview[]; total: number }> {
@@ -120,7 +143,18 @@ export function listAppealsForReview(
 
 /** The operator API (/admin/appeals/{id}/decide): any appeal. */
 export function decideAppeal(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'clocks'
+    | 'clock'
+    | 'outbox'
+    | 'eventsCommitted'
+  >,
   caller: Caller,
   appealId: string,
   decision: Decision,
@@ -131,7 +165,18 @@ export function decideAppeal(
 
 /** Sandbox test helper: a platform decides one of its own appeals at once. */
 export function decideOwnAppealForTesting(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'clocks'
+    | 'clock'
+    | 'outbox'
+    | 'eventsCommitted'
+  >,
   caller: Caller,
   appealId: string,
   decision: Decision,
@@ -142,7 +187,11 @@ export function decideOwnAppealForTesting(
 }
 
 /** One of the caller's appeals. */
-export async function getAppeal(ctx: EnforcementContext, caller: Caller, appealId: string): Promise<Appeal> {
+export async function getAppeal(
+  ctx: UsesPorts<'db' | 'appeals'>,
+  caller: Caller,
+  appealId: string,
+): Promise<Appeal> {
   const appeal = await ctx.appeals.find(ctx.db, appealId);
   if (appeal === null || appeal.platformId !== caller.platformId) throw errors.notFound('Appeal', appealId);
   return appeal;

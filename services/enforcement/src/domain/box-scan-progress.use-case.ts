@@ -1,5 +1,5 @@
 import { errors } from '@svc/errors';
-import type { Caller, EnforcementContext } from './ports';
+import type { Caller, UsesPorts } from './ports';
 
 export type BoxScanState = 'waiting' | 'in_progress' | 'retrying' | 'completed';
 
@@ -20,7 +20,7 @@ export interface BoxScanProgress {
  * known but not yet indexed by detection has no scan yet: `waiting`.
  */
 export async function getBoxScanProgress(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'db' | 'boxes' | 'scans'>,
   caller: Caller,
   boxId: string,
 ): Promise<BoxScanProgress> {

@@ -5,7 +5,7 @@ import type { Avatar } from './avatar';
 import { events } from './enforcement-events';
 import { reopened } from './grace-period';
 import { platformNow } from '@svc/clock';
-import type { Caller, EnforcementContext } from './ports';
+import type { Caller, UsesPorts } from './ports';
 import { lockCase, type ViolationCase } from './violation-lifecycle';
 import { nextViolationStatus, type Violation } from './violation';
 
@@ -18,7 +18,7 @@ const CONTESTABLE = ['licensed', 'removed', 'modified', 'parody'];
  * resolved until the reviewer upholds it.
  */
 export async function contestResolution(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'db' | 'avatars' | 'violations' | 'gracePeriods' | 'appeals' | 'clocks' | 'clock' | 'newId'>,
   caller: Caller,
   violationId: string,
   input: { explanation: string; evidence?: string[] | undefined },
@@ -76,7 +76,7 @@ export async function contestResolution(
  * showed it is still there); the platform hears `grace_period.resumed`.
  */
 export async function decideContest(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'avatars' | 'violations' | 'gracePeriods' | 'timeline' | 'outbox'>,
   tx: Queryable,
   current: ViolationCase,
   contest: Appeal,

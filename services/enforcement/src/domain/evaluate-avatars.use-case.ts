@@ -4,7 +4,7 @@ import { nextEvaluationDelay, type Avatar } from './avatar';
 import type { AvatarToEvaluate } from './detection.client';
 import { platformNow } from '@svc/clock';
 import { judgeMatch, type MatchOutcome } from './policy-breach';
-import type { EnforcementContext } from './ports';
+import type { UsesPorts } from './ports';
 import { snapshotOf } from './resolution-check';
 import { closeViolation, openViolation } from './violation-lifecycle';
 import type { Resolution } from './violation';
@@ -47,7 +47,22 @@ const NOT_APPLIED: AppliedEvaluation = { applied: false, violationsCreated: 0 };
  * again (the avatar is pending, due now) instead of closing what the newer answer opened.
  */
 export async function applyEvaluation(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'clock'
+    | 'environment'
+    | 'outbox'
+    | 'eventsCommitted'
+    | 'newId'
+  >,
   ref: string,
   revision: number | null,
   reported: AvatarMatch | null,
@@ -138,7 +153,7 @@ export async function applyEvaluation(
 
 /** A match on a box the projection knows was deleted is no match. */
 async function liveMatch(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'boxes'>,
   tx: Queryable,
   match: AvatarMatch | null,
 ): Promise<AvatarMatch | null> {
@@ -148,7 +163,11 @@ async function liveMatch(
 }
 
 /** Detection could not answer: the avatar stays pending and is tried again later (never lost). */
-async function recordFailure(ctx: EnforcementContext, avatar: Avatar, err: unknown): Promise<void> {
+async function recordFailure(
+  ctx: UsesPorts<'db' | 'avatars' | 'clock'>,
+  avatar: Avatar,
+  err: unknown,
+): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const current = await ctx.avatars.findByRef(tx, avatar.ref, { lock: true });
     if (current === null || current.revision !== avatar.revision || current.evaluation !== 'pending') return;
@@ -166,7 +185,26 @@ async function recordFailure(ctx: EnforcementContext, avatar: Avatar, err: unkno
  * Asks detection about pending avatars (at most 100) and applies each answer. When detection is
  * down every avatar stays pending with its next attempt scheduled; returns how many were applied.
  */
-export async function evaluateAvatars(ctx: EnforcementContext, avatars: Avatar[]): Promise<number> {
+export async function evaluateAvatars(
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'detection'
+    | 'clock'
+    | 'environment'
+    | 'outbox'
+    | 'eventsCommitted'
+    | 'newId'
+  >,
+  avatars: Avatar[],
+): Promise<number> {
   if (avatars.length === 0) return 0;
   let matches: Map<string, AvatarMatch | null>;
   const askedAt = ctx.clock.now();
@@ -201,7 +239,25 @@ const LEASE_MS = 15_000;
 const RETRY_BATCH = 100;
 
 /** The evaluation worker's pass: pending avatars whose next attempt is due, 100 at a time. */
-export async function retryPendingEvaluations(ctx: EnforcementContext): Promise<number> {
+export async function retryPendingEvaluations(
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'detection'
+    | 'clock'
+    | 'environment'
+    | 'outbox'
+    | 'eventsCommitted'
+    | 'newId'
+  >,
+): Promise<number> {
   let applied = 0;
   for (;;) {
     const now = ctx.clock.now();

@@ -3,7 +3,7 @@ import type { Queryable } from '@svc/ports';
 import { recipientsOf, type Avatar } from './avatar';
 import { events } from './enforcement-events';
 import { ended, type GracePeriod } from './grace-period';
-import type { DueStep, EnforcementContext, FiredStep } from './ports';
+import type { DueStep, FiredStep, UsesPorts } from './ports';
 import { REMINDER_DAY } from './timeline';
 import { nextViolationStatus, type Violation } from './violation';
 
@@ -34,7 +34,7 @@ function add(run: SchedulerRun, more: SchedulerRun): void {
  * period and enforces the violation (grace_period.expired, violation.enforced). Bulk writes.
  */
 async function fireBatch(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'violations' | 'gracePeriods' | 'timeline' | 'outbox'>,
   tx: Queryable,
   due: DueStep[],
   realNow: Date,
@@ -108,7 +108,7 @@ async function fireBatch(
 }
 
 /** Retries a batch that lost a deadlock (a waiting advance-time against an appeal on the same period). */
-async function inTransaction<T>(ctx: EnforcementContext, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+async function inTransaction<T>(ctx: UsesPorts<'db'>, fn: (tx: Queryable) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await ctx.db.transaction(fn);
@@ -124,7 +124,11 @@ async function inTransaction<T>(ctx: EnforcementContext, fn: (tx: Queryable) => 
  * clock that runs ahead, batch after batch until none is left. Replicas share the work: due rows
  * are claimed with FOR UPDATE SKIP LOCKED, so a step fires exactly once.
  */
-export async function fireDueSteps(ctx: EnforcementContext): Promise<SchedulerRun> {
+export async function fireDueSteps(
+  ctx: UsesPorts<
+    'db' | 'violations' | 'gracePeriods' | 'timeline' | 'clocks' | 'clock' | 'outbox' | 'eventsCommitted'
+  >,
+): Promise<SchedulerRun> {
   const run = emptyRun();
   const drain = async (platform?: { id: string; offsetMs: number }) => {
     for (;;) {
@@ -156,7 +160,7 @@ export async function fireDueSteps(ctx: EnforcementContext): Promise<SchedulerRu
  * scheduler holds instead of skipping them: when this returns, every due step of the platform has fired.
  */
 export async function firePlatformSteps(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'db' | 'violations' | 'gracePeriods' | 'timeline' | 'clock' | 'outbox' | 'eventsCommitted'>,
   platformId: string,
   offsetMs: number,
 ): Promise<SchedulerRun> {

@@ -300,3 +300,10 @@ export interface EnforcementContext {
   /** For what a use case survives but an operator should see (work left to a background job). */
   logger: Logger;
 }
+
+/**
+ * The part of the context a use case uses, named in its signature (issue #33): a function that
+ * writes an appeal says so, and one that only reads avatars cannot reach the outbox. Entry points
+ * still hand the whole EnforcementContext, which has every member.
+ */
+export type UsesPorts<K extends keyof EnforcementContext> = Pick<EnforcementContext, K>;

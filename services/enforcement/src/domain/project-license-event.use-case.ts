@@ -2,7 +2,7 @@ import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
 import { licenseEvents } from '@svc/contracts/licensing';
 import type { Queryable } from '@svc/ports';
 import { platformNow } from '@svc/clock';
-import type { EnforcementContext } from './ports';
+import type { UsesPorts } from './ports';
 import { tierCovers } from '@svc/commercial-intent';
 import { isCommercialAvatar } from './policy-breach';
 import { closeViolation, lockCase } from './violation-lifecycle';
@@ -19,7 +19,17 @@ const LAPSED = ['expired', 'revoked', 'cancelled'];
  * and grace period (docs/spec/contracts.md §8).
  */
 export async function projectLicenseEvent(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'licenses'
+    | 'clocks'
+    | 'clock'
+    | 'outbox'
+  >,
   tx: Queryable,
   envelope: EventEnvelope,
 ): Promise<void> {

@@ -2,7 +2,7 @@ import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
 import { boxCreated, boxDeleted, boxUpdated } from '@svc/contracts/registry';
 import type { Queryable } from '@svc/ports';
 import { platformNow } from '@svc/clock';
-import type { EnforcementContext } from './ports';
+import type { UsesPorts } from './ports';
 import { closeViolation, lockCase } from './violation-lifecycle';
 
 /**
@@ -12,7 +12,17 @@ import { closeViolation, lockCase } from './violation-lifecycle';
  * are dismissed without a violation event.
  */
 export async function projectRegistryEvent(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'clocks'
+    | 'clock'
+    | 'outbox'
+  >,
   tx: Queryable,
   envelope: EventEnvelope,
 ): Promise<void> {

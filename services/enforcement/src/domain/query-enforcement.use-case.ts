@@ -4,7 +4,7 @@ import type { Avatar } from './avatar';
 import { dayLength } from './timeline';
 import type { GracePeriod, GracePeriodStatus } from './grace-period';
 import { platformNow } from '@svc/clock';
-import type { BoxView, Caller, EnforcementContext, Page, TimelineStep } from './ports';
+import type { BoxView, Caller, Page, TimelineStep, UsesPorts } from './ports';
 import type { Severity } from './severity';
 import type { Violation, ViolationStatus } from './violation';
 
@@ -28,7 +28,7 @@ function currentConfig(violation: Violation, box: BoxView | undefined): Record<s
 
 /** Assembles the views of many violations with a handful of queries (no query per row). */
 async function views(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'db' | 'avatars' | 'timeline' | 'appeals' | 'boxes'>,
   violations: Violation[],
   gracePeriods: Map<string, GracePeriod>,
   now: Date,
@@ -70,7 +70,9 @@ async function views(
 }
 
 export async function listViolations(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    'db' | 'avatars' | 'violations' | 'gracePeriods' | 'timeline' | 'appeals' | 'boxes' | 'clocks' | 'clock'
+  >,
   caller: Caller,
   filter: Page & {
     status?: ViolationStatus | undefined;
@@ -87,7 +89,13 @@ export async function listViolations(
   return { items: await views(ctx, items, gracePeriods, now), total };
 }
 
-export async function getViolation(ctx: EnforcementContext, caller: Caller, id: string): Promise<CaseView> {
+export async function getViolation(
+  ctx: UsesPorts<
+    'db' | 'avatars' | 'violations' | 'gracePeriods' | 'timeline' | 'appeals' | 'boxes' | 'clocks' | 'clock'
+  >,
+  caller: Caller,
+  id: string,
+): Promise<CaseView> {
   const violation = await ctx.violations.find(ctx.db, id);
   if (violation === null || violation.platformId !== caller.platformId)
     throw errors.notFound('Violation', id);
@@ -99,7 +107,18 @@ export async function getViolation(ctx: EnforcementContext, caller: Caller, id: 
 }
 
 export async function listGracePeriods(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'clocks'
+    | 'clock'
+    | 'environment'
+  >,
   caller: Caller,
   filter: Page & {
     status?: GracePeriodStatus | undefined;
@@ -132,7 +151,13 @@ export async function listGracePeriods(
   return { items: await views(ctx, ordered, new Map(items.map((gp) => [gp.id, gp])), now), total };
 }
 
-export async function getGracePeriod(ctx: EnforcementContext, caller: Caller, id: string): Promise<CaseView> {
+export async function getGracePeriod(
+  ctx: UsesPorts<
+    'db' | 'avatars' | 'violations' | 'gracePeriods' | 'timeline' | 'appeals' | 'boxes' | 'clocks' | 'clock'
+  >,
+  caller: Caller,
+  id: string,
+): Promise<CaseView> {
   const gracePeriod = await ctx.gracePeriods.find(ctx.db, id);
   if (gracePeriod === null || gracePeriod.platformId !== caller.platformId)
     throw errors.notFound('Grace period', id);
@@ -154,7 +179,7 @@ export interface BoxViolationView {
  * was resolved and on what evidence. 404 unless the caller owns the box (as the box projection knows it).
  */
 export async function listBoxViolations(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'db' | 'avatars' | 'violations' | 'gracePeriods' | 'appeals' | 'boxes' | 'clocks' | 'clock'>,
   caller: Caller,
   boxId: string,
   filter: Page & { status?: ViolationStatus | undefined },
@@ -198,7 +223,10 @@ export const OBLIGATIONS_LIMIT = 1000;
  * The second family's obligations (docs/spec/contracts.md §12): pending takedowns (enforced violations whose
  * avatar is still reported) and the grace periods still running (active or paused).
  */
-export async function listObligations(ctx: EnforcementContext, caller: Caller) {
+export async function listObligations(
+  ctx: UsesPorts<'db' | 'avatars' | 'violations' | 'gracePeriods' | 'clocks' | 'clock'>,
+  caller: Caller,
+) {
   const now = await platformNow(ctx, ctx.db, caller.platformId);
   const takedowns = await ctx.violations.takedowns(ctx.db, caller.platformId, OBLIGATIONS_LIMIT + 1);
   const open = await ctx.gracePeriods.open(ctx.db, caller.platformId, OBLIGATIONS_LIMIT + 1);

@@ -2,7 +2,7 @@ import { errors, isTransientFailure } from '@svc/errors';
 import type { Avatar, AvatarInput } from './avatar';
 import { evaluateAvatars } from './evaluate-avatars.use-case';
 import { platformNow } from '@svc/clock';
-import type { Caller, EnforcementContext } from './ports';
+import type { Caller, UsesPorts } from './ports';
 import { snapshotOf } from './resolution-check';
 import { closeViolation } from './violation-lifecycle';
 
@@ -11,7 +11,10 @@ export interface AvatarWithViolations {
   openViolations: string[];
 }
 
-async function withViolations(ctx: EnforcementContext, avatar: Avatar): Promise<AvatarWithViolations> {
+async function withViolations(
+  ctx: UsesPorts<'db' | 'violations'>,
+  avatar: Avatar,
+): Promise<AvatarWithViolations> {
   const open = await ctx.violations.openIdsForAvatars(ctx.db, [avatar.ref]);
   return { avatar, openViolations: open.get(avatar.ref) ?? [] };
 }
@@ -27,7 +30,25 @@ async function withViolations(ctx: EnforcementContext, avatar: Avatar): Promise<
  * state the change committed.
  */
 async function evaluateChanged(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'detection'
+    | 'clock'
+    | 'environment'
+    | 'outbox'
+    | 'eventsCommitted'
+    | 'workWaiting'
+    | 'newId'
+    | 'logger'
+  >,
   committed: AvatarWithViolations,
 ): Promise<AvatarWithViolations> {
   try {
@@ -51,7 +72,25 @@ async function evaluateChanged(
  * run through detection. Re-posting the same id changes it and evaluates it again.
  */
 export async function reportAvatar(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'detection'
+    | 'clock'
+    | 'environment'
+    | 'outbox'
+    | 'eventsCommitted'
+    | 'workWaiting'
+    | 'newId'
+    | 'logger'
+  >,
   caller: Caller,
   id: string,
   input: AvatarInput,
@@ -99,7 +138,25 @@ export async function reportAvatar(
 
 /** PATCH: the given fields change (null clears an optional one); then it is evaluated again. */
 export async function updateAvatar(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'detection'
+    | 'clock'
+    | 'environment'
+    | 'outbox'
+    | 'eventsCommitted'
+    | 'workWaiting'
+    | 'newId'
+    | 'logger'
+  >,
   caller: Caller,
   id: string,
   changes: Partial<AvatarInput>,
@@ -121,7 +178,7 @@ export async function updateAvatar(
 
 /** One of the caller's reported avatars; 404 for another platform's or a deleted one. */
 export async function getAvatar(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'db' | 'avatars' | 'violations'>,
   caller: Caller,
   id: string,
 ): Promise<AvatarWithViolations> {
@@ -131,7 +188,7 @@ export async function getAvatar(
 }
 
 export async function listAvatars(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'db' | 'avatars' | 'violations'>,
   caller: Caller,
   filter: {
     limit: number;
@@ -150,7 +207,18 @@ export async function listAvatars(
 
 /** The platform took the avatar down: it is no longer reported and its open violations are resolved as removed. */
 export async function deleteAvatar(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'clocks'
+    | 'clock'
+    | 'outbox'
+    | 'eventsCommitted'
+  >,
   caller: Caller,
   id: string,
 ): Promise<{ avatar: Avatar; resolvedViolations: string[] }> {

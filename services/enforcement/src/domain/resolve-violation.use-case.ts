@@ -4,7 +4,7 @@ import type { Queryable } from '@svc/ports';
 import type { Avatar } from './avatar';
 import { toEvaluate } from './evaluate-avatars.use-case';
 import { platformNow } from '@svc/clock';
-import type { Caller, EnforcementContext } from './ports';
+import type { Caller, UsesPorts } from './ports';
 import {
   checkLicense,
   checkReevaluation,
@@ -37,7 +37,7 @@ function checkAvatar(violationId: string, avatar: Avatar, avatarId: string): voi
 }
 
 async function visibleViolation(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'violations'>,
   q: Queryable,
   caller: Caller,
   violationId: string,
@@ -55,7 +55,7 @@ async function visibleViolation(
  * transaction then refuses the answer if the avatar changed meanwhile.
  */
 async function reevaluate(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'db' | 'avatars' | 'violations' | 'detection'>,
   caller: Caller,
   violationId: string,
   input: ResolveInput,
@@ -76,7 +76,7 @@ async function reevaluate(
 
 /** The avatar is taken down by this call: it leaves the platform's avatars and obligations. */
 async function removeAvatar(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'avatars' | 'violations' | 'gracePeriods' | 'timeline' | 'appeals' | 'outbox'>,
   tx: Queryable,
   current: ViolationCase,
   now: Date,
@@ -112,7 +112,21 @@ async function removeAvatar(
  * INVALID_STATE saying what would resolve it, and nothing changes (no event is published).
  */
 export async function resolveViolation(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'detection'
+    | 'clock'
+    | 'outbox'
+    | 'eventsCommitted'
+  >,
   caller: Caller,
   violationId: string,
   input: ResolveInput,
@@ -181,20 +195,34 @@ export async function resolveViolation(
 }
 
 /** The box's policy and enforcement now (the projection), else as the violation was detected. */
-async function currentBox(ctx: EnforcementContext, q: Queryable, violation: Violation) {
+async function currentBox(ctx: UsesPorts<'boxes'>, q: Queryable, violation: Violation) {
   const box = await ctx.boxes.find(q, violation.boxId);
   return box === null || box.deletedAt !== null
     ? { policy: violation.policy, enforcement: violation.enforcement }
     : { policy: box.policy, enforcement: box.enforcement };
 }
 
-async function currentPolicy(ctx: EnforcementContext, q: Queryable, violation: Violation) {
+async function currentPolicy(ctx: UsesPorts<'boxes'>, q: Queryable, violation: Violation) {
   return (await currentBox(ctx, q, violation)).policy;
 }
 
 /** The same, addressed by the grace period. */
 export async function resolveGracePeriod(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'detection'
+    | 'clock'
+    | 'outbox'
+    | 'eventsCommitted'
+  >,
   caller: Caller,
   gracePeriodId: string,
   input: ResolveInput,

@@ -3,7 +3,7 @@ import { boxIndexed } from '@svc/contracts/detection';
 import type { Queryable } from '@svc/ports';
 import { events } from './enforcement-events';
 import { applyEvaluation, toEvaluate } from './evaluate-avatars.use-case';
-import type { BoxScan, EnforcementContext } from './ports';
+import type { BoxScan, UsesPorts } from './ports';
 
 /** Avatars asked about per call to detection. */
 export const SCAN_PAGE = 100;
@@ -23,7 +23,7 @@ const MAX_RETRY_MS = 5 * 60_000;
  * the box is kept). A scan running then starts over.
  */
 export async function startScanOnIndexed(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'scans' | 'clock'>,
   tx: Queryable,
   envelope: EventEnvelope,
 ): Promise<boolean> {
@@ -46,7 +46,27 @@ interface PageStep {
  * page is applied, so a crash repeats at most one page (opening a violation is idempotent: one
  * open violation per avatar and box). Detection down: retried later with backoff.
  */
-async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<PageStep> {
+async function scanPage(
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'scans'
+    | 'detection'
+    | 'clock'
+    | 'environment'
+    | 'outbox'
+    | 'eventsCommitted'
+    | 'newId'
+  >,
+  scan: BoxScan,
+): Promise<PageStep> {
   const page = await ctx.avatars.scanPage(ctx.db, scan.cursorSeq, SCAN_PAGE);
   if (page.length === 0) {
     const now = ctx.clock.now();
@@ -109,7 +129,26 @@ async function scanPage(ctx: EnforcementContext, scan: BoxScan): Promise<PageSte
 }
 
 /** The scan worker's pass: every due scan, page after page, until each completes or detection fails. */
-export async function runBoxScans(ctx: EnforcementContext): Promise<number> {
+export async function runBoxScans(
+  ctx: UsesPorts<
+    | 'db'
+    | 'avatars'
+    | 'violations'
+    | 'gracePeriods'
+    | 'timeline'
+    | 'appeals'
+    | 'boxes'
+    | 'licenses'
+    | 'clocks'
+    | 'scans'
+    | 'detection'
+    | 'clock'
+    | 'environment'
+    | 'outbox'
+    | 'eventsCommitted'
+    | 'newId'
+  >,
+): Promise<number> {
   let completed = 0;
   for (;;) {
     const now = ctx.clock.now();

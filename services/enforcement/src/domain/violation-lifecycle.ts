@@ -4,7 +4,7 @@ import type { Queryable } from '@svc/ports';
 import { recipientsOf, type Avatar } from './avatar';
 import { events } from './enforcement-events';
 import { ended, type GracePeriod } from './grace-period';
-import type { EnforcementContext } from './ports';
+import type { UsesPorts } from './ports';
 import { severityOf } from './severity';
 import { snapshotOf, type ResolutionEvidence, type ResolvedBy } from './resolution-check';
 import { gracePeriodLength, planTimeline } from './timeline';
@@ -25,7 +25,7 @@ export interface ViolationCase {
  * period, then violation), so that two flows never wait on each other in a circle.
  */
 export async function lockCase(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'avatars' | 'violations' | 'gracePeriods'>,
   tx: Queryable,
   violationId: string,
   visibleTo?: string,
@@ -44,7 +44,7 @@ export async function lockCase(
 
 /** A policy breach: a pending violation, its active grace period and timeline, the day-0 notification and events. */
 export async function openViolation(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'violations' | 'gracePeriods' | 'timeline' | 'environment' | 'outbox' | 'newId'>,
   tx: Queryable,
   avatar: Avatar,
   match: AvatarMatch,
@@ -133,7 +133,7 @@ export type Closing =
  * an upheld appeal, or cancelled with its box. The timeline's remaining steps never fire.
  */
 export async function closeViolation(
-  ctx: EnforcementContext,
+  ctx: UsesPorts<'violations' | 'gracePeriods' | 'timeline' | 'appeals' | 'outbox'>,
   tx: Queryable,
   current: ViolationCase,
   closing: Closing,
