@@ -95,6 +95,16 @@ export const EVENT_QUEUES: readonly EventQueue[] = [
 ];
 
 /**
+ * The patterns the topology binds to `queue`: what its consumer subscribes with, so that a
+ * consumer's bindings are written once, here (issue #33). Throws for a queue the topology lacks.
+ */
+export function patternsOf(queue: string): string[] {
+  const entry = EVENT_QUEUES.find((candidate) => candidate.queue === queue);
+  if (entry === undefined) throw new Error(`queue ${queue} is not in the system's event topology`);
+  return [...entry.patterns];
+}
+
+/**
  * Why `subscription` is not the system's entry for its queue (unknown queue, other patterns), or
  * undefined when it is.
  */

@@ -1,4 +1,4 @@
-import { allEvents, EVENT_QUEUES, topologyMismatch } from '../../src';
+import { allEvents, EVENT_QUEUES, patternsOf, topologyMismatch } from '../../src';
 
 // The system's event topology: what every service declares on RabbitMQ before it publishes.
 describe('the event topology', () => {
@@ -26,5 +26,22 @@ describe('the event topology', () => {
     for (const { queue, patterns } of EVENT_QUEUES)
       for (const pattern of patterns)
         expect([queue, pattern, types.some((type) => routes(pattern, type))]).toEqual([queue, pattern, true]);
+  });
+
+  it("when a consumer asks for its queue's patterns, then it gets the topology's own, a copy it may keep, and an unknown queue is refused", () => {
+    const patterns = patternsOf('billing.license-projection');
+    expect(patterns).toEqual([
+      'licensing.license.activated',
+      'licensing.license.renewed',
+      'licensing.license.cancelled',
+      'licensing.license.expired',
+      'licensing.license.revoked',
+    ]);
+    expect(topologyMismatch({ queue: 'billing.license-projection', patterns })).toBeUndefined();
+    patterns.push('licensing.request.*');
+    expect(patternsOf('billing.license-projection')).toHaveLength(5);
+    expect(() => patternsOf('billing.everything')).toThrow(
+      /billing.everything is not in the system's event topology/,
+    );
   });
 });

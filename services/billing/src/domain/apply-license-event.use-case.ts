@@ -11,15 +11,6 @@ import type { Queryable } from '@svc/ports';
 import type { LicenseProjection } from './license';
 import type { BillingContext, LicenseStore } from './ports';
 
-/** The licensing events the projection follows. */
-export const LICENSE_EVENT_TYPES = [
-  licenseActivated.type,
-  licenseRenewed.type,
-  licenseCancelled.type,
-  licenseExpired.type,
-  licenseRevoked.type,
-];
-
 /** When the license stopped being active, by the event that ended it. */
 function endedAtOf(envelope: EventEnvelope): Date | null {
   switch (envelope.type) {

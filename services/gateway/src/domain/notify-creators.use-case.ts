@@ -25,9 +25,6 @@ export interface NotifyCreatorsDeps {
   links(): MailLinks;
 }
 
-/** The event types this consumer mails about (its queue binds exactly these: contracts topology). */
-export const CREATOR_NOTIFICATION_EVENTS = [licenseRequestCreated.type, violationCreated.type] as const;
-
 /**
  * Tells the people of the box's owner what they must know (#30), in the transaction that records
  * the event as processed: the mail is in the outbox when the event is acknowledged, and a redelivery

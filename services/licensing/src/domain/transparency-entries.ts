@@ -57,22 +57,6 @@ export interface DecisionEntry {
   resource: LoggedResource;
 }
 
-/** The event types the log's queue binds (contracts topology, `licensing.transparency`). */
-export const LOGGED_EVENTS = [
-  boxCreated,
-  boxDeleted,
-  licenseActivated,
-  licenseRenewed,
-  licenseRevoked,
-  licenseCancelled,
-  licenseExpired,
-  violationCreated,
-  violationResolved,
-  violationEnforced,
-  violationDismissed,
-  violationReopened,
-].map((event) => event.type);
-
 const LICENSE_DECISIONS = new Map<string, Decision['decision']>([
   [licenseActivated.type, 'license.activated'],
   [licenseRenewed.type, 'license.renewed'],

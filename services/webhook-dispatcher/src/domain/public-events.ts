@@ -34,14 +34,6 @@ export interface PublicEvent {
   body: Record<string, unknown>;
 }
 
-/** The internal event types the dispatcher consumes (its queue's bindings). */
-export const CONSUMED_PATTERNS = [
-  'enforcement.grace_period.*',
-  'licensing.request.approved',
-  'licensing.request.denied',
-  'billing.payment.due',
-];
-
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** `evt_` + 24 base62 characters derived from (source event id, public type): stable across redeliveries. */

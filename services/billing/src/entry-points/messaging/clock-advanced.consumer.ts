@@ -3,6 +3,7 @@ import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import { accrueLicenseFees } from '../../domain/accrue-license-fees.use-case';
 import type { BillingContext } from '../../domain/ports';
+import { patternsOf } from '@svc/contracts/topology';
 
 export const CLOCK_QUEUE = 'billing.sandbox-clocks';
 
@@ -27,7 +28,7 @@ export function clockAdvancedSubscription(ctx: BillingContext & { db: Database }
   });
   return {
     queue: CLOCK_QUEUE,
-    patterns: [clockAdvanced.type],
+    patterns: patternsOf(CLOCK_QUEUE),
     handler: async (...delivery) => {
       await handle(...delivery);
       ctx.eventsCommitted();

@@ -1,8 +1,9 @@
 import type { Clock } from '@svc/clock';
 import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database, Queryable } from '@svc/storage';
-import { applyLicenseEvent, LICENSE_EVENT_TYPES } from '../../domain/apply-license-event.use-case';
+import { applyLicenseEvent } from '../../domain/apply-license-event.use-case';
 import type { LicenseStore } from '../../domain/ports';
+import { patternsOf } from '@svc/contracts/topology';
 
 export const LICENSE_PROJECTION_QUEUE = 'billing.license-projection';
 
@@ -16,7 +17,7 @@ export function licenseProjectionSubscription(deps: {
 }): Subscription {
   return {
     queue: LICENSE_PROJECTION_QUEUE,
-    patterns: [...LICENSE_EVENT_TYPES],
+    patterns: patternsOf(LICENSE_PROJECTION_QUEUE),
     handler: idempotentHandler({
       db: deps.db,
       consumer: LICENSE_PROJECTION_QUEUE,

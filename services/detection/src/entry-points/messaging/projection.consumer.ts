@@ -6,6 +6,7 @@ import type { Database, Queryable } from '@svc/storage';
 import { projectLicenseEvent } from '../../domain/project-license-event.use-case';
 import { projectRegistryEvent } from '../../domain/project-registry-event.use-case';
 import type { IdentityStore, LicenseStore } from '../../domain/ports';
+import { patternsOf } from '@svc/contracts/topology';
 
 export interface ProjectionConsumerDeps {
   db: Database;
@@ -36,7 +37,7 @@ export function projectionSubscriptions(deps: ProjectionConsumerDeps): Subscript
   return [
     {
       queue: REGISTRY_QUEUE,
-      patterns: ['registry.claim.*', 'registry.box.*'],
+      patterns: patternsOf(REGISTRY_QUEUE),
       handler: thenRefresh(
         idempotentHandler({
           db: deps.db,
@@ -49,7 +50,7 @@ export function projectionSubscriptions(deps: ProjectionConsumerDeps): Subscript
     },
     {
       queue: LICENSE_QUEUE,
-      patterns: ['licensing.license.*'],
+      patterns: patternsOf(LICENSE_QUEUE),
       handler: idempotentHandler({
         db: deps.db,
         consumer: LICENSE_QUEUE,

@@ -1,5 +1,4 @@
 import type { EventEnvelope } from '@svc/contracts/common';
-import { boxIndexed } from '@svc/contracts/detection';
 import { logEntryAppended } from '@svc/contracts/licensing';
 import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database, Queryable } from '@svc/storage';
@@ -7,6 +6,7 @@ import type { EnforcementContext } from '../../domain/ports';
 import { projectLicenseEvent } from '../../domain/project-license-event.use-case';
 import { projectRegistryEvent } from '../../domain/project-registry-event.use-case';
 import { startScanOnIndexed } from '../../domain/scan-new-box.use-case';
+import { patternsOf } from '@svc/contracts/topology';
 
 export const BOX_QUEUE = 'enforcement.boxes';
 export const LICENSE_QUEUE = 'enforcement.licenses';
@@ -24,16 +24,16 @@ export function enforcementSubscriptions(
   ctx: EnforcementContext,
   scanWaiting: () => void,
 ): Subscription[] {
+  // Bound to the patterns the system's topology gives the queue (@svc/contracts/topology).
   const consumer = (
     queue: string,
-    patterns: string[],
     handle: (tx: Queryable, envelope: EventEnvelope) => Promise<void>,
     after: () => void = () => undefined,
   ): Subscription => {
     const handler = idempotentHandler({ db, consumer: queue, clock: ctx.clock, handle });
     return {
       queue,
-      patterns,
+      patterns: patternsOf(queue),
       handler: async (envelope, delivery) => {
         await handler(envelope, delivery);
         ctx.eventsCommitted();
@@ -42,24 +42,22 @@ export function enforcementSubscriptions(
     };
   };
   return [
-    consumer(BOX_QUEUE, ['registry.box.*'], (tx, envelope) => projectRegistryEvent(ctx, tx, envelope)),
+    consumer(BOX_QUEUE, (tx, envelope) => projectRegistryEvent(ctx, tx, envelope)),
     consumer(
       LICENSE_QUEUE,
-      ['licensing.license.*'],
       (tx, envelope) => projectLicenseEvent(ctx, tx, envelope),
       // A lapsed license leaves avatars to evaluate again.
       () => ctx.workWaiting(),
     ),
     consumer(
       BOX_INDEXED_QUEUE,
-      [boxIndexed.type],
       async (tx, envelope) => {
         await startScanOnIndexed(ctx, tx, envelope);
       },
       scanWaiting,
     ),
     // Where a violation's or appeal's decision sits in licensing's transparency log (docs/spec/contracts.md §16).
-    consumer(LOG_ENTRIES_QUEUE, [logEntryAppended.type], async (tx, envelope) => {
+    consumer(LOG_ENTRIES_QUEUE, async (tx, envelope) => {
       const { data } = logEntryAppended.parse(envelope);
       const at = { index: data.index, leafHash: data.leafHash };
       if (data.resourceType === 'violation') await ctx.violations.recordLogEntry(tx, data.resourceId, at);

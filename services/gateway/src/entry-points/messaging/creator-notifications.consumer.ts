@@ -1,10 +1,7 @@
 import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
-import {
-  CREATOR_NOTIFICATION_EVENTS,
-  notifyCreators,
-  type NotifyCreatorsDeps,
-} from '../../domain/notify-creators.use-case';
+import { notifyCreators, type NotifyCreatorsDeps } from '../../domain/notify-creators.use-case';
+import { patternsOf } from '@svc/contracts/topology';
 
 export const CREATOR_NOTIFICATIONS_QUEUE = 'gateway.creator-notifications';
 
@@ -18,7 +15,7 @@ export function creatorNotificationsSubscription(
 ): Subscription {
   return {
     queue: CREATOR_NOTIFICATIONS_QUEUE,
-    patterns: [...CREATOR_NOTIFICATION_EVENTS],
+    patterns: patternsOf(CREATOR_NOTIFICATIONS_QUEUE),
     handler: async (received, delivery) => {
       let queued = 0;
       await idempotentHandler({

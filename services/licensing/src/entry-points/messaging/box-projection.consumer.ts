@@ -3,6 +3,7 @@ import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import type { BoxProjectionStore } from '../../domain/ports';
 import { projectBoxEvent } from '../../domain/project-box.use-case';
+import { patternsOf } from '@svc/contracts/topology';
 
 export const BOX_QUEUE = 'licensing.boxes';
 
@@ -14,7 +15,7 @@ export function boxProjectionSubscription(deps: {
 }): Subscription {
   return {
     queue: BOX_QUEUE,
-    patterns: ['registry.box.*'],
+    patterns: patternsOf(BOX_QUEUE),
     handler: idempotentHandler({
       db: deps.db,
       consumer: BOX_QUEUE,

@@ -3,6 +3,7 @@ import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import { expireDueLicensesOfLicensee } from '../../domain/expire-due-licenses.use-case';
 import type { LicensingContext } from '../../domain/ports';
+import { patternsOf } from '@svc/contracts/topology';
 
 export const CLOCK_QUEUE = 'licensing.sandbox-clocks';
 
@@ -25,7 +26,7 @@ export function clockAdvancedSubscription(ctx: LicensingContext & { db: Database
   });
   return {
     queue: CLOCK_QUEUE,
-    patterns: [clockAdvanced.type],
+    patterns: patternsOf(CLOCK_QUEUE),
     handler: async (...delivery) => {
       await handle(...delivery);
       const { data } = clockAdvanced.parse(delivery[0]);

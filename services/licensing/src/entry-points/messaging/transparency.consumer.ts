@@ -1,7 +1,8 @@
 import { batchedIdempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import { appendDecisions, type AppendDeps } from '../../domain/transparency.use-case';
-import { decisionsOf, LOGGED_EVENTS } from '../../domain/transparency-entries';
+import { decisionsOf } from '../../domain/transparency-entries';
+import { patternsOf } from '@svc/contracts/topology';
 
 export const TRANSPARENCY_QUEUE = 'licensing.transparency';
 
@@ -20,7 +21,7 @@ export function transparencySubscription(
 ): Subscription {
   return {
     queue: TRANSPARENCY_QUEUE,
-    patterns: [...LOGGED_EVENTS],
+    patterns: patternsOf(TRANSPARENCY_QUEUE),
     prefetch: 2 * TRANSPARENCY_BATCH,
     handler: batchedIdempotentHandler({
       db: deps.db,

@@ -10,6 +10,7 @@ import {
   recordViolationEvent,
 } from '../../domain/record-box-activity.use-case';
 import { recordLicenseFeeEvent } from '../../domain/record-license-fee.use-case';
+import { patternsOf } from '@svc/contracts/topology';
 
 export interface BoxStatsConsumerDeps {
   db: Database;
@@ -23,22 +24,30 @@ type Recorder = (stats: BoxStatsStore, tx: Queryable, envelope: EventEnvelope) =
 const CONSUMERS: { queue: string; patterns: string[]; record: Recorder }[] = [
   {
     queue: 'registry.box-stats.violations',
-    patterns: ['enforcement.violation.*'],
+    patterns: patternsOf('registry.box-stats.violations'),
     record: recordViolationEvent,
   },
   {
     queue: 'registry.box-stats.grace-periods',
-    patterns: ['enforcement.grace_period.*'],
+    patterns: patternsOf('registry.box-stats.grace-periods'),
     record: recordGracePeriodEvent,
   },
   {
     queue: 'registry.box-stats.licenses',
-    patterns: ['licensing.license.*', 'licensing.request.*'],
+    patterns: patternsOf('registry.box-stats.licenses'),
     record: recordLicensingEvent,
   },
-  { queue: 'registry.box-stats.usage', patterns: ['billing.usage.reported'], record: recordUsageEvent },
+  {
+    queue: 'registry.box-stats.usage',
+    patterns: patternsOf('registry.box-stats.usage'),
+    record: recordUsageEvent,
+  },
   // License fees are box revenue too (billing.payment.due of kind fee).
-  { queue: 'registry.box-stats.fees', patterns: ['billing.payment.due'], record: recordLicenseFeeEvent },
+  {
+    queue: 'registry.box-stats.fees',
+    patterns: patternsOf('registry.box-stats.fees'),
+    record: recordLicenseFeeEvent,
+  },
 ];
 
 /** The subscriptions that feed the box statistics read model. */

@@ -3,6 +3,7 @@ import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import { recordFaceStatus } from '../../domain/record-face-status.use-case';
 import type { ClaimStore } from '../../domain/ports';
+import { patternsOf } from '@svc/contracts/topology';
 
 /** detection.reference_image.enrolled → the face status on the claim's reference image. */
 export function faceEnrolmentSubscription(deps: {
@@ -13,7 +14,7 @@ export function faceEnrolmentSubscription(deps: {
   const queue = 'registry.face-enrolment';
   return {
     queue,
-    patterns: ['detection.reference_image.enrolled'],
+    patterns: patternsOf(queue),
     handler: idempotentHandler({
       db: deps.db,
       consumer: queue,

@@ -3,6 +3,7 @@ import { logEntryAppended } from '@svc/contracts/licensing';
 import { idempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import type { BoxStore } from '../../domain/ports';
+import { patternsOf } from '@svc/contracts/topology';
 
 export const LOG_ENTRIES_QUEUE = 'registry.log-entries';
 
@@ -17,7 +18,7 @@ export function logEntriesSubscription(deps: {
 }): Subscription {
   return {
     queue: LOG_ENTRIES_QUEUE,
-    patterns: [logEntryAppended.type],
+    patterns: patternsOf(LOG_ENTRIES_QUEUE),
     handler: idempotentHandler({
       db: deps.db,
       consumer: LOG_ENTRIES_QUEUE,

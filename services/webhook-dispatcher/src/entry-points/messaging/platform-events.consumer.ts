@@ -2,7 +2,8 @@ import { batchedIdempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import { dispatchEvents } from '../../domain/dispatch-event.use-case';
 import type { InternalEvent, WebhookContext } from '../../domain/ports';
-import { CONSUMED_PATTERNS, toPublicEvents, type PublicEvent } from '../../domain/public-events';
+import { toPublicEvents, type PublicEvent } from '../../domain/public-events';
+import { patternsOf } from '@svc/contracts/topology';
 
 export const PLATFORM_EVENTS_QUEUE = 'webhook-dispatcher.platform-events';
 
@@ -21,7 +22,7 @@ export function platformEventsSubscription(db: Database, ctx: WebhookContext): S
   const publicEvents = new WeakMap<InternalEvent, PublicEvent[]>();
   return {
     queue: PLATFORM_EVENTS_QUEUE,
-    patterns: CONSUMED_PATTERNS,
+    patterns: patternsOf(PLATFORM_EVENTS_QUEUE),
     prefetch: (INTAKE_IN_FLIGHT + 1) * INTAKE_BATCH,
     handler: batchedIdempotentHandler({
       db,
