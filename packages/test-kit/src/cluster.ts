@@ -123,9 +123,11 @@ export async function freePort(): Promise<number> {
 
 /**
  * Whether `pid` holds the listening socket of 127.0.0.1/0.0.0.0:`port` (Linux: /proc/net/tcp
- * and the process's descriptors). Undefined where /proc cannot tell.
+ * and the process's descriptors). False for a process that is gone (it holds nothing: a child
+ * that lost the port to another process and exited is not ready, though its exit may not have
+ * been reported yet). Undefined where /proc cannot tell.
  */
-function listensOn(pid: number, port: number): boolean | undefined {
+export function listensOn(pid: number, port: number): boolean | undefined {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
   const inodes = new Set<string>();
   try {
@@ -139,7 +141,14 @@ function listensOn(pid: number, port: number): boolean | undefined {
       }
     }
     if (inodes.size === 0) return false;
-    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+    for (const fd of fds) {
       let target: string;
       try {
         target = readlinkSync(`/proc/${pid}/fd/${fd}`);
