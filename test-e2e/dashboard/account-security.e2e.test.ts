@@ -45,10 +45,11 @@ describe('dashboard: account security in a real browser', () => {
     await page.getByText('not the current code of the secret shown').waitFor();
     await page.getByLabel('Code from the app').fill(totpCodeAt(secret));
     await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
-    const codes = await page
-      .getByRole('list', { name: 'Recovery codes' })
-      .getByRole('listitem')
-      .allTextContents();
+    // allTextContents does not wait: the codes appear once the server has answered (a CI
+    // rehearsal read the list before it was rendered and found it empty).
+    const recoveryCodes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await recoveryCodes.nth(9).waitFor();
+    const codes = await recoveryCodes.allTextContents();
     expect(codes).toHaveLength(10);
     await screenshot(page, 'account-security-recovery-codes');
     await page.getByRole('button', { name: 'I have stored them' }).click();
