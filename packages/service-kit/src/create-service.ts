@@ -153,6 +153,7 @@ export function createService(options: CreateServiceOptions): Service {
           db: options.idempotency.db,
           logger,
           clock: options.idempotency.clock ?? options.clock ?? systemClock,
+          metrics: { registry, routeOf: nameRoute },
         }),
       );
     }

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Registry } from 'prom-client';
 import type { Clock } from '@svc/clock';
 import { AppError } from '@svc/errors';
 import { randomBase62 } from '@svc/ids';
 import type { Logger } from '@svc/logger';
-import { runWithTransactionHook, type Database } from '@svc/storage';
+import { runWithTransactionHook, type Database, type HeldCommit, type TransactionHook } from '@svc/storage';
 import { IdempotencyKeyStore, type KeyAttempt, type StoredAnswer } from './idempotency.store';
+import { counterOn } from './metric-registration';
 import { authOf } from './request-context.middleware';
 
 /** Answers are replayed for 24 hours (docs/spec/contracts.md §7). */
@@ -45,6 +47,8 @@ export interface IdempotencyOptions {
   logger: Logger;
   /** Real time: when keys were first used and when they expire. */
   clock: Clock;
+  /** Counts where answers were kept (`idempotency_answers_kept_total`), by route. */
+  metrics?: { registry: Registry; routeOf(req: Request): string };
 }
 
 /**
@@ -56,6 +60,20 @@ export interface IdempotencyOptions {
 export function idempotency(options: IdempotencyOptions): RequestHandler {
   const store = new IdempotencyKeyStore(options.db);
   const { clock, logger } = options;
+  const kept =
+    options.metrics === undefined
+      ? undefined
+      : counterOn(options.metrics.registry, {
+          name: 'idempotency_answers_kept_total',
+          help:
+            'Answers kept for an Idempotency-Key: with_write in the transaction of the write (no crash can ' +
+            'part them), after_write when the route went on after its transaction (a crash between them loses the answer)',
+          labelNames: ['route', 'kept'],
+        });
+  const count = (req: Request, where: 'with_write' | 'after_write'): void => {
+    if (kept !== undefined && options.metrics !== undefined)
+      kept.inc({ route: options.metrics.routeOf(req), kept: where });
+  };
   let lastPurge = 0;
 
   const purgeNowAndThen = (now: Date): void => {
@@ -98,34 +116,163 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
 
     const entry: KeyAttempt = { platformId, key, fingerprint, attempt: randomBase62(20), createdAt: now };
     let active = true;
-    const hook = {
+    // Whether the key committed with some write of this request before its answer existed (the
+    // answer is then recorded on its own), and whether the database could hold transactions at all.
+    let enlisted = false;
+    let heldAny = false;
+    let keyCommitted = false;
+    // The request's last transaction, its work done, waiting to commit with the answer (ADR 0011).
+    let held: HeldCommit | undefined;
+    // A held transaction's commit under way: what comes next in the request waits for it.
+    let committing: Promise<void> | undefined;
+    // Set when a held transaction failed to commit: whatever the route answers, its write is gone.
+    let lostCommit: unknown;
+    const commitHeld = (): Promise<void> | undefined => {
+      const holding = held;
+      if (holding === undefined) return committing;
+      held = undefined;
+      // The answer the route gave for the case where it goes no further commits with the write.
+      const provisional = provisionalOf(res);
+      const commit: Promise<void> = holding
+        .commit(
+          provisional === undefined
+            ? undefined
+            : async (tx) => {
+                await store.recordAnswerIn(tx, entry, provisional);
+              },
+        )
+        .then(() => {
+          keyCommitted = true;
+        })
+        .catch((err: unknown) => {
+          lostCommit = err;
+          throw err;
+        })
+        .finally(() => {
+          if (committing === commit) committing = undefined;
+        });
+      committing = commit;
+      return commit;
+    };
+    const hook: TransactionHook = {
       db: options.db,
       isActive: () => active,
-      enlist: async (tx: Parameters<IdempotencyKeyStore['enlist']>[0]) => {
+      enlist: async (tx) => {
         if (!(await store.enlist(tx, entry))) throw conflict('in_progress');
+        enlisted = true;
       },
+      hold: (transaction) => {
+        held = transaction;
+        heldAny = true;
+        // The route answers within this turn of the event loop, or the transaction commits
+        // without its answer, as it would have, rather than keep its locks while the route waits.
+        setImmediate(() => {
+          if (held !== transaction) return;
+          commitHeld()?.catch((err: unknown) =>
+            logger.warn({ err, key }, 'idempotency: the request’s write could not commit'),
+          );
+        });
+        return true;
+      },
+      settle: () => commitHeld(),
     };
 
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     (res as { end: unknown }).end = (...args: unknown[]): Response => {
       active = false;
-      if (!isReplayable(res.statusCode)) return end(...args);
-      const answer = answerOf(res, args[0]);
-      // The answer is kept before it leaves: a client that receives it can always have it again.
-      store
-        .recordAnswer(entry, answer)
-        .then(() => end(...args))
-        .catch((err: unknown) => {
-          logger.warn({ err, key }, 'idempotency: could not record the answer; retrying in the background');
-          end(...args);
-          recordLater(store, logger, entry, answer);
+      const replayable = isReplayable(res.statusCode);
+      const answer = replayable ? answerOf(res, args[0]) : undefined;
+      const holding = held;
+      held = undefined;
+      if (holding !== undefined) {
+        // The answer commits with the write: a retry after any crash gets it, or runs anew.
+        holding
+          .commit(
+            answer === undefined
+              ? undefined
+              : async (tx) => {
+                  await store.recordAnswerIn(tx, entry, answer);
+                },
+          )
+          .then(
+            () => {
+              if (answer !== undefined) count(req, 'with_write');
+              end(...args);
+            },
+            (err: unknown) => {
+              logger.warn({ err, key }, 'idempotency: the request’s write could not commit');
+              if (replayable) answerUncommitted(res, end);
+              else end(...args);
+            },
+          );
+      } else {
+        // Whatever committed apart from the answer has finished committing (or failed) first.
+        const before = committing?.catch(() => undefined) ?? Promise.resolve();
+        void before.then(() => {
+          if (lostCommit !== undefined && replayable) {
+            answerUncommitted(res, end);
+          } else if (answer !== undefined && (keyCommitted || (enlisted && !heldAny))) {
+            // The write committed before the answer existed (the route went on after its
+            // transaction): the answer is kept before it leaves, so a client that receives it can
+            // always have it again.
+            count(req, 'after_write');
+            store
+              .recordAnswer(entry, answer)
+              .then(() => end(...args))
+              .catch((err: unknown) => {
+                logger.warn(
+                  { err, key },
+                  'idempotency: could not record the answer; retrying in the background',
+                );
+                end(...args);
+                recordLater(store, logger, entry, answer);
+              });
+          } else {
+            end(...args);
+          }
         });
+      }
       purgeNowAndThen(now);
       return res;
     };
 
     runWithTransactionHook(hook, next);
   };
+}
+
+const PROVISIONAL = Symbol('provisional answer');
+
+/**
+ * The answer of a route whose work goes on after a write it has committed (an HTTP call, a second
+ * transaction), for the case where it goes no further: e.g. "stored, evaluation pending". It
+ * commits with that write under the request's Idempotency-Key, so a retry after a crash in between
+ * gets it instead of 409 `answer_lost`; the route's final answer replaces it. Without a key, nothing.
+ */
+export function provisionalAnswer(res: Response, status: number, body: unknown): void {
+  const answer: StoredAnswer = {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(body),
+  };
+  (res.locals as Record<symbol, StoredAnswer>)[PROVISIONAL] = answer;
+}
+
+function provisionalOf(res: Response): StoredAnswer | undefined {
+  return (res.locals as Record<symbol, StoredAnswer | undefined>)[PROVISIONAL];
+}
+
+/** The route's answer said done, but its write rolled back: a 503, and a retry carries it out. */
+function answerUncommitted(res: Response, end: (...args: unknown[]) => Response): void {
+  const error = new AppError('SERVICE_UNAVAILABLE', 'The write could not be committed; retry the request', {
+    headers: { 'Retry-After': '1' },
+  });
+  const body = JSON.stringify(error.toBody());
+  res.statusCode = 503;
+  res.removeHeader('location');
+  res.setHeader('Retry-After', '1');
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  end(body);
 }
 
 function conflict(reason: 'different_request' | 'in_progress' | 'answer_lost'): AppError {

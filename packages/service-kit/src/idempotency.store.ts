@@ -144,8 +144,13 @@ export class IdempotencyKeyStore {
   }
 
   /** Keeps the answer of an attempt whose key row committed; does nothing when none did. */
-  async recordAnswer(entry: KeyAttempt, answer: StoredAnswer): Promise<boolean> {
-    const { rowCount } = await recordKeyAnswer(this.db, {
+  recordAnswer(entry: KeyAttempt, answer: StoredAnswer): Promise<boolean> {
+    return this.recordAnswerIn(this.db, entry, answer);
+  }
+
+  /** Keeps the answer in the transaction that enlisted the key: they commit together. */
+  async recordAnswerIn(on: Queryable, entry: KeyAttempt, answer: StoredAnswer): Promise<boolean> {
+    const { rowCount } = await recordKeyAnswer(on, {
       ...entry,
       status: answer.status,
       headers: JSON.stringify(answer.headers),

@@ -50,6 +50,7 @@ export {
   IDEMPOTENCY_TTL_MS,
   IDEMPOTENCY_IN_FLIGHT_MS,
   IDEMPOTENT_REPLAYED_HEADER,
+  provisionalAnswer,
   type IdempotencyOptions,
 } from './idempotency.middleware';
 export { idempotencyMigrations, IdempotencyKeyStore, type StoredAnswer } from './idempotency.store';

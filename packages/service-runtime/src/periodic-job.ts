@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '@svc/logger';
 import type { BackgroundPart } from './start-http-service';
 
@@ -16,8 +17,12 @@ export function periodicJob<T>(options: {
 }): PeriodicJob<T> {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<T> | undefined;
+  // A pass is the job's own, even when a request asks for it: it runs in the context the job was
+  // made in, so it never joins the request's transactions (its Idempotency-Key, ADR 0011), spans or
+  // log fields. A request that kicked it and answers does not wait for it.
+  const inJobContext = AsyncLocalStorage.snapshot();
   const runOnce = (): Promise<T> => {
-    running ??= options.run().finally(() => {
+    running ??= inJobContext(() => options.run()).finally(() => {
       running = undefined;
     });
     return running;

@@ -1,7 +1,7 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Database, QueryResult, Queryable, TransactionOptions } from './database';
 import { seedDataDir, templateTar } from './pglite-template';
-import { isWriteStatement, transactionHookFor } from './transaction-hook';
+import { isWriteStatement, settleHeldCommit, transactionHookFor, type HeldCommit } from './transaction-hook';
 
 export type PgliteExtension = 'pg_trgm' | 'fuzzystrmatch';
 
@@ -70,6 +70,8 @@ export class PgliteDatabase implements Database {
     sql: string,
     params?: unknown[],
   ): Promise<QueryResult<R>> {
+    const settling = settleHeldCommit();
+    if (settling !== undefined) return settling.then(() => this.query<R>(sql, params));
     // A write outside a transaction during a hooked request still commits with the hook's work.
     if (transactionHookFor(this) !== undefined && isWriteStatement(sql)) {
       return this.transaction((tx) => tx.query<R>(sql, params));
@@ -77,16 +79,55 @@ export class PgliteDatabase implements Database {
     return this.root.query<R>(sql, params);
   }
 
-  exec(sql: string): Promise<void> {
+  async exec(sql: string): Promise<void> {
+    await settleHeldCommit();
     return this.root.exec(sql);
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    await settleHeldCommit();
     const hook = options.requestEffect === false ? undefined : transactionHookFor(this);
-    return this.pglite.transaction(async (raw) => {
-      const tx = new PgliteQueryable(raw);
-      await hook?.enlist(tx);
-      return fn(tx);
+    if (hook?.hold === undefined) {
+      return this.pglite.transaction(async (raw) => {
+        const tx = new PgliteQueryable(raw);
+        await hook?.enlist(tx);
+        return fn(tx);
+      });
+    }
+    const offer = hook.hold.bind(hook);
+    // PGlite commits when the callback returns: a held transaction's callback waits for the hook's
+    // commit, while its caller already has the result. Everything else on this database waits too,
+    // which is why the hook commits within the turn of the event loop unless the request answers.
+    return new Promise<T>((resolve, reject) => {
+      let held = false;
+      const whole: Promise<T> = this.pglite.transaction(async (raw) => {
+        const tx = new PgliteQueryable(raw);
+        await hook.enlist(tx);
+        const result = await fn(tx);
+        let last: Parameters<HeldCommit['commit']>[0];
+        let finish!: () => void;
+        const finished = new Promise<void>((done) => (finish = done));
+        held = offer({
+          commit: (work) => {
+            last = work;
+            finish();
+            return whole.then(() => undefined);
+          },
+        });
+        if (!held) return result;
+        resolve(result);
+        await finished;
+        await last?.(tx);
+        return result;
+      });
+      whole.then(
+        (result) => {
+          if (!held) resolve(result);
+        },
+        (err: unknown) => {
+          if (!held) reject(err);
+        },
+      );
     });
   }
 

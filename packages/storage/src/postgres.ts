@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Database, QueryOptions, QueryResult, Queryable, TransactionOptions } from './database';
-import { isWriteStatement, transactionHookFor } from './transaction-hook';
+import { isWriteStatement, settleHeldCommit, transactionHookFor } from './transaction-hook';
 
 // COUNT(*) and bigserial come back as int8; every value we keep fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
@@ -124,6 +124,8 @@ export class PostgresDatabase implements Database {
     params?: unknown[],
     options?: QueryOptions,
   ): Promise<QueryResult<R>> {
+    const settling = settleHeldCommit();
+    if (settling !== undefined) return settling.then(() => this.query<R>(sql, params, options));
     // A write outside a transaction during a hooked request still commits with the hook's work.
     if (transactionHookFor(this) !== undefined && isWriteStatement(sql)) {
       return this.transaction((tx) => tx.query<R>(sql, params, options));
@@ -140,11 +142,13 @@ export class PostgresDatabase implements Database {
     );
   }
 
-  exec(sql: string): Promise<void> {
+  async exec(sql: string): Promise<void> {
+    await settleHeldCommit();
     return this.root.exec(sql);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    await settleHeldCommit();
     const hook = options.requestEffect === false ? undefined : transactionHookFor(this);
     let client: pg.PoolClient;
     try {
@@ -163,15 +167,7 @@ export class PostgresDatabase implements Database {
       this.onError?.(err);
     };
     client.on('error', onError);
-    try {
-      await client.query('BEGIN');
-      const tx = new PgQueryable(client);
-      await hook?.enlist(tx);
-      const result = await fn(tx);
-      await client.query('COMMIT');
-      this.evidence.answered();
-      return result;
-    } catch (err) {
+    const rollBack = async (): Promise<void> => {
       // The work failed (often for a reason of the caller's): whether the server still serves is
       // what the ROLLBACK says, or the connection's own error when it broke.
       if (broken !== undefined) this.evidence.settled(broken);
@@ -180,10 +176,42 @@ export class PostgresDatabase implements Database {
           () => this.evidence.answered(),
           (rollbackErr: unknown) => this.evidence.settled(rollbackErr),
         );
-      throw err;
-    } finally {
+    };
+    const giveBack = (): void => {
       client.removeListener('error', onError);
       client.release(broken);
+    };
+    let held = false;
+    try {
+      await client.query('BEGIN');
+      const tx = new PgQueryable(client);
+      await hook?.enlist(tx);
+      const result = await fn(tx);
+      // The request's hook may keep the transaction open to commit its answer with it.
+      held =
+        hook?.hold?.({
+          commit: async (last) => {
+            try {
+              await last?.(tx);
+              await client.query('COMMIT');
+              this.evidence.answered();
+            } catch (err) {
+              await rollBack();
+              throw err;
+            } finally {
+              giveBack();
+            }
+          },
+        }) === true;
+      if (held) return result;
+      await client.query('COMMIT');
+      this.evidence.answered();
+      return result;
+    } catch (err) {
+      await rollBack();
+      throw err;
+    } finally {
+      if (!held) giveBack();
     }
   }
 

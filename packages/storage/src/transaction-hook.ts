@@ -12,6 +12,20 @@ export interface TransactionHook {
   enlist(tx: Queryable): Promise<void>;
   /** False once the request is answered: work it started later (a relay it kicked) is not its own. */
   isActive(): boolean;
+  /**
+   * Offered the request's transaction once its work is done and before it commits: true takes it,
+   * and the hook must then call `commit` (soon: other work waits on its locks), which may first
+   * write into it, e.g. the answer to the request. The transaction's caller gets its result at once.
+   */
+  hold?(held: HeldCommit): boolean;
+  /** Commits a held transaction before the request touches a database again; undefined when none is held. */
+  settle?(): Promise<void> | undefined;
+}
+
+/** A transaction whose work is done, kept open so that something may still commit with it. */
+export interface HeldCommit {
+  /** Runs `last` in the transaction, then commits; rejects (all rolled back) when either fails. */
+  commit(last?: (tx: Queryable) => Promise<void>): Promise<void>;
 }
 
 const current = new AsyncLocalStorage<TransactionHook>();
@@ -19,6 +33,16 @@ const current = new AsyncLocalStorage<TransactionHook>();
 /** Runs `fn` (and everything it starts) with `hook` enlisted in the transactions of `hook.db`. */
 export function runWithTransactionHook<T>(hook: TransactionHook, fn: () => T): T {
   return current.run(hook, fn);
+}
+
+/**
+ * Before any statement of the current request, on any database: a transaction the request's hook
+ * holds commits first, so that the request reads its own writes and never waits on its own locks.
+ * Undefined (nothing to wait for) in the usual case.
+ */
+export function settleHeldCommit(): Promise<void> | undefined {
+  const hook = current.getStore();
+  return hook !== undefined && hook.isActive() ? hook.settle?.() : undefined;
 }
 
 /** The active hook of the current request for this database, if any. */

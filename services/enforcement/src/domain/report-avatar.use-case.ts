@@ -67,6 +67,9 @@ async function evaluateChanged(
   }
 }
 
+/** Told the stored avatar (pending evaluation) before detection is asked: the answer if nothing else succeeds. */
+export type OnStored = (stored: AvatarWithViolations, created: boolean) => void;
+
 /**
  * A platform reports an avatar it hosts (docs/spec/contracts.md §8): stored first (pending evaluation), then
  * run through detection. Re-posting the same id changes it and evaluates it again.
@@ -94,6 +97,7 @@ export async function reportAvatar(
   caller: Caller,
   id: string,
   input: AvatarInput,
+  onStored?: OnStored,
 ): Promise<AvatarWithViolations & { created: boolean }> {
   const { committed, created } = await ctx.db.transaction(async (tx) => {
     const now = await platformNow(ctx, tx, caller.platformId);
@@ -133,6 +137,7 @@ export async function reportAvatar(
     const open = await ctx.violations.openIdsForAvatars(tx, [changed.ref]);
     return { committed: { avatar: changed, openViolations: open.get(changed.ref) ?? [] }, created: revived };
   });
+  onStored?.(committed, created);
   return { ...(await evaluateChanged(ctx, committed)), created };
 }
 
@@ -160,6 +165,7 @@ export async function updateAvatar(
   caller: Caller,
   id: string,
   changes: Partial<AvatarInput>,
+  onStored?: OnStored,
 ): Promise<AvatarWithViolations> {
   const current = await getAvatar(ctx, caller, id);
   const input: AvatarInput = {
@@ -172,7 +178,7 @@ export async function updateAvatar(
     userCount: changes.userCount ?? current.avatar.userCount,
     commercial: changes.commercial ?? current.avatar.commercial,
   };
-  const { avatar, openViolations } = await reportAvatar(ctx, caller, id, input);
+  const { avatar, openViolations } = await reportAvatar(ctx, caller, id, input, onStored);
   return { avatar, openViolations };
 }
 

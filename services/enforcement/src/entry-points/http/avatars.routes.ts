@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Response, Router } from 'express';
 import {
   avatarIdParamSchema,
   enforcementOperations as ops,
@@ -6,7 +6,7 @@ import {
   reportAvatarBodySchema,
   updateAvatarBodySchema,
 } from '@svc/contracts/enforcement';
-import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, provisionalAnswer } from '@svc/service-kit';
 import type { EnforcementContext } from '../../domain/ports';
 import {
   deleteAvatar,
@@ -14,15 +14,25 @@ import {
   listAvatars,
   reportAvatar,
   updateAvatar,
+  type OnStored,
 } from '../../domain/report-avatar.use-case';
 import { callerOf } from './caller';
 import { avatarForm } from './enforcement.presenter';
+
+/**
+ * The answer "stored, evaluation pending", given before detection is asked: a crash while it is
+ * asked leaves the client this answer for its retry (ADR 0011), as a failed evaluation would.
+ */
+function storedAnswer(res: Response, status: (created: boolean) => number): OnStored {
+  return ({ avatar, openViolations }, created) =>
+    provisionalAnswer(res, status(created), { data: avatarForm(avatar, openViolations, true) });
+}
 
 /** `/v1/svc/avatars` (docs/spec/contracts.md §8). */
 export function avatarRoutes(router: Router, ctx: EnforcementContext): void {
   router.post(ops.reportAvatar.path, async (req, res) => {
     const { id, ...body } = parseBody(reportAvatarBodySchema, req);
-    const { avatar, openViolations, created } = await reportAvatar(ctx, callerOf(req), id, {
+    const input = {
       name: body.name,
       description: body.description ?? null,
       imageUrl: body.imageUrl ?? null,
@@ -31,7 +41,14 @@ export function avatarRoutes(router: Router, ctx: EnforcementContext): void {
       creatorEmail: body.creatorEmail ?? null,
       userCount: body.userCount,
       commercial: body.commercial ?? false,
-    });
+    };
+    const { avatar, openViolations, created } = await reportAvatar(
+      ctx,
+      callerOf(req),
+      id,
+      input,
+      storedAnswer(res, (created) => (created ? 201 : 200)),
+    );
     res.status(created ? 201 : 200).json({ data: avatarForm(avatar, openViolations, true) });
   });
 
@@ -53,7 +70,13 @@ export function avatarRoutes(router: Router, ctx: EnforcementContext): void {
   router.patch(ops.updateAvatar.path, async (req, res) => {
     const { id } = parseParams(avatarIdParamSchema, req);
     const body = parseBody(updateAvatarBodySchema, req);
-    const { avatar, openViolations } = await updateAvatar(ctx, callerOf(req), id, body);
+    const { avatar, openViolations } = await updateAvatar(
+      ctx,
+      callerOf(req),
+      id,
+      body,
+      storedAnswer(res, () => 200),
+    );
     res.json({ data: avatarForm(avatar, openViolations, true) });
   });
 
