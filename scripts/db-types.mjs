@@ -61,13 +61,15 @@ const targets = (named.length > 0 ? named : everyTarget())
   .map(targetOf)
   .filter((target) => existsSync(target.options));
 
-/** A shared package's migrations: the export its db-types.json names, from its built index.js. */
+/** A shared package's migrations: the exports its db-types.json names (one or a list), from its built index.js. */
 function packageMigrationsOf(target, options) {
   const index = path.join(target.dir, 'dist/index.js');
   if (!existsSync(index)) throw new Error(`${index} is missing: run make build first`);
-  const exported = require(index)[options.migrations];
-  if (exported === undefined) throw new Error(`${index} does not export ${options.migrations}`);
-  return Array.isArray(exported) ? exported : [exported];
+  return [options.migrations].flat().flatMap((name) => {
+    const exported = require(index)[name];
+    if (exported === undefined) throw new Error(`${index} does not export ${name}`);
+    return Array.isArray(exported) ? exported : [exported];
+  });
 }
 
 /** The service's migrations, from the one exported `*Migrations()` of its built start.js. */

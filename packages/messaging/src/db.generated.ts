@@ -11,6 +11,15 @@ export type Generated<T> =
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface BusDeadLetters {
+  attempts: number;
+  body: string;
+  deadLetteredAt: Timestamp;
+  id: Generated<number>;
+  queue: string;
+  reason: string;
+}
+
 export interface EntityVersions {
   entityId: string;
   version: number;
@@ -36,6 +45,7 @@ export interface ProcessedMessages {
 }
 
 export interface DB {
+  busDeadLetters: BusDeadLetters;
   entityVersions: EntityVersions;
   outbox: Outbox;
   processedMessages: ProcessedMessages;

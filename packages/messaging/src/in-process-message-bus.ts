@@ -19,6 +19,7 @@ import {
   TRANSIENT_RETRY_BACKOFF,
   type RetryBackoff,
 } from './retry-backoff';
+import { MemoryDeadLetterStore, type DeadLetterStore, type KeptDeadLetter } from './dead-letter-store';
 import { consumeInTrace, messageTraceHeaders } from './trace-context';
 import { topicMatches } from './topic-matcher';
 
@@ -37,6 +38,11 @@ export interface InProcessMessageBusOptions {
    * only the queues of the services started before it, and be lost for the others.
    */
   heldUntilOpen?: boolean;
+  /**
+   * Where dead letters are kept (default: in memory, gone with the process). A
+   * `DatabaseDeadLetterStore` keeps them across restarts, as RabbitMQ's dead-letter queues are.
+   */
+  deadLetterStore?: DeadLetterStore;
 }
 
 /** A queue declared without a consumer: it binds and keeps messages until one subscribes. */
@@ -72,14 +78,10 @@ interface QueueState {
   /** Round-robin cursor over the consumers, as RabbitMQ spreads a queue over competing consumers. */
   nextConsumer: number;
   ready: PendingMessage[];
-  deadLetters: KeptDeadLetter[];
+  /** Dead letters of this queue being replayed now: a second replay leaves them alone. */
+  replaying: Set<number>;
   /** Consecutive transient failures of this queue's handlers: the pace of retries in an outage. */
   outageStreak: number;
-}
-
-interface KeptDeadLetter extends DeadLetter {
-  body: string;
-  deadLetteredAt: string;
 }
 
 const DEFAULT_MAX_ATTEMPTS = 5;
@@ -100,9 +102,11 @@ const DEFAULT_PREFETCH = 16;
  * - Queues exist from their first `subscribe` (or `declareQueue`); a message that matches no
  *   declared queue is dropped, exactly like an unroutable message in RabbitMQ. Subscribe every
  *   consumer before starting the outbox relays.
- * - Nothing survives the process: durability comes from the outbox, not from this bus. Where
+ * - Messages do not survive the process: durability comes from the outbox, not from this bus. Where
  *   several services share the bus, `heldUntilOpen` keeps every publish waiting until all have
- *   subscribed (their outbox rows stay unsent meanwhile).
+ *   subscribed (their outbox rows stay unsent meanwhile). Dead letters do, in a
+ *   `DatabaseDeadLetterStore`: a message is settled (its outbox row marked sent) only once its
+ *   dead letter is kept, and a replayed one leaves the store only once it is handled.
  */
 export class InProcessMessageBus implements MessageBus {
   private readonly queues = new Map<string, QueueState>();
@@ -112,10 +116,12 @@ export class InProcessMessageBus implements MessageBus {
   private readonly counters = new ConsumerCounters();
   private closed = false;
   private opened: boolean;
+  private readonly store: DeadLetterStore;
   private readonly opening: { promise: Promise<void>; resolve(): void; reject(err: Error): void };
 
   constructor(private readonly options: InProcessMessageBusOptions = {}) {
     this.opened = options.heldUntilOpen !== true;
+    this.store = options.deadLetterStore ?? new MemoryDeadLetterStore();
     let resolve!: () => void;
     let reject!: (err: Error) => void;
     const promise = new Promise<void>((res, rej) => {
@@ -207,44 +213,66 @@ export class InProcessMessageBus implements MessageBus {
     }
   }
 
-  /** The messages dead-lettered from `queue` so far (a copy; they stay in the list). */
-  deadLetters(queue: string): DeadLetter[] {
-    return (this.queues.get(queue)?.deadLetters ?? []).map(publicDeadLetter);
+  /** The dead letters of `queue`, oldest first, left in place (up to `limit`, default 100). */
+  async deadLetters(queue: string, limit = 100): Promise<DeadLetter[]> {
+    return (await this.store.list(queue, limit)).map(publicDeadLetter);
   }
 
-  /** Takes up to `max` dead letters of `queue` out of its list, oldest first. */
+  /** Takes up to `max` dead letters of `queue` out of the store, oldest first. */
   async readDeadLetters(queue: string, max = 100): Promise<DeadLetter[]> {
-    return (this.queues.get(queue)?.deadLetters.splice(0, max) ?? []).map(publicDeadLetter);
+    const letters = await this.store.list(queue, max);
+    await this.store.remove(letters.map((letter) => letter.id));
+    return letters.map(publicDeadLetter);
   }
 
   async deadLetterCount(queue: string): Promise<number> {
-    return this.queues.get(queue)?.deadLetters.length ?? 0;
+    return this.store.count(queue);
   }
 
   async listDeadLetters(queue: string, limit = 100): Promise<DeadLetterSummary[]> {
-    return (this.queues.get(queue)?.deadLetters.slice(0, limit) ?? []).map((letter) => ({
-      queue,
-      eventId: typeof letter.envelope?.id === 'string' ? letter.envelope.id : null,
-      type: typeof letter.envelope?.type === 'string' ? letter.envelope.type : null,
-      attempts: letter.attempts,
-      reason: letter.reason,
-      deadLetteredAt: letter.deadLetteredAt,
-    }));
+    return (await this.store.list(queue, limit)).map((letter) => {
+      const envelope = publicDeadLetter(letter).envelope as Partial<EventEnvelope> | null;
+      return {
+        queue,
+        eventId: typeof envelope?.id === 'string' ? envelope.id : null,
+        type: typeof envelope?.type === 'string' ? envelope.type : null,
+        attempts: letter.attempts,
+        reason: letter.reason,
+        deadLetteredAt: letter.deadLetteredAt,
+      };
+    });
   }
 
+  /**
+   * Hands up to `limit` dead letters of `queue` back to its consumers. Each leaves the store once it
+   * is handled (or dead-lettered again, as a new letter): a crash in between leaves it a dead letter.
+   */
   async replayDeadLetters(queue: string, limit = 100): Promise<number> {
     if (this.closed) throw new Error('The in-process message bus is closed');
     const state = this.queues.get(queue);
     if (state === undefined) return 0;
-    const letters = state.deadLetters.splice(0, limit);
-    // Nobody waits for these: the publish that brought them in settled when they were dead-lettered.
+    const letters = (await this.store.list(queue, limit + state.replaying.size))
+      .filter((letter) => !state.replaying.has(letter.id))
+      .slice(0, limit);
     for (const letter of letters) {
+      state.replaying.add(letter.id);
+      const done = (): void => {
+        state.replaying.delete(letter.id);
+      };
       state.ready.push({
         body: letter.body,
         deliveries: 0,
         failures: 0,
-        resolve: () => undefined,
-        reject: () => undefined,
+        resolve: () => {
+          this.store.remove([letter.id]).then(done, (err: unknown) => {
+            done();
+            this.options.logger?.warn(
+              { queue, err: describeError(err) },
+              'a replayed dead letter was handled but stays listed; a replay of it is a no-op',
+            );
+          });
+        },
+        reject: done,
       });
     }
     if (letters.length > 0) {
@@ -271,7 +299,7 @@ export class InProcessMessageBus implements MessageBus {
         consumers: [],
         nextConsumer: 0,
         ready: [],
-        deadLetters: [],
+        replaying: new Set(),
         outageStreak: 0,
       };
       this.queues.set(declaration.queue, queue);
@@ -321,7 +349,13 @@ export class InProcessMessageBus implements MessageBus {
     const parsed = eventEnvelopeSchema.safeParse(raw);
     if (!parsed.success) {
       // Poison: no retry can make it valid.
-      this.deadLetter(queue, message, raw, message.failures + 1, `poison: ${describeError(parsed.error)}`);
+      await this.deadLetter(
+        queue,
+        message,
+        raw,
+        message.failures + 1,
+        `poison: ${describeError(parsed.error)}`,
+      );
       return;
     }
     const counters = this.counters.of(queue.name);
@@ -357,7 +391,7 @@ export class InProcessMessageBus implements MessageBus {
       } else {
         message.failures += 1;
         if (message.failures >= queue.maxAttempts) {
-          this.deadLetter(queue, message, raw, message.failures, reason);
+          await this.deadLetter(queue, message, raw, message.failures, reason);
           return;
         }
         counters.failedRetries += 1;
@@ -377,21 +411,41 @@ export class InProcessMessageBus implements MessageBus {
     }
   }
 
-  private deadLetter(
+  /**
+   * Keeps the message as a dead letter, then settles it (its outbox row may be marked sent). While
+   * the store fails, it keeps trying; a bus closing meanwhile fails the publish instead, so the
+   * outbox publishes the message again after the restart.
+   */
+  private async deadLetter(
     queue: QueueState,
     message: PendingMessage,
     raw: unknown,
     attempts: number,
     reason: string,
-  ): void {
-    queue.deadLetters.push({
+  ): Promise<void> {
+    const letter = {
       queue: queue.name,
-      envelope: raw as EventEnvelope,
+      body: message.body,
       attempts,
       reason,
-      body: message.body,
       deadLetteredAt: (this.options.clock ?? systemClock).now().toISOString(),
-    });
+    };
+    for (let failures = 1; ; failures += 1) {
+      try {
+        await this.store.keep(letter);
+        break;
+      } catch (err) {
+        this.options.logger?.warn(
+          { queue: queue.name, err: describeError(err), failures },
+          'a dead letter could not be kept; trying again',
+        );
+        await abortableSleep(retryDelayMs(failures, TRANSIENT_RETRY_BACKOFF), this.closing.signal);
+        if (this.closed) {
+          message.reject(new Error('The in-process message bus closed before the dead letter was kept'));
+          return;
+        }
+      }
+    }
     this.counters.of(queue.name).deadLettered += 1;
     const eventId = (raw as { id?: unknown } | null)?.id;
     this.options.logger?.error({ queue: queue.name, eventId, attempts, reason }, 'message dead-lettered');
@@ -400,5 +454,16 @@ export class InProcessMessageBus implements MessageBus {
 }
 
 function publicDeadLetter(letter: KeptDeadLetter): DeadLetter {
-  return { queue: letter.queue, envelope: letter.envelope, attempts: letter.attempts, reason: letter.reason };
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(letter.body);
+  } catch {
+    envelope = letter.body;
+  }
+  return {
+    queue: letter.queue,
+    envelope: envelope as EventEnvelope,
+    attempts: letter.attempts,
+    reason: letter.reason,
+  };
 }

@@ -10,3 +10,4 @@ export * from './consumer-metrics';
 export * from './outbox-relay';
 export * from './processed-messages';
 export * from './batched-idempotent-handler';
+export * from './dead-letter-store';

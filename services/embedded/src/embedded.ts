@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBase62 } from '@svc/ids';
 import { createLogger, type Logger } from '@svc/logger';
-import { InProcessMessageBus } from '@svc/messaging';
-import { createDatabase, type Database } from '@svc/storage';
+import { DatabaseDeadLetterStore, InProcessMessageBus, inProcessBusMigrations } from '@svc/messaging';
+import { createDatabase, runMigrations, type Database } from '@svc/storage';
 import { MailCatcher, type CaughtMail } from '@svc/mail';
 import { generateApiKey, gatewayService, newTotpSecret, totpUri, type RunningGateway } from '@svc/gateway';
 import { billingEmbedded } from '@svc/billing';
@@ -75,9 +75,17 @@ export async function startEmbedded(
     config.SVC_BOOTSTRAP_KEY ??
     persistedSecret(dataDir, 'bootstrap-key', () => generateApiKey(config.SVC_ENVIRONMENT));
 
+  // The gateway's PGlite file also keeps the bus's dead letters, so that a restart loses none
+  // (in cluster mode RabbitMQ's dead-letter queues keep them); no other table is shared.
+  const gatewayDb: Database = await createDatabase({ url: `pglite://${path.join(dataDir, 'gateway')}` });
+  await runMigrations(gatewayDb, [inProcessBusMigrations]);
   // Held until every service has subscribed: a relay's first publishes after a restart (rows a
   // crash left unsent) must reach the queues of the services started after it too.
-  const bus = new InProcessMessageBus({ logger, heldUntilOpen: true });
+  const bus = new InProcessMessageBus({
+    logger,
+    heldUntilOpen: true,
+    deadLetterStore: new DatabaseDeadLetterStore(gatewayDb),
+  });
   const urls: Record<string, string> = {};
   const deps: EmbeddedDeps = {
     dataDir,
@@ -105,7 +113,6 @@ export async function startEmbedded(
   const mailCatcher =
     config.SMTP_URL === undefined ? await startMailCatcher(config, logger, hooks) : undefined;
   const smtpUrl = config.SMTP_URL ?? mailCatcher?.url ?? '';
-  const gatewayDb: Database = await createDatabase({ url: `pglite://${path.join(dataDir, 'gateway')}` });
   const gateway = await startFromEnv(
     gatewayService,
     {

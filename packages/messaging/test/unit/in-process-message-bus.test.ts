@@ -89,7 +89,7 @@ describe('InProcessMessageBus', () => {
 
     await bus.publish(event);
 
-    expect(bus.deadLetters('q.failing')).toEqual([
+    expect(await bus.deadLetters('q.failing')).toEqual([
       { queue: 'q.failing', envelope: event, attempts: 2, reason: 'Error: nope' },
     ]);
   });
@@ -230,7 +230,7 @@ describe('InProcessMessageBus during an outage (default pace)', () => {
     expect(callsDuringOutage).toBeGreaterThanOrEqual(4);
     expect(callsDuringOutage).toBeLessThanOrEqual(8);
     expect((appliedAt ?? Infinity) - recoveredAt).toBeLessThan(1100);
-    expect(paced.deadLetters('q.outage')).toEqual([]);
+    expect(await paced.deadLetters('q.outage')).toEqual([]);
     await paced.close();
   });
 });

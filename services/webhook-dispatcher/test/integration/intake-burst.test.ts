@@ -98,7 +98,7 @@ describe('a burst of events', () => {
           recorded.map((d) => d.eventId),
         );
       }
-      const dead = h.bus.deadLetters(PLATFORM_EVENTS_QUEUE);
+      const dead = await h.bus.deadLetters(PLATFORM_EVENTS_QUEUE);
       expect(dead.map((d) => d.envelope.id)).toEqual([malformed.id]);
     } finally {
       await Promise.all(platforms.map(({ receiver }) => receiver.close()));
