@@ -101,7 +101,7 @@ test-security: build ## The security tests (docs/security.md: each #30 finding, 
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --selectProjects unit integration e2e --testPathPatterns '$(SECURITY_TESTS)'
 
 # The fault suite runs alone and in band after the others: its timings are what it measures.
-test-faults: build ## Fault suite (issue #12, also the last part of make test): the cluster on its own PostgreSQL and RabbitMQ under injected faults (about 8 min)
+test-faults: build ## Fault suite (issues #12 and #34, also the last part of make test): the cluster on its own PostgreSQL and RabbitMQ under injected faults, then two replicas of every service behind HAProxy (about 11 min)
 	@rm -rf coverage/faults
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --selectProjects faults --runInBand; \
 	status=$$?; cat coverage/faults/*.md 2>/dev/null; exit $$status

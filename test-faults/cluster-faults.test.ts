@@ -1,13 +1,8 @@
 import path from 'node:path';
 import { sleep } from '@svc/test-kit';
-import { WorkloadClient } from './client';
-import { startFaultCluster, type FaultCluster } from './fault-cluster';
-import { formatTable, saveProblems, saveRows, type FaultRow } from './fault-report';
-import { runUnderFault, type Bench, type FaultSpec } from './fault-run';
+import { startClusterBench, type ClusterBench } from './cluster-bench';
 import { SERVICES, transparencyLog } from './inside-checks';
 import { killDetectionWhileEnrolling } from './enrolment-fault';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
-import { Workload } from './workload';
 
 // The cluster mode under faults (issue #12): one process per service on the suite's own
 // PostgreSQL server and RabbitMQ node, a steady workload of complete chains through the gateway,
@@ -16,108 +11,20 @@ import { Workload } from './workload';
 // faults is printed at the end (and kept in coverage/faults/ for `make test-faults`).
 
 const ROOT = path.resolve(__dirname, '..');
-/** Concurrent chains (each its own owner, avatar platform and licensee). */
-const RUNNERS = 3;
 
-let env: FaultCluster;
-let receiver: WebhookReceiver;
-let workload: Workload;
-let bench: Bench;
-const rows: FaultRow[] = [];
+let suite: ClusterBench;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  env = await startFaultCluster(ROOT, {
-    SVC_ENVIRONMENT: 'sandbox',
-    SVC_ALLOW_PRIVATE_FETCH: 'true',
-    LOG_LEVEL: 'warn',
-    // Sandbox compresses the webhook retry schedule 60x; 300x keeps the suite within its budget
-    // (5 s, 1 s, 6 s, 24 s, 60 s ... between attempts).
-    WEBHOOK_RETRY_TIME_DIVISOR: '300',
-  });
-  const gateway = () => env.cluster.gatewayUrl;
-  const client = new WorkloadClient(gateway);
-  workload = new Workload(client, receiver.url);
-  await workload.setup(env.cluster.adminToken, RUNNERS, receiver.url);
-  bench = {
-    workload,
-    checker: new WorkloadClient(gateway, { requestDeadlineMs: 8000 }),
-    receiver,
-    inside: {
-      postgresUrl: env.postgres.url,
-      databasePrefix: env.databasePrefix,
-      broker: env.broker,
-      gatewayUrl: gateway,
-    },
-    deaths: env.deaths,
-    reviveDead: () => env.reviveDead(),
-    reported: new Set(),
-  };
+  suite = await startClusterBench(ROOT, { file: '1-cluster', title: 'Faults in cluster mode:' });
 }, 300_000);
 
 afterAll(async () => {
-  workload?.client.abandon();
-  await workload?.stop().catch(() => undefined);
-  if (rows.length > 0) console.log(`Faults in cluster mode:\n\n${formatTable(rows)}\n`);
-  await env?.teardown();
-  await receiver?.close();
+  await suite?.teardown();
 }, 180_000);
 
-/** The URL answers, and not with a 5xx (a 404 of the service itself means it serves). */
-async function ok(url: string, token?: string): Promise<boolean> {
-  const response = await fetch(url, {
-    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
-    signal: AbortSignal.timeout(2000),
-  });
-  await response.arrayBuffer();
-  return response.status < 500;
-}
-
-/** Every process answers /readyz 200. */
-async function allReady(): Promise<boolean> {
-  const results = await Promise.all(
-    [...env.cluster.processes.values()].map((p) => ok(`${p.url}/readyz`).catch(() => false)),
-  );
-  return results.every(Boolean);
-}
-
-/** A read through the gateway that needs `service`. */
-function routeOf(service: string): () => Promise<boolean> {
-  return async () => {
-    const cast = workload.casts[0];
-    if (cast === undefined) return false;
-    const paths: Record<string, [string, string]> = {
-      gateway: [cast.owner.key, '/v1/svc/claims?limit=1'],
-      registry: [cast.owner.key, '/v1/svc/claims?limit=1'],
-      // An unknown identity: detection's own 404 shows it serves.
-      detection: [cast.avatars.key, '/identity/status/claim_faultsprobe0000000000'],
-      licensing: [cast.licensee.key, '/v1/svc/licenses?limit=1'],
-      enforcement: [cast.avatars.key, '/v1/svc/avatars?limit=1'],
-      billing: [cast.licensee.key, '/revenue/balance'],
-      'webhook-dispatcher': [cast.avatars.key, '/v1/svc/webhooks'],
-    };
-    const [token, route] = paths[service] ?? [cast.owner.key, '/v1/svc/claims?limit=1'];
-    return ok(env.cluster.gatewayUrl + route, token);
-  };
-}
-
-/** Every route answers and every process is ready. */
-async function everythingServes(): Promise<boolean> {
-  if (!(await allReady())) return false;
-  const results = await Promise.all(SERVICES.map((s) => routeOf(s)().catch(() => false)));
-  return results.every(Boolean);
-}
-
-async function fault(spec: FaultSpec): Promise<void> {
-  const { row, problems, summary } = await runUnderFault(bench, spec);
-  rows.push(row);
-  // Kept after every fault, and told at once (jest holds console output until the file ends).
-  saveRows('1-cluster', 'Faults in cluster mode:', rows);
-  process.stdout.write(`\n[faults] ${formatTable([row]).split('\n')[2]}\n`);
-  for (const line of summary) process.stdout.write(`[faults]   ${line}\n`);
-  saveProblems(spec.label, problems);
-  expect(summary).toEqual([]);
-}
+const fault: ClusterBench['fault'] = (spec) => suite.fault(spec);
+const routeOf = (service: string) => () => suite.routeOf(service)();
+const everythingServes = () => suite.everythingServes();
 
 const MINUTES = 60_000;
 
@@ -136,9 +43,9 @@ describe('the cluster under faults, with a steady workload through the gateway',
       await fault({
         label: 'broker down 30 s',
         inject: async () => {
-          await env.broker.stopApp();
+          await suite.env.broker.stopApp();
           await sleep(30_000);
-          await env.broker.startApp();
+          await suite.env.broker.startApp();
         },
         probe: everythingServes,
       });
@@ -157,9 +64,9 @@ describe('the cluster under faults, with a steady workload through the gateway',
           ...(service === 'webhook-dispatcher' ? { dispatcherKilledAt: () => killedAt } : {}),
           inject: async () => {
             killedAt = performance.now();
-            env.kill(service);
+            suite.env.kill(service);
             await sleep(1500);
-            await env.restart(service);
+            await suite.env.restart(service);
           },
           probe: routeOf(service),
         });
@@ -175,12 +82,12 @@ describe('the cluster under faults, with a steady workload through the gateway',
         label: 'PostgreSQL restarted 3x, stopped 10 s',
         inject: async () => {
           for (let i = 0; i < 3; i++) {
-            await env.postgres.restart();
+            await suite.env.postgres.restart();
             await sleep(2500);
           }
-          await env.postgres.stop();
+          await suite.env.postgres.stop();
           await sleep(10_000);
-          await env.postgres.start();
+          await suite.env.postgres.start();
         },
         probe: everythingServes,
       });
@@ -191,16 +98,16 @@ describe('the cluster under faults, with a steady workload through the gateway',
   it(
     "when detection's database refuses connections for 10 s, then its events are kept and applied after",
     async () => {
-      const database = env.databaseOf('detection');
+      const database = suite.env.databaseOf('detection');
       await fault({
         label: "detection's database refusing 10 s",
         inject: async () => {
-          await env.admin(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS false`);
-          await env.admin(
+          await suite.env.admin(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS false`);
+          await suite.env.admin(
             `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}' AND pid <> pg_backend_pid()`,
           );
           await sleep(10_000);
-          await env.admin(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS true`);
+          await suite.env.admin(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS true`);
         },
         probe: routeOf('detection'),
       });
@@ -214,11 +121,11 @@ describe('the cluster under faults, with a steady workload through the gateway',
       await fault({
         label: 'detection stalled 45 s',
         inject: async () => {
-          env.pause('detection');
+          suite.env.pause('detection');
           try {
             await sleep(45_000);
           } finally {
-            env.resume('detection');
+            suite.env.resume('detection');
           }
         },
         probe: routeOf('detection'),
@@ -233,11 +140,11 @@ describe('the cluster under faults, with a steady workload through the gateway',
       await fault({
         label: 'webhook receiver 500 for 60 s',
         inject: async () => {
-          receiver.failing = true;
+          suite.receiver.failing = true;
           try {
             await sleep(60_000);
           } finally {
-            receiver.failing = false;
+            suite.receiver.failing = false;
           }
         },
         probe: routeOf('webhook-dispatcher'),
@@ -252,15 +159,15 @@ describe('the cluster under faults, with a steady workload through the gateway',
   it(
     'when detection is killed while it enrols reference pictures, then every picture is enrolled, once',
     async () => {
-      const owner = workload.casts[0]?.owner.key;
+      const owner = suite.workload.casts[0]?.owner.key;
       if (owner === undefined) throw new Error('no platform to claim with');
-      const deathsBefore = env.deaths.length;
-      const outcome = await killDetectionWhileEnrolling(env, ROOT, owner);
+      const deathsBefore = suite.env.deaths.length;
+      const outcome = await killDetectionWhileEnrolling(suite.env, ROOT, owner);
       process.stdout.write(
         `\n[faults] enrolment: killed with ${outcome.killedWith.indexed} enrolled and ${outcome.killedWith.pending} pending, all settled in ${outcome.seconds} s\n`,
       );
       expect(outcome.problems).toEqual([]);
-      expect(env.deaths.slice(deathsBefore)).toEqual([]);
+      expect(suite.env.deaths.slice(deathsBefore)).toEqual([]);
     },
     6 * MINUTES,
   );
@@ -268,19 +175,19 @@ describe('the cluster under faults, with a steady workload through the gateway',
   it(
     'when the log loses an entry and holds a forged one in its place, then the log check reports it missing, doubled and its root inconsistent',
     async () => {
-      const ctx = bench.inside;
+      const ctx = suite.bench.inside;
       if (ctx === undefined) throw new Error('no inside context');
-      const licensing = env.databaseOf('licensing');
+      const licensing = suite.env.databaseOf('licensing');
       const before = await transparencyLog(ctx, [], new Date(0), 0);
       expect(before.findings).toEqual([]);
-      const { rows } = await env.admin(
+      const { rows } = await suite.env.admin(
         'SELECT idx, source_id FROM transparency_entries ORDER BY idx DESC LIMIT 1',
         licensing,
       );
       const last = rows[0] as { idx: string; source_id: string } | undefined;
       if (last === undefined) throw new Error('the workload logged nothing');
       // The newest entry goes; in its place, entry 0's decision again under a source no event has.
-      await env.admin(
+      await suite.env.admin(
         `WITH gone AS (DELETE FROM transparency_entries WHERE idx = ${last.idx} RETURNING idx)
          INSERT INTO transparency_entries (idx, leaf_hash, entry, parties, source_id, appended_at)
          SELECT gone.idx, e.leaf_hash, e.entry, e.parties, 'faults-forged', now()

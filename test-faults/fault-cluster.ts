@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import {
+  haproxyBalancer,
   onAbnormalExit,
   startCluster,
   startPrivatePostgres,
@@ -38,6 +39,12 @@ export interface FaultCluster {
   kill(name: string): void;
   /** Starts a process again (same port and settings) and waits until it is ready. */
   restart(name: string): Promise<void>;
+  /**
+   * Stops a process as an orchestrator would: out of the balancer first (a terminating pod leaves
+   * the Service's endpoints while its preStop sleep keeps it serving), then SIGTERM (SIGKILL after
+   * 10 s): an intended exit.
+   */
+  stopGracefully(name: string): Promise<void>;
   /** SIGSTOP / SIGCONT by pid. */
   pause(name: string): void;
   resume(name: string): void;
@@ -51,9 +58,20 @@ export interface FaultCluster {
 }
 
 const OUTPUT_LINES = 40;
+/** The pause between leaving the balancer and SIGTERM (Kubernetes: the preStop sleep, 5 s in k8s/). */
+const PRE_STOP_MS = 1000;
 const STDERR_LINES = 200;
 
-export async function startFaultCluster(rootDir: string, env: Record<string, string>): Promise<FaultCluster> {
+export interface FaultClusterOptions {
+  /** Processes of every service, gateway included, behind HAProxy (default 1: no balancer). */
+  replicas?: number;
+}
+
+export async function startFaultCluster(
+  rootDir: string,
+  env: Record<string, string>,
+  options: FaultClusterOptions = {},
+): Promise<FaultCluster> {
   const [postgres, broker] = await Promise.all([startPrivatePostgres(), startPrivateRabbitMQ()]);
   const deaths: Death[] = [];
   const intended = new WeakSet<ChildProcess>();
@@ -117,6 +135,9 @@ export async function startFaultCluster(rootDir: string, env: Record<string, str
         // The suite is the supervisor here: it must see every death (an unintended one fails the
         // check) and restart what it killed itself; a supervisor restarting behind it would hide deaths.
         supervise: false,
+        ...((options.replicas ?? 1) > 1
+          ? { replicas: options.replicas, balancer: haproxyBalancer(), replicaPort: stablePort }
+          : {}),
       });
     // Seven processes migrating and loading at once on two shared cores can miss the 30 s a start
     // is given (2026-11-29, load average 10): the second start finds the databases migrated.
@@ -170,6 +191,15 @@ export async function startFaultCluster(rootDir: string, env: Record<string, str
         await new Promise<void>((resolve) => child.once('exit', () => resolve()));
       await running.startProcess(name);
       watch(name);
+      // Ready is not enough: as a rollout waits for a new pod to be in the Service's endpoints.
+      await running.balancerServes(name);
+    },
+    stopGracefully: async (name) => {
+      intended.add(childOf(name));
+      await running.balancerTakesOut(name);
+      // Requests already sent to it are answered; the balancer's in-flight ones reach it in this time.
+      await new Promise((resolve) => setTimeout(resolve, PRE_STOP_MS));
+      await running.stopProcess(name);
     },
     pause: (name) => process.kill(pidOf(name), 'SIGSTOP'),
     resume: (name) => process.kill(pidOf(name), 'SIGCONT'),

@@ -10,6 +10,7 @@ import {
   undeliveredWebhooks,
   type InsideContext,
   type LogTally,
+  whyDeliveredTwice,
   whyNoViolation,
 } from './inside-checks';
 import { checkChains, duplicateClaims, type Finding } from './outside-checks';
@@ -55,6 +56,12 @@ export interface FaultSpec {
    * instant may be sent again (their outcome died with the process; at least once, docs/spec/contracts.md §10).
    */
   dispatcherKilledAt?: () => number;
+  /**
+   * A 502, 503 or 504 answered during this fault is a problem (no fault, or one a deployment must
+   * absorb, as a rolling restart): by default only 500s are, since a dependency that is down may
+   * be answered 503 with Retry-After.
+   */
+  unavailableIsAProblem?: boolean;
 }
 
 export interface FaultOutcome {
@@ -196,10 +203,24 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
   const internal = records.filter((r) => r.statuses.includes(500));
   const byRoute = new Map<string, number>();
   for (const r of internal) {
-    const route = `${r.method} ${r.path.replace(/(claim|box|lic|req|viol|gp|av|we)_[0-9A-Za-z]+/g, '$1_…')}`;
+    const route = `${r.method} ${routeName(r.path)}`;
     byRoute.set(route, (byRoute.get(route) ?? 0) + r.statuses.filter((s) => s === 500).length);
   }
   for (const [route, n] of byRoute) problems.push(`500: ${n} answers to ${route}`);
+  if (spec.unavailableIsAProblem === true) {
+    const unavailable = new Map<string, number>();
+    for (const r of records)
+      for (const status of r.statuses)
+        if (status === 502 || status === 503 || status === 504) {
+          const route = `${status} to ${r.method} ${routeName(r.path)}`;
+          unavailable.set(route, (unavailable.get(route) ?? 0) + 1);
+        }
+    for (const [route, n] of unavailable) problems.push(`unavailable: ${n} answers ${route}`);
+  }
+  // Contracts §7: a retried write gets its answer or runs; a 409 "answer lost" leaves the client
+  // unable to tell, however the write went.
+  for (const r of writes.filter((w) => w.answerLost === true))
+    problems.push(`answer lost: ${r.method} ${routeName(r.path)} was told its answer was lost (409)`);
 
   const refused = workload.of(spec.label).filter((c) => c.stopped !== undefined);
   for (const c of refused) problems.push(`refused: chain ${c.no} stopped at ${c.stopped}`);
@@ -240,11 +261,21 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
  * itself.
  */
 async function diagnosis(bench: Bench, what: string): Promise<string> {
+  const twice = /^webhook (evt_\w+) .* delivered again after a 200/.exec(what);
+  if (bench.inside !== undefined && twice?.[1] !== undefined) {
+    const eventId = twice[1];
+    return `\n    inside: ${await whyDeliveredTwice(bench.inside, eventId).catch((err: unknown) => `(not read: ${(err as Error).message})`)}`;
+  }
   const lost = /avatar (faults-avatar-\d+) on box (box_\w+) never became a violation/.exec(what);
   if (bench.inside === undefined || lost === null) return '';
   const [, avatarId, boxId] = lost;
   if (avatarId === undefined || boxId === undefined) return '';
   return `\n    inside: ${await whyNoViolation(bench.inside, avatarId, boxId).catch((err: unknown) => `(not read: ${(err as Error).message})`)}`;
+}
+
+/** A path with its ids left out, to group answers by route. */
+function routeName(path: string): string {
+  return path.replace(/(claim|box|lic|req|viol|gp|av|we)_[0-9A-Za-z]+/g, '$1_…');
 }
 
 /** A dead process's last log lines, and its whole stderr (where Node writes an uncaught error's stack). */

@@ -528,3 +528,21 @@ export async function whyNoViolation(ctx: InsideContext, avatarId: string, boxId
   const show = (rows: pg.QueryResultRow[]) => (rows.length === 0 ? 'none' : JSON.stringify(rows[0]));
   return `avatar ${show(avatars)}; scan ${show(scans)}; detection ${show(identities)}`;
 }
+
+/**
+ * For a webhook delivered again after a 200, the dispatcher's record of its delivery: each attempt
+ * with its outcome, status, error and duration, so that a failure in CI explains itself.
+ */
+export async function whyDeliveredTwice(ctx: InsideContext, eventId: string): Promise<string> {
+  const dispatcher = databaseName(ctx.databasePrefix, 'webhook-dispatcher');
+  const rows = await query(
+    ctx.postgresUrl,
+    dispatcher,
+    `SELECT d.status, d.attempt_count, a.number, a.outcome, a.response_status, a.error, a.duration_ms,
+            a.attempted_at
+       FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
+      WHERE d.event_id = $1 ORDER BY a.number`,
+    [eventId],
+  );
+  return rows.length === 0 ? 'no delivery' : rows.map((row) => JSON.stringify(row)).join('; ');
+}

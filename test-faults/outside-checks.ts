@@ -137,11 +137,18 @@ export async function checkChains(
       }
     }),
   );
-  for (const hook of receiver.repeatedAfterSuccess(inFlight))
+  for (const hook of receiver.repeatedAfterSuccess(inFlight)) {
+    // When: the first 200 and the repeat, in the suite's clock (performance.now, seconds).
+    const first = receiver.received.find((r) => r.webhookId === hook.webhookId && r.answered === 200);
+    const when =
+      first === undefined
+        ? ''
+        : ` (answered 200 at ${(first.at / 1000).toFixed(1)} s, again at ${(hook.at / 1000).toFixed(1)} s)`;
     findings.push({
       kind: 'doubled',
-      what: `webhook ${hook.webhookId} (${hook.body?.type ?? hook.body?.event}) delivered again after a 200`,
+      what: `webhook ${hook.webhookId} (${hook.body?.type ?? hook.body?.event}) delivered again after a 200${when}`,
     });
+  }
   return findings;
 }
 

@@ -48,6 +48,37 @@ export interface ClusterOptions {
    * `gateway-2`, `gateway-3`… on ports of their own, listed in `gatewayUrls`.
    */
   gatewayReplicas?: number;
+  /**
+   * Processes of every service, the gateway included (default 1): `registry`, `registry-2`… With
+   * more than one, a `balancer` stands in front of each service, as a Kubernetes Service does.
+   */
+  replicas?: number;
+  /**
+   * A load balancer listening on each service's port (the URL every other process and the
+   * caller use) and spreading its requests over the service's replicas, each on a port of its own.
+   */
+  balancer?: ClusterBalancer;
+  /** Picks the replicas' ports (default freePort; the fault suite's stable ports survive restarts). */
+  replicaPort?: () => Promise<number>;
+}
+
+/** One service as the balancer sees it. */
+export interface BalancedService {
+  service: string;
+  /** Where the balancer listens for it: its URL for everyone else. */
+  frontPort: number;
+  /** Its replicas' own ports. */
+  backendPorts: number[];
+}
+
+/** Started before the processes (it health-checks them), stopped after them. */
+export interface ClusterBalancer {
+  start(services: BalancedService[]): Promise<void>;
+  /** Sends `service`'s traffic to the replica on `backendPort` again, and resolves once it does. */
+  waitUntilServing(service: string, backendPort: number, timeoutMs?: number): Promise<void>;
+  /** Sends no more requests to the replica on `backendPort` (a terminating pod out of the Service). */
+  takeOut(service: string, backendPort: number): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** What the supervisor did about a process. */
@@ -69,6 +100,7 @@ export interface RunningProcess {
 }
 
 export interface RunningCluster {
+  /** The gateway's public URL (the balancer's, when there is one). */
   gatewayUrl: string;
   /** Every gateway replica's URL, the first being `gatewayUrl`. */
   gatewayUrls: string[];
@@ -83,6 +115,12 @@ export interface RunningCluster {
   startProcess(name: string): Promise<void>;
   /** How many times the supervisor has restarted a process. */
   restarts(name: string): number;
+  /** The processes of each service, by service: `{ registry: ['registry', 'registry-2'] }`. */
+  replicasOf: Record<string, string[]>;
+  /** Resolves once the balancer (if any) sends traffic to the process `name` again. */
+  balancerServes(name: string): Promise<void>;
+  /** The balancer (if any) sends the process `name` no more requests. */
+  balancerTakesOut(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -107,6 +145,13 @@ function bindZero(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** `count` free ports (see freePort). */
+export async function freePorts(count: number, pick: () => Promise<number> = freePort): Promise<number[]> {
+  const ports: number[] = [];
+  for (let i = 0; i < count; i += 1) ports.push(await pick());
+  return ports;
 }
 
 /** A free TCP port on the loopback interface, never one this process has handed out before. */
@@ -281,6 +326,15 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     ...options.env,
   };
 
+  const replicas = Math.max(1, options.replicas ?? 1);
+  const balancer = replicas > 1 ? options.balancer : undefined;
+  if (replicas > 1 && balancer === undefined)
+    throw new Error('replicas > 1 need a balancer in front of them');
+  const replicasOf: Record<string, string[]> = {};
+  const replicaName = (service: string, replica: number): string =>
+    replica === 1 ? service : `${service}-${replica}`;
+  const balanced: BalancedService[] = [];
+
   const serviceUrls: Record<string, string> = {};
   const ports = new Map<string, number>();
   for (const name of services) {
@@ -290,33 +344,47 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     ports.set(name, port);
     serviceUrls[`${name.replace(/-/g, '_').toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
   }
-  // Every process knows every service's URL: enforcement asks detection over HTTP.
+  // Every process knows every service's URL (the balancer's, when there is one): enforcement asks
+  // detection over HTTP.
   for (const [name, port] of ports) {
-    settings.set(name, {
-      port,
-      env: {
-        ...common,
-        ...serviceUrls,
-        PORT: String(port),
-        DATABASE_URL: databaseUrl(options.postgresUrl, `${prefix}${name.replace(/-/g, '_')}`),
-      },
-    });
+    const backendPorts = balancer === undefined ? [port] : await freePorts(replicas, options.replicaPort);
+    if (balancer !== undefined) balanced.push({ service: name, frontPort: port, backendPorts });
+    replicasOf[name] = [];
+    for (const [index, backendPort] of backendPorts.entries()) {
+      const processName = replicaName(name, index + 1);
+      replicasOf[name].push(processName);
+      settings.set(processName, {
+        port: backendPort,
+        ...(index === 0 ? {} : { service: name }),
+        env: {
+          ...common,
+          ...serviceUrls,
+          PORT: String(backendPort),
+          DATABASE_URL: databaseUrl(options.postgresUrl, `${prefix}${name.replace(/-/g, '_')}`),
+        },
+      });
+    }
   }
   const gatewayPort =
     options.ports?.gateway ??
     (options.fixedPorts === true ? Number(process.env.PORT ?? SERVICE_PORTS.gateway) : await freePort());
   const gatewayMetricsPort = options.fixedPorts === true ? GATEWAY_METRICS_PORT : await freePort();
   // Credentials and status lists name the gateway's address, where third parties reach them (docs/spec/contracts.md §16).
-  const licensing = settings.get('licensing');
-  if (licensing !== undefined && options.env?.CREDENTIAL_ISSUER === undefined) {
-    licensing.env.CREDENTIAL_ISSUER = `http://127.0.0.1:${gatewayPort}`;
+  for (const name of replicasOf.licensing ?? []) {
+    const licensing = settings.get(name);
+    if (licensing !== undefined && options.env?.CREDENTIAL_ISSUER === undefined) {
+      licensing.env.CREDENTIAL_ISSUER = `http://127.0.0.1:${gatewayPort}`;
+    }
   }
+  const gatewayReplicas = balancer === undefined ? (options.gatewayReplicas ?? 1) : replicas;
+  const gatewayBackends =
+    balancer === undefined ? [gatewayPort] : await freePorts(gatewayReplicas, options.replicaPort);
   settings.set('gateway', {
-    port: gatewayPort,
+    port: gatewayBackends[0] ?? gatewayPort,
     env: {
       ...common,
       ...serviceUrls,
-      PORT: String(gatewayPort),
+      PORT: String(gatewayBackends[0] ?? gatewayPort),
       METRICS_PORT: String(gatewayMetricsPort),
       DATABASE_URL: databaseUrl(options.postgresUrl, `${prefix}gateway`),
       ADMIN_TOKEN: adminToken,
@@ -326,9 +394,9 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const replicaNames: string[] = [];
   const replicaPorts: number[] = [];
   const gatewayEnv = settings.get('gateway')?.env ?? {};
-  for (let replica = 2; replica <= (options.gatewayReplicas ?? 1); replica += 1) {
+  for (let replica = 2; replica <= gatewayReplicas; replica += 1) {
     const name = `gateway-${replica}`;
-    const port = await freePort();
+    const port = gatewayBackends[replica - 1] ?? (await freePort());
     settings.set(name, {
       port,
       service: 'gateway',
@@ -337,6 +405,9 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     replicaNames.push(name);
     replicaPorts.push(port);
   }
+  replicasOf.gateway = ['gateway', ...replicaNames];
+  if (balancer !== undefined)
+    balanced.push({ service: 'gateway', frontPort: gatewayPort, backendPorts: gatewayBackends });
 
   const stopProcess = async (name: string): Promise<void> => {
     held.add(name);
@@ -363,20 +434,26 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   };
 
   try {
+    await balancer?.start(balanced);
+    // The first replica of each service migrates its database; the others start after it.
     await Promise.all(services.map((name) => launch(name)));
+    await Promise.all(
+      services.flatMap((name) => (replicasOf[name] ?? []).slice(1)).map((name) => launch(name)),
+    );
     await launch('gateway');
     // After the first: it has migrated the gateway's database.
     await Promise.all(replicaNames.map((name) => launch(name)));
   } catch (err) {
     shuttingDown = true;
     await Promise.all([...processes.keys()].map((name) => stopProcess(name)));
+    await balancer?.stop().catch(() => undefined);
     throw err;
   }
 
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
     gatewayUrls: [
-      `http://127.0.0.1:${gatewayPort}`,
+      `http://127.0.0.1:${balancer === undefined ? gatewayPort : (gatewayBackends[0] ?? gatewayPort)}`,
       ...replicaPorts.map((port) => `http://127.0.0.1:${port}`),
     ],
     gatewayMetricsUrl: `http://127.0.0.1:${gatewayMetricsPort}/metrics`,
@@ -386,11 +463,25 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     stopProcess,
     startProcess,
     restarts: (name) => restartCounts.get(name) ?? 0,
+    replicasOf,
+    balancerServes: async (name) => {
+      const setting = settings.get(name);
+      if (balancer === undefined || setting === undefined) return;
+      await balancer.waitUntilServing(setting.service ?? name, setting.port);
+    },
+    balancerTakesOut: async (name) => {
+      const setting = settings.get(name);
+      if (balancer === undefined || setting === undefined) return;
+      await balancer.takeOut(setting.service ?? name, setting.port);
+    },
     stop: async () => {
       shuttingDown = true;
       for (const name of [...pendingRestarts.keys()]) cancelRestart(name);
       await Promise.all(['gateway', ...replicaNames].map((name) => stopProcess(name)));
-      await Promise.all(services.map((name) => stopProcess(name)));
+      await Promise.all(
+        services.flatMap((name) => replicasOf[name] ?? [name]).map((name) => stopProcess(name)),
+      );
+      await balancer?.stop();
     },
   };
 }

@@ -14,3 +14,4 @@ export * from './last-resort';
 export * from './delivery-orders';
 export * from './fake-snapshot-owner';
 export * from './event-histories';
+export * from './haproxy';
