@@ -45,6 +45,8 @@ const TRANSIENT_MESSAGES = [
   /connection terminated/i,
   /terminating connection/i,
   /timeout exceeded when trying to connect/i,
+  // node-postgres's query_timeout: the server did not answer in time (a hung or blackholed link).
+  /^Query read timeout$/,
   /not queryable/i,
   /connection (?:is )?closed/i,
   /cannot use a pool after calling end/i,

@@ -13,6 +13,8 @@ export interface CreateDatabaseOptions {
   applicationName?: string;
   /** PostgreSQL only: settings of every session of the pool. */
   sessionSettings?: Record<string, string>;
+  /** PostgreSQL only: see PostgresOptions.queryTimeoutMs (default 60 s). */
+  queryTimeoutMs?: number;
   onError?: (err: Error) => void;
 }
 
@@ -27,6 +29,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Da
       ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
       ...(options.sessionSettings === undefined ? {} : { sessionSettings: options.sessionSettings }),
+      ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
     });
   }
   if (url.startsWith('pglite://')) {

@@ -111,7 +111,8 @@ function namespaceStorage(
  */
 export async function runMigrations(db: Database, sources: MigrationSource[]): Promise<string[]> {
   return db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(7262530)`);
+    // exec: waiting for another replica's migrations is not cut by the query timeout.
+    await tx.exec(`SELECT pg_advisory_xact_lock(7262530)`);
     await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       namespace text NOT NULL,
       version integer NOT NULL,

@@ -13,6 +13,22 @@ export interface PostgresOptions {
   applicationName?: string;
   /** Settings of every session of this pool, e.g. `{ synchronous_commit: 'off' }`. */
   sessionSettings?: Record<string, string>;
+  /**
+   * A statement the server has not answered in this long fails, and its connection is dropped
+   * (default 60 s; 0: never). A connection whose packets vanish (a partition, a dead NAT entry)
+   * closes nothing: without this, its query would wait for TCP to give up, about 15 minutes.
+   */
+  queryTimeoutMs?: number;
+}
+
+/** The default of `queryTimeoutMs`: longer than any statement of ours (scripts are not cut). */
+export const QUERY_TIMEOUT_MS = 60_000;
+// node-postgres reads a query_timeout of 0 as "the pool's"; this is the longest a timer may wait.
+const SCRIPT_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** node-postgres's answer when `query_timeout` passes: the client may be half-open, never reuse it. */
+function isReadTimeout(err: unknown): err is Error {
+  return err instanceof Error && err.message === 'Query read timeout';
 }
 
 /**
@@ -67,8 +83,9 @@ class PgQueryable implements Queryable {
     return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
   }
 
+  /** Scripts (migrations, which may build an index for minutes) are never cut by the query timeout. */
   async exec(sql: string): Promise<void> {
-    await this.client.query(sql);
+    await this.client.query({ text: sql, query_timeout: SCRIPT_TIMEOUT_MS } as pg.QueryConfig);
   }
 }
 
@@ -96,6 +113,10 @@ export class PostgresDatabase implements Database {
               .join(' '),
           }),
       connectionTimeoutMillis: 5000,
+      ...(options.queryTimeoutMs === 0 ? {} : { query_timeout: options.queryTimeoutMs ?? QUERY_TIMEOUT_MS }),
+      // An idle connection to a vanished server is found out by TCP keepalive, not by the next query.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     this.onError = options.onError;
     // An idle client's connection dying is reported here, never thrown: the pool drops the client
@@ -167,6 +188,11 @@ export class PostgresDatabase implements Database {
       this.onError?.(err);
     };
     client.on('error', onError);
+    // A statement that timed out leaves the client half-open (node-postgres#3399): no ROLLBACK can
+    // be sent on it, and it must be destroyed rather than go back to the pool.
+    const noteTimeout = (err: unknown): void => {
+      if (broken === undefined && isReadTimeout(err)) broken = err;
+    };
     const rollBack = async (): Promise<void> => {
       // The work failed (often for a reason of the caller's): whether the server still serves is
       // what the ROLLBACK says, or the connection's own error when it broke.
@@ -196,6 +222,7 @@ export class PostgresDatabase implements Database {
               await client.query('COMMIT');
               this.evidence.answered();
             } catch (err) {
+              noteTimeout(err);
               await rollBack();
               throw err;
             } finally {
@@ -208,6 +235,7 @@ export class PostgresDatabase implements Database {
       this.evidence.answered();
       return result;
     } catch (err) {
+      noteTimeout(err);
       await rollBack();
       throw err;
     } finally {

@@ -15,3 +15,4 @@ export * from './delivery-orders';
 export * from './fake-snapshot-owner';
 export * from './event-histories';
 export * from './haproxy';
+export * from './blackhole-proxy';
