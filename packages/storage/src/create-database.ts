@@ -15,6 +15,8 @@ export interface CreateDatabaseOptions {
   sessionSettings?: Record<string, string>;
   /** PostgreSQL only: see PostgresOptions.queryTimeoutMs (default 60 s). */
   queryTimeoutMs?: number;
+  /** PostgreSQL only: see PostgresOptions.idleInTransactionTimeoutMs (default 30 s). */
+  idleInTransactionTimeoutMs?: number;
   onError?: (err: Error) => void;
 }
 
@@ -30,6 +32,9 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Da
       ...(options.onError === undefined ? {} : { onError: options.onError }),
       ...(options.sessionSettings === undefined ? {} : { sessionSettings: options.sessionSettings }),
       ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
+      ...(options.idleInTransactionTimeoutMs === undefined
+        ? {}
+        : { idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs }),
     });
   }
   if (url.startsWith('pglite://')) {

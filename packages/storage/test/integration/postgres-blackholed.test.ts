@@ -14,11 +14,16 @@ beforeAll(async () => {
   database = await freshPostgresDatabase('blackholed');
   const target = new URL(database.url);
   proxy = await startBlackholeProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  // One connection: a timed-out one given back to the pool would be the next one handed out.
+  db = await createDatabase({ url: proxiedUrl(), maxConnections: 1, queryTimeoutMs: 500 });
+});
+
+/** The database, reached through the proxy. */
+function proxiedUrl(): string {
   const proxied = new URL(database.url);
   proxied.port = String(proxy.port);
-  // One connection: a timed-out one given back to the pool would be the next one handed out.
-  db = await createDatabase({ url: proxied.toString(), maxConnections: 1, queryTimeoutMs: 500 });
-});
+  return proxied.toString();
+}
 
 afterAll(async () => {
   await db?.close().catch(() => undefined);
@@ -62,5 +67,40 @@ describe('PostgreSQL behind a link that goes silent', () => {
     proxy.heal();
     const inTransaction = await db.transaction((tx) => tx.query<{ n: number }>('SELECT 7 AS n'));
     expect(inTransaction.rows).toEqual([{ n: 7 }]);
+  }, 30_000);
+
+  it("when the link goes silent while a transaction holds a row lock, then the server ends that session within the idle-in-transaction timeout and another connection's write to the row goes through", async () => {
+    // The other side of the partition: the same database reached directly, as a healthy replica.
+    const direct = await createDatabase({ url: database.url, maxConnections: 1 });
+    const silent = await createDatabase({
+      url: proxiedUrl(),
+      maxConnections: 1,
+      queryTimeoutMs: 500,
+      idleInTransactionTimeoutMs: 1000,
+    });
+    try {
+      await direct.query('CREATE TABLE IF NOT EXISTS fenced (id int PRIMARY KEY, n int NOT NULL)');
+      await direct.query('INSERT INTO fenced VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = 0');
+      const cutOff = silent
+        .transaction(async (tx) => {
+          await tx.query('UPDATE fenced SET n = n + 1 WHERE id = 1');
+          proxy.blackhole();
+          await tx.query('SELECT 1');
+        })
+        .catch((err: unknown) => err);
+      expect(isTransientFailure(await cutOff)).toBe(true);
+      // Without the fence the server keeps the silent session's lock (TCP keepalive: hours) and
+      // this write waits until its own query timeout (60 s) fails it.
+      const started = performance.now();
+      await direct.query('UPDATE fenced SET n = n + 10 WHERE id = 1');
+      expect(performance.now() - started).toBeLessThan(5000);
+      // The cut-off transaction never committed: only the healthy side's write is there.
+      const { rows } = await direct.query<{ n: number }>('SELECT n FROM fenced WHERE id = 1');
+      expect(rows).toEqual([{ n: 10 }]);
+    } finally {
+      proxy.heal();
+      await silent.close().catch(() => undefined);
+      await direct.close();
+    }
   }, 30_000);
 });

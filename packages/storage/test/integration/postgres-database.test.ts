@@ -72,8 +72,33 @@ describe('PostgreSQL session settings', () => {
       expect(setting.rows[0]?.synchronous_commit).toBe('off');
       const plain = await db.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
       expect(plain.rows[0]?.synchronous_commit).toBe('on');
+      // The fence on a silent replica's locks holds beside the caller's settings.
+      const fence = await tuned.query<{ idle_in_transaction_session_timeout: string }>(
+        'SHOW idle_in_transaction_session_timeout',
+      );
+      expect(fence.rows[0]?.idle_in_transaction_session_timeout).toBe('30s');
     } finally {
       await tuned.close();
+    }
+  });
+
+  it('when a pool is opened, then the server ends a session idle in its transaction for 30 s, unless told 0 (never)', async () => {
+    const plain = await db.query<{ idle_in_transaction_session_timeout: string }>(
+      'SHOW idle_in_transaction_session_timeout',
+    );
+    expect(plain.rows[0]?.idle_in_transaction_session_timeout).toBe('30s');
+    const unfenced = await createDatabase({
+      url: database.url,
+      maxConnections: 1,
+      idleInTransactionTimeoutMs: 0,
+    });
+    try {
+      const off = await unfenced.query<{ idle_in_transaction_session_timeout: string }>(
+        'SHOW idle_in_transaction_session_timeout',
+      );
+      expect(off.rows[0]?.idle_in_transaction_session_timeout).toBe('0');
+    } finally {
+      await unfenced.close();
     }
   });
 });
