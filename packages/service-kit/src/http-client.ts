@@ -313,6 +313,26 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     logger?.info({ target }, `Circuit to ${target} closed`);
   });
 
+  /**
+   * One call, and a second one at once when the first surely did no harm to repeat: the
+   * connection broke without an answer (a kept-alive socket the other side closed, a replica
+   * killed behind a load balancer) or a proxy answered 502 for it, and the request is safe to send
+   * twice (a read, or a write carrying an Idempotency-Key, which its service applies once).
+   * Behind a balancer the second attempt goes to another replica.
+   */
+  const fireOnceMore = async (req: HttpRequest): Promise<HttpResponse> => {
+    try {
+      return await breaker.fire(req);
+    } catch (err) {
+      const broken =
+        (err instanceof CallFailure && err.kind === 'error') ||
+        (err instanceof UnavailableAnswer && err.response.status === 502);
+      if (!broken || !safeToRepeat(req) || breaker.opened) throw err;
+      metrics.count('retried');
+      return breaker.fire(req);
+    }
+  };
+
   const secondsUntilHalfOpen = (): number =>
     Math.max(1, Math.ceil((openedAt + resetTimeoutMs - performance.now()) / 1000));
 
@@ -333,7 +353,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
     }
     try {
-      const response = await breaker.fire(req);
+      const response = await fireOnceMore(req);
       if (req.tenant !== undefined) tenantTimeouts.succeeded(req.tenant);
       return response;
     } catch (err) {
@@ -380,7 +400,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       body,
       timeoutMs: req.timeoutMs,
     });
-    return { status: res.status, headers: res.headers, body: parseJson<T>(target, res.body) };
+    return { status: res.status, headers: res.headers, body: parseJson<T>(target, res.status, res.body) };
   };
 
   const close = async (): Promise<void> => {
@@ -419,7 +439,7 @@ interface ClientMetrics {
 function clientMetrics(registry: Registry, target: string): ClientMetrics {
   const requests = counterOn(registry, {
     name: 'http_client_requests_total',
-    help: 'Outbound HTTP calls by target and outcome (HTTP status, timeout, unreachable, error, circuit_open, invalid_request).',
+    help: 'Outbound HTTP calls by target and outcome (HTTP status, timeout, unreachable, error, circuit_open, invalid_request; retried: a broken call sent once more).',
     labelNames: ['target', 'status'] as const,
   });
   const duration = histogramOn(registry, {
@@ -446,6 +466,14 @@ function clientMetrics(registry: Registry, target: string): ClientMetrics {
     duration: duration.labels({ target }),
     state: state.labels({ target }),
   };
+}
+
+const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A read, or a write its service deduplicates by its Idempotency-Key. */
+function safeToRepeat(req: HttpRequest): boolean {
+  if (REPEATABLE_METHODS.has(req.method.toUpperCase())) return true;
+  return Object.keys(req.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
 }
 
 function failureMessage(target: string, failure: CallFailure): string {
@@ -482,12 +510,21 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return false;
 }
 
-function parseJson<T>(target: string, body: Buffer): T {
+function parseJson<T>(target: string, status: number, body: Buffer): T {
   // An empty answer (204) has no JSON; the caller reads the status.
   if (body.length === 0) return undefined as T;
   try {
     return JSON.parse(body.toString('utf8')) as T;
   } catch (err) {
+    // A 502, 503 or 504 that is not JSON is a proxy's page between us and the target (a load
+    // balancer whose replica died mid-request, an ingress): the target is unavailable, not buggy.
+    if (UNAVAILABLE_STATUSES.has(status)) {
+      throw new AppError('SERVICE_UNAVAILABLE', `${target} is unavailable (answered ${status})`, {
+        headers: { 'Retry-After': '1' },
+        details: { reason: 'unavailable_answer', status },
+        cause: err,
+      });
+    }
     // A service of ours answering something other than JSON is a bug, not an outage: 500, logged.
     throw new AppError('INTERNAL', `${target} answered with a body that is not JSON`, { cause: err });
   }

@@ -108,7 +108,9 @@ describe('http client: circuit breaker', () => {
   it.each([502, 504])('when the target keeps answering %i, then the breaker opens', async (status) => {
     downstream.handle(answering(status));
 
-    for (let i = 0; i < 3; i += 1) await client.request({ method: 'GET', path: '/x' });
+    // A read answered 502 is sent once more (http-client-retry.test.ts): each attempt counts, and
+    // the circuit may already refuse the third call.
+    for (let i = 0; i < 3; i += 1) await client.request({ method: 'GET', path: '/x' }).catch(() => undefined);
 
     expect(client.isOpen()).toBe(true);
   });

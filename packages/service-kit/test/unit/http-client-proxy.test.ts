@@ -104,6 +104,24 @@ describe('http client: proxying', () => {
     });
   });
 
+  it.each([502, 503, 504])(
+    "when json() gets a %i whose body is not JSON (a load balancer's page), then SERVICE_UNAVAILABLE with Retry-After, not INTERNAL",
+    async (status) => {
+      downstream.handle((_req, res) => {
+        res.writeHead(status, { 'content-type': 'text/html' });
+        res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      });
+
+      await expect(client.json({ method: 'GET', path: '/x' })).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        status: 503,
+        headers: { 'Retry-After': '1' },
+        message: `registry is unavailable (answered ${status})`,
+        details: { reason: 'unavailable_answer', status },
+      });
+    },
+  );
+
   it('when the base URL has a path, then it prefixes every request path', async () => {
     let url: string | undefined;
     downstream.handle((req, res) => {

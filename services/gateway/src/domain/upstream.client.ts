@@ -128,7 +128,13 @@ export class UpstreamClient {
       const value = response.headers[name];
       if (value !== undefined) forwarded[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    if (response.status === 502 || response.status === 504) {
+    // A 502 or 504, or a 503 that is not one of our JSON errors (a load balancer's page between us
+    // and the service): the platform gets our error, in our shape, with when to retry.
+    if (
+      response.status === 502 ||
+      response.status === 504 ||
+      (response.status === 503 && !isJson(forwarded))
+    ) {
       throw errors.unavailable(`The ${service} service is unavailable`, 1);
     }
     // A service that says it cannot serve now (its database is down): the platform learns when to retry.
@@ -139,4 +145,8 @@ export class UpstreamClient {
   async close(): Promise<void> {
     await Promise.all([...this.clients.values()].map((client) => client.close()));
   }
+}
+
+function isJson(headers: Record<string, string>): boolean {
+  return /^application\/(problem\+)?json\b/i.test(headers['content-type'] ?? '');
 }

@@ -88,17 +88,31 @@ describe('Idempotency-Key through the gateway', () => {
     }
   });
 
-  it('when the connection resets after the service committed, then the retry returns the original answer and nothing runs twice', async () => {
+  it('when the connection resets after the service committed, then the gateway sends the keyed write once more and the platform gets the original answer, the write made once', async () => {
     const before = await ledger.rows();
     proxy.resetNextAnswer();
-    const lost = await post('/v1/svc/entries', 'k-5', { c: 1 });
-    expect(lost.status).toBe(503);
-    expect(lost.headers.get('retry-after')).not.toBeNull();
+    const answered = await post('/v1/svc/entries', 'k-5', { c: 1 });
+    expect(answered.status).toBe(201);
+    expect(answered.headers.get('idempotent-replayed')).toBe('true');
+    expect(answered.body.data.id).toMatch(/^ent_/);
     expect((await ledger.rows()) - before).toBe(1);
     const retry = await post('/v1/svc/entries', 'k-5', { c: 1 });
     expect(retry.status).toBe(201);
+    expect(retry.body.data.id).toBe(answered.body.data.id);
+    expect((await ledger.rows()) - before).toBe(1);
+  });
+
+  it('when the connection resets twice in a row after the service committed, then 503 with Retry-After, and the retry returns the original answer', async () => {
+    const before = await ledger.rows();
+    proxy.resetNextAnswer();
+    proxy.resetNextAnswer();
+    const lost = await post('/v1/svc/entries', 'k-5b', { c: 2 });
+    expect(lost.status).toBe(503);
+    expect(lost.headers.get('retry-after')).not.toBeNull();
+    expect((await ledger.rows()) - before).toBe(1);
+    const retry = await post('/v1/svc/entries', 'k-5b', { c: 2 });
+    expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(retry.body.data.id).toMatch(/^ent_/);
     expect((await ledger.rows()) - before).toBe(1);
   });
 
