@@ -40,6 +40,13 @@ module.exports = {
       // The fault suite (make test-faults): its own PostgreSQL and RabbitMQ, minutes per file.
       displayName: 'faults',
       testMatch: ['<rootDir>/test-faults/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.long\\.test\\.ts$'],
+    },
+    {
+      ...common,
+      // The long faults (make test-faults-long, not in make test): minutes-long outages, a starved CPU.
+      displayName: 'faults-long',
+      testMatch: ['<rootDir>/test-faults/**/*.long.test.ts'],
     },
   ],
   testTimeout: 30000,

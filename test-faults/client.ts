@@ -24,6 +24,8 @@ export interface RequestRecord {
   endedAt: number;
   /** The error of the last unanswered attempt, when there was one. */
   lastError?: string;
+  /** Each attempt answered 5xx: when (seconds since the suite began) and what the body said. */
+  failures?: { at: number; status: number; said: string; retryAfter: string | null }[];
 }
 
 export interface ClientOptions {
@@ -117,6 +119,16 @@ export class WorkloadClient {
           record.body = text;
         }
         retryAfter = response.headers.get('retry-after');
+        if (response.status >= 500) {
+          const error = record.body?.error;
+          const said = error === undefined ? String(text).slice(0, 120) : `${error.code}: ${error.message}`;
+          (record.failures ??= []).push({
+            at: performance.now() / 1000,
+            status: response.status,
+            said,
+            retryAfter,
+          });
+        }
         const conflict = response.status === 409 && record.body?.error?.code === 'IDEMPOTENCY_CONFLICT';
         // The write was carried out but its answer died with the process that made it (ADR 0011):
         // retrying is pointless; the caller reads the resource instead.

@@ -117,12 +117,13 @@ export async function startClusterBench(
     routeOf,
     everythingServes,
     fault: async (spec) => {
-      const { row, problems, summary } = await runUnderFault(bench, spec);
+      const { row, problems, summary, notes } = await runUnderFault(bench, spec);
       rows.push(row);
       // Kept after every fault, and told at once (jest holds console output until the file ends).
       saveRows(report.file, report.title, rows);
       process.stdout.write(`\n[faults] ${formatTable([row]).split('\n')[2]}\n`);
       for (const line of summary) process.stdout.write(`[faults]   ${line}\n`);
+      for (const line of notes) process.stdout.write(`[faults]   note: ${line}\n`);
       saveProblems(spec.label, problems);
       expect(summary).toEqual([]);
     },

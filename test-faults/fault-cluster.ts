@@ -7,8 +7,10 @@ import {
   onAbnormalExit,
   startCluster,
   startPrivatePostgres,
+  startBlackholeProxy,
   startPrivateRabbitMQ,
   stablePort,
+  type BlackholeProxy,
   type PrivatePostgres,
   type PrivateRabbitMQ,
   type RunningCluster,
@@ -45,6 +47,14 @@ export interface FaultCluster {
    * 10 s): an intended exit.
    */
   stopGracefully(name: string): Promise<void>;
+  /**
+   * A process named in `cutOff` loses its database or the broker: its connections hang, nothing
+   * is closed, new ones hang too (a partition, a dead NAT entry), while the rest of the cluster
+   * reaches both.
+   */
+  cutOff(name: string, from: Link): void;
+  /** New connections of the process flow again; the ones that were cut stay dead. */
+  reconnect(name: string, from: Link): void;
   /** SIGSTOP / SIGCONT by pid. */
   pause(name: string): void;
   resume(name: string): void;
@@ -62,9 +72,20 @@ const OUTPUT_LINES = 40;
 const PRE_STOP_MS = 1000;
 const STDERR_LINES = 200;
 
+export type Link = 'database' | 'broker';
+
 export interface FaultClusterOptions {
   /** Processes of every service, gateway included, behind HAProxy (default 1: no balancer). */
   replicas?: number;
+  /** Processes (e.g. `licensing-2`) whose database and broker links go through proxies the suite can cut. */
+  cutOff?: string[];
+}
+
+/** The URL with its port replaced: the same server, reached through a proxy on loopback. */
+function throughPort(url: string, port: number): string {
+  const proxied = new URL(url);
+  proxied.port = String(port);
+  return proxied.toString();
 }
 
 export async function startFaultCluster(
@@ -120,6 +141,37 @@ export async function startFaultCluster(
     });
   };
 
+  // One proxy per cut-off process and link, in front of the suite's own PostgreSQL and RabbitMQ.
+  const proxies = new Map<string, BlackholeProxy>();
+  const proxyOf = (name: string, link: Link): BlackholeProxy => {
+    const proxy = proxies.get(`${name}/${link}`);
+    if (proxy === undefined) throw new Error(`${name} was not started with a ${link} link that can be cut`);
+    return proxy;
+  };
+  const closeProxies = () => Promise.all([...proxies.values()].map((proxy) => proxy.close()));
+  for (const name of options.cutOff ?? []) {
+    for (const [link, url] of [
+      ['database', postgres.url],
+      ['broker', broker.url],
+    ] as const) {
+      const target = new URL(url);
+      proxies.set(
+        `${name}/${link}`,
+        await startBlackholeProxy({ host: target.hostname, port: Number(target.port) }),
+      );
+    }
+  }
+  const envOf = (name: string, processEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+    if (!(options.cutOff ?? []).includes(name)) return processEnv;
+    const { DATABASE_URL, AMQP_URL } = processEnv;
+    if (DATABASE_URL === undefined || AMQP_URL === undefined) throw new Error(`${name} has no links to cut`);
+    return {
+      ...processEnv,
+      DATABASE_URL: throughPort(DATABASE_URL, proxyOf(name, 'database').port),
+      AMQP_URL: throughPort(AMQP_URL, proxyOf(name, 'broker').port),
+    };
+  };
+
   try {
     const ports: Record<string, number> = {};
     for (const name of SERVICES) ports[name] = await stablePort();
@@ -135,6 +187,7 @@ export async function startFaultCluster(
         // The suite is the supervisor here: it must see every death (an unintended one fails the
         // check) and restart what it killed itself; a supervisor restarting behind it would hide deaths.
         supervise: false,
+        envOf,
         ...((options.replicas ?? 1) > 1
           ? { replicas: options.replicas, balancer: haproxyBalancer(), replicaPort: stablePort }
           : {}),
@@ -149,6 +202,7 @@ export async function startFaultCluster(
       return start();
     });
   } catch (err) {
+    await closeProxies();
     await Promise.all([postgres.teardown(), broker.teardown()]);
     throw err;
   }
@@ -201,6 +255,8 @@ export async function startFaultCluster(
       await new Promise((resolve) => setTimeout(resolve, PRE_STOP_MS));
       await running.stopProcess(name);
     },
+    cutOff: (name, from) => proxyOf(name, from).blackhole(),
+    reconnect: (name, from) => proxyOf(name, from).heal(),
     pause: (name) => process.kill(pidOf(name), 'SIGSTOP'),
     resume: (name) => process.kill(pidOf(name), 'SIGCONT'),
     reviveDead: async () => {
@@ -233,6 +289,7 @@ export async function startFaultCluster(
         if (isRunning(name)) process.kill(pidOf(name), 'SIGCONT');
       }
       await running.stop().catch(() => undefined);
+      await closeProxies();
       await Promise.all([postgres.teardown(), broker.teardown()]);
     },
   };

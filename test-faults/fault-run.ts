@@ -57,11 +57,12 @@ export interface FaultSpec {
    */
   dispatcherKilledAt?: () => number;
   /**
-   * A 502, 503 or 504 answered during this fault is a problem (no fault, or one a deployment must
-   * absorb, as a rolling restart): by default only 500s are, since a dependency that is down may
-   * be answered 503 with Retry-After.
+   * Which 502, 503 and 504 answers during this fault are problems: 'any' (no fault, or one a
+   * deployment must absorb, as a rolling restart), 'without-retry-after' (a 502, a 504, or a 503
+   * that does not say when to come back: issue #34 allows only 503 with Retry-After during a
+   * fault). By default none are, only 500s.
    */
-  unavailableIsAProblem?: boolean;
+  unavailable?: 'any' | 'without-retry-after';
 }
 
 export interface FaultOutcome {
@@ -70,6 +71,8 @@ export interface FaultOutcome {
   problems: string[];
   /** The problems grouped by kind: a count, the kind and one example each. */
   summary: string[];
+  /** What the fault was allowed to do and did (a 503 with Retry-After), one line per route. */
+  notes: string[];
 }
 
 /** Groups problems that differ only by chain and ids: `12x lost: ... (e.g. chain 7 ...)`. */
@@ -201,22 +204,46 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     (r) => r.window === spec.label && r.idempotencyKey !== undefined,
   );
   const internal = records.filter((r) => r.statuses.includes(500));
-  const byRoute = new Map<string, number>();
-  for (const r of internal) {
-    const route = `${r.method} ${routeName(r.path)}`;
-    byRoute.set(route, (byRoute.get(route) ?? 0) + r.statuses.filter((s) => s === 500).length);
+  const byRoute = new Map<string, string[]>();
+  for (const r of records)
+    for (const f of r.failures ?? []) {
+      if (f.status !== 500) continue;
+      const route = `${r.method} ${routeName(r.path)}`;
+      byRoute.set(route, [...(byRoute.get(route) ?? []), `${f.at.toFixed(1)} s ${f.said}`]);
+    }
+  for (const [route, seen] of byRoute)
+    problems.push(`500: ${seen.length} answers to ${route} (${seen.slice(0, 4).join('; ')})`);
+  // Every 502, 503 and 504 is told, with when and what it said: a problem when the spec says so,
+  // otherwise a note, so that an answer the fault allowed still names its source.
+  const notes: string[] = [];
+  const unavailable = new Map<string, { problem: boolean; seen: string[] }>();
+  for (const r of records)
+    for (const f of r.failures ?? []) {
+      if (f.status !== 502 && f.status !== 503 && f.status !== 504) continue;
+      const allowed =
+        spec.unavailable === undefined ||
+        (spec.unavailable === 'without-retry-after' && f.status === 503 && f.retryAfter !== null);
+      const route = `${f.status}${f.retryAfter === null ? ' (no Retry-After)' : ''} to ${r.method} ${routeName(r.path)}`;
+      const entry = unavailable.get(route) ?? { problem: !allowed, seen: [] };
+      entry.seen.push(`${f.at.toFixed(1)} s ${f.said}`);
+      unavailable.set(route, entry);
+    }
+  // Attempts with no answer at all (timed out, reset, refused), which the client retried.
+  const unanswered = new Map<string, number>();
+  for (const r of records) {
+    const count = r.statuses.filter((status) => status === 0).length;
+    if (count > 0)
+      unanswered.set(
+        `${r.method} ${routeName(r.path)}`,
+        (unanswered.get(`${r.method} ${routeName(r.path)}`) ?? 0) + count,
+      );
   }
-  for (const [route, n] of byRoute) problems.push(`500: ${n} answers to ${route}`);
-  if (spec.unavailableIsAProblem === true) {
-    const unavailable = new Map<string, number>();
-    for (const r of records)
-      for (const status of r.statuses)
-        if (status === 502 || status === 503 || status === 504) {
-          const route = `${status} to ${r.method} ${routeName(r.path)}`;
-          unavailable.set(route, (unavailable.get(route) ?? 0) + 1);
-        }
-    for (const [route, n] of unavailable) problems.push(`unavailable: ${n} answers ${route}`);
-  }
+  for (const [route, count] of unanswered)
+    notes.push(`unanswered: ${count} attempts to ${route} (timed out or reset; retried)`);
+  for (const [route, { problem, seen }] of unavailable)
+    (problem ? problems : notes).push(
+      `unavailable: ${seen.length} answers ${route} (${seen.slice(0, 4).join('; ')})`,
+    );
   // Contracts §7: a retried write gets its answer or runs; a 409 "answer lost" leaves the client
   // unable to tell, however the write went.
   for (const r of writes.filter((w) => w.answerLost === true))
@@ -252,7 +279,7 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     ...(bench.inside === undefined ? {} : { log: log.tally }),
     passed: problems.length === 0,
   };
-  return { row, problems, summary: summarize(problems) };
+  return { row, problems, summary: summarize(problems), notes };
 }
 
 /**

@@ -60,6 +60,11 @@ export interface ClusterOptions {
   balancer?: ClusterBalancer;
   /** Picks the replicas' ports (default freePort; the fault suite's stable ports survive restarts). */
   replicaPort?: () => Promise<number>;
+  /**
+   * The environment of one process, as built (its name, e.g. `licensing-2`): what it returns is
+   * what the process gets, e.g. its DATABASE_URL or AMQP_URL through a proxy of the caller's.
+   */
+  envOf?: (name: string, env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
 }
 
 /** One service as the balancer sees it. */
@@ -78,6 +83,8 @@ export interface ClusterBalancer {
   waitUntilServing(service: string, backendPort: number, timeoutMs?: number): Promise<void>;
   /** Sends no more requests to the replica on `backendPort` (a terminating pod out of the Service). */
   takeOut(service: string, backendPort: number): Promise<void>;
+  /** Whether its health checks have the replica on `backendPort` up (a failing readiness takes it out). */
+  isServing(service: string, backendPort: number): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -121,6 +128,8 @@ export interface RunningCluster {
   balancerServes(name: string): Promise<void>;
   /** The balancer (if any) sends the process `name` no more requests. */
   balancerTakesOut(name: string): Promise<void>;
+  /** Whether the balancer sends the process `name` requests now (true without a balancer). */
+  balancerSendsTo(name: string): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -406,6 +415,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     replicaPorts.push(port);
   }
   replicasOf.gateway = ['gateway', ...replicaNames];
+  if (options.envOf !== undefined)
+    for (const [name, setting] of settings) setting.env = options.envOf(name, setting.env);
   if (balancer !== undefined)
     balanced.push({ service: 'gateway', frontPort: gatewayPort, backendPorts: gatewayBackends });
 
@@ -473,6 +484,11 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       const setting = settings.get(name);
       if (balancer === undefined || setting === undefined) return;
       await balancer.takeOut(setting.service ?? name, setting.port);
+    },
+    balancerSendsTo: async (name) => {
+      const setting = settings.get(name);
+      if (balancer === undefined || setting === undefined) return true;
+      return balancer.isServing(setting.service ?? name, setting.port);
     },
     stop: async () => {
       shuttingDown = true;

@@ -114,19 +114,21 @@ export function haproxyBalancer(options: HaproxyOptions = {}): ClusterBalancer {
       if (statsSocket === undefined) throw new Error('haproxy is not running');
       await ask(statsSocket, `set server ${serverOf(service, backendPort)} state ready`);
       const deadline = performance.now() + timeoutMs;
-      for (;;) {
-        // `show servers state`: one line per server; srv_addr is the 5th field, srv_op_state (2:
-        // running) the 6th, srv_port the 19th.
-        const state = await ask(statsSocket, `show servers state be_${service}`).catch(() => '');
-        const up = state
-          .split('\n')
-          .map((line) => line.trim().split(/\s+/))
-          .some((fields) => fields[18] === String(backendPort) && fields[5] === '2');
-        if (up) return;
+      while (!(await this.isServing(service, backendPort))) {
         if (performance.now() > deadline)
           throw new Error(`haproxy did not see ${service} on port ${backendPort} up within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+    },
+    async isServing(service, backendPort) {
+      if (statsSocket === undefined) throw new Error('haproxy is not running');
+      // `show servers state`: one line per server; srv_op_state (2: running) is the 6th field,
+      // srv_admin_state (0: not in maintenance) the 7th, srv_port the 19th.
+      const state = await ask(statsSocket, `show servers state be_${service}`).catch(() => '');
+      return state
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .some((fields) => fields[18] === String(backendPort) && fields[5] === '2' && fields[6] === '0');
     },
     async start(services) {
       const binary = haproxyBinary();
