@@ -107,7 +107,7 @@ test-faults: build ## Fault suite (issues #12 and #34, also the last part of mak
 	status=$$?; cat coverage/faults/*.md 2>/dev/null; exit $$status
 
 # Not in make test: a 5-minute broker outage, then every replica fault again with the CPU starved.
-test-faults-long: build ## Long faults (issue #34, not in make test): two replicas of everything, the broker away 5 min, each replica fault with the CPU starved (about 20 min)
+test-faults-long: build ## Long faults (issue #34, not in make test): two replicas of everything, the broker away 5 min, each replica fault with the CPU starved (about 17 min)
 	@rm -rf coverage/faults
 	NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --selectProjects faults-long --runInBand; \
 	status=$$?; cat coverage/faults/*.md 2>/dev/null; exit $$status

@@ -128,6 +128,55 @@ export function databaseCut(suite: ClusterBench, label: string): FaultSpec {
   };
 }
 
+/** Per service, the newest unpublished outbox row (0 when none) and how many rows up to it are unpublished. */
+async function backlog(
+  suite: ClusterBench,
+  upTo?: Map<string, number>,
+): Promise<Map<string, { last: number; waiting: number }>> {
+  const entries = await Promise.all(
+    SERVICES.map(async (service) => {
+      const bound = upTo?.get(service);
+      const { rows } = await suite.env.admin(
+        `SELECT coalesce(max(id), 0)::bigint AS last, count(*)::int AS waiting FROM outbox
+          WHERE published_at IS NULL${bound === undefined ? '' : ` AND id <= ${Math.trunc(bound)}`}`,
+        suite.env.databaseOf(service),
+      );
+      const row = rows[0] as { last: number; waiting: number } | undefined;
+      return [service, { last: Number(row?.last ?? 0), waiting: row?.waiting ?? 0 }] as const;
+    }),
+  );
+  return new Map(entries);
+}
+
+const total = (counts: Map<string, { waiting: number }>): number =>
+  [...counts.values()].reduce((sum, { waiting }) => sum + waiting, 0);
+
+/**
+ * Prints how many events waited in the outboxes as the broker was started again and how long the
+ * relays took to publish those (events written since are not counted), from the moment
+ * `start_app` was issued, sampled about every 250 ms, for at most 5 minutes. The time includes
+ * the services' reconnection (backoff up to 5 s) and their relays' breakers (5 s open).
+ */
+async function watchDrain(
+  suite: ClusterBench,
+  waiting: Map<string, { last: number; waiting: number }>,
+  from: number,
+): Promise<void> {
+  const upTo = new Map([...waiting].map(([service, { last }]) => [service, last]));
+  let left = total(waiting);
+  while (left > 0 && performance.now() - from < 300_000) {
+    await sleep(250);
+    left = total(await backlog(suite, upTo));
+  }
+  const seconds = (performance.now() - from) / 1000;
+  const events = total(waiting);
+  process.stdout.write(
+    left === 0
+      ? `[faults]   backlog: ${events} events waited in the outboxes; all published within ${seconds.toFixed(1)} s of the broker's start (${Math.round(events / seconds)} events/s over that time)\n`
+      : `[faults]   backlog: ${events} events waited in the outboxes; ${left} still unpublished after ${seconds.toFixed(0)} s\n`,
+  );
+}
+
 /** The broker stopped (`rabbitmqctl stop_app` on the suite's node) for `ms` while writes go on. */
 export function brokerAway(suite: ClusterBench, label: string, ms: number): FaultSpec {
   return {
@@ -135,7 +184,16 @@ export function brokerAway(suite: ClusterBench, label: string, ms: number): Faul
     inject: async () => {
       await suite.env.broker.stopApp();
       await sleep(ms);
+      const waiting = await backlog(suite);
+      const from = performance.now();
+      // Told beside the row, not awaited: the fault is over once the broker is back.
+      void watchDrain(suite, waiting, from).catch((err: unknown) =>
+        process.stdout.write(`[faults]   backlog: not measured (${(err as Error).message})\n`),
+      );
       await suite.env.broker.startApp();
+      process.stdout.write(
+        `[faults]   the broker took ${((performance.now() - from) / 1000).toFixed(1)} s to start again\n`,
+      );
     },
     probe: () => suite.everythingServes(),
     // Minutes of events wait in the outboxes; the relays publish them once the broker is back.

@@ -12,7 +12,7 @@ import {
   starved,
 } from './replica-rows';
 
-// The long faults of two of everything (issue #34), out of `make test` (about 20 minutes):
+// The long faults of two of everything (issue #34), out of `make test` (about 17 minutes):
 // `make test-faults-long`. The broker away for 5 minutes while writes go on, then each fault of
 // the quick file again with a CPU hog taking most of the machine (one busy loop per core), as a
 // throttled pod or a noisy host sees it. Same cluster, workload and checks as replica-faults.
