@@ -76,6 +76,7 @@ export async function startClusterBench(
     deaths: env.deaths,
     reviveDead: () => env.reviveDead(),
     reported: new Set(),
+    dispatcherKills: [],
   };
   const rows: FaultRow[] = [];
 

@@ -123,6 +123,7 @@ beforeAll(async () => {
       return ['embedded'];
     },
     reported: new Set(),
+    dispatcherKills: [],
   };
 }, 180_000);
 

@@ -122,7 +122,7 @@ export async function checkChains(
   receiver: WebhookReceiver,
   chains: Chain[],
   deadline: number,
-  inFlight?: { from: number; to: number },
+  inFlight?: { from: number; to: number }[],
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const queue = [...chains];

@@ -27,7 +27,11 @@ export interface WebhookReceiver {
    * `inFlight` (the dispatcher killed before it could record that 200) is at-least-once delivery
    * (docs/spec/contracts.md §10), which the receiver deduplicates by `webhook-id`: not counted.
    */
-  repeatedAfterSuccess(inFlight?: { from: number; to: number }): ReceivedWebhook[];
+  /**
+   * Webhooks received again after one of their deliveries was answered 200; one repeat is excused
+   * when that 200 fell in one of `inFlight` (the last moments of a dispatcher that was killed).
+   */
+  repeatedAfterSuccess(inFlight?: { from: number; to: number }[]): ReceivedWebhook[];
   close(): Promise<void>;
 }
 
@@ -88,7 +92,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       for (const hook of received) {
         const success = firstSuccess.get(hook.webhookId);
         if (success !== undefined) {
-          const wasInFlight = inFlight !== undefined && success >= inFlight.from && success <= inFlight.to;
+          const wasInFlight = (inFlight ?? []).some(
+            (window) => success >= window.from && success <= window.to,
+          );
           if (wasInFlight && !excused.has(hook.webhookId)) excused.add(hook.webhookId);
           else repeated.push(hook);
         }
