@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { checkUrl, closeGuardedAgents, FetchGuardError, guardedFetch } from '../../src';
 
 // Local servers on 127.0.0.1: reachable only with allowPrivate, or with a test policy that lets
@@ -52,6 +52,10 @@ function route(req: IncomingMessage, res: ServerResponse): void {
       return; // never finishes: the declared length alone must refuse it
     case '/hang':
       return; // never answers
+    case '/stall':
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      res.write(Buffer.alloc(4096, 1));
+      return; // the link goes silent mid-body: nothing more, nothing closed
     default:
       res.writeHead(404).end();
   }
@@ -146,6 +150,35 @@ describe('guardedFetch', () => {
       'timeout',
     );
     expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('when the body stops mid-way and nothing is closed, then the deadline ends the fetch', async () => {
+    const started = performance.now();
+    expect(await reasonOf(guardedFetch(`${base}/stall`, { allowPrivate: true, timeoutMs: 300 }))).toBe(
+      'timeout',
+    );
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('when the peer takes the connection and never says a byte (a blackhole), then the deadline ends the fetch', async () => {
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const silentPort = (silent.address() as AddressInfo).port;
+      const started = performance.now();
+      expect(
+        await reasonOf(
+          guardedFetch(`http://127.0.0.1:${silentPort}/`, { allowPrivate: true, timeoutMs: 300 }),
+        ),
+      ).toBe('timeout');
+      expect(performance.now() - started).toBeLessThan(1500);
+      // The next fetch from the same agent is not held up by the dead one.
+      expect((await guardedFetch(`${base}/ok`, { allowPrivate: true })).status).toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('when nothing listens, then it is unreachable', async () => {

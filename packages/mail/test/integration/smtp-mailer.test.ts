@@ -1,4 +1,23 @@
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { MailCatcher, SmtpMailer, parseMail } from '../../src';
+
+/** An SMTP peer whose link goes silent: it takes connections, optionally greets, then says nothing more. */
+async function silentSmtp(greet: boolean): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets: Socket[] = [];
+  const server: Server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+    if (greet) socket.write('220 silent.example.com ESMTP\r\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
 
 describe('SMTP mailer and the local catcher', () => {
   let catcher: MailCatcher;
@@ -31,6 +50,22 @@ describe('SMTP mailer and the local catcher', () => {
     await expect(mailer.send({ to: 'b@example.com', subject: 'Refused', text: 'x' })).rejects.toThrow();
     await mailer.send({ to: 'b@example.com', subject: 'Accepted', text: 'x' });
     expect(catcher.inbox('b@example.com').map((m) => m.subject)).toEqual(['Accepted']);
+  });
+
+  it.each([
+    ['takes the connection and never greets', false],
+    ['greets, then never answers', true],
+  ])('when the server %s (a link gone silent), then the send fails within its timeout', async (_, greet) => {
+    const peer = await silentSmtp(greet);
+    const hung = new SmtpMailer({ url: peer.url, from: 'x <no-reply@example.com>', timeoutMs: 300 });
+    try {
+      const started = performance.now();
+      await expect(hung.send({ to: 'c@example.com', subject: 'Hung', text: 'x' })).rejects.toThrow();
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      await hung.close();
+      await peer.close();
+    }
   });
 
   it('when a subject is not ASCII, then it is decoded', () => {
