@@ -14,6 +14,12 @@
 //   4. Checks the rules the manifests keep: no `replicas` on a workload an autoscaler scales;
 //      every container sized, and every workload named in the production overlay's sizing.yaml;
 //      NODE_OPTIONS never drops --enable-source-maps; the pooler's connection arithmetic.
+//   5. Checks that every service runs as the replicated fault suite proved it (issue #34; the
+//      suite's settings are read from its sources): at least two replicas, a disruption budget
+//      letting one go at a time, updates that stop one only once its replacement is ready, a
+//      readiness probe on /readyz as patient as the suite's balancer checks and as quick to take a
+//      cut-off replica out, a liveness probe that never restarts a replica for losing a
+//      dependency, and a grace period that covers the preStop sleep and the shutdown deadline.
 //
 //   node scripts/k8s-check.mjs
 import { spawnSync } from 'node:child_process';
@@ -423,8 +429,113 @@ function checkConnections(overlay, objects) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// What the replicated fault suite proved (test-faults/replica-faults.test.ts, docs/operations.md)
+// ---------------------------------------------------------------------------------------------
+
+/** A number in a source file, found by a pattern with one capture: a moved default fails loudly. */
+function sourceNumber(file, pattern) {
+  const match = pattern.exec(readFileSync(path.join(root, file), 'utf8'));
+  if (match === null) throw new Error(`${file}: ${pattern} no longer matches; update k8s-check`);
+  return Number(match[1].replaceAll('_', ''));
+}
+
+function provenSettings() {
+  return {
+    // HAProxy's checks in the suite: a replica leaves after `fall` failed checks of `timeout check`.
+    fall: sourceNumber('packages/test-kit/src/haproxy.ts', /fall \$\{options\.fall \?\? (\d+)\}/),
+    checkTimeoutS: sourceNumber('packages/test-kit/src/haproxy.ts', /'  timeout check (\d+)s'/),
+    // The database-cut row fails when the cut-off replica is still in the balancer this late.
+    leavesWithinS: sourceNumber('test-faults/replica-rows.ts', /const LEAVES_BALANCER_MS = ([\d_]+);/) / 1000,
+    // What a SIGTERM may take before the process gives up (graceful-shutdown's deadline).
+    // The fence every pool asks for: a cut-off replica's transaction ends and frees its row locks.
+    idleInTransactionS:
+      sourceNumber('packages/storage/src/postgres.ts', /IDLE_IN_TRANSACTION_TIMEOUT_MS = ([\d_]+);/) / 1000,
+    shutdownS:
+      sourceNumber('packages/service-kit/src/graceful-shutdown.ts', /const DEFAULT_DEADLINE_MS = ([\d_]+);/) /
+      1000,
+  };
+}
+
+function checkAsProven(overlay, objects, proven) {
+  // PgBouncer drops the pools' start-up options: the server must set the fence itself.
+  const cluster = objects.find((o) => o.kind === 'Cluster');
+  const fence = cluster?.spec.postgresql.parameters.idle_in_transaction_session_timeout;
+  if (cluster !== undefined && fence !== `${proven.idleInTransactionS}s`)
+    fail(
+      `${overlay}: the PostgreSQL cluster's idle_in_transaction_session_timeout is ${fence}, the pools ask for ${proven.idleInTransactionS}s`,
+    );
+  const select = (o, workload) =>
+    Object.entries(o.spec.selector?.matchLabels ?? {}).every(
+      ([key, value]) => workload.spec.template.metadata.labels?.[key] === value,
+    );
+  for (const workload of workloads(objects)) {
+    const id = `${overlay}: ${workload.kind}/${workload.metadata.name}`;
+    const hpa = objects.find(
+      (o) => o.kind === 'HorizontalPodAutoscaler' && o.spec.scaleTargetRef.name === workload.metadata.name,
+    );
+    if (hpa !== undefined && !(hpa.spec.minReplicas >= 2))
+      fail(
+        `${id}: minReplicas ${hpa.spec.minReplicas}; the fault suite proves two of every service, not one`,
+      );
+    const pdb = objects.find((o) => o.kind === 'PodDisruptionBudget' && select(o, workload));
+    if (pdb === undefined) fail(`${id}: no PodDisruptionBudget: a node drain may take every replica at once`);
+    else if (!(pdb.spec.minAvailable === 1 || pdb.spec.maxUnavailable === 1))
+      fail(`${id}: its PodDisruptionBudget must let exactly one replica go at a time (minAvailable: 1)`);
+    if (workload.kind === 'Deployment') {
+      const rolling = workload.spec.strategy?.rollingUpdate;
+      if (workload.spec.strategy?.type !== 'RollingUpdate' || rolling?.maxUnavailable !== 0)
+        fail(`${id}: updates must be RollingUpdate with maxUnavailable 0 (the suite's rolling restart)`);
+    } else if (
+      // podManagementPolicy affects scaling only: a rolling update still waits for each pod to be ready.
+      workload.spec.updateStrategy?.type !== 'RollingUpdate' ||
+      (workload.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1) !== 1
+    )
+      fail(`${id}: updates must replace one pod at a time, each once the previous is ready`);
+
+    const pod = workload.spec.template.spec;
+    const container = pod.containers.find((c) => c.name === workload.metadata.name) ?? pod.containers[0];
+    const readiness = container.readinessProbe;
+    if (readiness?.httpGet?.path !== '/readyz') {
+      fail(`${id}: the readiness probe must ask /readyz, as the suite's balancer does`);
+    } else {
+      const period = readiness.periodSeconds ?? 10;
+      const timeout = readiness.timeoutSeconds ?? 1;
+      const threshold = readiness.failureThreshold ?? 3;
+      if (threshold < proven.fall)
+        fail(
+          `${id}: readiness failureThreshold ${threshold} < the suite's ${proven.fall}: one slow answer takes it out`,
+        );
+      if (timeout < proven.checkTimeoutS)
+        fail(
+          `${id}: readiness timeoutSeconds ${timeout} < the suite's ${proven.checkTimeoutS} s, which a starved CPU was shown to pass`,
+        );
+      if (period * threshold + timeout > proven.leavesWithinS)
+        fail(
+          `${id}: readiness takes up to ${period * threshold + timeout} s to take a cut-off replica out; the suite requires ${proven.leavesWithinS} s`,
+        );
+    }
+    const liveness = container.livenessProbe;
+    if (liveness?.httpGet?.path !== '/healthz')
+      fail(
+        `${id}: the liveness probe must ask /healthz: a replica that lost its database recovers without a restart`,
+      );
+    else if ((liveness.periodSeconds ?? 10) * (liveness.failureThreshold ?? 3) < 30)
+      fail(`${id}: liveness gives up in under 30 s; a starved replica would be restarted under load`);
+    const sleep = container.lifecycle?.preStop?.exec?.command;
+    const preStopS = Array.isArray(sleep) && sleep[0] === 'sleep' ? Number(sleep[1]) : Number.NaN;
+    if (!Number.isFinite(preStopS))
+      fail(`${id}: no preStop sleep: requests routed before the endpoint is removed would be refused`);
+    else if ((pod.terminationGracePeriodSeconds ?? 30) < preStopS + proven.shutdownS)
+      fail(
+        `${id}: terminationGracePeriodSeconds ${pod.terminationGracePeriodSeconds} < preStop ${preStopS} s + the shutdown deadline ${proven.shutdownS} s`,
+      );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const binary = kubectl();
+const proven = provenSettings();
 const overlays = new Map();
 for (const name of readdirSync(path.join(root, 'k8s/overlays')).sort())
   overlays.set(name, render(binary, path.join(root, 'k8s/overlays', name)));
@@ -432,6 +543,7 @@ const summaries = [];
 for (const [overlay, objects] of overlays) {
   validateSchemas(overlay, objects);
   checkRules(overlay, objects);
+  checkAsProven(overlay, objects, proven);
   const summary = checkConnections(overlay, objects);
   if (summary !== undefined) summaries.push(summary);
 }
