@@ -1,5 +1,5 @@
 import { sleep } from '@svc/test-kit';
-import type { WorkloadClient } from './client';
+import type { RequestRecord, WorkloadClient } from './client';
 import type { Death } from './fault-cluster';
 import type { FaultRow } from './fault-report';
 import {
@@ -212,30 +212,24 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     (r) => r.window === spec.label && r.idempotencyKey !== undefined,
   );
   const internal = records.filter((r) => r.statuses.includes(500));
-  const byRoute = new Map<string, string[]>();
-  for (const r of records)
-    for (const f of r.failures ?? []) {
-      if (f.status !== 500) continue;
-      const route = `${r.method} ${routeName(r.path)}`;
-      byRoute.set(route, [...(byRoute.get(route) ?? []), `${f.at.toFixed(1)} s ${f.said}`]);
-    }
-  for (const [route, seen] of byRoute)
+  const internalErrors = failuresByRoute(records, (f, route) =>
+    f.status === 500 ? { key: route, problem: true } : undefined,
+  );
+  for (const [route, { seen }] of internalErrors)
     problems.push(`500: ${seen.length} answers to ${route} (${seen.slice(0, 4).join('; ')})`);
   // Every 502, 503 and 504 is told, with when and what it said: a problem when the spec says so,
   // otherwise a note, so that an answer the fault allowed still names its source.
   const notes: string[] = [];
-  const unavailable = new Map<string, { problem: boolean; seen: string[] }>();
-  for (const r of records)
-    for (const f of r.failures ?? []) {
-      if (f.status !== 502 && f.status !== 503 && f.status !== 504) continue;
-      const allowed =
-        spec.unavailable === undefined ||
-        (spec.unavailable === 'without-retry-after' && f.status === 503 && f.retryAfter !== null);
-      const route = `${f.status}${f.retryAfter === null ? ' (no Retry-After)' : ''} to ${r.method} ${routeName(r.path)}`;
-      const entry = unavailable.get(route) ?? { problem: !allowed, seen: [] };
-      entry.seen.push(`${f.at.toFixed(1)} s ${f.said}`);
-      unavailable.set(route, entry);
-    }
+  const unavailable = failuresByRoute(records, (f, route) => {
+    if (f.status !== 502 && f.status !== 503 && f.status !== 504) return undefined;
+    const allowed =
+      spec.unavailable === undefined ||
+      (spec.unavailable === 'without-retry-after' && f.status === 503 && f.retryAfter !== null);
+    return {
+      key: `${f.status}${f.retryAfter === null ? ' (no Retry-After)' : ''} to ${route}`,
+      problem: !allowed,
+    };
+  });
   // Attempts with no answer at all (timed out, reset, refused), which the client retried.
   const unanswered = new Map<string, number>();
   for (const r of records) {
@@ -318,4 +312,26 @@ function lastWords(output: string[]): string[] {
   const stderrAt = output.indexOf('--- stderr ---');
   if (stderrAt === -1) return output.slice(-8);
   return [...output.slice(Math.max(0, stderrAt - 8), stderrAt), ...output.slice(stderrAt, stderrAt + 81)];
+}
+
+type Failure = NonNullable<RequestRecord['failures']>[number];
+
+/**
+ * The failed answers `pick` keeps, grouped under the key it gives (with the route, `METHOD
+ * /path/{id}`), each told by its second and message; a group is a problem when its first is.
+ */
+function failuresByRoute(
+  records: RequestRecord[],
+  pick: (failure: Failure, route: string) => { key: string; problem: boolean } | undefined,
+): Map<string, { problem: boolean; seen: string[] }> {
+  const groups = new Map<string, { problem: boolean; seen: string[] }>();
+  for (const r of records)
+    for (const f of r.failures ?? []) {
+      const picked = pick(f, `${r.method} ${routeName(r.path)}`);
+      if (picked === undefined) continue;
+      const group = groups.get(picked.key) ?? { problem: picked.problem, seen: [] };
+      group.seen.push(`${f.at.toFixed(1)} s ${f.said}`);
+      groups.set(picked.key, group);
+    }
+  return groups;
 }

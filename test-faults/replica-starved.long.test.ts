@@ -36,10 +36,13 @@ afterAll(async () => {
   await suite?.teardown();
 }, 3 * MINUTES);
 
+/** How long the broker is away: 5 minutes, as issue #34 asks (FAULTS_BROKER_AWAY_MS for a quicker trial). */
+const AWAY_MS = Number(process.env.FAULTS_BROKER_AWAY_MS ?? 5 * MINUTES);
+
 describe('two replicas of every service behind a load balancer, long outages and a starved CPU', () => {
   it(
     'when the broker is away for 5 minutes while writes go on, then nothing acknowledged is lost or doubled and the backlog drains',
-    () => suite.fault(brokerAway(suite, 'broker away 5 min', 5 * MINUTES)),
+    () => suite.fault(brokerAway(suite, `broker away ${(AWAY_MS / MINUTES).toFixed(1)} min`, AWAY_MS)),
     15 * MINUTES,
   );
 
