@@ -69,7 +69,7 @@ export class BoxScanRepository implements BoxScanStore {
     return row ?? null;
   }
 
-  async update(tx: Queryable, s: BoxScan): Promise<boolean> {
+  async update(tx: Queryable, s: BoxScan, heldUntil?: Date): Promise<boolean> {
     const { numUpdatedRows } = await db(tx)
       .updateTable('boxScans')
       .set({
@@ -85,6 +85,8 @@ export class BoxScanRepository implements BoxScanStore {
       })
       .where('boxId', '=', s.boxId)
       .where('startedAt', '=', s.startedAt)
+      // The fence of the lease: a leaseDue since wrote a later lease_until.
+      .$if(heldUntil !== undefined, (query) => query.where('leaseUntil', '=', heldUntil ?? new Date(0)))
       .executeTakeFirst();
     return numUpdatedRows > 0n;
   }

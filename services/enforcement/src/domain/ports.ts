@@ -269,8 +269,12 @@ export interface BoxScanStore {
   /** One scan that is due, leased until `leaseUntil`. */
   leaseDue(tx: Queryable, now: Date, leaseUntil: Date): Promise<BoxScan | null>;
   find(q: Queryable, boxId: string, options?: { lock?: boolean }): Promise<BoxScan | null>;
-  /** Writes the scan's progress; false (nothing written) when it was restarted since it was read. */
-  update(tx: Queryable, scan: BoxScan): Promise<boolean>;
+  /**
+   * Writes the scan's progress; false (nothing written) when it was restarted since it was read,
+   * or, given the lease the worker holds (`heldUntil`), when the row's lease is no longer that one:
+   * it ran out under a stalled worker and another one took the scan over (issue #34).
+   */
+  update(tx: Queryable, scan: BoxScan, heldUntil?: Date): Promise<boolean>;
 }
 
 /** Everything enforcement's entry points hand to its use cases (wired in start.ts). */

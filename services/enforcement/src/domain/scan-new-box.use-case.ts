@@ -33,7 +33,10 @@ export async function startScanOnIndexed(
   return true;
 }
 
-/** One page's outcome; `superseded`: the box's scan was restarted meanwhile, this round ends unwritten. */
+/**
+ * One page's outcome; `superseded`: the box's scan was restarted meanwhile, or its lease ran out and
+ * another worker took it over: this worker's round ends unwritten.
+ */
 interface PageStep {
   scan: BoxScan;
   failed: boolean;
@@ -67,6 +70,9 @@ async function scanPage(
   >,
   scan: BoxScan,
 ): Promise<PageStep> {
+  // Every write of the scan is fenced by the lease this worker holds: one that stalled past it
+  // (paused, cut off) must not undo, or complete again, what the worker that took over wrote.
+  const held = scan.leaseUntil ?? undefined;
   const page = await ctx.avatars.scanPage(ctx.db, scan.cursorSeq, SCAN_PAGE);
   if (page.length === 0) {
     const now = ctx.clock.now();
@@ -78,7 +84,7 @@ async function scanPage(
       leaseUntil: null,
     };
     const current = await ctx.db.transaction(async (tx) => {
-      if (!(await ctx.scans.update(tx, completed))) return false;
+      if (!(await ctx.scans.update(tx, completed, held))) return false;
       await ctx.outbox(tx, events.boxScanCompleted(completed, now));
       return true;
     });
@@ -104,7 +110,7 @@ async function scanPage(
       lastError: (err instanceof Error ? err.message : String(err)).slice(0, 500),
       leaseUntil: null,
     };
-    const current = await ctx.db.transaction((tx) => ctx.scans.update(tx, failed));
+    const current = await ctx.db.transaction((tx) => ctx.scans.update(tx, failed, held));
     return { scan: failed, failed: true, superseded: !current };
   }
   let created = 0;
@@ -124,7 +130,7 @@ async function scanPage(
     // Still ours: the lease is extended page by page.
     leaseUntil: new Date(ctx.clock.now().getTime() + LEASE_MS),
   };
-  const current = await ctx.db.transaction((tx) => ctx.scans.update(tx, advanced));
+  const current = await ctx.db.transaction((tx) => ctx.scans.update(tx, advanced, held));
   return { scan: advanced, failed: false, superseded: !current };
 }
 

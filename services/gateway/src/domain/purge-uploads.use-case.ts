@@ -49,12 +49,14 @@ export async function purgeUnreferencedUploads(deps: PurgeUploadsDeps, olderThan
     await deps.uploads.markInUse(deps.db, [...referenced], deps.clock.now());
     const unused = uploads.filter((u) => !referenced.has(u.id));
     if (unused.length === 0) continue;
+    // The files first: a purge that stops between the two (a killed process) leaves rows, which
+    // the next pass finds and finishes; rows deleted first would leave files no pass finds again.
+    // Meanwhile such an upload, which no claim names, reads as missing (404).
+    for (const upload of unused) if (upload.inFiles) await deps.uploadFiles?.remove(upload.id);
     await deps.uploads.delete(
       deps.db,
       unused.map((u) => u.id),
     );
-    // The rows first: a file without its row is never served, a row without its file would be a 404.
-    for (const upload of unused) if (upload.inFiles) await deps.uploadFiles?.remove(upload.id);
     purged += unused.length;
   }
   return purged;

@@ -1,0 +1,131 @@
+import { createDatabase, type Database } from '@svc/storage';
+import { internalClient, platformClaims } from '@svc/test-kit';
+import type { RunningEnforcement } from '../../src';
+import {
+  JWT_SECRET,
+  startEnforcementHarness,
+  startReplica,
+  type EnforcementHarness,
+} from '../fixtures/enforcement-harness';
+
+// The evaluation retry job on two replicas (issue #34, "Singletons that are not"): avatars whose
+// evaluation is pending (detection was down) are leased in their rows (evaluation_lease_until, 15 s
+// of the service's clock; the due rows taken FOR UPDATE SKIP LOCKED) and held across the call to
+// detection, outside any transaction. A replica that dies leaves its leases to run out; one that
+// stalls past them (paused, or cut off and back) comes back with an answer older than the one the
+// other replica applied since: each answer is applied with the avatar's row locked and only when it
+// was asked after the newest one applied, so a late one opens and closes nothing (the avatar is
+// asked about once more, as after any overtaken answer).
+
+let h: EnforcementHarness;
+let replica: RunningEnforcement;
+/** A third replica the avatars are reported to: its breaker opens on detection's 503s, not theirs. */
+let reporter: RunningEnforcement;
+let db: Database;
+
+beforeAll(async () => {
+  h = await startEnforcementHarness();
+  replica = await startReplica(h);
+  reporter = await startReplica(h);
+  db = await createDatabase({ url: h.databaseUrl });
+});
+afterAll(async () => {
+  await db.close();
+  await reporter.stop();
+  await replica.stop();
+  await h.stop();
+});
+
+const LEASE_MS = 15_000;
+let boxes = 0;
+
+/**
+ * `count` avatars impersonating a new box, reported (to the third replica) while detection was
+ * down: pending, due in 1 s. Each report kicks that replica's job, which finds none of them due.
+ */
+async function pendingImpostors(count: number): Promise<{ refs: string[]; name: string }> {
+  boxes += 1;
+  const name = `Pending Person ${boxes}`;
+  await h.box(name, 'BLOCK_ALL');
+  const client = internalClient(reporter.url, JWT_SECRET, platformClaims());
+  h.detection.down = true;
+  for (let i = 0; i < count; i += 1) {
+    const reported = await h.avatar(client, `pending-${i}`, `${name} bot ${i}`);
+    expect(reported.evaluation).toBe('pending');
+  }
+  h.detection.down = false;
+  h.clock.advance(1000);
+  const { rows } = await db.query<{ ref: string }>(
+    'SELECT ref FROM avatars WHERE platform_id = $1 ORDER BY ref',
+    [client.platformId],
+  );
+  return { refs: rows.map((row) => row.ref), name };
+}
+
+/** The avatars (by their internal refs, in order) with their evaluation and violations. */
+async function stateOf(ids: string[]) {
+  const { rows } = await db.query<{ ref: string; evaluation: string; violations: number; open: number }>(
+    `SELECT a.ref, a.evaluation,
+            (SELECT count(*)::int FROM violations v WHERE v.avatar_ref = a.ref) AS violations,
+            (SELECT count(*)::int FROM violations v WHERE v.avatar_ref = a.ref AND v.status = 'pending') AS open
+       FROM avatars a WHERE a.ref = ANY($1::text[]) ORDER BY a.ref`,
+    [ids],
+  );
+  return rows;
+}
+
+/** How often detection was asked about each of `refs` since `from` (its request log's index). */
+function askedAbout(refs: string[], from: number): number[] {
+  const asked = h.detection.requests.slice(from).flatMap((r) => (r.boxId === undefined ? r.refs : []));
+  return refs.map((ref) => asked.filter((r) => r === ref).length);
+}
+
+describe('the evaluation retry job on two replicas', () => {
+  it('when both replicas run passes at once over pending avatars, then detection is asked about each once and each opens one violation', async () => {
+    const { refs } = await pendingImpostors(12);
+    const from = h.detection.requests.length;
+    const runs = await Promise.all([
+      h.running.retryEvaluations(),
+      replica.retryEvaluations(),
+      replica.retryEvaluations(),
+      h.running.retryEvaluations(),
+    ]);
+    expect(runs.reduce((sum, n) => sum + n, 0)).toBe(12);
+    expect(askedAbout(refs, from)).toEqual(refs.map(() => 1));
+    expect(await stateOf(refs)).toEqual(
+      refs.map((ref) => ({ ref, evaluation: 'completed', violations: 1, open: 1 })),
+    );
+  });
+
+  it('when the replica evaluating avatars stalls past its lease and then resumes, then the other evaluates them only once the lease ran out, and the late answers open or close nothing', async () => {
+    const { refs, name } = await pendingImpostors(4);
+    const from = h.detection.requests.length;
+    // The second replica leases the avatars and asks detection, which does not know the identity
+    // yet: its answer ("no match") is held back, as if its process were paused, or cut off and back.
+    const identities = h.detection.identities;
+    h.detection.identities = identities.filter((identity) => identity.name !== name);
+    const held = h.detection.holdNextEvaluation();
+    const stalled = replica.retryEvaluations();
+    await held.received;
+    h.detection.identities = identities;
+    // Within its lease the other replica leaves them alone.
+    h.clock.advance(LEASE_MS - 1000);
+    expect(await h.running.retryEvaluations()).toBe(0);
+    // Once it ran out, the other replica evaluates them: one violation each.
+    h.clock.advance(2000);
+    expect(await h.running.retryEvaluations()).toBe(4);
+    const evaluated = await stateOf(refs);
+    expect(evaluated.map((a) => [a.evaluation, a.violations, a.open])).toEqual(
+      refs.map(() => ['completed', 1, 1]),
+    );
+    // The stalled replica resumes with its older answer, which would resolve every one of them
+    // ("modified"): nothing of it is applied.
+    held.release();
+    expect(await stalled).toBe(0);
+    expect((await stateOf(refs)).map((a) => [a.violations, a.open])).toEqual(refs.map(() => [1, 1]));
+    // The overtaken answer has the avatars asked about once more; that changes nothing either.
+    await h.running.retryEvaluations();
+    expect(await stateOf(refs)).toEqual(evaluated);
+    expect(askedAbout(refs, from).every((n) => n <= 3)).toBe(true);
+  });
+});
