@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
+import { systemClock, type Clock } from '@svc/clock';
 import { markOwned } from '@svc/name-matching';
 import type { IndexSnapshot, IndexSnapshotStore, SnapshotRead } from '../domain/ports';
 
@@ -26,6 +27,12 @@ interface Header {
   projectionId: string;
   sections: SectionHeader[];
 }
+
+/**
+ * A temporary file untouched this long was left by a writer that died mid-write (a snapshot of a
+ * million identities is written in seconds, each chunk touching the file): swept by the next save.
+ */
+export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 
 const padTo = (n: number): number => (ALIGN - (n % ALIGN)) % ALIGN;
 
@@ -52,7 +59,11 @@ class Crc32 {
  * index keeps (no second copy). Anything that does not check out is reported, never loaded.
  */
 export class IndexSnapshotFile implements IndexSnapshotStore {
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    /** What a file's modification time is set against (file times are the host's: the system clock). */
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   get location(): string {
     return this.file;
@@ -60,6 +71,7 @@ export class IndexSnapshotFile implements IndexSnapshotStore {
 
   async save(snapshot: IndexSnapshot): Promise<number> {
     await mkdir(path.dirname(this.file), { recursive: true });
+    await this.sweepAbandoned();
     const sections = Object.entries(snapshot.parts).map(([name, data]) => ({
       name,
       kind: (Buffer.isBuffer(data) ? 'bytes' : 'u32') as SectionHeader['kind'],
@@ -103,6 +115,25 @@ export class IndexSnapshotFile implements IndexSnapshotStore {
     await handle.close();
     await rename(temporary, this.file);
     return written + HASH_BYTES;
+  }
+
+  /**
+   * Removes the temporary files of writers that died mid-write (a kill, an OOM): each is as large as
+   * a snapshot, and nothing else would ever remove it. Another writer's file in progress is recent.
+   */
+  private async sweepAbandoned(): Promise<void> {
+    const directory = path.dirname(this.file);
+    const prefix = `${path.basename(this.file)}.`;
+    const now = this.clock.now().getTime();
+    for (const name of await readdir(directory)) {
+      if (!name.startsWith(prefix) || !/^\d+\.[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length))) continue;
+      const file = path.join(directory, name);
+      const modified = await stat(file).then(
+        (s) => s.mtimeMs,
+        () => now,
+      );
+      if (now - modified > ABANDONED_AFTER_MS) await rm(file, { force: true });
+    }
   }
 
   async load(): Promise<SnapshotRead> {

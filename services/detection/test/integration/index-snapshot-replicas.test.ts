@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { waitFor } from '@svc/test-kit';
-import { IndexSnapshotFile } from '../../src/data-access/index-snapshot.file';
+import { ABANDONED_AFTER_MS, IndexSnapshotFile } from '../../src/data-access/index-snapshot.file';
 import type { IndexSnapshot } from '../../src/domain/ports';
 
 // The identity index's snapshot writer (issue #34, "Singletons that are not"). It is not a
@@ -88,5 +88,23 @@ describe('the index snapshot written by two writers', () => {
     expect(await loaded()).toBe(40);
     await new IndexSnapshotFile(file).save(snapshotOf(42, 1));
     expect(await loaded()).toBe(42);
+  });
+
+  it("when a dead writer left its temporary file, then a later save removes it, and not a live writer's", async () => {
+    await rm(dir, { recursive: true, force: true });
+    dir = await mkdtemp(path.join(tmpdir(), 'index-snapshots-'));
+    file = path.join(dir, 'identity-index.snapshot');
+    // A dead writer's file, untouched for longer than a write takes; one being written right now;
+    // and a file of somebody else's that merely looks alike.
+    const abandoned = `${path.basename(file)}.4242.0badf00d.tmp`;
+    const inProgress = `${path.basename(file)}.4343.feedbeef.tmp`;
+    const other = 'notes.4242.0badf00d.tmp';
+    for (const name of [abandoned, inProgress, other]) await writeFile(path.join(dir, name), 'x');
+    const old = new Date(Date.now() - ABANDONED_AFTER_MS - 60_000);
+    for (const name of [abandoned, other]) await utimes(path.join(dir, name), old, old);
+
+    await new IndexSnapshotFile(file).save(snapshotOf(43, 1));
+    expect(await loaded()).toBe(43);
+    expect((await readdir(dir)).sort()).toEqual(['identity-index.snapshot', inProgress, other].sort());
   });
 });
