@@ -27,6 +27,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'assets/index-abc123.js.gz'), gzipSync(SCRIPT));
   writeFileSync(path.join(dir, 'assets/index-abc123.js.map'), '{"version":3,"sources":["secret.tsx"]}');
   writeFileSync(path.join(dir, 'index.html.map'), '{}');
+  writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   h = await startHarness({ env: { DASHBOARD_DIR: dir } });
 });
 afterAll(async () => {
@@ -182,5 +183,23 @@ describe('dashboard assets', () => {
     const res = await get(`${h.url}/dashboard/assets/index-gone999.js`);
     expect(res.status).toBe(404);
     expectNoFraming(res.headers);
+  });
+});
+
+describe('the root and the icon', () => {
+  it('when a browser opens the service’s address, then it is sent to the dashboard', async () => {
+    const res = await get(`${h.url}/`, { accept: 'text/html' });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/dashboard');
+    expectNoFraming(res.headers);
+  });
+
+  it('when a browser asks for /favicon.ico, then it is sent to the dashboard’s icon, which is served', async () => {
+    const res = await get(`${h.url}/favicon.ico`);
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe('/dashboard/favicon.svg');
+    const icon = await get(`${h.url}/dashboard/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/);
   });
 });

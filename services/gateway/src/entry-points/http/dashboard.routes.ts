@@ -191,6 +191,15 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
     throw new AppError('NOT_FOUND', 'No such dashboard endpoint');
   });
 
+  // The service's root and the browser's default icon lead to the dashboard (issue #32): a person
+  // who opens the address sees the product, not a JSON 404. The API is under /v1.
+  router.get('/', (_req, res) => {
+    res.set('Cache-Control', 'no-cache').redirect(302, '/dashboard');
+  });
+  router.get('/favicon.ico', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=86400').redirect(301, '/dashboard/favicon.svg');
+  });
+
   // The single-page app: its assets, and index.html for every page path (the router draws the page).
   const dir = ctx.dashboardDir;
   const index = dir === undefined ? undefined : path.join(dir, 'index.html');
