@@ -34,7 +34,11 @@ describe('dashboard: a creator claims, verifies and protects an identity in a re
 
     await page.getByRole('link', { name: 'Claims' }).click();
     await page.getByText('No claims yet.').waitFor();
+    // Each page names its tab after its heading (issue #32: one title for every page).
+    expect(await page.title()).toBe('Your claims · Identity protection');
     await page.getByRole('link', { name: 'Claim an identity' }).click();
+    await page.getByRole('heading', { name: 'Claim an identity' }).waitFor();
+    expect(await page.title()).toBe('Claim an identity · Identity protection');
 
     // The API's message next to the field: no reference picture.
     await page.getByLabel('Name').fill(name);
@@ -48,6 +52,8 @@ describe('dashboard: a creator claims, verifies and protects an identity in a re
     await page.getByRole('button', { name: 'Claim' }).click();
     await page.getByRole('heading', { name }).waitFor();
     const claimUrl = page.url();
+    // A heading drawn once the claim has loaded names the tab too.
+    await page.waitForFunction((title) => document.title === title, `${name} · Identity protection`);
     expect(await page.getByText('pending', { exact: true }).isVisible()).toBe(true);
 
     await page.getByRole('button', { name: 'Complete verification (sandbox)' }).click();
@@ -58,7 +64,7 @@ describe('dashboard: a creator claims, verifies and protects an identity in a re
     await page.getByLabel('Policy').selectOption('LICENSE');
     await page.getByLabel('commercial monthly price').fill('-5');
     await page.getByRole('button', { name: 'Protect with this box' }).click();
-    const priceError = page.locator('fieldset', { hasText: 'commercial licence' }).getByRole('alert');
+    const priceError = page.locator('fieldset', { hasText: 'commercial license' }).getByRole('alert');
     await priceError.waitFor();
     expect(await priceError.textContent()).toMatch(/>=\s*0|at least 0|too small/i);
     await page.getByLabel('commercial monthly price').fill('400');

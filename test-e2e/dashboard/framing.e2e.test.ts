@@ -109,7 +109,7 @@ describe('dashboard: framing and content security policy in a real browser', () 
       await page.getByRole('heading').first().waitFor();
     }
     await signUp(page, deployment, { email: uniqueEmail('csp'), name: 'Strict Inc', role: 'platform' });
-    for (const link of ['API keys', 'Webhooks', 'Plan and usage', 'Licences', 'Violations', 'Obligations']) {
+    for (const link of ['API keys', 'Webhooks', 'Plan and usage', 'Licenses', 'Violations', 'Obligations']) {
       await visit(page, link);
     }
     // The platform's keys up to the quota (20), then one more from the page.

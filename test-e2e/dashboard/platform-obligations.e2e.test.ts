@@ -11,7 +11,7 @@ import {
 
 jest.setTimeout(300_000);
 
-describe('dashboard: a platform developer watches its plan, licences and obligations in a real browser', () => {
+describe('dashboard: a platform developer watches its plan, licenses and obligations in a real browser', () => {
   let deployment: Deployment;
   let browser: Browser;
 
@@ -53,7 +53,7 @@ describe('dashboard: a platform developer watches its plan, licences and obligat
     return created.body.data.id as string;
   };
 
-  it('when a developer’s avatar breaks a box and it advances its sandbox clock past the grace period, then the dashboard shows its licence usage, the violation, and the takedown it now owes', async () => {
+  it('when a developer’s avatar breaks a box and it advances its sandbox clock past the grace period, then the dashboard shows its license usage, the violation, and the takedown it now owes', async () => {
     const unique = String(process.pid).replace(/\d/g, (d) => 'abcdefghij'[Number(d)] ?? 'x');
     const licensedName = `Cordelia Brightwater ${unique}`;
     const blockedName = `Ignatius Thornbury ${unique}`;
@@ -112,10 +112,10 @@ describe('dashboard: a platform developer watches its plan, licences and obligat
     // Every call its key made so far is counted (and reading the usage counts nothing).
     await keyCard.getByText(`Today (UTC): ${keyCalls} of 1,000 requests`).waitFor();
 
-    // Licences, and the usage reported for this period.
-    await page.getByRole('link', { name: 'Licences', exact: true }).click();
+    // Licenses, and the usage reported for this period.
+    await page.getByRole('link', { name: 'Licenses', exact: true }).click();
     await page.getByRole('link', { name: licensedName }).click();
-    await page.getByRole('heading', { name: `${licensedName}: personal licence` }).waitFor();
+    await page.getByRole('heading', { name: `${licensedName}: personal license` }).waitFor();
     const reported = page.getByRole('definition').filter({ hasText: '$120.00' });
     await reported.waitFor();
     await page.getByRole('definition').filter({ hasText: /^42$/ }).waitFor();

@@ -14,7 +14,7 @@ import {
 } from './browser';
 
 // Issue #31 in a real browser (docs/spec/contracts.md §16, "proof anyone can check"): a creator verifies the
-// credential of a license on their box, a platform downloads the credential of its licence and
+// credential of a license on their box, a platform downloads the credential of its license and
 // verifies it and the logged decision, each check run by the SDK in Chromium (Ed25519 through
 // WebCrypto) against the keys the deployment publishes; an altered proof shows why it fails.
 
@@ -235,14 +235,14 @@ describe('dashboard: proofs anyone can check, verified in the browser', () => {
     await screenshot(page, 'proofs-creator-license-log-entry');
     await creatorContext.close();
 
-    // The platform downloads its licence's credential: <licenseId>.jwt, the compact JWS itself.
-    await platformPage.getByRole('link', { name: 'Licences', exact: true }).click();
-    const licenceRow = platformPage.getByRole('row', { name: new RegExp(name) });
-    await licenceRow.waitFor();
+    // The platform downloads its license's credential: <licenseId>.jwt, the compact JWS itself.
+    await platformPage.getByRole('link', { name: 'Licenses', exact: true }).click();
+    const licenseRow = platformPage.getByRole('row', { name: new RegExp(name) });
+    await licenseRow.waitFor();
     const [download] = await Promise.all([
       platformPage.waitForEvent('download'),
-      licenceRow
-        .getByRole('button', { name: `Download credential of the creator licence of ${name}` })
+      licenseRow
+        .getByRole('button', { name: `Download credential of the creator license of ${name}` })
         .click(),
     ]);
     expect(download.suggestedFilename()).toBe(`${licenseId}.jwt`);
@@ -257,30 +257,30 @@ describe('dashboard: proofs anyone can check, verified in the browser', () => {
     expect(checked.license).toMatchObject({ id: licenseId, identityName: name, tier: 'creator', boxId });
     expect(checked.keyId).toBe(kid);
 
-    // And in the browser, from the licence's row.
-    await licenceRow
-      .getByRole('button', { name: `Verify credential of the creator licence of ${name}` })
+    // And in the browser, from the license's row.
+    await licenseRow
+      .getByRole('button', { name: `Verify credential of the creator license of ${name}` })
       .click();
     const platformPanel = platformPage.getByRole('region', {
-      name: `Verification of the credential of licence ${licenseId} (${name})`,
+      name: `Verification of the credential of license ${licenseId} (${name})`,
     });
     await platformPanel.getByText('Verified: every check passed.').waitFor({ timeout: 30_000 });
     expect(await checksOf(platformPanel)).toEqual(CREDENTIAL_CHECKS.map((check) => `passed ${check}`));
     await screenshot(platformPage, 'proofs-platform-credential');
 
-    // The licence's newest logged decision (its activation): read by its party, hashed here, and
+    // The license's newest logged decision (its activation): read by its party, hashed here, and
     // proven included in the tree head the log signed.
-    const logProof = licenceRow.getByRole('button', {
-      name: `Verify log entry of the creator licence of ${name}`,
+    const logProof = licenseRow.getByRole('button', {
+      name: `Verify log entry of the creator license of ${name}`,
     });
     for (let attempt = 0; attempt < 30 && !(await logProof.isVisible()); attempt += 1) {
       await platformPage.waitForTimeout(1000);
       await platformPage.reload();
-      await licenceRow.waitFor();
+      await licenseRow.waitFor();
     }
     await logProof.click();
     const logPanel = platformPage.getByRole('region', {
-      name: `Verification of the log entry of licence ${licenseId}`,
+      name: `Verification of the log entry of license ${licenseId}`,
     });
     await logPanel.getByText('Verified: every check passed.').waitFor({ timeout: 30_000 });
     expect(await checksOf(logPanel)).toEqual(LOG_CHECKS.map((check) => `passed ${check}`));
@@ -296,7 +296,7 @@ describe('dashboard: proofs anyone can check, verified in the browser', () => {
       .getByText(/^The audit path of \d+ hash(es lead| leads) from leaf #\d+ to the signed root of size \d+$/)
       .waitFor();
 
-    // An entry altered on its way (its decision rewritten): its hash no longer matches the licence's.
+    // An entry altered on its way (its decision rewritten): its hash no longer matches the license's.
     await platformPage.route('**/v1/svc/transparency/entries/*', async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as { data: { entry: string } };

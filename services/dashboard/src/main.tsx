@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
 import { ApiError } from './api/http';
+import { DocumentTitle } from './components/DocumentTitle';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -22,6 +23,7 @@ createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter basename="/dashboard">
+        <DocumentTitle />
         <App />
       </BrowserRouter>
     </QueryClientProvider>

@@ -3,7 +3,7 @@ import type { components } from '@svc/sdk';
 import { api, idempotencyKey, unwrap } from './client';
 import type { ApiError } from './http';
 
-// A platform developer's view of its integration: plan and usage, licences, violations, grace
+// A platform developer's view of its integration: plan and usage, licenses, violations, grace
 // periods and obligations, and the sandbox clock. All of it is the public API (and the dashboard's
 // usage endpoint), read as the signed-in tenant.
 

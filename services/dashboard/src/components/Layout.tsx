@@ -14,7 +14,7 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
     { to: '/keys', label: 'API keys' },
     { to: '/webhooks', label: 'Webhooks' },
     { to: '/usage', label: 'Plan and usage' },
-    { to: '/licenses', label: 'Licences' },
+    { to: '/licenses', label: 'Licenses' },
     { to: '/violations', label: 'Violations' },
     { to: '/obligations', label: 'Obligations' },
   ],

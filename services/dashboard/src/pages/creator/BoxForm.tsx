@@ -11,7 +11,7 @@ type Config = Record<string, unknown>;
 
 const POLICIES: { value: Policy; label: string }[] = [
   { value: 'MONETIZE', label: 'Monetize: allowed, royalties on revenue' },
-  { value: 'LICENSE', label: 'License: platforms need a licence' },
+  { value: 'LICENSE', label: 'License: platforms need a license' },
   { value: 'TEAM', label: 'Team: only listed accounts and platforms' },
   { value: 'BLOCK_COMMERCIAL', label: 'Block commercial use' },
   { value: 'BLOCK_ALL', label: 'Block all' },
@@ -165,7 +165,7 @@ export function BoxForm({ claimId, box }: { claimId?: string; box?: Box }) {
       {policy === 'LICENSE'
         ? TIERS.map((tier) => (
             <fieldset key={tier}>
-              <legend>{tier} licence</legend>
+              <legend>{tier} license</legend>
               <label>
                 <input
                   type="checkbox"

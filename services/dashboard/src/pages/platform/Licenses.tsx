@@ -23,7 +23,7 @@ function saveFile(name: string, text: string, type: string): void {
 }
 
 /**
- * An active licence's proof (docs/spec/contracts.md §16): its credential saved as `<licenseId>.jwt` for the
+ * An active license's proof (docs/spec/contracts.md §16): its credential saved as `<licenseId>.jwt` for the
  * avatar it covers, or verified here with the SDK. Each is one call, made on the click.
  */
 function CredentialActions({
@@ -41,13 +41,13 @@ function CredentialActions({
     onSuccess: (credential) => {
       saveFile(`${license.id}.jwt`, credential, 'application/jwt');
       onNotice(
-        `Saved ${license.id}.jwt: the credential of your ${license.tier} licence of ${license.identityName}.`,
+        `Saved ${license.id}.jwt: the credential of your ${license.tier} license of ${license.identityName}.`,
       );
     },
     onError: (error) => onNotice(`Could not download the credential of ${license.id}: ${error.message}`),
   });
-  const what = `the ${license.tier} licence of ${license.identityName}`;
-  // The newest decision about the licence (activated, renewed, revoked…), once logged.
+  const what = `the ${license.tier} license of ${license.identityName}`;
+  // The newest decision about the license (activated, renewed, revoked…), once logged.
   const entry = logEntryOf(license);
   if (license.status !== 'active') {
     return entry === undefined ? (
@@ -57,7 +57,7 @@ function CredentialActions({
         type="button"
         className="link-button"
         aria-label={`Verify log entry of ${what}`}
-        onClick={() => onVerify({ kind: 'log-entry', what: `licence ${license.id}`, entry })}
+        onClick={() => onVerify({ kind: 'log-entry', what: `license ${license.id}`, entry })}
       >
         Verify log entry
       </button>
@@ -81,7 +81,7 @@ function CredentialActions({
         onClick={() =>
           onVerify({
             kind: 'credential',
-            what: `licence ${license.id} (${license.identityName})`,
+            what: `license ${license.id} (${license.identityName})`,
             license: {
               licenseId: license.id,
               identityName: license.identityName,
@@ -99,7 +99,7 @@ function CredentialActions({
           type="button"
           className="link-button"
           aria-label={`Verify log entry of ${what}`}
-          onClick={() => onVerify({ kind: 'log-entry', what: `licence ${license.id}`, entry })}
+          onClick={() => onVerify({ kind: 'log-entry', what: `license ${license.id}`, entry })}
         >
           Verify log entry
         </button>
@@ -111,7 +111,7 @@ function CredentialActions({
 const money = (amount: number, currency = 'USD') =>
   amount.toLocaleString(undefined, { style: 'currency', currency });
 
-/** The platform's licences: tier, fee, royalty rate and validity; each links to its usage. */
+/** The platform's licenses: tier, fee, royalty rate and validity; each links to its usage. */
 export function Licenses() {
   const [offset, setOffset] = useState(0);
   const [proof, setProof] = useState<ProofTarget | undefined>(undefined);
@@ -119,15 +119,15 @@ export function Licenses() {
   const licenses = useLicenses(offset, PAGE_SIZE);
   return (
     <section aria-labelledby="licenses-title">
-      <h1 id="licenses-title">Licences and usage</h1>
+      <h1 id="licenses-title">Licenses and usage</h1>
       <p role="status" className="notice">
         {notice}
       </p>
-      <QueryState isPending={licenses.isPending} error={licenses.error} what="licences">
+      <QueryState isPending={licenses.isPending} error={licenses.error} what="licenses">
         {() =>
           licenses.data === undefined || licenses.data.meta.total === 0 ? (
             <div className="empty">
-              <p>No licences yet.</p>
+              <p>No licenses yet.</p>
               <p>
                 When an identity check answers REQUIRE_LICENSE, request one with POST
                 /v1/svc/licenses/request; once the owner approves it, it is listed here with its usage.
@@ -137,7 +137,7 @@ export function Licenses() {
             <>
               <div className="table-wrap">
                 <table>
-                  <caption className="visually-hidden">Your licences, newest first</caption>
+                  <caption className="visually-hidden">Your licenses, newest first</caption>
                   <thead>
                     <tr>
                       <th scope="col">Identity</th>
@@ -180,7 +180,7 @@ export function Licenses() {
                 limit={PAGE_SIZE}
                 total={licenses.data.meta.total}
                 onChange={setOffset}
-                label="Licences"
+                label="Licenses"
               />
               {proof === undefined ? null : (
                 <ProofPanel
@@ -198,25 +198,25 @@ export function Licenses() {
   );
 }
 
-/** One licence: its terms and the usage reported for the current period. */
+/** One license: its terms and the usage reported for the current period. */
 export function LicenseDetail() {
   const { id = '' } = useParams();
   const license = useLicense(id);
   return (
-    <QueryState isPending={license.isPending} error={license.error} what="licence">
+    <QueryState isPending={license.isPending} error={license.error} what="license">
       {() =>
         license.data === undefined ? null : (
           <section aria-labelledby="license-title">
             <p>
-              <Link to="/licenses">All licences</Link>
+              <Link to="/licenses">All licenses</Link>
             </p>
             <h1 id="license-title">
-              {license.data.identityName}: {license.data.tier} licence
+              {license.data.identityName}: {license.data.tier} license
             </h1>
             <dl className="facts">
               <dt>Status</dt>
               <dd>{license.data.status}</dd>
-              <dt>Licence</dt>
+              <dt>License</dt>
               <dd>
                 <code>{license.data.id}</code>
               </dd>

@@ -9,7 +9,7 @@ const STEPS = [
   { seconds: 18 * 3600, label: '18 hours (the second reminder)' },
   { seconds: 22 * 3600, label: '22 hours (the final warning)' },
   { seconds: 25 * 3600, label: '25 hours (past the end of a 24-hour grace period)' },
-  { seconds: 31 * 86_400, label: '31 days (a monthly licence runs out)' },
+  { seconds: 31 * 86_400, label: '31 days (a monthly license runs out)' },
 ];
 
 /**

@@ -51,7 +51,7 @@ export function Webhooks() {
         {() =>
           endpoints.data === undefined || endpoints.data.meta.total === 0 ? (
             <p className="empty">
-              No endpoints yet. Add one above to receive grace-period, licence and payment events.
+              No endpoints yet. Add one above to receive grace-period, license and payment events.
             </p>
           ) : (
             <>
