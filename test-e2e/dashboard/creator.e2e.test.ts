@@ -6,6 +6,7 @@ import {
   signUp,
   startDeployment,
   uniqueEmail,
+  waitForPage,
   type Deployment,
 } from './browser';
 
@@ -53,7 +54,7 @@ describe('dashboard: a creator claims, verifies and protects an identity in a re
     await page.getByRole('heading', { name }).waitFor();
     const claimUrl = page.url();
     // A heading drawn once the claim has loaded names the tab too.
-    await page.waitForFunction((title) => document.title === title, `${name} · Identity protection`);
+    await waitForPage(page, `document.title === ${JSON.stringify(`${name} · Identity protection`)}`);
     expect(await page.getByText('pending', { exact: true }).isVisible()).toBe(true);
 
     await page.getByRole('button', { name: 'Complete verification (sandbox)' }).click();
