@@ -40,13 +40,19 @@ module.exports = {
       // The fault suite (make test-faults): its own PostgreSQL and RabbitMQ, minutes per file.
       displayName: 'faults',
       testMatch: ['<rootDir>/test-faults/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.long\\.test\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.long\\.test\\.ts$', '\\.soak\\.test\\.ts$'],
     },
     {
       ...common,
       // The long faults (make test-faults-long, not in make test): minutes-long outages, a starved CPU.
       displayName: 'faults-long',
       testMatch: ['<rootDir>/test-faults/**/*.long.test.ts'],
+    },
+    {
+      ...common,
+      // The soak (make soak, not in make test): the replicated cluster for 15 minutes at twice the rate.
+      displayName: 'soak',
+      testMatch: ['<rootDir>/test-faults/**/*.soak.test.ts'],
     },
   ],
   testTimeout: 30000,

@@ -24,12 +24,16 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
 const ONE_READINGS = ['i', 'l'] as const;
 
 const HAS_LETTER = /[a-z]/;
+/** A character readLookAlikes replaces (a key of LOOK_ALIKES, or '1'). */
+const MAY_LOOK_ALIKE = /[0-9@$|!€£]/;
 
 /** The readings of one token: itself when it has no letter (e.g. "50"), else with look-alikes replaced. */
 export function readLookAlikes(raw: string): string[] {
   // A leading @ is a handle and a trailing ! is punctuation, not letters.
   const token = raw.replace(/^@+/, '').replace(/!+$/, '');
   if (!HAS_LETTER.test(token)) return [token];
+  // Most words have no digit or symbol: no string is built for them.
+  if (!MAY_LOOK_ALIKE.test(token)) return [token];
   let mapped = '';
   for (const ch of token) mapped += LOOK_ALIKES[ch] ?? ch;
   if (!mapped.includes('1')) return [mapped];

@@ -275,6 +275,8 @@ interface Search {
   codes: Map<string, string[]>;
   /** Per query word, 1 when it is a known name itself: a common name, or a protected name's word. */
   knownNames: Uint8Array;
+  /** The identity (its slot) the search is limited to, or -1 for every identity. */
+  only: number;
 }
 
 /**
@@ -532,6 +534,32 @@ export class NameIndex {
     mode: SearchMode = 'name',
     acceptsFrom = 0,
   ): SearchOutcome {
+    return this.searchAmong(query, accept, mode, acceptsFrom, -1);
+  }
+
+  /**
+   * The search of one identity's names (a box's initial scan asks about one box): the same answer
+   * as `search` with an `accept` that takes only this identity, without reading the other names
+   * the query's words lead to; `bestScore` is this identity's. Unknown or removed ids match nothing.
+   */
+  searchIdentity(
+    query: string,
+    identityId: string,
+    accept?: (result: MatchResult) => boolean,
+    mode: SearchMode = 'name',
+  ): SearchOutcome {
+    const slot = this.identityIds.get(identityId);
+    if (slot < 0 || this.identityEntryCount.get(slot) === 0) return { best: null, bestScore: 0 };
+    return this.searchAmong(query, accept, mode, 0, slot);
+  }
+
+  private searchAmong(
+    query: string,
+    accept: ((result: MatchResult) => boolean) | undefined,
+    mode: SearchMode,
+    acceptsFrom: number,
+    only: number,
+  ): SearchOutcome {
     const outcome: SearchOutcome = { best: null, bestScore: 0 };
     this.work.searches++;
     // "Kang-ho" may stand for the protected "Kangho" as well as "Kang Ho": both are read.
@@ -540,14 +568,14 @@ export class NameIndex {
     if (joined !== query) readings.push(...normaliseName(joined));
     for (const reading of readings) {
       const words = reading.tokens.slice(0, MAX_QUERY_TOKENS);
-      this.searchReading(this.newSearch(words, mode, accept, acceptsFrom), reading, outcome);
+      this.searchReading(this.newSearch(words, mode, accept, acceptsFrom, only), reading, outcome);
       if (mode === 'name' && words.length === 1) {
         // A one-word name may be two words run together ("TaylorSwfit").
         const [word = ''] = words;
         for (let cut = MIN_SPLIT_PART; cut <= word.length - MIN_SPLIT_PART; cut++) {
           const split = [word.slice(0, cut), word.slice(cut)];
           this.searchReading(
-            this.newSearch(split, mode, accept, acceptsFrom),
+            this.newSearch(split, mode, accept, acceptsFrom, only),
             { tokens: split, compact: word },
             outcome,
           );
@@ -599,6 +627,7 @@ export class NameIndex {
     mode: SearchMode,
     accept: Search['accept'],
     acceptsFrom: number,
+    only: number,
   ): Search {
     const knownNames = new Uint8Array(words.length);
     words.forEach((word, position) => {
@@ -616,6 +645,7 @@ export class NameIndex {
       relations: new Map(),
       codes: new Map(),
       knownNames,
+      only,
     };
   }
 
@@ -730,7 +760,10 @@ export class NameIndex {
   private searchReading(search: Search, reading: NormalisedName, outcome: SearchOutcome): void {
     this.exactRuns(search, reading);
     // The primary name written out exactly, the whole query: nothing can score higher.
-    if (search.best?.confidence !== 1) this.byWords(search);
+    if (search.best?.confidence !== 1) {
+      if (search.only >= 0) this.byWordsOfOne(search);
+      else this.byWords(search);
+    }
     if (search.bestScore > outcome.bestScore) outcome.bestScore = search.bestScore;
     if (search.best && isBetter(search.best, outcome.best)) outcome.best = search.best;
   }
@@ -746,6 +779,7 @@ export class NameIndex {
         const covers = start === 0 && end === words.length - 1;
         const text = covers && whole !== undefined ? whole : joined;
         this.compacts.forEach(hash32(text), (entry) => {
+          if (search.only >= 0 && this.entryIdentity.get(entry) !== search.only) return;
           if (!this.isLive(entry) || this.compactOf(entry) !== text) return;
           const single = this.entryTokenCount.get(entry) === 1;
           if (!covers && !this.mayWrap(search, single, start, end)) return;
@@ -803,6 +837,26 @@ export class NameIndex {
         if (this.isLive(entry)) this.scoreEntry(search, entry);
       });
     });
+  }
+
+  /**
+   * byWords for one identity: its live names that a word the query leads to is part of, each
+   * scored. Scoring every candidate gives the answer ranking gives (rankedByWords), so the answer
+   * is the whole search's limited to this identity; no posting is read.
+   */
+  private byWordsOfOne(search: Search): void {
+    const first = this.identityFirstEntry.get(search.only);
+    const count = this.identityEntryCount.get(search.only);
+    const visited = new Set<number>();
+    this.leadingTokens(search, visited, () => undefined);
+    for (let entry = first; entry < first + count; entry++) {
+      if (!this.isLive(entry)) continue;
+      const start = this.entryTokenStart.get(entry);
+      let led = false;
+      for (let i = 0; i < this.entryTokenCount.get(entry) && !led; i++)
+        led = visited.has(this.entryTokens.get(start + i));
+      if (led) this.scoreEntry(search, entry);
+    }
   }
 
   /**

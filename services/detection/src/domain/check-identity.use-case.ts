@@ -215,12 +215,13 @@ export function detect(
   description?: string,
 ): Detection {
   const { catalogue } = ctx;
-  const byName = catalogue.searchName(name, filter);
+  // One identity (a box's initial scan): only its names are scored, not the whole catalogue's.
+  const byName = catalogue.searchName(name, filter, 'name', only);
   // A protected name written out in the description counts too (issue 17), the name first on a tie.
   const byDescription =
     description === undefined || description.trim() === ''
       ? null
-      : catalogue.searchName(description, filter, 'description');
+      : catalogue.searchName(description, filter, 'description', only);
   const nameHit =
     byDescription?.hit && (!byName.hit || byDescription.hit.match.confidence > byName.hit.match.confidence)
       ? byDescription.hit

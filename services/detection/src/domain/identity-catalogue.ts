@@ -226,7 +226,13 @@ export class IdentityCatalogue {
    * The best match of a name (or, with mode 'description', of a protected name written in a
    * description) at or above its identity's threshold, and the best score of any candidate.
    */
-  searchName(query: string, filter?: IdentityFilter, mode: SearchMode = 'name'): NameSearch {
+  searchName(
+    query: string,
+    filter?: IdentityFilter,
+    mode: SearchMode = 'name',
+    only?: IndexedIdentity,
+  ): NameSearch {
+    if (only !== undefined) return this.searchNameOf(only, query, filter, mode);
     let accepted: IndexedIdentity | undefined;
     const outcome = this.names.search(
       query,
@@ -250,6 +256,29 @@ export class IdentityCatalogue {
           ? accepted
           : this.identities.get(match.identityId);
     return { hit: match && identity ? { identity, match } : null, bestScore: outcome.bestScore };
+  }
+
+  /**
+   * searchName limited to one identity (a box's initial scan): only its own names are scored, not
+   * every name the query's words lead to (each of those read back and turned down by the filter),
+   * so a scan's question costs the same whatever the size of the catalogue. `bestScore` is its own.
+   */
+  private searchNameOf(
+    identity: IndexedIdentity,
+    query: string,
+    filter: IdentityFilter | undefined,
+    mode: SearchMode,
+  ): NameSearch {
+    if (filter !== undefined && !filter(identity)) return { hit: null, bestScore: 0 };
+    const level = enforcementOf(identity);
+    const outcome = this.names.searchIdentity(
+      query,
+      identity.claimId,
+      (result) => isAboveThreshold(result.confidence, level),
+      mode,
+    );
+    const match = outcome.best;
+    return { hit: match ? { identity, match } : null, bestScore: outcome.bestScore };
   }
 
   /**
