@@ -39,7 +39,7 @@ export interface Bench {
    * before may be sent again by the replica that takes its endpoints over once their lease (6 s)
    * runs out: possibly after that fault's own checks, so every later fault excuses them too.
    */
-  dispatcherKills: number[];
+  dispatcherKills: { at: number; inFlightMs: number }[];
 }
 
 export interface FaultSpec {
@@ -62,6 +62,11 @@ export interface FaultSpec {
    * instant may be sent again (their outcome died with the process; at least once, docs/spec/contracts.md §10).
    */
   dispatcherKilledAt?: () => number;
+  /**
+   * How long before that kill a delivery answered 200 may still have been unrecorded (default 2 s):
+   * longer where the dispatcher shares its event loop with heavy work (the embedded default).
+   */
+  inFlightMs?: number;
   /**
    * Which 502, 503 and 504 answers during this fault are problems: 'any' (no fault, or one a
    * deployment must absorb, as a rolling restart), 'without-retry-after' (a 502, a 504, or a 503
@@ -115,9 +120,9 @@ async function findings(
 ): Promise<Finding[]> {
   const chains = bench.workload.of(spec.label);
   const killedAt = spec.dispatcherKilledAt?.();
-  if (killedAt !== undefined && killedAt > 0 && !bench.dispatcherKills.includes(killedAt))
-    bench.dispatcherKills.push(killedAt);
-  const inFlight = bench.dispatcherKills.map((at) => ({ from: at - 2000, to: at }));
+  if (killedAt !== undefined && killedAt > 0 && !bench.dispatcherKills.some((kill) => kill.at === killedAt))
+    bench.dispatcherKills.push({ at: killedAt, inFlightMs: spec.inFlightMs ?? 2000 });
+  const inFlight = bench.dispatcherKills.map(({ at, inFlightMs }) => ({ from: at - inFlightMs, to: at }));
   const found = await checkChains(bench.checker, bench.receiver, chains, deadline, inFlight);
   if (bench.inside !== undefined) {
     found.push(...(await duplicateRows(bench.inside, chains)));
