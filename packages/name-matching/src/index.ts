@@ -7,3 +7,4 @@ export * from './normalise-name';
 export * from './thresholds';
 export * from './confidence';
 export * from './compact-tables';
+export * from './match-keys';

@@ -16,7 +16,14 @@ import {
 } from './match-result';
 import { normaliseName, normaliseProtectedName, type NormalisedName } from './normalise-name';
 import { isAboveThreshold, type EnforcementLevel } from './thresholds';
-import { boundedEditDistance, CONTEXT_WORDS, editsAllowedIn, nameEditBudget } from './token-rules';
+import {
+  boundedEditDistance,
+  CONTEXT_WORDS,
+  deletionKeys,
+  editsAllowedIn,
+  MIN_DELETION_LENGTH,
+  nameEditBudget,
+} from './token-rules';
 
 export interface MatchOptions {
   enforcement: EnforcementLevel;
@@ -42,12 +49,10 @@ export type NameIndexParts = Record<string, Uint32Array | Buffer>;
 
 /** Shortest piece when a one-word query ("TaylorSwfit") is tried as two words. */
 const MIN_SPLIT_PART = 3;
-/** Shortest word whose one-deletion keys are indexed (shorter words are found exactly or by sound). */
-const MIN_DELETION_LENGTH = 3;
 /** Words of a checked text looked at (a description may be long; a name is never this long). */
 const MAX_QUERY_TOKENS = 64;
 /** Longest run of query words joined to meet a protected name written without spaces. */
-const MAX_JOINED_WORDS = 6;
+export const MAX_JOINED_WORDS = 6;
 /** Protected words followed from one sound-alike code (a common code is shared by thousands). */
 const MAX_SOUND_ALIKE_TOKENS = 64;
 /** A protected name found inside a longer one ("X Official", "The Real X"). */
@@ -239,13 +244,34 @@ function leftOutBound(primary: boolean): number {
   return PENALTY.leftOut * (primary ? 1 : PENALTY.variation);
 }
 
-/** A word and each way of deleting one of its letters (symmetric deletion: one edit either side meets). */
-function deletionKeys(token: string): Set<string> {
-  const keys = new Set([token]);
-  if (token.length >= MIN_DELETION_LENGTH) {
-    for (let i = 0; i < token.length; i++) keys.add(token.slice(0, i) + token.slice(i + 1));
+/** One reading of a query as searched: its words (at most MAX_QUERY_TOKENS) and its compact form. */
+export interface SearchedReading {
+  words: string[];
+  reading: NormalisedName;
+}
+
+/**
+ * Every reading a search looks up, in order: each normalisation of the query and of the query with
+ * its hyphens between letters removed ("Kang-ho" may stand for the protected "Kangho" as well as
+ * "Kang Ho"), and for a one-word name each way of cutting it into two words ("TaylorSwfit").
+ */
+export function searchedReadings(query: string, mode: SearchMode): SearchedReading[] {
+  const joined = query.replace(HYPHENS_BETWEEN_LETTERS, '$1$2');
+  const readings = normaliseName(query);
+  if (joined !== query) readings.push(...normaliseName(joined));
+  const out: SearchedReading[] = [];
+  for (const reading of readings) {
+    const words = reading.tokens.slice(0, MAX_QUERY_TOKENS);
+    out.push({ words, reading });
+    if (mode === 'name' && words.length === 1) {
+      const [word = ''] = words;
+      for (let cut = MIN_SPLIT_PART; cut <= word.length - MIN_SPLIT_PART; cut++) {
+        const split = [word.slice(0, cut), word.slice(cut)];
+        out.push({ words: split, reading: { tokens: split, compact: word } });
+      }
+    }
   }
-  return keys;
+  return out;
 }
 
 /**
@@ -562,27 +588,29 @@ export class NameIndex {
   ): SearchOutcome {
     const outcome: SearchOutcome = { best: null, bestScore: 0 };
     this.work.searches++;
-    // "Kang-ho" may stand for the protected "Kangho" as well as "Kang Ho": both are read.
-    const joined = query.replace(/(\p{L})-(\p{L})/gu, '$1$2');
-    const readings = normaliseName(query);
-    if (joined !== query) readings.push(...normaliseName(joined));
-    for (const reading of readings) {
-      const words = reading.tokens.slice(0, MAX_QUERY_TOKENS);
+    for (const { words, reading } of searchedReadings(query, mode))
       this.searchReading(this.newSearch(words, mode, accept, acceptsFrom, only), reading, outcome);
-      if (mode === 'name' && words.length === 1) {
-        // A one-word name may be two words run together ("TaylorSwfit").
-        const [word = ''] = words;
-        for (let cut = MIN_SPLIT_PART; cut <= word.length - MIN_SPLIT_PART; cut++) {
-          const split = [word.slice(0, cut), word.slice(cut)];
-          this.searchReading(
-            this.newSearch(split, mode, accept, acceptsFrom, only),
-            { tokens: split, compact: word },
-            outcome,
-          );
-        }
-      }
-    }
     return outcome;
+  }
+
+  /**
+   * The live names of an identity as stored: each one's words and its compact form (the words
+   * joined), which is what a query's words and runs are looked up by. Empty when unknown or removed.
+   */
+  storedNamesOf(identityId: string): { tokens: string[]; compact: string }[] {
+    const slot = this.identityIds.get(identityId);
+    if (slot < 0) return [];
+    const first = this.identityFirstEntry.get(slot);
+    const names: { tokens: string[]; compact: string }[] = [];
+    for (let entry = first; entry < first + this.identityEntryCount.get(slot); entry++) {
+      if (!this.isLive(entry)) continue;
+      const start = this.entryTokenStart.get(entry);
+      const tokens: string[] = [];
+      for (let i = 0; i < this.entryTokenCount.get(entry); i++)
+        tokens.push(this.tokens.text(this.entryTokens.get(start + i)));
+      names.push({ tokens, compact: tokens.join('') });
+    }
+    return names;
   }
 
   /**

@@ -76,3 +76,15 @@ export const CONTEXT_WORDS: ReadonlySet<string> = new Set(
     .split(/\s+/)
     .filter((w) => w.length > 0),
 );
+
+/** Shortest word whose one-deletion keys are indexed (shorter words are found exactly or by sound). */
+export const MIN_DELETION_LENGTH = 3;
+
+/** A word and each way of deleting one of its letters (symmetric deletion: one edit either side meets). */
+export function deletionKeys(token: string): Set<string> {
+  const keys = new Set([token]);
+  if (token.length >= MIN_DELETION_LENGTH) {
+    for (let i = 0; i < token.length; i++) keys.add(token.slice(0, i) + token.slice(i + 1));
+  }
+  return keys;
+}

@@ -388,6 +388,22 @@ export const avatarEvaluationResponseSchema = z.object({
   ),
 });
 
+/**
+ * Enforcement's question before a box's initial scan (issue #34): the match keys of the box's
+ * identity as detection's name index holds it (@svc/name-matching's identityMatchKeys). Only
+ * avatars whose keys meet these, or that carry a picture, can match the box; `version` is the rules'
+ * (MATCH_KEYS_VERSION): a caller whose avatars' keys were made by other rules asks about them all.
+ */
+export const BOX_MATCH_KEYS_PATH = '/internal/boxes/:boxId/match-keys';
+
+export const boxMatchKeysResponseSchema = z.object({
+  version: z.number().int(),
+  /** Empty when detection does not hold the box (the scan's questions would all answer null). */
+  keys: z.array(z.number().int()),
+});
+
+export type BoxMatchKeysResponse = z.output<typeof boxMatchKeysResponseSchema>;
+
 export type AvatarEvaluationRequest = z.input<typeof avatarEvaluationRequestSchema>;
 export type AvatarMatch = z.output<typeof avatarMatchSchema>;
 export type AvatarEvaluationResponse = z.output<typeof avatarEvaluationResponseSchema>;

@@ -1,4 +1,5 @@
-import type { AvatarEvaluationResponse, AvatarMatch } from '@svc/contracts/detection';
+import type { AvatarEvaluationResponse, AvatarMatch, BoxMatchKeysResponse } from '@svc/contracts/detection';
+import { MATCH_KEYS_VERSION } from '@svc/name-matching';
 import { confirmFaces, detect, type CheckedPicture } from './check-identity.use-case';
 import type { IdentityFilter } from './identity-catalogue';
 import { parodyLikelihood } from './parody';
@@ -82,4 +83,20 @@ export async function evaluateAvatars(
     }),
   );
   return { results };
+}
+
+/**
+ * Enforcement's question before a box's initial scan: the match keys of the box's identity, so that
+ * it asks only about avatars that can match the box by name, or carry a picture (issue #34). Read
+ * after every projection change committed before it, as a full evaluation is: the box's names as
+ * its announcement (detection.box.indexed) left them, or newer; newer names announce the box again,
+ * and its scan starts over.
+ */
+export async function boxMatchKeys(ctx: DetectionContext, boxId: string): Promise<BoxMatchKeysResponse> {
+  await ctx.refresh();
+  const identity = ctx.catalogue.byBoxId(boxId);
+  return {
+    version: MATCH_KEYS_VERSION,
+    keys: identity === undefined ? [] : ctx.catalogue.matchKeys(identity.claimId),
+  };
 }

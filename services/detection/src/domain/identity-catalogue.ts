@@ -9,6 +9,7 @@ import { FaceGallery, type ReferenceFace } from './face-matching/face-gallery';
 import { enforcementOf, type IndexedIdentity } from './identity';
 import { IdentityRecords } from './identity-records';
 import {
+  identityMatchKeys,
   isAboveThreshold,
   MATCH_THRESHOLDS,
   NAME_INDEX_VERSION,
@@ -279,6 +280,14 @@ export class IdentityCatalogue {
     );
     const match = outcome.best;
     return { hit: match ? { identity, match } : null, bestScore: outcome.bestScore };
+  }
+
+  /**
+   * The match keys of an identity's names as the index holds them (@svc/name-matching): a box's
+   * initial scan asks only about avatars whose keys meet them (issue #34). Empty when unknown.
+   */
+  matchKeys(claimId: string): number[] {
+    return identityMatchKeys(this.names, claimId);
   }
 
   /**

@@ -1,4 +1,5 @@
-import { AVATAR_EVALUATION_PATH } from '@svc/contracts/detection';
+import { AVATAR_EVALUATION_PATH, BOX_MATCH_KEYS_PATH } from '@svc/contracts/detection';
+import { avatarMatchKeys, MATCH_KEYS_VERSION } from '@svc/name-matching';
 import {
   startDetectionHarness,
   type Client,
@@ -40,6 +41,26 @@ describe(`POST ${AVATAR_EVALUATION_PATH} (enforcement's question)`, () => {
   });
 
   const evaluate = (body: unknown) => enforcement.call('POST', AVATAR_EVALUATION_PATH, body);
+
+  it("when enforcement asks for a box's match keys, then they meet the keys of every name that matches the box and miss unrelated ones", async () => {
+    const keysOf = async (boxId: string) => {
+      const { status, body } = await enforcement.call('GET', BOX_MATCH_KEYS_PATH.replace(':boxId', boxId));
+      expect(status).toBe(200);
+      expect(body.version).toBe(MATCH_KEYS_VERSION);
+      return new Set<number>(body.keys);
+    };
+    const keys = await keysOf(bjork.boxId);
+    const meets = (name: string, description?: string) =>
+      avatarMatchKeys(name, description).some((k) => keys.has(k));
+    // The variation, a typo of the full name, and the name written in a description.
+    expect(meets('Bjork')).toBe(true);
+    expect(meets('Bjrk Gudmundsdottir')).toBe(true);
+    expect(meets('Singer', 'an avatar of bjork for fans')).toBe(true);
+    expect(meets('Random Person')).toBe(false);
+    // A box detection does not hold has no keys: a scan of it asks about no avatar by name.
+    expect((await keysOf('box_unknown0000000000000')).size).toBe(0);
+    expect((await h.raw('GET', BOX_MATCH_KEYS_PATH.replace(':boxId', bjork.boxId))).status).toBe(401);
+  });
 
   it('when avatars are evaluated, then each gets its best matching box with the policy to judge it by, or null', async () => {
     const { status, body } = await evaluate({

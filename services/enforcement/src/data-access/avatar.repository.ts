@@ -1,6 +1,7 @@
+import { avatarMatchKeys, MATCH_KEYS_VERSION } from '@svc/name-matching';
 import { jsonb, kyselyOn, pageOf, sql, type Jsonified, type Queryable, type Selectable } from '@svc/storage';
 import type { Avatar, EvaluationStatus } from '../domain/avatar';
-import type { AvatarStore, Page } from '../domain/ports';
+import type { AvatarStore, Page, ScanFilter, ScanPage } from '../domain/ports';
 import type { Avatars, DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -69,6 +70,8 @@ export function avatarFromJson(a: Jsonified<Selectable<Avatars>>): Avatar {
 /** Every column but the keys (ref, platform, avatar id), as both writes send them. */
 function mutableColumns(a: Avatar) {
   return {
+    matchKeys: avatarMatchKeys(a.name, a.description),
+    matchKeysVersion: MATCH_KEYS_VERSION,
     name: a.name,
     description: a.description,
     imageUrl: a.imageUrl,
@@ -228,15 +231,58 @@ export class AvatarRepository implements AvatarStore {
     return recorded !== undefined;
   }
 
-  async scanPage(q: Queryable, afterSeq: number, limit: number): Promise<{ avatar: Avatar; seq: number }[]> {
-    const rows = await db(q)
+  async scanPage(q: Queryable, afterSeq: number, limit: number, only?: ScanFilter): Promise<ScanPage> {
+    let query = db(q)
       .selectFrom('avatars')
       .select([...AVATAR, 'seq'])
       .where('seq', '>', afterSeq)
-      .where('deletedAt', 'is', null)
-      .orderBy('seq')
+      .where('deletedAt', 'is', null);
+    if (only !== undefined) {
+      // Keys by other rules than the box's say nothing: such an avatar is asked about.
+      query = query.where((eb) =>
+        eb.or([
+          eb('imageUrl', 'is not', null),
+          eb('matchKeysVersion', 'is', null),
+          eb('matchKeysVersion', '!=', only.version),
+          sql<boolean>`match_keys && ${sql.val(only.keys)}::integer[]`,
+        ]),
+      );
+    }
+    const rows = await query.orderBy('seq').limit(limit).execute();
+    const avatars = rows.map(({ seq, ...row }) => ({ avatar: toAvatar(row), seq }));
+    if (only === undefined) return { avatars, passed: avatars.length };
+    const last = avatars[avatars.length - 1];
+    let passed = db(q)
+      .selectFrom('avatars')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('seq', '>', afterSeq)
+      .where('deletedAt', 'is', null);
+    if (last !== undefined) passed = passed.where('seq', '<=', last.seq);
+    const { n } = await passed.executeTakeFirstOrThrow();
+    return { avatars, passed: Number(n) };
+  }
+
+  async fillMatchKeys(q: Queryable, limit: number): Promise<number> {
+    const stale = await db(q)
+      .selectFrom('avatars')
+      .select(['ref', 'name', 'description'])
+      .where((eb) =>
+        eb.or([eb('matchKeysVersion', 'is', null), eb('matchKeysVersion', '<', MATCH_KEYS_VERSION)]),
+      )
       .limit(limit)
       .execute();
-    return rows.map(({ seq, ...row }) => ({ avatar: toAvatar(row), seq }));
+    for (const a of stale) {
+      await db(q)
+        .updateTable('avatars')
+        .set({ matchKeys: avatarMatchKeys(a.name, a.description), matchKeysVersion: MATCH_KEYS_VERSION })
+        .where('ref', '=', a.ref)
+        // A write since the read computed its own keys from its own name.
+        .where('name', '=', a.name)
+        .where((eb) =>
+          a.description === null ? eb('description', 'is', null) : eb('description', '=', a.description),
+        )
+        .execute();
+    }
+    return stale.length;
   }
 }

@@ -65,6 +65,8 @@ export interface Avatars {
   imageUrl: string | null;
   lastEvaluationError: string | null;
   match: Jsonb<AvatarMatchSummary> | null;
+  matchKeys: number[] | null;
+  matchKeysVersion: number | null;
   name: string;
   nextEvaluationAt: Timestamp | null;
   platformDomain: string | null;

@@ -1,6 +1,9 @@
 import {
   AVATAR_EVALUATION_PATH,
   avatarEvaluationResponseSchema,
+  BOX_MATCH_KEYS_PATH,
+  boxMatchKeysResponseSchema,
+  type BoxMatchKeysResponse,
   type AvatarEvaluationRequest,
   type AvatarMatch,
 } from '@svc/contracts/detection';
@@ -22,6 +25,11 @@ export interface AvatarToEvaluate {
 export interface DetectionPort {
   /** Throws AppError SERVICE_UNAVAILABLE when detection cannot answer (the caller retries later). */
   evaluate(avatars: AvatarToEvaluate[], boxId?: string): Promise<Map<string, AvatarMatch | null>>;
+  /**
+   * The match keys of a box's identity (a box scan asks only about avatars that meet them). Throws
+   * AppError SERVICE_UNAVAILABLE as `evaluate` does.
+   */
+  boxMatchKeys(boxId: string): Promise<BoxMatchKeysResponse>;
   close(): Promise<void>;
 }
 
@@ -97,6 +105,28 @@ export class HttpDetectionClient implements DetectionPort {
       });
     }
     return new Map(parsed.data.results.map((result) => [result.ref, result.match]));
+  }
+
+  async boxMatchKeys(boxId: string): Promise<BoxMatchKeysResponse> {
+    const response = await this.http.json<unknown>({
+      method: 'GET',
+      path: BOX_MATCH_KEYS_PATH.replace(':boxId', encodeURIComponent(boxId)),
+      headers: { authorization: `Bearer ${this.bearer()}` },
+    });
+    if (response.status !== 200) {
+      throw new AppError('SERVICE_UNAVAILABLE', `detection answered ${response.status}`, {
+        headers: { 'Retry-After': '1' },
+        details: { reason: 'detection_error', status: response.status },
+      });
+    }
+    const parsed = boxMatchKeysResponseSchema.safeParse(response.body);
+    if (!parsed.success) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'detection answered with an unexpected body', {
+        cause: parsed.error,
+        details: { reason: 'detection_error' },
+      });
+    }
+    return parsed.data;
   }
 
   close(): Promise<void> {

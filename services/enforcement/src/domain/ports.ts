@@ -62,8 +62,26 @@ export interface AvatarStore {
    * says whether it is fresh: false when an answer asked later was applied already (nothing recorded).
    */
   recordAnswer(tx: Queryable, ref: string, askedAt: Date): Promise<boolean>;
-  /** Reported avatars of every platform after `afterSeq`, in seq order. */
-  scanPage(q: Queryable, afterSeq: number, limit: number): Promise<{ avatar: Avatar; seq: number }[]>;
+  /**
+   * Reported avatars of every platform after `afterSeq`, in seq order; with `only`, those that can
+   * match the box (their match keys meet its identity's, they carry a picture, or their keys were
+   * made by other rules than `only.version`). `passed`: the avatars the page covers, those left out
+   * by `only` included (up to its last avatar, or every one after `afterSeq` when it is empty).
+   */
+  scanPage(q: Queryable, afterSeq: number, limit: number, only?: ScanFilter): Promise<ScanPage>;
+  /** Gives up to `limit` avatars whose match keys were made by older rules (or none) today's; returns how many. */
+  fillMatchKeys(q: Queryable, limit: number): Promise<number>;
+}
+
+export interface ScanPage {
+  avatars: { avatar: Avatar; seq: number }[];
+  passed: number;
+}
+
+/** What a box's identity is matched by (detection's answer before a scan, issue #34). */
+export interface ScanFilter {
+  version: number;
+  keys: number[];
 }
 
 export interface ViolationFilter extends Page {

@@ -3,10 +3,13 @@ import { boxIndexed } from '@svc/contracts/detection';
 import type { Queryable } from '@svc/ports';
 import { events } from './enforcement-events';
 import { applyEvaluation, toEvaluate } from './evaluate-avatars.use-case';
-import type { BoxScan, UsesPorts } from './ports';
+import { MATCH_KEYS_VERSION } from '@svc/name-matching';
+import type { BoxScan, ScanFilter, UsesPorts } from './ports';
 
 /** Avatars asked about per call to detection. */
 export const SCAN_PAGE = 100;
+/** Avatars given today's match keys per scan pass, when some were made by older rules. */
+const FILL_KEYS_BATCH = 500;
 /** Extended page by page; also how long a scan waits when a pass dies half-way (kept short). */
 const LEASE_MS = 30_000;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -31,6 +34,39 @@ export async function startScanOnIndexed(
   if (d.firstIndexed) return ctx.scans.start(tx, d.boxId, ctx.clock.now());
   await ctx.scans.restart(tx, d.boxId, ctx.clock.now());
   return true;
+}
+
+/** Detection could not answer: the scan is tried again later, with backoff; its lease is let go. */
+async function failedStep(
+  ctx: UsesPorts<'db' | 'scans' | 'clock'>,
+  scan: BoxScan,
+  err: unknown,
+): Promise<PageStep> {
+  const attempts = scan.attempts + 1;
+  const failed: BoxScan = {
+    ...scan,
+    attempts,
+    nextAttemptAt: new Date(
+      ctx.clock.now().getTime() + Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(attempts, 20)),
+    ),
+    lastError: (err instanceof Error ? err.message : String(err)).slice(0, 500),
+    leaseUntil: null,
+  };
+  const current = await ctx.db.transaction((tx) =>
+    ctx.scans.update(tx, failed, scan.leaseUntil ?? undefined),
+  );
+  return { scan: failed, failed: true, superseded: !current };
+}
+
+/**
+ * What the box's identity is matched by, from detection (issue #34): a scan then reads only the
+ * avatars that can match it by name, or carry a picture, instead of every avatar reported (the work
+ * of all scans grew with the square of the boxes). Keys made by other rules than this replica's
+ * (detection upgraded first, or last) say nothing: every avatar is asked about, as before.
+ */
+async function scanFilter(ctx: UsesPorts<'detection'>, boxId: string): Promise<ScanFilter | undefined> {
+  const { version, keys } = await ctx.detection.boxMatchKeys(boxId);
+  return version === MATCH_KEYS_VERSION ? { version, keys } : undefined;
 }
 
 /**
@@ -69,15 +105,17 @@ async function scanPage(
     | 'newId'
   >,
   scan: BoxScan,
+  only: ScanFilter | undefined,
 ): Promise<PageStep> {
   // Every write of the scan is fenced by the lease this worker holds: one that stalled past it
   // (paused, cut off) must not undo, or complete again, what the worker that took over wrote.
   const held = scan.leaseUntil ?? undefined;
-  const page = await ctx.avatars.scanPage(ctx.db, scan.cursorSeq, SCAN_PAGE);
+  const { avatars: page, passed } = await ctx.avatars.scanPage(ctx.db, scan.cursorSeq, SCAN_PAGE, only);
   if (page.length === 0) {
     const now = ctx.clock.now();
     const completed: BoxScan = {
       ...scan,
+      avatarsScanned: scan.avatarsScanned + passed,
       status: 'completed',
       completedAt: now,
       lastError: null,
@@ -100,18 +138,7 @@ async function scanPage(
       scan.boxId,
     );
   } catch (err) {
-    const attempts = scan.attempts + 1;
-    const failed: BoxScan = {
-      ...scan,
-      attempts,
-      nextAttemptAt: new Date(
-        ctx.clock.now().getTime() + Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(attempts, 20)),
-      ),
-      lastError: (err instanceof Error ? err.message : String(err)).slice(0, 500),
-      leaseUntil: null,
-    };
-    const current = await ctx.db.transaction((tx) => ctx.scans.update(tx, failed, held));
-    return { scan: failed, failed: true, superseded: !current };
+    return failedStep(ctx, scan, err);
   }
   let created = 0;
   for (const { avatar } of page) {
@@ -123,7 +150,7 @@ async function scanPage(
   const advanced: BoxScan = {
     ...scan,
     cursorSeq: last === undefined ? scan.cursorSeq : last.seq,
-    avatarsScanned: scan.avatarsScanned + page.length,
+    avatarsScanned: scan.avatarsScanned + passed,
     violationsCreated: scan.violationsCreated + created,
     attempts: 0,
     lastError: null,
@@ -156,6 +183,8 @@ export async function runBoxScans(
   >,
 ): Promise<number> {
   let completed = 0;
+  // Avatars written before match keys (or by older rules) get today's, so that scans can skip them.
+  while ((await ctx.avatars.fillMatchKeys(ctx.db, FILL_KEYS_BATCH)) === FILL_KEYS_BATCH);
   for (;;) {
     const now = ctx.clock.now();
     const leased = await ctx.db.transaction((tx) =>
@@ -163,8 +192,14 @@ export async function runBoxScans(
     );
     if (leased === null) return completed;
     let step: PageStep = { scan: leased, failed: false };
+    let only: ScanFilter | undefined;
+    try {
+      only = await scanFilter(ctx, leased.boxId);
+    } catch (err) {
+      step = await failedStep(ctx, leased, err);
+    }
     while (step.scan.status === 'in_progress' && !step.failed && step.superseded !== true)
-      step = await scanPage(ctx, step.scan);
+      step = await scanPage(ctx, step.scan, only);
     // Restarted while this worker held it: the new round is due now, for the next lease.
     if (step.superseded === true) continue;
     if (step.scan.status === 'completed') completed += 1;

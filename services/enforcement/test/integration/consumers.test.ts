@@ -137,6 +137,56 @@ describe('detection.box.indexed (the initial scan)', () => {
     );
   };
 
+  it('when a new box is scanned, then detection is asked only about the avatars whose match keys meet its name or that carry a picture, and every avatar is counted as scanned', async () => {
+    const host = h.platform();
+    await h.avatar(host, 'near', 'Keyed Scan Persn');
+    await h.avatar(host, 'wrapped', 'KeyedScanPerson AI');
+    await h.avatar(host, 'pictured', 'Someone Pictured', { imageUrl: 'https://img.example.test/a.png' });
+    for (let i = 0; i < 12; i++) await h.avatar(host, `other${i}`, `Unrelated Creator ${i}`);
+    const box = await h.box('Keyed Scan Person', 'BLOCK_ALL');
+    await h.indexed(box);
+    await h.running.runBoxScans();
+    const completed = await h.waitForEvent(
+      'enforcement.box_scan.completed',
+      (e) => e.data.boxId === box.boxId,
+    );
+    expect(completed.data).toMatchObject({ avatarsScanned: 15 });
+    expect(h.detection.keyRequests).toContain(box.boxId);
+    const asked = h.detection.requests.filter((r) => r.boxId === box.boxId).flatMap((r) => r.refs);
+    const names = await h.running.db.query<{ name: string }>('SELECT name FROM avatars WHERE ref = ANY($1)', [
+      asked,
+    ]);
+    expect(names.rows.map((r) => r.name).sort()).toEqual([
+      'Keyed Scan Persn',
+      'KeyedScanPerson AI',
+      'Someone Pictured',
+    ]);
+  });
+
+  it('when detection keys names by other rules, or avatars have no keys yet, then those avatars are asked about, and the scan worker gives them keys', async () => {
+    const host = h.platform();
+    for (let i = 0; i < 5; i++) await h.avatar(host, `r${i}`, `Rules Creator ${i}`);
+    h.detection.keyRules = 'older';
+    const first = await h.box('Other Rules Person', 'BLOCK_ALL');
+    await h.indexed(first);
+    await h.running.runBoxScans();
+    await h.waitForEvent('enforcement.box_scan.completed', (e) => e.data.boxId === first.boxId);
+    const askedFirst = h.detection.requests.filter((r) => r.boxId === first.boxId).flatMap((r) => r.refs);
+    expect(askedFirst).toHaveLength(5);
+
+    // Written before match keys existed (or by a replica of the previous release).
+    h.detection.keyRules = 'today';
+    await h.running.db.query('UPDATE avatars SET match_keys = NULL, match_keys_version = NULL');
+    const second = await h.box('Keyless Person', 'BLOCK_ALL');
+    await h.indexed(second);
+    await h.running.runBoxScans();
+    await h.waitForEvent('enforcement.box_scan.completed', (e) => e.data.boxId === second.boxId);
+    // The pass gave every avatar its keys before the scan read them: none could match.
+    expect(h.detection.requests.filter((r) => r.boxId === second.boxId)).toHaveLength(0);
+    const keyless = await h.running.db.query('SELECT ref FROM avatars WHERE match_keys_version IS NULL');
+    expect(keyless.rows).toHaveLength(0);
+  });
+
   it("when a new box is first indexed, then every platform's reported avatars are scanned for it and box_scan.completed published", async () => {
     const one = h.platform();
     const two = h.platform();

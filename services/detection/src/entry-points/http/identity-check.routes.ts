@@ -2,6 +2,7 @@ import type { Request, Router } from 'express';
 import {
   AVATAR_EVALUATION_PATH,
   avatarEvaluationRequestSchema,
+  BOX_MATCH_KEYS_PATH,
   detectionOperations as ops,
   identityBatchBodySchema,
   identityCheckBodySchema,
@@ -13,7 +14,7 @@ import { AppError, errors } from '@svc/errors';
 import { authOf, parseBody, parseParams } from '@svc/service-kit';
 import { z } from 'zod';
 import { checkIdentities, checkIdentity } from '../../domain/check-identity.use-case';
-import { evaluateAvatars } from '../../domain/evaluate-avatars.use-case';
+import { boxMatchKeys, evaluateAvatars } from '../../domain/evaluate-avatars.use-case';
 import { identityStatus } from '../../domain/identity-status.use-case';
 import type { Caller, DetectionContext } from '../../domain/ports';
 import {
@@ -110,5 +111,11 @@ export function identityCheckRoutes(router: Router, ctx: DetectionContext): void
   router.post(AVATAR_EVALUATION_PATH, async (req, res) => {
     const body = parseBody(avatarEvaluationRequestSchema, req);
     res.json(await evaluateAvatars(ctx, body.avatars, body.boxId));
+  });
+
+  // Internal: the match keys of a box's identity, before its initial scan (enforcement's question).
+  router.get(BOX_MATCH_KEYS_PATH, async (req, res) => {
+    const { boxId } = parseParams(z.object({ boxId: z.string().min(1).max(100) }), req);
+    res.json(await boxMatchKeys(ctx, boxId));
   });
 }
