@@ -57,6 +57,8 @@ export interface FaultSpec {
    * and at a load average near 20 on two cores settling took up to 54 s of the old 60).
    */
   settleMs?: number;
+  /** Chains checked at once (default 4: the machine is small; the soak's thousands of chains take more). */
+  checkConcurrency?: number;
   /**
    * When the fault killed the webhook dispatcher: deliveries answered 200 in the 2 s before this
    * instant may be sent again (their outcome died with the process; at least once, docs/spec/contracts.md §10).
@@ -123,7 +125,14 @@ async function findings(
   if (killedAt !== undefined && killedAt > 0 && !bench.dispatcherKills.some((kill) => kill.at === killedAt))
     bench.dispatcherKills.push({ at: killedAt, inFlightMs: spec.inFlightMs ?? 2000 });
   const inFlight = bench.dispatcherKills.map(({ at, inFlightMs }) => ({ from: at - inFlightMs, to: at }));
-  const found = await checkChains(bench.checker, bench.receiver, chains, deadline, inFlight);
+  const found = await checkChains(
+    bench.checker,
+    bench.receiver,
+    chains,
+    deadline,
+    inFlight,
+    spec.checkConcurrency,
+  );
   if (bench.inside !== undefined) {
     found.push(...(await duplicateRows(bench.inside, chains)));
     found.push(...(await undeliveredWebhooks(bench.inside, since)));

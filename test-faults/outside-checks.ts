@@ -123,11 +123,12 @@ export async function checkChains(
   chains: Chain[],
   deadline: number,
   inFlight?: { from: number; to: number }[],
+  concurrency = 4,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const queue = [...chains];
   await Promise.all(
-    Array.from({ length: 4 }, async () => {
+    Array.from({ length: concurrency }, async () => {
       for (let chain = queue.shift(); chain !== undefined; chain = queue.shift()) {
         if (performance.now() > deadline) {
           findings.push({ kind: 'lost', what: `chain ${chain.no} (${chain.name}): not checked in time` });

@@ -22,6 +22,9 @@ export interface Sample {
   heapUsed?: number;
   heapTotal?: number;
   external?: number;
+  /** V8's young generation (new space) and old space as committed, from `/metrics`. */
+  newSpace?: number;
+  oldSpace?: number;
 }
 
 /** Resident set size of a pid in bytes (VmRSS), or undefined when it is gone. */
@@ -53,14 +56,26 @@ export function childrenNamed(command: string): number[] {
   return pids;
 }
 
-async function heapOf(url: string): Promise<Pick<Sample, 'heapUsed' | 'heapTotal' | 'external'>> {
+async function heapOf(
+  url: string,
+): Promise<Pick<Sample, 'heapUsed' | 'heapTotal' | 'external' | 'newSpace' | 'oldSpace'>> {
   const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
   const text = await response.text();
   const metric = (name: string): number | undefined => {
     const value = new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1];
     return value === undefined ? undefined : Number(value);
   };
-  const out: Pick<Sample, 'heapUsed' | 'heapTotal' | 'external'> = {};
+  const space = (name: string): number | undefined => {
+    const value = new RegExp(`^nodejs_heap_space_size_total_bytes\\{space="${name}"\\} (\\S+)`, 'm').exec(
+      text,
+    )?.[1];
+    return value === undefined ? undefined : Number(value);
+  };
+  const out: Pick<Sample, 'heapUsed' | 'heapTotal' | 'external' | 'newSpace' | 'oldSpace'> = {};
+  const newSpace = space('new');
+  const oldSpace = space('old');
+  if (newSpace !== undefined) out.newSpace = newSpace;
+  if (oldSpace !== undefined) out.oldSpace = oldSpace;
   const heapUsed = metric('nodejs_heap_size_used_bytes');
   const heapTotal = metric('nodejs_heap_size_total_bytes');
   const external = metric('nodejs_external_memory_bytes');
@@ -189,7 +204,7 @@ export function soakReport(
   const window = 30_000;
   lines.push('');
   lines.push(
-    `process | RSS MiB at ${clock(from)} | at end (${clock(durationMs)}) | growth | heap used / total, external MiB at ${clock(from)} -> end`,
+    `process | RSS MiB at ${clock(from)} | at end (${clock(durationMs)}) | growth | heap used / total (new + old space), external MiB at ${clock(from)} -> end`,
   );
   let worstGrowth = { name: '', growth: -Infinity };
   const unread: string[] = [];
@@ -209,7 +224,7 @@ export function soakReport(
     const heap = (s: Sample[]) =>
       s.length === 0 || s.at(-1)?.heapUsed === undefined
         ? ''
-        : `${mib(median(s.map((x) => x.heapUsed ?? 0)))} / ${mib(median(s.map((x) => x.heapTotal ?? 0)))}, ${mib(median(s.map((x) => x.external ?? 0)))}`;
+        : `${mib(median(s.map((x) => x.heapUsed ?? 0)))} / ${mib(median(s.map((x) => x.heapTotal ?? 0)))} (${mib(median(s.map((x) => x.newSpace ?? 0)))} + ${mib(median(s.map((x) => x.oldSpace ?? 0)))}), ${mib(median(s.map((x) => x.external ?? 0)))}`;
     const heapCell = heap(atFrom) === '' ? '' : `${heap(atFrom)} -> ${heap(atEnd)}`;
     lines.push(
       `${name} | ${mib(rssFrom)} | ${mib(rssEnd)} | ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %${growth > criteria.maxGrowth ? ' MISS' : ''} | ${heapCell}`,
