@@ -112,6 +112,8 @@ export async function startDetection(
         checkMaxPixels: config.CHECK_MAX_PIXELS,
       });
       const indexSync = new CatalogueSync(db, identities, catalogue);
+      /** The projection the index reads (its id), known after the first refresh. */
+      let projectionId: string | undefined;
       sync = indexSync;
       let lastSnapshotSeq = -1;
       const takeSnapshot = async (): Promise<{ changeSeq: number; bytes: number } | null> => {
@@ -215,7 +217,10 @@ export async function startDetection(
         clock,
         refresh: async () => {
           await indexSync.refresh();
+          projectionId ??= (await identities.projectionState(db)).projectionId;
         },
+        knowledge: () =>
+          projectionId === undefined ? undefined : { projection: projectionId, position: indexSync.position },
         indexReady: () => loaded,
       };
       return {

@@ -378,7 +378,21 @@ export const avatarMatchSchema = z.object({
   likenessScore: z.number().min(0).max(1).optional(),
 });
 
+/**
+ * How far the answering replica's index had read detection's projection when it answered: every
+ * change up to `position` of projection `projection` (its id: a rebuilt projection numbers its
+ * changes anew). Answers of one projection are ordered by it, whatever order they were asked in:
+ * an answer asked earlier can know more than one asked later (its request waited longer, or
+ * reached a replica that had read further).
+ */
+export const indexKnowledgeSchema = z.object({
+  projection: z.string(),
+  position: z.number().int().nonnegative(),
+});
+
 export const avatarEvaluationResponseSchema = z.object({
+  /** Absent from a replica of an earlier release. */
+  knowledge: indexKnowledgeSchema.optional(),
   results: z.array(
     z.object({
       ref: z.string(),
@@ -407,6 +421,7 @@ export type BoxMatchKeysResponse = z.output<typeof boxMatchKeysResponseSchema>;
 export type AvatarEvaluationRequest = z.input<typeof avatarEvaluationRequestSchema>;
 export type AvatarMatch = z.output<typeof avatarMatchSchema>;
 export type AvatarEvaluationResponse = z.output<typeof avatarEvaluationResponseSchema>;
+export type IndexKnowledge = z.output<typeof indexKnowledgeSchema>;
 
 // The registry's call before it answers a deletion (docs/spec/contracts.md §15: deleting an image or
 // a claim, or rejecting a claim, removes its descriptors before the response). Internal only.

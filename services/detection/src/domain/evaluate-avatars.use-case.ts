@@ -44,6 +44,10 @@ async function pictureOrNull(ctx: DetectionContext, url: string | undefined): Pr
  * database refused connections, or another replica applied the box) could miss a box whose scan
  * had already passed the avatar: the avatar would never become a violation. When the database
  * cannot be read the question fails (503) and enforcement asks again.
+ *
+ * The answer says how far the catalogue had read the projection (`knowledge`): two answers about
+ * one avatar are ordered by it, not by when they were asked (a question asked first may be
+ * answered with more: its request waited longer, or reached a replica that had read further).
  */
 export async function evaluateAvatars(
   ctx: DetectionContext,
@@ -51,9 +55,14 @@ export async function evaluateAvatars(
   boxId?: string,
 ): Promise<AvatarEvaluationResponse> {
   if (boxId === undefined || ctx.catalogue.byBoxId(boxId) === undefined) await ctx.refresh();
+  // Read before the answers are made: they know at least this much (the catalogue only moves on).
+  const knowledge = ctx.knowledge();
   const only = boxId === undefined ? undefined : ctx.catalogue.byBoxId(boxId);
   if (boxId !== undefined && only === undefined)
-    return { results: avatars.map((a) => ({ ref: a.ref, match: null })) };
+    return {
+      ...(knowledge === undefined ? {} : { knowledge }),
+      results: avatars.map((a) => ({ ref: a.ref, match: null })),
+    };
   const filter: IdentityFilter =
     boxId === undefined ? (identity) => identity.box !== null : (identity) => identity.box?.boxId === boxId;
   const results = await Promise.all(
@@ -82,7 +91,7 @@ export async function evaluateAvatars(
       return { ref: avatar.ref, match };
     }),
   );
-  return { results };
+  return { ...(knowledge === undefined ? {} : { knowledge }), results };
 }
 
 /**

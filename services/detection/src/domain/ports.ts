@@ -1,4 +1,5 @@
 import type { Clock } from '@svc/clock';
+import type { IndexKnowledge } from '@svc/contracts/detection';
 import type { ImageFingerprint } from '@svc/image-fingerprint';
 import type { Queryable } from '@svc/ports';
 import type { IdentityCatalogue } from './identity-catalogue';
@@ -187,6 +188,8 @@ export interface DetectionContext {
   clock: Clock;
   /** Reads the projection's latest changes into the catalogue now. */
   refresh(): Promise<void>;
+  /** How far the catalogue has read the projection (undefined until its id is known). */
+  knowledge(): IndexKnowledge | undefined;
   /** False while the index loads on start: checks answer 503 rather than from a partial index. */
   indexReady(): boolean;
 }

@@ -62,6 +62,20 @@ describe(`POST ${AVATAR_EVALUATION_PATH} (enforcement's question)`, () => {
     expect((await h.raw('GET', BOX_MATCH_KEYS_PATH.replace(':boxId', bjork.boxId))).status).toBe(401);
   });
 
+  it('when answers are given before and after a new box reaches detection, then each says how far the index had read its projection, further after the box', async () => {
+    const before = await evaluate({ avatars: [{ ref: 'k_1', name: 'Knowledge Person' }] });
+    expect(before.body.knowledge).toEqual({ projection: expect.any(String), position: expect.any(Number) });
+    expect(before.body.results[0].match).toBeNull();
+    const box = await h.box(await h.verifiedClaim('Knowledge Person'), { policy: 'BLOCK_ALL' });
+    const after = await evaluate({ avatars: [{ ref: 'k_1', name: 'Knowledge Person' }] });
+    expect(after.body.results[0].match).toMatchObject({ boxId: box.boxId });
+    expect(after.body.knowledge.projection).toBe(before.body.knowledge.projection);
+    expect(after.body.knowledge.position).toBeGreaterThan(before.body.knowledge.position);
+    // A box's scan says it too.
+    const scan = await evaluate({ avatars: [{ ref: 'k_1', name: 'Knowledge Person' }], boxId: box.boxId });
+    expect(scan.body.knowledge.position).toBeGreaterThanOrEqual(after.body.knowledge.position);
+  });
+
   it('when avatars are evaluated, then each gets its best matching box with the policy to judge it by, or null', async () => {
     const { status, body } = await evaluate({
       avatars: [

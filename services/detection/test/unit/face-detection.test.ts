@@ -205,6 +205,7 @@ describe('checkIdentity: the most restrictive of several identities', () => {
       db: {} as DetectionContext['db'],
       clock: new ManualClock(new Date('2026-11-29T00:00:00Z')),
       refresh: async () => undefined,
+      knowledge: () => undefined,
       indexReady: () => true,
     };
   }

@@ -1,7 +1,7 @@
 import { avatarMatchKeys, MATCH_KEYS_VERSION } from '@svc/name-matching';
 import { jsonb, kyselyOn, pageOf, sql, type Jsonified, type Queryable, type Selectable } from '@svc/storage';
 import type { Avatar, EvaluationStatus } from '../domain/avatar';
-import type { AvatarStore, Page, ScanFilter, ScanPage } from '../domain/ports';
+import type { AskedAt, AvatarStore, Page, ScanFilter, ScanPage } from '../domain/ports';
 import type { Avatars, DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -219,13 +219,31 @@ export class AvatarRepository implements AvatarStore {
     return rows.length;
   }
 
-  async recordAnswer(tx: Queryable, ref: string, askedAt: Date): Promise<boolean> {
-    // An answer asked before the newest one applied is stale: it changes nothing.
+  async recordAnswer(tx: Queryable, ref: string, asked: AskedAt): Promise<boolean> {
+    // An answer that knew less than the newest one applied is stale: it changes nothing. Between
+    // answers of one projection the positions tell; otherwise (an answer without one, a rebuilt
+    // projection) the one asked earlier is taken to know less.
+    const { knowledge } = asked;
     const recorded = await db(tx)
       .updateTable('avatars')
-      .set({ answerAskedAt: askedAt })
+      .set({
+        answerAskedAt: asked.at,
+        answerProjection: knowledge?.projection ?? null,
+        answerPosition: knowledge?.position ?? null,
+      })
       .where('ref', '=', ref)
-      .where((eb) => eb.or([eb('answerAskedAt', 'is', null), eb('answerAskedAt', '<=', askedAt)]))
+      .where((eb) => {
+        const byTime = eb.or([eb('answerAskedAt', 'is', null), eb('answerAskedAt', '<=', asked.at)]);
+        if (knowledge === undefined) return byTime;
+        const sameProjection = eb.and([
+          eb('answerProjection', '=', knowledge.projection),
+          eb('answerPosition', 'is not', null),
+        ]);
+        return eb.or([
+          eb.and([sameProjection, eb('answerPosition', '<=', knowledge.position)]),
+          eb.and([eb.not(sameProjection), byTime]),
+        ]);
+      })
       .returning('ref')
       .executeTakeFirst();
     return recorded !== undefined;

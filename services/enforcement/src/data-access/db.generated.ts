@@ -51,6 +51,8 @@ export interface Appeals {
 
 export interface Avatars {
   answerAskedAt: Timestamp | null;
+  answerPosition: number | null;
+  answerProjection: string | null;
   avatarId: string;
   commercial: boolean;
   createdAt: Timestamp;

@@ -6,6 +6,7 @@ import {
   type BoxMatchKeysResponse,
   type AvatarEvaluationRequest,
   type AvatarMatch,
+  type IndexKnowledge,
 } from '@svc/contracts/detection';
 import { systemClock } from '@svc/clock';
 import { AppError } from '@svc/errors';
@@ -21,10 +22,18 @@ export interface AvatarToEvaluate {
   imageUrl?: string | undefined;
 }
 
-/** Detection's answer to "which box does each avatar match?" (a ref → its best match, or null). */
+/**
+ * Detection's answer to "which box does each avatar match?": a ref → its best match, or null; and
+ * how far detection's index had read its projection (absent from a replica of an earlier release).
+ */
+export interface DetectionAnswers {
+  matches: Map<string, AvatarMatch | null>;
+  knowledge?: IndexKnowledge;
+}
+
 export interface DetectionPort {
   /** Throws AppError SERVICE_UNAVAILABLE when detection cannot answer (the caller retries later). */
-  evaluate(avatars: AvatarToEvaluate[], boxId?: string): Promise<Map<string, AvatarMatch | null>>;
+  evaluate(avatars: AvatarToEvaluate[], boxId?: string): Promise<DetectionAnswers>;
   /**
    * The match keys of a box's identity (a box scan asks only about avatars that meet them). Throws
    * AppError SERVICE_UNAVAILABLE as `evaluate` does.
@@ -83,7 +92,7 @@ export class HttpDetectionClient implements DetectionPort {
     return this.token.value;
   }
 
-  async evaluate(avatars: AvatarToEvaluate[], boxId?: string): Promise<Map<string, AvatarMatch | null>> {
+  async evaluate(avatars: AvatarToEvaluate[], boxId?: string): Promise<DetectionAnswers> {
     const body: AvatarEvaluationRequest = { avatars, ...(boxId === undefined ? {} : { boxId }) };
     const response = await this.http.json<unknown>({
       method: 'POST',
@@ -104,7 +113,8 @@ export class HttpDetectionClient implements DetectionPort {
         details: { reason: 'detection_error' },
       });
     }
-    return new Map(parsed.data.results.map((result) => [result.ref, result.match]));
+    const matches = new Map(parsed.data.results.map((result) => [result.ref, result.match]));
+    return parsed.data.knowledge === undefined ? { matches } : { matches, knowledge: parsed.data.knowledge };
   }
 
   async boxMatchKeys(boxId: string): Promise<BoxMatchKeysResponse> {

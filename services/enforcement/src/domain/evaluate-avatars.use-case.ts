@@ -1,10 +1,10 @@
 import type { AvatarMatch } from '@svc/contracts/detection';
 import type { Queryable } from '@svc/ports';
 import { nextEvaluationDelay, type Avatar } from './avatar';
-import type { AvatarToEvaluate } from './detection.client';
+import type { AvatarToEvaluate, DetectionAnswers } from './detection.client';
 import { platformNow } from '@svc/clock';
 import { judgeMatch, type MatchOutcome } from './policy-breach';
-import type { UsesPorts } from './ports';
+import type { AskedAt, UsesPorts } from './ports';
 import { snapshotOf } from './resolution-check';
 import { closeViolation, openViolation } from './violation-lifecycle';
 import type { Resolution } from './violation';
@@ -41,10 +41,15 @@ const NOT_APPLIED: AppliedEvaluation = { applied: false, violationsCreated: 0 };
  * new box. An answer about an older revision, or a deleted avatar, is dropped.
  *
  * Answers can arrive in any order (an evaluation asked before a box was indexed may come back after
- * that box's scan opened a violation), so each carries when it was asked (`askedAt`, wall clock)
- * and one asked before the newest applied answer is stale: detection knew less then. A stale scan
- * is dropped (the newer full evaluation covered every box); a stale full evaluation is asked
- * again (the avatar is pending, due now) instead of closing what the newer answer opened.
+ * that box's scan opened a violation), and be asked in one order and answered with knowledge in
+ * the other (the first question's request waited longer, or reached a replica that had read
+ * further: issue #34's soak saw a later "no match" close a violation an earlier answer opened). So
+ * each answer carries how far detection's index had read its projection (`asked.knowledge`), and
+ * one that knew less than the newest applied answer is stale; between answers without it (a
+ * detection of an earlier release), or of different projections, the one asked earlier is
+ * (`asked.at`, wall clock). A stale scan is dropped (the newer full evaluation covered every box);
+ * a stale full evaluation is asked again (the avatar is pending, due now) instead of closing what
+ * the newer answer opened.
  */
 export async function applyEvaluation(
   ctx: UsesPorts<
@@ -66,14 +71,14 @@ export async function applyEvaluation(
   ref: string,
   revision: number | null,
   reported: AvatarMatch | null,
-  askedAt: Date,
+  asked: AskedAt,
   scanBoxId?: string,
 ): Promise<AppliedEvaluation> {
   const result = await ctx.db.transaction(async (tx) => {
     const avatar = await ctx.avatars.findByRef(tx, ref, { lock: true });
     if (avatar === null || avatar.deletedAt !== null) return NOT_APPLIED;
     if (revision !== null && avatar.revision !== revision) return NOT_APPLIED;
-    if (!(await ctx.avatars.recordAnswer(tx, ref, askedAt))) {
+    if (!(await ctx.avatars.recordAnswer(tx, ref, asked))) {
       if (scanBoxId === undefined)
         await ctx.avatars.update(tx, {
           ...avatar,
@@ -206,10 +211,10 @@ export async function evaluateAvatars(
   avatars: Avatar[],
 ): Promise<number> {
   if (avatars.length === 0) return 0;
-  let matches: Map<string, AvatarMatch | null>;
+  let answers: DetectionAnswers;
   const askedAt = ctx.clock.now();
   try {
-    matches = await ctx.detection.evaluate(avatars.map(toEvaluate));
+    answers = await ctx.detection.evaluate(avatars.map(toEvaluate));
   } catch (err) {
     // Down, timed out, circuit open, or an answer we cannot read: the avatars stay pending and
     // are tried again later; the platform's request never fails for it.
@@ -218,12 +223,13 @@ export async function evaluateAvatars(
   }
   let applied = 0;
   for (const avatar of avatars) {
-    const match = matches.get(avatar.ref);
+    const match = answers.matches.get(avatar.ref);
     if (match === undefined) {
       await recordFailure(ctx, avatar, new Error('detection did not answer about this avatar'));
       continue;
     }
-    if ((await applyEvaluation(ctx, avatar.ref, avatar.revision, match, askedAt)).applied) applied += 1;
+    const asked = { at: askedAt, knowledge: answers.knowledge };
+    if ((await applyEvaluation(ctx, avatar.ref, avatar.revision, match, asked)).applied) applied += 1;
   }
   return applied;
 }

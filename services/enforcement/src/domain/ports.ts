@@ -1,6 +1,7 @@
 import type { Logger } from '@svc/logger';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope, Policy } from '@svc/contracts/common';
+import type { IndexKnowledge } from '@svc/contracts/detection';
 import type { Queryable } from '@svc/ports';
 import type { Appeal, AppealKind, AppealStatus, AppealUnderReview } from './appeal';
 import type { LogEntryRef } from './log-entry';
@@ -58,10 +59,11 @@ export interface AvatarStore {
    */
   reevaluateMatching(tx: Queryable, platformId: string, boxId: string, dueAt: Date): Promise<number>;
   /**
-   * Records that an answer about the avatar, asked of detection at `askedAt`, is being applied, and
-   * says whether it is fresh: false when an answer asked later was applied already (nothing recorded).
+   * Records that an answer about the avatar is being applied, and says whether it is fresh: false
+   * (nothing recorded) when an applied answer knew more (a further position of the same
+   * projection), or, when that cannot be told, was asked later.
    */
-  recordAnswer(tx: Queryable, ref: string, askedAt: Date): Promise<boolean>;
+  recordAnswer(tx: Queryable, ref: string, asked: AskedAt): Promise<boolean>;
   /**
    * Reported avatars of every platform after `afterSeq`, in seq order; with `only`, those that can
    * match the box (their match keys meet its identity's, they carry a picture, or their keys were
@@ -71,6 +73,12 @@ export interface AvatarStore {
   scanPage(q: Queryable, afterSeq: number, limit: number, only?: ScanFilter): Promise<ScanPage>;
   /** Gives up to `limit` avatars whose match keys were made by older rules (or none) today's; returns how many. */
   fillMatchKeys(q: Queryable, limit: number): Promise<number>;
+}
+
+/** When a question was asked of detection, and how far its answer's index had read (when told). */
+export interface AskedAt {
+  at: Date;
+  knowledge?: IndexKnowledge | undefined;
 }
 
 export interface ScanPage {

@@ -67,7 +67,7 @@ async function reevaluate(
   nextViolationStatus(violation, 'resolve');
   // Detection down: 503 SERVICE_UNAVAILABLE (the platform retries); never resolved unchecked.
   const answers = await ctx.detection.evaluate([toEvaluate(avatar)], violation.boxId);
-  const match = answers.get(avatar.ref) ?? null;
+  const match = answers.matches.get(avatar.ref) ?? null;
   return {
     revision: avatar.revision,
     match: match !== null && match.boxId === violation.boxId ? match : null,

@@ -130,10 +130,10 @@ async function scanPage(
     ctx.eventsCommitted();
     return { scan: completed, failed: false };
   }
-  let matches;
+  let answers;
   const askedAt = ctx.clock.now();
   try {
-    matches = await ctx.detection.evaluate(
+    answers = await ctx.detection.evaluate(
       page.map(({ avatar }) => toEvaluate(avatar)),
       scan.boxId,
     );
@@ -142,9 +142,10 @@ async function scanPage(
   }
   let created = 0;
   for (const { avatar } of page) {
-    const match = matches.get(avatar.ref) ?? null;
+    const match = answers.matches.get(avatar.ref) ?? null;
     if (match === null || match.boxId !== scan.boxId) continue;
-    created += (await applyEvaluation(ctx, avatar.ref, null, match, askedAt, scan.boxId)).violationsCreated;
+    const asked = { at: askedAt, knowledge: answers.knowledge };
+    created += (await applyEvaluation(ctx, avatar.ref, null, match, asked, scan.boxId)).violationsCreated;
   }
   const last = page[page.length - 1];
   const advanced: BoxScan = {

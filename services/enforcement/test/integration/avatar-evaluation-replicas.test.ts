@@ -1,6 +1,7 @@
 import { createDatabase, type Database } from '@svc/storage';
 import { internalClient, platformClaims } from '@svc/test-kit';
 import type { RunningEnforcement } from '../../src';
+import { AvatarRepository } from '../../src/data-access/avatar.repository';
 import {
   JWT_SECRET,
   startEnforcementHarness,
@@ -127,5 +128,63 @@ describe('the evaluation retry job on two replicas', () => {
     await h.running.retryEvaluations();
     expect(await stateOf(refs)).toEqual(evaluated);
     expect(askedAbout(refs, from).every((n) => n <= 3)).toBe(true);
+  });
+
+  it('when answers are recorded, then one of the same projection is fresh when it read as far or further, whenever it was asked; otherwise when it was asked no earlier', async () => {
+    const { refs } = await pendingImpostors(1);
+    const [ref = ''] = refs;
+    const avatars = new AvatarRepository();
+    const at = (ms: number) => new Date(Date.UTC(2026, 10, 30, 12, 0, 0, ms));
+    const record = (asked: Parameters<AvatarRepository['recordAnswer']>[2]) =>
+      db.transaction((tx) => avatars.recordAnswer(tx, ref, asked));
+    const p = (position: number, projection = 'p1') => ({ projection, position });
+    expect(await record({ at: at(100), knowledge: p(10) })).toBe(true);
+    // Asked later, read less: stale. Asked earlier, read further: fresh. The same position: fresh.
+    expect(await record({ at: at(200), knowledge: p(9) })).toBe(false);
+    expect(await record({ at: at(50), knowledge: p(11) })).toBe(true);
+    expect(await record({ at: at(50), knowledge: p(11) })).toBe(true);
+    // Without a position (a detection of an earlier release), or of a rebuilt projection: by time.
+    expect(await record({ at: at(40) })).toBe(false);
+    expect(await record({ at: at(60) })).toBe(true);
+    expect(await record({ at: at(55), knowledge: p(1, 'p2') })).toBe(false);
+    expect(await record({ at: at(70), knowledge: p(1, 'p2') })).toBe(true);
+    expect(await record({ at: at(20), knowledge: p(2, 'p2') })).toBe(true);
+  });
+
+  it('when an answer asked first knows more than one asked after it (its request waited), then the later "no match" closes nothing the earlier match opened', async () => {
+    // Issue #34's soak: two full evaluations of one avatar; the first asked waited (a busy replica)
+    // and was answered after its box reached detection; the second, asked later, was answered by a
+    // replica that had not read the box yet. Ordered by when they were asked, the second's "no
+    // match" closed the first's violation ("modified"), and the box's scan opened a second one.
+    const { refs, name } = await pendingImpostors(3);
+    const identities = h.detection.identities;
+    h.detection.identities = identities.filter((identity) => identity.name !== name);
+    const from = h.detection.requests.length;
+    // Asked first: its request waits, and is answered at release (knowing the identity by then).
+    const first = h.detection.holdNextEvaluation({ answeredAtRelease: true });
+    const waiting = replica.retryEvaluations();
+    await first.received;
+    // Asked after the first's lease ran out, by the other replica: answered now ("no match", the
+    // fake does not know the identity yet) and held back.
+    h.clock.advance(LEASE_MS + 1000);
+    const second = h.detection.holdNextEvaluation();
+    const behind = h.running.retryEvaluations();
+    await second.received;
+    h.detection.identities = identities;
+    first.release();
+    expect(await waiting).toBe(3);
+    expect((await stateOf(refs)).map((a) => [a.evaluation, a.violations, a.open])).toEqual(
+      refs.map(() => ['completed', 1, 1]),
+    );
+    // The second answer was asked later but knew less: it is stale, closes nothing, and the
+    // avatars are asked about again, which confirms the match.
+    second.release();
+    expect(await behind).toBe(0);
+    expect((await stateOf(refs)).map((a) => [a.violations, a.open])).toEqual(refs.map(() => [1, 1]));
+    await h.running.retryEvaluations();
+    expect((await stateOf(refs)).map((a) => [a.evaluation, a.violations, a.open])).toEqual(
+      refs.map(() => ['completed', 1, 1]),
+    );
+    expect(askedAbout(refs, from).every((n) => n >= 2 && n <= 3)).toBe(true);
   });
 });
