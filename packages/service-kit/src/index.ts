@@ -61,3 +61,4 @@ export {
   type ServiceClient,
   type ServiceClientOptions,
 } from './service-client';
+export { respond, type DeclaredStatus, type RespondableOperation, type ResponseBody } from './respond';

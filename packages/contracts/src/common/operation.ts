@@ -77,8 +77,9 @@ export const IDENTITY_BATCH_TIMEOUT_MS = 5000;
 
 /**
  * Declares a public operation (typed; no side effect). The gateway, the OpenAPI document and the
- * fuzz suite read the explicit list `allOperations` of the package's index, not a registry.
+ * fuzz suite read the explicit list `allOperations` of the package's index, not a registry. Its
+ * own type is kept, its schemas' included, so `respond` (@svc/service-kit) checks a body against it.
  */
-export function defineOperation(operation: Operation): Operation {
+export function defineOperation<O extends Operation>(operation: O): O {
   return operation;
 }

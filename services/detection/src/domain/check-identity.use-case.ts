@@ -79,7 +79,18 @@ export interface CheckOutcome extends Detection {
   action: Action;
   otherMatches: OtherMatch[];
   /** Batch items only: the picture could not be checked, the result stands on the name. */
-  imageError?: AppError;
+  imageError?: ItemImageError;
+}
+
+/** What a batch item's picture can fail with and the item still answer (the batch item's `error`). */
+export const ITEM_IMAGE_ERROR_CODES = ['INVALID_IMAGE_URL', 'IMAGE_TOO_LARGE'] as const;
+export interface ItemImageError {
+  code: (typeof ITEM_IMAGE_ERROR_CODES)[number];
+  message: string;
+}
+
+function isItemImageError(err: AppError): err is AppError & ItemImageError {
+  return (ITEM_IMAGE_ERROR_CODES as readonly string[]).includes(err.code);
 }
 
 /** The name, trimmed; INVALID_NAME (400) when it is not a name (docs/spec/contracts.md §2). */
@@ -486,7 +497,7 @@ export async function checkIdentities(
   const started = performance.now();
   const detected = await mapLimited(checked, BATCH_FETCH_CONCURRENCY, async (input) => {
     let picture: CheckedPicture | null = null;
-    let imageError: AppError | undefined;
+    let imageError: ItemImageError | undefined;
     if (input.imageUrl !== undefined) {
       const left = ctx.faceTimeouts.batchMs - (performance.now() - started);
       // Items wait for one of the batch's fetches: a late one gets what is left of the batch's time.
@@ -501,7 +512,9 @@ export async function checkIdentities(
         // cheap to take, not its faces; a huge picture is then not checked (its item says so).
         picture = await pictureOf(ctx, caller, input.imageUrl, left, fetchMs, left, 'without_faces');
       } catch (err) {
-        if (!isAppError(err)) throw err;
+        // A refusal of the whole request (a platform over its share, a dependency away) is not an
+        // item's: the batch answers it, as the single check would.
+        if (!isAppError(err) || !isItemImageError(err)) throw err;
         imageError = err;
       }
     }

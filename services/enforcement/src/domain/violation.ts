@@ -11,6 +11,11 @@ export type Resolution = 'licensed' | 'removed' | 'modified' | 'parody';
 /** How a violation closed: a resolution, an upheld appeal, or the box's removal. */
 export type Closure = Resolution | 'dismissed' | 'box_removed';
 
+/** Whether a closure is a resolution (a dismissal and a removed box are not: their status is `dismissed`). */
+export function isResolution(closure: Closure | null): closure is Resolution {
+  return closure === 'licensed' || closure === 'removed' || closure === 'modified' || closure === 'parody';
+}
+
 export interface Violation {
   id: string;
   platformId: string;

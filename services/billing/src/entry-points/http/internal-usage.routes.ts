@@ -17,6 +17,7 @@ export function internalUsageRoutes(router: Router, ctx: BillingContext): void {
   router.get(INTERNAL_USAGE_PATH, async (req, res) => {
     const { id, period: usagePeriod } = parseParams(usageParamsSchema, req);
     if (!isServiceCaller(authOf(req))) throw errors.notFound('License', id);
+    // eslint-disable-next-line no-restricted-syntax -- internal, not a public operation: its caller parses the answer with the contract's schema
     res.json({ data: await queryUsage(ctx, id, usagePeriod) });
   });
 }

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { billingOperations as ops, revenueReportBodySchema } from '@svc/contracts/billing';
-import { parseBody } from '@svc/service-kit';
+import { parseBody, respond } from '@svc/service-kit';
 import type { BillingContext } from '../../domain/ports';
 import { getBalance } from '../../domain/query-balance.use-case';
 import { reportUsage } from '../../domain/report-usage.use-case';
@@ -18,10 +18,10 @@ export function revenueRoutes(router: Router, ctx: BillingContext): void {
       metrics: { messages: body.metrics.interactions, subscribers: body.metrics.unique_users },
       revenue: { other: body.metrics.revenue_generated },
     });
-    res.status(created ? 201 : 200).json(revenueReportResult(report));
+    respond(res, ops.secondFamilyReportRevenue, created ? 201 : 200, revenueReportResult(report));
   });
 
   router.get(ops.secondFamilyRevenueBalance.path, async (req, res) => {
-    res.json(revenueBalance(await getBalance(ctx, callerOf(req))));
+    respond(res, ops.secondFamilyRevenueBalance, 200, revenueBalance(await getBalance(ctx, callerOf(req))));
   });
 }

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { billingOperations as ops, reportUsageBodySchema } from '@svc/contracts/billing';
 import { idParamSchema } from '@svc/contracts/common';
-import { parseBody, parseParams } from '@svc/service-kit';
+import { parseBody, parseParams, respond } from '@svc/service-kit';
 import type { BillingContext } from '../../domain/ports';
 import { reportUsage } from '../../domain/report-usage.use-case';
 import { callerOf } from './caller';
@@ -13,6 +13,6 @@ export function usageRoutes(router: Router, ctx: BillingContext): void {
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(reportUsageBodySchema, req);
     const { report, created } = await reportUsage(ctx, callerOf(req), { licenseId: id, ...body });
-    res.status(created ? 201 : 200).json({ data: usageReportResult(report) });
+    respond(res, ops.reportUsage, created ? 201 : 200, { data: usageReportResult(report) });
   });
 }

@@ -10,6 +10,7 @@ import { forgetFaces, type ForgetFacesDeps } from '../../domain/forget-faces.use
 export function faceEnrolmentRoutes(router: Router, deps: ForgetFacesDeps): void {
   router.post(FORGET_FACES_PATH, async (req, res) => {
     const body = parseBody(forgetFacesRequestSchema, req);
+    // eslint-disable-next-line no-restricted-syntax -- internal, not a public operation: its caller parses the answer with the contract's schema
     res.json(await forgetFaces(deps, body));
   });
 }

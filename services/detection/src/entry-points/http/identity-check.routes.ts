@@ -11,7 +11,7 @@ import {
   secondFamilyCheckBodySchema,
 } from '@svc/contracts/detection';
 import { AppError, errors } from '@svc/errors';
-import { authOf, parseBody, parseParams } from '@svc/service-kit';
+import { authOf, parseBody, parseParams, respond } from '@svc/service-kit';
 import { z } from 'zod';
 import { checkIdentities, checkIdentity } from '../../domain/check-identity.use-case';
 import { boxMatchKeys, evaluateAvatars } from '../../domain/evaluate-avatars.use-case';
@@ -51,7 +51,7 @@ export function identityCheckRoutes(router: Router, ctx: DetectionContext): void
   router.post(ops.checkIdentity.path, async (req, res) => {
     const body = parseBody(identityCheckBodySchema, req);
     const outcome = await checkIdentity(ctx, callerOf(req), body);
-    res.json(checkResultForm(outcome));
+    respond(res, ops.checkIdentity, 200, checkResultForm(outcome));
   });
 
   router.post(ops.checkIdentityBatch.path, async (req, res) => {
@@ -61,7 +61,7 @@ export function identityCheckRoutes(router: Router, ctx: DetectionContext): void
     const outcomes = await checkIdentities(ctx, callerOf(req), identities);
     const results = outcomes.map((outcome, i) => batchItemForm(outcome, identities[i] ?? { name: '' }));
     const boxed = results.filter((r) => r.isBoxed).length;
-    res.json({
+    respond(res, ops.checkIdentityBatch, 200, {
       results,
       meta: {
         total: results.length,
@@ -75,7 +75,7 @@ export function identityCheckRoutes(router: Router, ctx: DetectionContext): void
   router.post(ops.secondFamilyCheckIdentity.path, async (req, res) => {
     const body = parseBody(secondFamilyCheckBodySchema, req);
     const outcome = await checkIdentity(ctx, callerOf(req), { name: body.name, imageUrl: body.image_url });
-    res.json(secondFamilyCheckForm(outcome));
+    respond(res, ops.secondFamilyCheckIdentity, 200, secondFamilyCheckForm(outcome));
   });
 
   router.post(ops.secondFamilyCheckIdentityBatch.path, async (req, res) => {
@@ -90,7 +90,7 @@ export function identityCheckRoutes(router: Router, ctx: DetectionContext): void
     );
     const results = outcomes.map((outcome, i) => secondFamilyBatchItemForm(outcome, identities[i] ?? {}));
     const count = (status: string) => results.filter((r) => r.status === status).length;
-    res.json({
+    respond(res, ops.secondFamilyCheckIdentityBatch, 200, {
       results,
       meta: {
         total: results.length,
@@ -104,18 +104,20 @@ export function identityCheckRoutes(router: Router, ctx: DetectionContext): void
 
   router.get(ops.identityStatus.path, (req, res) => {
     const { id } = parseParams(z.object({ id: z.string().min(1).max(100) }), req);
-    res.json(identityStatusForm(identityStatus(ctx, id)));
+    respond(res, ops.identityStatus, 200, identityStatusForm(identityStatus(ctx, id)));
   });
 
   // Internal: enforcement's question. Not a public operation (the gateway never routes here).
   router.post(AVATAR_EVALUATION_PATH, async (req, res) => {
     const body = parseBody(avatarEvaluationRequestSchema, req);
+    // eslint-disable-next-line no-restricted-syntax -- internal, not a public operation: its caller parses the answer with the contract's schema
     res.json(await evaluateAvatars(ctx, body.avatars, body.boxId));
   });
 
   // Internal: the match keys of a box's identity, before its initial scan (enforcement's question).
   router.get(BOX_MATCH_KEYS_PATH, async (req, res) => {
     const { boxId } = parseParams(z.object({ boxId: z.string().min(1).max(100) }), req);
+    // eslint-disable-next-line no-restricted-syntax -- internal, not a public operation: its caller parses the answer with the contract's schema
     res.json(await boxMatchKeys(ctx, boxId));
   });
 }

@@ -5,7 +5,7 @@ import {
   enforcementOperations as ops,
   reviewAppealsQuerySchema,
 } from '@svc/contracts/enforcement';
-import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, respond } from '@svc/service-kit';
 import {
   decideAppeal,
   decideOwnAppealForTesting,
@@ -21,7 +21,7 @@ export function appealRoutes(router: Router, ctx: EnforcementContext): void {
   router.get(ops.listAppealsForReview.path, async (req, res) => {
     const query = parseQuery(reviewAppealsQuerySchema, req);
     const { items, total } = await listAppealsForReview(ctx, callerOf(req), query);
-    res.json({
+    respond(res, ops.listAppealsForReview, 200, {
       data: items.map(({ appeal, violation }) => ({
         ...appealDetail(appeal),
         platformId: appeal.platformId,
@@ -33,14 +33,14 @@ export function appealRoutes(router: Router, ctx: EnforcementContext): void {
 
   router.get(ops.getAppeal.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
-    res.json({ data: appealDetail(await getAppeal(ctx, callerOf(req), id)) });
+    respond(res, ops.getAppeal, 200, { data: appealDetail(await getAppeal(ctx, callerOf(req), id)) });
   });
 
   const decide = (decider: typeof decideAppeal) => async (req: Request, res: Response) => {
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(decideAppealBodySchema, req);
     const result = await decider(ctx, callerOf(req), id, body);
-    res.json({ data: { ...appealDetail(result.appeal), ...caseSummary(result) } });
+    respond(res, ops.decideAppeal, 200, { data: { ...appealDetail(result.appeal), ...caseSummary(result) } });
   };
   router.post(ops.decideAppeal.path, decide(decideAppeal));
   router.post(ops.testHelperDecideAppeal.path, decide(decideOwnAppealForTesting));

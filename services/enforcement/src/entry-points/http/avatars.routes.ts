@@ -6,7 +6,7 @@ import {
   reportAvatarBodySchema,
   updateAvatarBodySchema,
 } from '@svc/contracts/enforcement';
-import { parseBody, parseParams, parseQuery, provisionalAnswer } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, provisionalAnswer, respond } from '@svc/service-kit';
 import type { EnforcementContext } from '../../domain/ports';
 import {
   deleteAvatar,
@@ -49,13 +49,13 @@ export function avatarRoutes(router: Router, ctx: EnforcementContext): void {
       input,
       storedAnswer(res, (created) => (created ? 201 : 200)),
     );
-    res.status(created ? 201 : 200).json({ data: avatarForm(avatar, openViolations, true) });
+    respond(res, ops.reportAvatar, created ? 201 : 200, { data: avatarForm(avatar, openViolations, true) });
   });
 
   router.get(ops.listAvatars.path, async (req, res) => {
     const query = parseQuery(listAvatarsQuerySchema, req);
     const { items, total } = await listAvatars(ctx, callerOf(req), query);
-    res.json({
+    respond(res, ops.listAvatars, 200, {
       data: items.map(({ avatar, openViolations }) => avatarForm(avatar, openViolations, false)),
       meta: { total, limit: query.limit, offset: query.offset },
     });
@@ -64,7 +64,7 @@ export function avatarRoutes(router: Router, ctx: EnforcementContext): void {
   router.get(ops.getAvatar.path, async (req, res) => {
     const { id } = parseParams(avatarIdParamSchema, req);
     const { avatar, openViolations } = await getAvatar(ctx, callerOf(req), id);
-    res.json({ data: avatarForm(avatar, openViolations, true) });
+    respond(res, ops.getAvatar, 200, { data: avatarForm(avatar, openViolations, true) });
   });
 
   router.patch(ops.updateAvatar.path, async (req, res) => {
@@ -77,13 +77,13 @@ export function avatarRoutes(router: Router, ctx: EnforcementContext): void {
       body,
       storedAnswer(res, () => 200),
     );
-    res.json({ data: avatarForm(avatar, openViolations, true) });
+    respond(res, ops.updateAvatar, 200, { data: avatarForm(avatar, openViolations, true) });
   });
 
   router.delete(ops.deleteAvatar.path, async (req, res) => {
     const { id } = parseParams(avatarIdParamSchema, req);
     const { avatar, resolvedViolations } = await deleteAvatar(ctx, callerOf(req), id);
-    res.json({
+    respond(res, ops.deleteAvatar, 200, {
       data: {
         id: avatar.id,
         deleted: true,

@@ -15,6 +15,7 @@ export function boxScanRoutes(router: Router, ctx: EnforcementContext): void {
     const { id } = parseParams(idParamSchema, req);
     const scan = await getBoxScanProgress(ctx, callerOf(req), id);
     res.set('Cache-Control', 'no-store');
+    // eslint-disable-next-line no-restricted-syntax -- internal, not a public operation: its caller parses the answer with the contract's schema
     res.json({
       data: {
         ...scan,

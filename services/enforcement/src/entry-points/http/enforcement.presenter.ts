@@ -4,8 +4,9 @@ import type { Avatar } from '../../domain/avatar';
 import { daysRemaining, type GracePeriod } from '../../domain/grace-period';
 import { notificationsOf, type NotificationState } from '../../domain/notifications';
 import type { BoxViolationView, CaseView } from '../../domain/query-enforcement.use-case';
-import type { Violation } from '../../domain/violation';
+import { isResolution, type Violation } from '../../domain/violation';
 import { resolutionOptions } from '../../domain/resolution-options';
+import type { ResolutionEvidence } from '../../domain/resolution-check';
 import type { ViolationCase } from '../../domain/violation-lifecycle';
 
 // The public forms (docs/spec/service-interface.md: Violation, Grace period; docs/spec/contracts.md §8). Personal data
@@ -68,6 +69,8 @@ export function appealForm(appeal: Appeal) {
 }
 
 export function contestForm(contest: Appeal) {
+  // Only a platform's appeal is withdrawn (its violation resolved meanwhile); a contest never is.
+  if (contest.status === 'withdrawn') throw new Error(`Contest ${contest.id} is withdrawn: only appeals are`);
   return {
     id: contest.id,
     status: contest.status,
@@ -79,23 +82,30 @@ export function contestForm(contest: Appeal) {
 
 /** How a violation was resolved and on what evidence; null while it is not resolved by a resolution. */
 export function resolutionDetails(violation: Violation, contest: Appeal | null) {
-  if (violation.status !== 'resolved' || violation.resolvedAt === null || violation.resolvedBy === null)
+  if (
+    violation.status !== 'resolved' ||
+    !isResolution(violation.resolution) ||
+    violation.resolvedAt === null ||
+    violation.resolvedBy === null
+  )
     return null;
   const evidence = violation.resolutionEvidence ?? {};
-  const { removedAt, ...resolvedAvatar } = evidence.avatar ?? { removedAt: undefined };
   return {
     resolution: violation.resolution,
     resolvedAt: iso(violation.resolvedAt),
     resolvedBy: violation.resolvedBy,
     notes: violation.resolutionNotes,
     license: evidence.license ?? null,
-    avatarChange:
-      evidence.avatar === undefined
-        ? null
-        : { detected: violation.detectedAvatar, resolved: resolvedAvatar, removedAt: removedAt ?? null },
+    avatarChange: evidence.avatar === undefined ? null : avatarChangeOf(violation, evidence.avatar),
     reevaluation: evidence.reevaluation ?? null,
     contest: contest === null ? null : contestForm(contest),
   };
+}
+
+/** The avatar as detected and as resolved (`removed`: when it was taken down). */
+function avatarChangeOf(violation: Violation, avatar: NonNullable<ResolutionEvidence['avatar']>) {
+  const { removedAt, ...resolved } = avatar;
+  return { detected: violation.detectedAvatar, resolved, removedAt: removedAt ?? null };
 }
 
 export function appealDetail(appeal: Appeal) {

@@ -5,7 +5,7 @@ import {
   listGracePeriodsQuerySchema,
   resolveBodySchema,
 } from '@svc/contracts/enforcement';
-import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, respond } from '@svc/service-kit';
 import type { EnforcementContext } from '../../domain/ports';
 import { getGracePeriod, listGracePeriods } from '../../domain/query-enforcement.use-case';
 import { resolveGracePeriod } from '../../domain/resolve-violation.use-case';
@@ -17,7 +17,7 @@ export function gracePeriodRoutes(router: Router, ctx: EnforcementContext): void
   router.get(ops.listGracePeriods.path, async (req, res) => {
     const query = parseQuery(listGracePeriodsQuerySchema, req);
     const { items, total } = await listGracePeriods(ctx, callerOf(req), query);
-    res.json({
+    respond(res, ops.listGracePeriods, 200, {
       data: items.map(gracePeriodListItem),
       meta: { total, limit: query.limit, offset: query.offset },
     });
@@ -25,14 +25,16 @@ export function gracePeriodRoutes(router: Router, ctx: EnforcementContext): void
 
   router.get(ops.getGracePeriod.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
-    res.json({ data: gracePeriodDetail(await getGracePeriod(ctx, callerOf(req), id)) });
+    respond(res, ops.getGracePeriod, 200, {
+      data: gracePeriodDetail(await getGracePeriod(ctx, callerOf(req), id)),
+    });
   });
 
   router.post(ops.resolveGracePeriod.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(resolveBodySchema, req);
     const { gracePeriod } = await resolveGracePeriod(ctx, callerOf(req), id, body);
-    res.json({
+    respond(res, ops.resolveGracePeriod, 200, {
       data: {
         id: gracePeriod.id,
         status: gracePeriod.status,

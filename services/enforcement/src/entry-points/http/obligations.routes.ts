@@ -4,12 +4,13 @@ import { daysRemaining } from '../../domain/grace-period';
 import type { EnforcementContext } from '../../domain/ports';
 import { listObligations } from '../../domain/query-enforcement.use-case';
 import { callerOf } from './caller';
+import { respond } from '@svc/service-kit';
 
 /** `GET /enforcement/obligations` (docs/spec/contracts.md §12): snake_case. */
 export function obligationsRoutes(router: Router, ctx: EnforcementContext): void {
   router.get(ops.obligations.path, async (req, res) => {
     const { now, takedowns, gracePeriods, truncated } = await listObligations(ctx, callerOf(req));
-    res.json({
+    respond(res, ops.obligations, 200, {
       takedowns: takedowns.map(({ violation, avatar }) => ({
         violation_id: violation.id,
         avatar_id: avatar.id,

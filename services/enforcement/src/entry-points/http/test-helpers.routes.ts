@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { advanceTimeBodySchema, enforcementOperations as ops } from '@svc/contracts/enforcement';
-import { parseBody } from '@svc/service-kit';
+import { parseBody, respond } from '@svc/service-kit';
 import { advanceSandboxClock } from '../../domain/advance-sandbox-clock.use-case';
 import type { EnforcementContext } from '../../domain/ports';
 import { callerOf } from './caller';
@@ -11,6 +11,8 @@ export function testHelperRoutes(router: Router, ctx: EnforcementContext): void 
     const caller = callerOf(req);
     const { seconds } = parseBody(advanceTimeBodySchema, req);
     const { now, run } = await advanceSandboxClock(ctx, caller, seconds);
-    res.json({ data: { now: now.toISOString(), advancedBySeconds: seconds, stepsFired: run.fired } });
+    respond(res, ops.testHelperAdvanceTime, 200, {
+      data: { now: now.toISOString(), advancedBySeconds: seconds, stepsFired: run.fired },
+    });
   });
 }

@@ -8,7 +8,7 @@ import {
   listViolationsQuerySchema,
   resolveBodySchema,
 } from '@svc/contracts/enforcement';
-import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, respond } from '@svc/service-kit';
 import { appealViolation } from '../../domain/appeal-violation.use-case';
 import type { EnforcementContext } from '../../domain/ports';
 import { contestResolution } from '../../domain/contest-resolution.use-case';
@@ -31,7 +31,7 @@ export function violationRoutes(router: Router, ctx: EnforcementContext): void {
   router.get(ops.listViolations.path, async (req, res) => {
     const query = parseQuery(listViolationsQuerySchema, req);
     const { items, total } = await listViolations(ctx, callerOf(req), query);
-    res.json({
+    respond(res, ops.listViolations, 200, {
       data: items.map(violationListItem),
       meta: { total, limit: query.limit, offset: query.offset },
     });
@@ -39,14 +39,16 @@ export function violationRoutes(router: Router, ctx: EnforcementContext): void {
 
   router.get(ops.getViolation.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
-    res.json({ data: violationDetail(await getViolation(ctx, callerOf(req), id)) });
+    respond(res, ops.getViolation, 200, {
+      data: violationDetail(await getViolation(ctx, callerOf(req), id)),
+    });
   });
 
   router.post(ops.resolveViolation.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(resolveBodySchema, req);
     const { violation, gracePeriod } = await resolveViolation(ctx, callerOf(req), id, body);
-    res.json({
+    respond(res, ops.resolveViolation, 200, {
       data: {
         id: violation.id,
         status: violation.status,
@@ -61,7 +63,7 @@ export function violationRoutes(router: Router, ctx: EnforcementContext): void {
     const { id } = parseParams(idParamSchema, req);
     const query = parseQuery(listBoxViolationsQuerySchema, req);
     const { items, total } = await listBoxViolations(ctx, callerOf(req), id, query);
-    res.json({
+    respond(res, ops.listBoxViolations, 200, {
       data: items.map(boxViolationItem),
       meta: { total, limit: query.limit, offset: query.offset },
     });
@@ -71,14 +73,16 @@ export function violationRoutes(router: Router, ctx: EnforcementContext): void {
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(contestBodySchema, req);
     const { violation, contest } = await contestResolution(ctx, callerOf(req), id, body);
-    res.json({ data: { id: violation.id, status: violation.status, contest: contestForm(contest) } });
+    respond(res, ops.contestResolution, 200, {
+      data: { id: violation.id, status: violation.status, contest: contestForm(contest) },
+    });
   });
 
   router.post(ops.appealViolation.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(appealBodySchema, req);
     const { violation, gracePeriod, appeal } = await appealViolation(ctx, callerOf(req), id, body);
-    res.json({
+    respond(res, ops.appealViolation, 200, {
       data: {
         id: violation.id,
         status: violation.status,

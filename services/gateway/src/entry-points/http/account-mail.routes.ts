@@ -1,11 +1,12 @@
 import type { Request, Router } from 'express';
 import { AppError } from '@svc/errors';
 import {
+  accountMailOperations,
   passwordResetRequestBodySchema,
   resetPasswordBodySchema,
   verifyEmailBodySchema,
 } from '@svc/contracts/gateway';
-import { parseBody } from '@svc/service-kit';
+import { parseBody, respond } from '@svc/service-kit';
 import { isCrossOrigin, isLocalHost } from '../../domain/account';
 import type { MailLinks } from '../../domain/account-mail';
 import type { GatewayContext } from '../../domain/gateway-context';
@@ -54,7 +55,7 @@ export function accountMailRoutes(router: Router, ctx: GatewayContext): void {
     const started = await verifyEmail(ctx, body);
     setSessionCookie(req, res, started.token, started.expiresAt);
     const { account } = started;
-    res.json({
+    respond(res, accountMailOperations.verifyEmail, 200, {
       data: {
         account: {
           id: account.id,
@@ -75,12 +76,12 @@ export function accountMailRoutes(router: Router, ctx: GatewayContext): void {
     const body = parseBody(passwordResetRequestBodySchema, req);
     const links = mailLinksOf(req, ctx);
     const answer = await requestPasswordReset(ctx, body, { client: mailClientOf(req), links });
-    res.status(202).json({ data: answer });
+    respond(res, accountMailOperations.requestPasswordReset, 202, { data: answer });
   });
 
   router.post('/dashboard/api/password-resets/complete', async (req, res) => {
     refuseCrossSiteMail(req);
     const body = parseBody(resetPasswordBodySchema, req);
-    res.json({ data: await resetPassword(ctx, body) });
+    respond(res, accountMailOperations.resetPassword, 200, { data: await resetPassword(ctx, body) });
   });
 }

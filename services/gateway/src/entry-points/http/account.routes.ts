@@ -1,12 +1,13 @@
 import type { Request, Router } from 'express';
 import {
+  accountSecurityOperations,
   changePasswordBodySchema,
   confirmTotpBodySchema,
   disableTotpBodySchema,
   operatorTotpEnrolmentBodySchema,
 } from '@svc/contracts/gateway';
 import { AppError } from '@svc/errors';
-import { parseBody } from '@svc/service-kit';
+import { parseBody, respond } from '@svc/service-kit';
 import { isCrossOrigin } from '../../domain/account';
 import {
   changePassword,
@@ -32,13 +33,17 @@ export function accountRoutes(router: Router, ctx: GatewayContext): void {
   router.get('/dashboard/api/account/security', async (req, res) => {
     const active = await session(req);
     res.set('Cache-Control', 'no-store');
-    res.json({ data: await describeSecurity(ctx, active) });
+    respond(res, accountSecurityOperations.getAccountSecurity, 200, {
+      data: await describeSecurity(ctx, active),
+    });
   });
 
   router.post('/dashboard/api/account/password', async (req, res) => {
     const active = await session(req);
     const body = parseBody(changePasswordBodySchema, req);
-    res.json({ data: await changePassword(ctx, active, { ...body, client: clientAddress(req) }) });
+    respond(res, accountSecurityOperations.changePassword, 200, {
+      data: await changePassword(ctx, active, { ...body, client: clientAddress(req) }),
+    });
   });
 
   router.delete('/dashboard/api/account/sessions', async (req, res) => {
@@ -51,14 +56,18 @@ export function accountRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/dashboard/api/account/totp', async (req, res) => {
     const active = await session(req);
     res.set('Cache-Control', 'no-store');
-    res.status(201).json({ data: await startTotpEnrolment(ctx, active) });
+    respond(res, accountSecurityOperations.startTotpEnrolment, 201, {
+      data: await startTotpEnrolment(ctx, active),
+    });
   });
 
   router.post('/dashboard/api/account/totp/confirm', async (req, res) => {
     const active = await session(req);
     const body = parseBody(confirmTotpBodySchema, req);
     res.set('Cache-Control', 'no-store');
-    res.json({ data: await confirmTotpEnrolment(ctx, active, body) });
+    respond(res, accountSecurityOperations.confirmTotpEnrolment, 200, {
+      data: await confirmTotpEnrolment(ctx, active, body),
+    });
   });
 
   router.post('/dashboard/api/account/totp/disable', async (req, res) => {
@@ -81,6 +90,6 @@ export function accountRoutes(router: Router, ctx: GatewayContext): void {
       deviceToken: deviceToken(req),
     });
     res.set('Cache-Control', 'no-store');
-    res.status(201).json({ data: enrolment });
+    respond(res, accountSecurityOperations.operatorTotpEnrolment, 201, { data: enrolment });
   });
 }

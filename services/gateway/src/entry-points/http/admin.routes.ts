@@ -2,6 +2,7 @@ import type { Request, Router } from 'express';
 import { AppError, errors } from '@svc/errors';
 import { idParamSchema } from '@svc/contracts/common';
 import {
+  adminOperations,
   changePlanBodySchema,
   createPlatformBodySchema,
   deadLetterQuerySchema,
@@ -9,7 +10,7 @@ import {
   listPlatformsQuerySchema,
   replayDeadLettersBodySchema,
 } from '@svc/contracts/gateway';
-import { parseBody, parseParams, parseQuery, type ReadinessReport } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, type ReadinessReport, respond } from '@svc/service-kit';
 import { bearerToken, sameSecret } from '../../domain/api-key';
 import { authenticateSession } from '../../domain/authenticate-session.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
@@ -65,13 +66,13 @@ export function adminRoutes(
   router.post('/admin/platforms', async (req, res) => {
     const body = parseBody(createPlatformBodySchema, req);
     const platform = await createPlatform(ctx, body);
-    res.status(201).json({ data: presentPlatform(platform) });
+    respond(res, adminOperations.createPlatform, 201, { data: presentPlatform(platform) });
   });
 
   router.get('/admin/platforms', async (req, res) => {
     const query = parseQuery(listPlatformsQuerySchema, req);
     const page = await ctx.platforms.list(ctx.db, query);
-    res.json({
+    respond(res, adminOperations.listPlatforms, 200, {
       data: page.items.map(({ platform, kind }) => ({ ...presentPlatform(platform), kind })),
       meta: { total: page.total, limit: query.limit, offset: query.offset },
     });
@@ -80,12 +81,14 @@ export function adminRoutes(
   router.patch('/admin/platforms/:id', async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(changePlanBodySchema, req);
-    res.json({ data: presentPlatform(await changePlatformPlan(ctx, { id, ...body })) });
+    respond(res, adminOperations.changePlatformPlan, 200, {
+      data: presentPlatform(await changePlatformPlan(ctx, { id, ...body })),
+    });
   });
 
   router.get('/admin/platforms/:id', async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
-    res.json({ data: await describePlatform(ctx, id) });
+    respond(res, adminOperations.getPlatform, 200, { data: await describePlatform(ctx, id) });
   });
 
   router.post('/admin/platforms/:id/keys', async (req, res) => {
@@ -95,32 +98,49 @@ export function adminRoutes(
       platformId: id,
       environment: body.environment ?? ctx.environment,
     });
-    res.status(201).json({ data: presentKey(issued) });
+    respond(res, adminOperations.issueKey, 201, { data: presentKey(issued) });
   });
 
   router.post('/admin/keys/:id/rotate', async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const rotated = await rotateApiKey(ctx, id);
-    res.json({ data: { ...rotated, previousKeyExpiresAt: rotated.previousKeyExpiresAt.toISOString() } });
+    respond(res, adminOperations.rotateKey, 200, {
+      data: { ...rotated, previousKeyExpiresAt: rotated.previousKeyExpiresAt.toISOString() },
+    });
   });
 
   router.post('/admin/keys/:id/revoke', async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
-    res.json({ data: await revokeApiKey(ctx, id) });
+    respond(res, adminOperations.revokeKey, 200, { data: await revokeApiKey(ctx, id) });
   });
 
   router.get('/admin/dead-letters', async (req, res) => {
     const query = parseQuery(deadLetterQuerySchema, req);
-    res.json(await listDeadLetters(ctx, { ...query, requestId: currentRequestId() ?? '' }));
+    respond(
+      res,
+      adminOperations.listDeadLetters,
+      200,
+      await listDeadLetters(ctx, { ...query, requestId: currentRequestId() ?? '' }),
+    );
   });
 
   router.post('/admin/dead-letters/replay', async (req, res) => {
     const body = parseBody(replayDeadLettersBodySchema, req);
-    res.json(await replayDeadLetters(ctx, { ...body, requestId: currentRequestId() ?? '' }));
+    respond(
+      res,
+      adminOperations.replayDeadLetters,
+      200,
+      await replayDeadLetters(ctx, { ...body, requestId: currentRequestId() ?? '' }),
+    );
   });
 
   router.get('/admin/health', async (_req, res) => {
-    res.json(await systemHealth(ctx, { readiness, requestId: currentRequestId() ?? '' }));
+    respond(
+      res,
+      adminOperations.health,
+      200,
+      await systemHealth(ctx, { readiness, requestId: currentRequestId() ?? '' }),
+    );
   });
 
   // Every other operator operation (verify a claim, decide an appeal…) belongs to a service.

@@ -4,9 +4,14 @@ import express, { type Request, type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { AppError } from '@svc/errors';
 import { idParamSchema } from '@svc/contracts/common';
-import { operatorSignInBodySchema, signInBodySchema, signUpBodySchema } from '@svc/contracts/gateway';
+import {
+  dashboardOperations,
+  operatorSignInBodySchema,
+  signInBodySchema,
+  signUpBodySchema,
+} from '@svc/contracts/gateway';
 import { currentRequestId } from '@svc/logger';
-import { parseBody, parseParams } from '@svc/service-kit';
+import { parseBody, parseParams, respond } from '@svc/service-kit';
 import { isCrossOrigin } from '../../domain/account';
 import { readBoxScanProgress } from '../../domain/box-scan-progress.use-case';
 import {
@@ -93,7 +98,9 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
     const body = parseBody(signUpBodySchema, req);
     // The same answer whether or not the address has an account (#30): the mail says which.
     const links = mailLinksOf(req, ctx);
-    res.status(202).json({ data: await signUp(ctx, body, { client: mailClientOf(req), links }) });
+    respond(res, dashboardOperations.signUp, 202, {
+      data: await signUp(ctx, body, { client: mailClientOf(req), links }),
+    });
   });
 
   router.post('/dashboard/api/session', async (req, res) => {
@@ -102,7 +109,7 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
     const started = await signIn(ctx, { ...body, client: clientOf(req), deviceToken: deviceToken(req) });
     setSessionCookie(req, res, started.token, started.expiresAt);
     setDeviceCookie(req, res, started.newDeviceToken);
-    res.json({ data: presentSession(ctx, started) });
+    respond(res, dashboardOperations.signIn, 200, { data: presentSession(ctx, started) });
   });
 
   router.post('/dashboard/api/operator-session', async (req, res) => {
@@ -115,12 +122,12 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
     });
     setSessionCookie(req, res, started.token, started.expiresAt);
     setDeviceCookie(req, res, started.newDeviceToken);
-    res.json({ data: presentSession(ctx, started) });
+    respond(res, dashboardOperations.operatorSignIn, 200, { data: presentSession(ctx, started) });
   });
 
   router.get('/dashboard/api/session', async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    res.json({ data: presentSession(ctx, await session(req)) });
+    respond(res, dashboardOperations.getSession, 200, { data: presentSession(ctx, await session(req)) });
   });
 
   router.delete('/dashboard/api/session', async (req, res) => {
@@ -140,7 +147,7 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
       sessionBudget: ctx.sessionBudget ?? DEFAULT_SESSION_BUDGET,
     });
     res.set('Cache-Control', 'no-store');
-    res.json({
+    respond(res, dashboardOperations.getPlanUsage, 200, {
       data: {
         plan: usage.plan,
         limits: usage.limits,
@@ -154,26 +161,30 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
     const platformId = tenantOf(await session(req));
     const now = ctx.clock.now();
     res.set('Cache-Control', 'no-store');
-    res.json({ data: (await listOwnKeys(ctx, platformId)).map((key) => presentKeySummary(key, now)) });
+    respond(res, dashboardOperations.listKeys, 200, {
+      data: (await listOwnKeys(ctx, platformId)).map((key) => presentKeySummary(key, now)),
+    });
   });
 
   router.post('/dashboard/api/keys', async (req, res) => {
     const platformId = tenantOf(await session(req));
     const issued = await issueOwnKey(ctx, { platformId, environment: ctx.environment });
-    res.status(201).json({ data: presentKey(issued) });
+    respond(res, dashboardOperations.issueKey, 201, { data: presentKey(issued) });
   });
 
   router.post('/dashboard/api/keys/:id/rotate', async (req, res) => {
     const platformId = tenantOf(await session(req));
     const { id } = parseParams(idParamSchema, req);
     const rotated = await rotateOwnKey(ctx, platformId, id);
-    res.json({ data: { ...rotated, previousKeyExpiresAt: rotated.previousKeyExpiresAt.toISOString() } });
+    respond(res, dashboardOperations.rotateKey, 200, {
+      data: { ...rotated, previousKeyExpiresAt: rotated.previousKeyExpiresAt.toISOString() },
+    });
   });
 
   router.post('/dashboard/api/keys/:id/revoke', async (req, res) => {
     const platformId = tenantOf(await session(req));
     const { id } = parseParams(idParamSchema, req);
-    res.json({ data: await revokeOwnKey(ctx, platformId, id) });
+    respond(res, dashboardOperations.revokeKey, 200, { data: await revokeOwnKey(ctx, platformId, id) });
   });
 
   // The box owner's view of its box's initial scan (issue 20), asked of enforcement as the tenant.

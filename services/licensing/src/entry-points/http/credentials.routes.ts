@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { idParamSchema } from '@svc/contracts/common';
 import { licensingOperations as ops, statusListIdParamSchema } from '@svc/contracts/licensing';
 import { errors } from '@svc/errors';
-import { parseParams } from '@svc/service-kit';
+import { parseParams, respond } from '@svc/service-kit';
 import { getCredential } from '../../domain/credentials';
 import type { LicensingContext } from '../../domain/ports';
 import { jwksOf, type KeyRing } from '../../domain/signing-keys';
@@ -22,7 +22,9 @@ export function credentialRoutes(
   router.get(ops.getLicenseCredential.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const credential = await getCredential(ctx, callerOf(req), id);
-    res.json({ data: { credential: credential.credential, expiresAt: credential.expiresAt.toISOString() } });
+    respond(res, ops.getLicenseCredential, 200, {
+      data: { credential: credential.credential, expiresAt: credential.expiresAt.toISOString() },
+    });
   });
 
   router.get(ops.getStatusList.path, async (req, res) => {
@@ -33,6 +35,7 @@ export function credentialRoutes(
   });
 
   router.get(ops.getJwks.path, (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').json(jwksOf(parts.keys, ctx.clock.now()));
+    res.set('Cache-Control', 'public, max-age=300');
+    respond(res, ops.getJwks, 200, jwksOf(parts.keys, ctx.clock.now()));
   });
 }

@@ -14,6 +14,7 @@ export function internalSnapshotRoutes(router: Router, ctx: LicensingContext): v
   router.get(INTERNAL_LICENSE_PATH, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     if (!isServiceCaller(authOf(req))) throw errors.notFound('License', id);
+    // eslint-disable-next-line no-restricted-syntax -- internal, not a public operation: its caller parses the answer with the contract's schema
     res.json({ data: await readLicenseSnapshot(ctx, id) });
   });
 }

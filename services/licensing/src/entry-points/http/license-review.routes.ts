@@ -6,7 +6,7 @@ import {
   licensingOperations as ops,
   listBoxLicenseRequestsQuerySchema,
 } from '@svc/contracts/licensing';
-import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, respond } from '@svc/service-kit';
 import type { LicensingContext } from '../../domain/ports';
 import { listBoxLicenseRequests } from '../../domain/query-licenses.use-case';
 import {
@@ -24,7 +24,10 @@ export function licenseReviewRoutes(router: Router, ctx: LicensingContext): void
     const { id } = parseParams(idParamSchema, req);
     const query = parseQuery(listBoxLicenseRequestsQuerySchema, req);
     const { items, total } = await listBoxLicenseRequests(ctx, callerOf(req), id, query);
-    res.json({ data: items.map(boxRequestForm), meta: { total, limit: query.limit, offset: query.offset } });
+    respond(res, ops.listBoxLicenseRequests, 200, {
+      data: items.map(boxRequestForm),
+      meta: { total, limit: query.limit, offset: query.offset },
+    });
   });
 
   const approve = (reviewer: Reviewer) => async (req: Request, res: Response) => {
@@ -34,13 +37,13 @@ export function licenseReviewRoutes(router: Router, ctx: LicensingContext): void
     const { request, license } = await approveLicenseRequest(ctx, callerOf(req), id, reviewer, {
       monthlyFeeCents: monthlyFee === undefined ? undefined : centsOf(monthlyFee, 'monthlyFee'),
     });
-    res.json({ data: requestForm(request, license) });
+    respond(res, ops.approveLicenseRequest, 200, { data: requestForm(request, license) });
   };
   const deny = (reviewer: Reviewer) => async (req: Request, res: Response) => {
     const { id } = parseParams(idParamSchema, req);
     const { reason } = parseBody(denyLicenseRequestBodySchema, req);
     const request = await denyLicenseRequest(ctx, callerOf(req), id, reason, reviewer);
-    res.json({ data: requestForm(request, null) });
+    respond(res, ops.denyLicenseRequest, 200, { data: requestForm(request, null) });
   };
 
   router.post(ops.approveLicenseRequest.path, approve('box_owner'));

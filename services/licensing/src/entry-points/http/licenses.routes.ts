@@ -8,7 +8,7 @@ import {
   requestLicenseBodySchema,
   revokeLicenseBodySchema,
 } from '@svc/contracts/licensing';
-import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, respond } from '@svc/service-kit';
 import { cancelLicense } from '../../domain/cancel-license.use-case';
 import type { LicensingContext } from '../../domain/ports';
 import { getLicense, getOwnLicenseRequest, listLicenses } from '../../domain/query-licenses.use-case';
@@ -29,26 +29,29 @@ export function licenseRoutes(router: Router, ctx: LicensingContext): void {
   router.get(ops.listLicenses.path, async (req, res) => {
     const query = parseQuery(listLicensesQuerySchema, req);
     const { items, total } = await listLicenses(ctx, callerOf(req), query);
-    res.json({ data: items.map(licenseListItem), meta: { total, limit: query.limit, offset: query.offset } });
+    respond(res, ops.listLicenses, 200, {
+      data: items.map(licenseListItem),
+      meta: { total, limit: query.limit, offset: query.offset },
+    });
   });
 
   // Before /licenses/:id, so that "request" is never taken for an id.
   router.post(ops.requestLicense.path, async (req, res) => {
     const body = parseBody(requestLicenseBodySchema, req);
     const { request } = await requestLicense(ctx, callerOf(req), body);
-    res.status(201).json({ data: createdRequestForm(request) });
+    respond(res, ops.requestLicense, 201, { data: createdRequestForm(request) });
   });
 
   router.get(ops.getLicenseRequest.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const { request, license } = await getOwnLicenseRequest(ctx, callerOf(req), id);
-    res.json({ data: requestForm(request, license) });
+    respond(res, ops.getLicenseRequest, 200, { data: requestForm(request, license) });
   });
 
   router.get(ops.getLicense.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const { license, period, usage } = await getLicense(ctx, callerOf(req), id);
-    res.json({ data: licenseDetail(license, period, usage) });
+    respond(res, ops.getLicense, 200, { data: licenseDetail(license, period, usage) });
   });
 
   router.post(ops.renewLicense.path, async (req, res) => {
@@ -56,7 +59,9 @@ export function licenseRoutes(router: Router, ctx: LicensingContext): void {
     const body = parseBody(renewLicenseBodySchema, req);
     const renewed = await renewLicense(ctx, callerOf(req), id, body);
     // An upgrade waiting for the owner's review is accepted (202), not done.
-    res.status(renewed.pendingUpgrade === null ? 200 : 202).json({ data: renewedForm(renewed) });
+    respond(res, ops.renewLicense, renewed.pendingUpgrade === null ? 200 : 202, {
+      data: renewedForm(renewed),
+    });
   });
 
   router.delete(ops.cancelLicense.path, async (req, res) => {
@@ -65,7 +70,7 @@ export function licenseRoutes(router: Router, ctx: LicensingContext): void {
     if (req.body === undefined) req.body = {};
     const body = parseBody(cancelLicenseBodySchema, req);
     const { license, effectiveDate, effectiveAt } = await cancelLicense(ctx, callerOf(req), id, body);
-    res.json({
+    respond(res, ops.cancelLicense, 200, {
       data: {
         id: license.id,
         status: license.status,
@@ -82,7 +87,7 @@ export function licenseRoutes(router: Router, ctx: LicensingContext): void {
     if (req.body === undefined) req.body = {};
     const { reason } = parseBody(revokeLicenseBodySchema, req);
     const license = await revokeLicense(ctx, callerOf(req), id, reason ?? null);
-    res.json({
+    respond(res, ops.revokeLicense, 200, {
       data: {
         id: license.id,
         status: 'revoked',

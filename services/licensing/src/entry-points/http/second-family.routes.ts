@@ -5,7 +5,7 @@ import {
   licensingOperations as ops,
   secondFamilyRequestBodySchema,
 } from '@svc/contracts/licensing';
-import { parseBody, parseParams } from '@svc/service-kit';
+import { parseBody, parseParams, respond } from '@svc/service-kit';
 import type { LicensingContext } from '../../domain/ports';
 import { SECOND_FAMILY_TIER } from '../../domain/pricing';
 import { boxOfIdentity, getLicensingTerms, getOwnLicenseRequest } from '../../domain/query-licenses.use-case';
@@ -17,7 +17,7 @@ import { secondFamilyRequestForm } from './license.presenter';
 export function secondFamilyRoutes(router: Router, ctx: LicensingContext): void {
   router.get(ops.getLicensingTerms.path, async (req, res) => {
     const { identity_id } = parseParams(identityIdParamSchema, req);
-    res.json(await getLicensingTerms(ctx, identity_id));
+    respond(res, ops.getLicensingTerms, 200, await getLicensingTerms(ctx, identity_id));
   });
 
   router.post(ops.secondFamilyRequestLicense.path, async (req, res) => {
@@ -30,12 +30,12 @@ export function secondFamilyRoutes(router: Router, ctx: LicensingContext): void 
       useCase: `${body.use_type}: ${body.platform_description}`,
       message: `Expected usage: ${body.expected_usage}`,
     });
-    res.status(201).json(secondFamilyRequestForm(request));
+    respond(res, ops.secondFamilyRequestLicense, 201, secondFamilyRequestForm(request));
   });
 
   router.get(ops.secondFamilyGetLicenseRequest.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const { request } = await getOwnLicenseRequest(ctx, callerOf(req), id);
-    res.json(secondFamilyRequestForm(request));
+    respond(res, ops.secondFamilyGetLicenseRequest, 200, secondFamilyRequestForm(request));
   });
 }

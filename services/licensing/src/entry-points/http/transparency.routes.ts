@@ -5,7 +5,7 @@ import {
   logEntryIndexParamSchema,
   transparencyOperations as ops,
 } from '@svc/contracts/licensing';
-import { parseParams, parseQuery } from '@svc/service-kit';
+import { parseParams, parseQuery, respond } from '@svc/service-kit';
 import type { Database } from '@svc/storage';
 import {
   consistencyProofOf,
@@ -22,24 +22,28 @@ import { callerOf } from './caller';
  */
 export function transparencyRoutes(router: Router, deps: TransparencyDeps & { db: Database }): void {
   router.get(ops.getTreeHead.path, async (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=5').json({ data: await newestTreeHead(deps, deps.db) });
+    const head = await newestTreeHead(deps, deps.db);
+    res.set('Cache-Control', 'public, max-age=5');
+    respond(res, ops.getTreeHead, 200, { data: head });
   });
 
   router.get(ops.getInclusionProof.path, async (req, res) => {
     const query = parseQuery(inclusionProofQuerySchema, req);
-    res.json({ data: await inclusionProofOf(deps, deps.db, query) });
+    respond(res, ops.getInclusionProof, 200, { data: await inclusionProofOf(deps, deps.db, query) });
   });
 
   router.get(ops.getConsistencyProof.path, async (req, res) => {
     const query = parseQuery(consistencyProofQuerySchema, req);
     // A proof between two sizes never changes: cacheable for as long as anyone likes.
-    res
-      .set('Cache-Control', 'public, max-age=86400')
-      .json({ data: await consistencyProofOf(deps, deps.db, query) });
+    const proof = await consistencyProofOf(deps, deps.db, query);
+    res.set('Cache-Control', 'public, max-age=86400');
+    respond(res, ops.getConsistencyProof, 200, { data: proof });
   });
 
   router.get(ops.getTransparencyEntry.path, async (req, res) => {
     const { index } = parseParams(logEntryIndexParamSchema, req);
-    res.json({ data: await entryFor(deps, deps.db, callerOf(req).platformId, index) });
+    respond(res, ops.getTransparencyEntry, 200, {
+      data: await entryFor(deps, deps.db, callerOf(req).platformId, index),
+    });
   });
 }

@@ -7,7 +7,7 @@ import {
   registryOperations as ops,
   updateBoxBodySchema,
 } from '@svc/contracts/registry';
-import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, respond } from '@svc/service-kit';
 import { EMPTY_SUMMARY } from '../../domain/box-stats';
 import { createBox } from '../../domain/create-box.use-case';
 import { deleteBox } from '../../domain/delete-box.use-case';
@@ -22,7 +22,7 @@ export function boxRoutes(router: Router, ctx: RegistryContext): void {
   router.get(ops.listBoxes.path, async (req, res) => {
     const query = parseQuery(listBoxesQuerySchema, req);
     const { items, total } = await listBoxes(ctx, callerOf(req), query);
-    res.json({
+    respond(res, ops.listBoxes, 200, {
       data: items.map(({ box, stats }) => boxListItem(box, stats)),
       meta: { total, limit: query.limit, offset: query.offset },
     });
@@ -31,13 +31,13 @@ export function boxRoutes(router: Router, ctx: RegistryContext): void {
   router.get(ops.getBox.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const { box, stats } = await getBox(ctx, callerOf(req), id);
-    res.json({ data: boxDetail(box, stats) });
+    respond(res, ops.getBox, 200, { data: boxDetail(box, stats) });
   });
 
   router.post(ops.createBox.path, async (req, res) => {
     const body = parseBody(createBoxBodySchema, req);
     const { box, initialScan } = await createBox(ctx, callerOf(req), body);
-    res.status(201).json({
+    respond(res, ops.createBox, 201, {
       data: {
         ...boxDetail(box, EMPTY_SUMMARY),
         initialScan: {
@@ -54,18 +54,20 @@ export function boxRoutes(router: Router, ctx: RegistryContext): void {
     const caller = callerOf(req);
     await updateBox(ctx, caller, id, body);
     const { box, stats } = await getBox(ctx, caller, id);
-    res.json({ data: boxDetail(box, stats) });
+    respond(res, ops.updateBox, 200, { data: boxDetail(box, stats) });
   });
 
   router.delete(ops.deleteBox.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const deleted = await deleteBox(ctx, callerOf(req), id);
-    res.json({ data: { ...deleted, deletedAt: deleted.deletedAt.toISOString() } });
+    respond(res, ops.deleteBox, 200, { data: { ...deleted, deletedAt: deleted.deletedAt.toISOString() } });
   });
 
   router.get(ops.getBoxStats.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const { period } = parseQuery(boxStatsQuerySchema, req);
-    res.json({ data: boxStatistics(await getBoxStatistics(ctx, callerOf(req), id, period)) });
+    respond(res, ops.getBoxStats, 200, {
+      data: boxStatistics(await getBoxStatistics(ctx, callerOf(req), id, period)),
+    });
   });
 }

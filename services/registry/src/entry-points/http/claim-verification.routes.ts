@@ -7,7 +7,7 @@ import {
   testHelperVerifyClaimBodySchema,
   verifyClaimBodySchema,
 } from '@svc/contracts/registry';
-import { parseBody, parseParams, parseQuery } from '@svc/service-kit';
+import { parseBody, parseParams, parseQuery, respond } from '@svc/service-kit';
 import type { RegistryContext } from '../../domain/ports';
 import { listClaimsForReview } from '../../domain/query-claims.use-case';
 import { rejectClaim } from '../../domain/reject-claim.use-case';
@@ -20,7 +20,7 @@ export function claimVerificationRoutes(router: Router, ctx: RegistryContext): v
   router.get(ops.listClaimsForReview.path, async (req, res) => {
     const query = parseQuery(reviewClaimsQuerySchema, req);
     const { items, total } = await listClaimsForReview(ctx, callerOf(req), query);
-    res.json({
+    respond(res, ops.listClaimsForReview, 200, {
       data: items.map((claim) => ({
         ...claimDetail(claim, { isOwner: true }),
         ownerPlatformId: claim.ownerPlatformId,
@@ -33,14 +33,14 @@ export function claimVerificationRoutes(router: Router, ctx: RegistryContext): v
     const { id } = parseParams(idParamSchema, req);
     const body = parseBody(verifyClaimBodySchema, req);
     const claim = await verifyClaim(ctx, callerOf(req), id, body);
-    res.json({ data: claimDetail(claim, { isOwner: true }) });
+    respond(res, ops.verifyClaim, 200, { data: claimDetail(claim, { isOwner: true }) });
   });
 
   router.post(ops.rejectClaim.path, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     const { reason } = parseBody(rejectClaimBodySchema, req);
     const claim = await rejectClaim(ctx, callerOf(req), id, reason);
-    res.json({ data: claimDetail(claim, { isOwner: true }) });
+    respond(res, ops.rejectClaim, 200, { data: claimDetail(claim, { isOwner: true }) });
   });
 
   router.post(ops.testHelperVerifyClaim.path, async (req, res) => {
@@ -49,6 +49,6 @@ export function claimVerificationRoutes(router: Router, ctx: RegistryContext): v
     if (req.body === undefined) req.body = {};
     const body = parseBody(testHelperVerifyClaimBodySchema, req);
     const claim = await verifyOwnClaimForTesting(ctx, callerOf(req), id, body);
-    res.json({ data: claimDetail(claim, { isOwner: true }) });
+    respond(res, ops.testHelperVerifyClaim, 200, { data: claimDetail(claim, { isOwner: true }) });
   });
 }

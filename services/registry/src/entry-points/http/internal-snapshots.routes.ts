@@ -18,6 +18,7 @@ export function internalSnapshotRoutes(router: Router, ctx: RegistryContext): vo
   router.get(INTERNAL_BOX_PATH, async (req, res) => {
     const { id } = parseParams(idParamSchema, req);
     if (!isServiceCaller(authOf(req))) throw errors.notFound('Box', id);
+    // eslint-disable-next-line no-restricted-syntax -- internal, not a public operation: its caller parses the answer with the contract's schema
     res.json({ data: await readBoxSnapshot(ctx, id) });
   });
 
@@ -25,6 +26,7 @@ export function internalSnapshotRoutes(router: Router, ctx: RegistryContext): vo
   router.post(REFERENCED_UPLOADS_PATH, async (req, res) => {
     if (!isServiceCaller(authOf(req))) throw errors.notFound('Route', REFERENCED_UPLOADS_PATH);
     const { platformId, uploadIds } = parseBody(referencedUploadsRequestSchema, req);
+    // eslint-disable-next-line no-restricted-syntax -- internal, not a public operation: its caller parses the answer with the contract's schema
     res.json({ data: { referenced: await ctx.claims.referencedUploads(ctx.db, platformId, uploadIds) } });
   });
 }
