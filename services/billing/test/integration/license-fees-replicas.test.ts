@@ -176,7 +176,9 @@ describe('the fee job on two replicas', () => {
       await link.close();
       const started = performance.now();
       expect(await other).toBe(licensed);
-      expect(performance.now() - started).toBeLessThan(1000);
+      // Right after the death, not at the dying session's idle-in-transaction end (30 s by
+      // default): the bound leaves room for a loaded machine (CI measured 1,036 ms once).
+      expect(performance.now() - started).toBeLessThan(5000);
       dying.go();
       expect(await pass).toBeInstanceOf(Error);
       await chargedOnce(licenses);
