@@ -35,7 +35,63 @@ const prettierOptions = { ...JSON.parse(readFileSync(path.join(root, '.prettierr
 const document = publicOpenApiDocument();
 const documentText = await prettier.format(JSON.stringify(document), { ...prettierOptions, parser: 'json' });
 
+const ts = require(path.join(root, 'node_modules/typescript'));
+
+/** The schema at openapi-typescript's path of a node. */
+function schemaAt(pointer) {
+  if (pointer === undefined || !pointer.startsWith('#/')) return undefined;
+  let node = document;
+  for (const raw of pointer.slice(2).split('/')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    // openapi-typescript names a property by its name alone (…/LicenseConfig/licenseTypes).
+    node =
+      node.properties !== undefined && Object.hasOwn(node.properties, key) ? node.properties[key] : node[key];
+  }
+  return node;
+}
+
+/**
+ * Two places where the generated types would accept what the document refuses.
+ *
+ * An object of optional properties only and no others (a strict zod object: LicenseConfig's
+ * licenseTypes) is a "weak" type, which TypeScript checks against a value with no property in
+ * common, but openapi-fetch's request bodies go through its Writable<T>, an intersection with
+ * `{}` that is not weak: a list (`licenseTypes: ['personal']`) then compiled, and failed with
+ * 400 (issue #32). `& { length?: never }` refuses an array (whose length is a number) and
+ * nothing the schema accepts (additionalProperties is false, so no `length` key is valid).
+ */
+function tightenTypes(type, options) {
+  // options.schema is the enclosing schema: find the one converted by its path in the document
+  // (a pointer in which a property is named without `properties/`).
+  const schema = schemaAt(options.path);
+  if (schema === undefined || typeof schema !== 'object' || '$ref' in schema) return undefined;
+  // `{not: {}}` admits no value (zod's never: an update without a new policy has no `policy`);
+  // openapi-typescript reads it as unknown.
+  if (Object.keys(schema).length === 1 && JSON.stringify(schema.not) === '{}') {
+    return ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword);
+  }
+  const weak =
+    schema.type === 'object' &&
+    schema.additionalProperties === false &&
+    Object.keys(schema.properties ?? {}).length > 0 &&
+    !Object.hasOwn(schema.properties ?? {}, 'length') &&
+    (schema.required ?? []).length === 0;
+  if (!weak) return undefined;
+  const f = ts.factory;
+  const noLength = f.createTypeLiteralNode([
+    f.createPropertySignature(
+      undefined,
+      'length',
+      f.createToken(ts.SyntaxKind.QuestionToken),
+      f.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword),
+    ),
+  ]);
+  return f.createIntersectionTypeNode([type, noLength]);
+}
+
 const ast = await openapiTS(structuredClone(document), {
+  postTransform: tightenTypes,
   // Properties with a default are always present in a response: the client reads them as such.
   defaultNonNullable: true,
   // A literal union per enum: Error.code narrows to the closed set.

@@ -216,7 +216,10 @@ describe('enforcement through the gateway (cluster mode)', () => {
       );
       const { data: box } = await expectStatus(
         201,
-        owner.POST('/v1/svc/boxes', { body: { claimId, ...settings } }),
+        // The settings pair a policy with its configuration; the union on policy is the caller's to keep.
+        owner.POST('/v1/svc/boxes', {
+          body: { claimId, ...settings } as RequestBody<'/v1/svc/boxes', 'post'>,
+        }),
       );
       const boxId = box.id;
       await event('detection.box.indexed', (d) => d.boxId === boxId);

@@ -48,7 +48,8 @@ export async function boxedIdentity(
     owner.POST('/v1/svc/test-helpers/claims/{id}/verify', { params: { path: { id: claim.id } }, body: {} }),
   );
   const { data: box } = await unwrap(
-    owner.POST('/v1/svc/boxes', { body: { claimId: claim.id, policy, policyConfig } }),
+    // policyConfig is the caller's, of the policy's shape (the body is a union on policy).
+    owner.POST('/v1/svc/boxes', { body: { claimId: claim.id, policy, policyConfig } as BoxBody }),
   );
   return { name, claimId: claim.id, boxId: box.id };
 }

@@ -99,7 +99,8 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   KEY_EXPIRED: 'the key is past its 24 h overlap after a rotation',
   WRONG_ENVIRONMENT:
     'a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)',
-  FORBIDDEN: 'the key is valid but may not do this',
+  FORBIDDEN:
+    'the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API',
   NOT_FOUND: 'no such resource, or it belongs to another platform',
   VALIDATION_ERROR: 'the body, query, path or a header is invalid; `details.fields` names each bad field',
   INVALID_NAME:
@@ -170,8 +171,12 @@ export function errorCodesOf(op: Operation): Map<number, ErrorCode[]> {
   if (auth !== 'public') codes.add('SERVICE_UNAVAILABLE');
   if (auth === 'key') for (const code of KEY_CODES) codes.add(code);
   if (auth === 'operator') codes.add('UNAUTHORIZED');
-  // A session that ended, or a state change without its CSRF token or from another origin.
+  // A session that ended, or a state change without its CSRF token or from another origin. A
+  // session also stands in for a key (a creator's or platform's) and for ADMIN_TOKEN (the
+  // operator's), so those operations answer a session's 403s too: the operator's session on the
+  // public API, another account's on the operator API.
   if (auth === 'session') for (const code of ['UNAUTHORIZED', 'FORBIDDEN'] as const) codes.add(code);
+  if (auth === 'key' || auth === 'operator') codes.add('FORBIDDEN');
   if (/:[A-Za-z_]/.test(op.path)) codes.add('NOT_FOUND');
   if (takesIdempotencyKey(op)) codes.add('IDEMPOTENCY_CONFLICT');
   if (op.sandboxOnly === true) codes.add('FORBIDDEN');
@@ -303,6 +308,17 @@ function operationDescription(op: Operation): string {
   return parts.join(' ');
 }
 
+/**
+ * Who may call an operation of each kind: a key or, in its place, a creator's or platform's
+ * dashboard session; ADMIN_TOKEN or, in its place, the operator's session (ADR 0024).
+ */
+const SECURITY: Record<ReturnType<typeof authOf>, JsonObject[]> = {
+  public: [],
+  key: [{ apiKey: [] }, { session: [] }],
+  operator: [{ adminToken: [] }, { session: [] }],
+  session: [{ session: [] }],
+};
+
 /** Builds the OpenAPI 3.1 document from the declared operations' zod schemas and the public event schemas. */
 export function buildOpenApiDocument(
   operations: readonly Operation[],
@@ -354,18 +370,15 @@ export function buildOpenApiDocument(
             requestBody: {
               // A body the operation also accepts absent (an approval without a price) is optional.
               required: !body.safeParse(undefined).success,
-              content: { 'application/json': { schema: components.convert(body, 'input') } },
+              content: {
+                'application/json': {
+                  schema: components.convert(op.request?.documentedBody ?? body, 'input'),
+                },
+              },
             },
           }),
       responses,
-      security:
-        auth === 'public'
-          ? []
-          : auth === 'operator'
-            ? [{ adminToken: [] }]
-            : auth === 'session'
-              ? [{ session: [] }]
-              : [{ apiKey: [] }],
+      security: SECURITY[auth],
     };
   }
   const webhooks = webhookItems(components);

@@ -2555,22 +2555,32 @@ export interface components {
        */
       contentGuidelines?: string;
       nsfw?: boolean;
+    } & {
+      length?: never;
     };
     LicenseConfig: {
       licenseTypes?: {
         personal?: {
           price?: number;
           autoApprove?: boolean;
+        } & {
+          length?: never;
         };
         creator?: {
           price?: number;
           autoApprove?: boolean;
+        } & {
+          length?: never;
         };
         commercial?: {
           price?: number;
           autoApprove?: boolean;
+        } & {
+          length?: never;
         };
         enterprise?: Record<string, never>;
+      } & {
+        length?: never;
       };
       /**
        * Format: uri
@@ -2578,13 +2588,19 @@ export interface components {
        */
       contentGuidelines?: string;
       nsfw?: boolean;
+    } & {
+      length?: never;
     };
     TeamConfig: {
       authorizedAccounts?: string[];
       platformWhitelist?: string[];
+    } & {
+      length?: never;
     };
     BlockCommercialConfig: {
       allowedUses?: ('personal' | 'educational' | 'parody')[];
+    } & {
+      length?: never;
     };
     EmptyConfig: Record<string, never>;
     /**
@@ -2637,6 +2653,134 @@ export interface components {
         estimatedCompletion: string;
       };
     };
+    CreateBoxRequest:
+      | {
+          claimId: string;
+          /** @constant */
+          policy: 'MONETIZE';
+          /**
+           * @description Default MODERATE
+           * @enum {string}
+           */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          policyConfig?: components['schemas']['MonetizeConfig'];
+        }
+      | {
+          claimId: string;
+          /** @constant */
+          policy: 'LICENSE';
+          /**
+           * @description Default MODERATE
+           * @enum {string}
+           */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          policyConfig?: components['schemas']['LicenseConfig'];
+        }
+      | {
+          claimId: string;
+          /** @constant */
+          policy: 'TEAM';
+          /**
+           * @description Default MODERATE
+           * @enum {string}
+           */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          policyConfig?: components['schemas']['TeamConfig'];
+        }
+      | {
+          claimId: string;
+          /** @constant */
+          policy: 'BLOCK_COMMERCIAL';
+          /**
+           * @description Default MODERATE
+           * @enum {string}
+           */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          policyConfig?: components['schemas']['BlockCommercialConfig'];
+        }
+      | {
+          claimId: string;
+          /** @constant */
+          policy: 'BLOCK_ALL';
+          /**
+           * @description Default MODERATE
+           * @enum {string}
+           */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          policyConfig?: components['schemas']['EmptyConfig'];
+        }
+      | {
+          claimId: string;
+          /** @constant */
+          policy: 'OPEN';
+          /**
+           * @description Default MODERATE
+           * @enum {string}
+           */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          policyConfig?: components['schemas']['EmptyConfig'];
+        };
+    UpdateBoxRequest:
+      | {
+          /** @constant */
+          policy: 'MONETIZE';
+          /** @enum {string} */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          /** @description Replaces the configuration */
+          policyConfig?: components['schemas']['MonetizeConfig'];
+        }
+      | {
+          /** @constant */
+          policy: 'LICENSE';
+          /** @enum {string} */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          /** @description Replaces the configuration */
+          policyConfig?: components['schemas']['LicenseConfig'];
+        }
+      | {
+          /** @constant */
+          policy: 'TEAM';
+          /** @enum {string} */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          /** @description Replaces the configuration */
+          policyConfig?: components['schemas']['TeamConfig'];
+        }
+      | {
+          /** @constant */
+          policy: 'BLOCK_COMMERCIAL';
+          /** @enum {string} */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          /** @description Replaces the configuration */
+          policyConfig?: components['schemas']['BlockCommercialConfig'];
+        }
+      | {
+          /** @constant */
+          policy: 'BLOCK_ALL';
+          /** @enum {string} */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          /** @description Replaces the configuration */
+          policyConfig?: components['schemas']['EmptyConfig'];
+        }
+      | {
+          /** @constant */
+          policy: 'OPEN';
+          /** @enum {string} */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          /** @description Replaces the configuration */
+          policyConfig?: components['schemas']['EmptyConfig'];
+        }
+      | {
+          policy?: never;
+          /** @enum {string} */
+          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
+          /** @description Replaces the configuration; checked against the box's current policy */
+          policyConfig?:
+            | components['schemas']['MonetizeConfig']
+            | components['schemas']['LicenseConfig']
+            | components['schemas']['TeamConfig']
+            | components['schemas']['BlockCommercialConfig']
+            | components['schemas']['EmptyConfig'];
+        };
     BoxStatistics: {
       boxId: string;
       /** @example 2026-11 */
@@ -4335,6 +4479,21 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
       431: {
         headers: {
@@ -4444,6 +4603,21 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -4604,6 +4778,21 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -4728,6 +4917,21 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -4888,7 +5092,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5055,6 +5259,21 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -5186,6 +5405,21 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -5330,6 +5564,21 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
       431: {
         headers: {
@@ -5450,6 +5699,21 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -5586,6 +5850,21 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -5772,7 +6051,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5897,7 +6176,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6053,7 +6332,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6167,7 +6446,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6305,7 +6584,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6466,7 +6745,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6633,7 +6912,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6792,7 +7071,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6936,7 +7215,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7059,7 +7338,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7199,7 +7478,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7322,7 +7601,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7481,7 +7760,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7597,7 +7876,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7740,7 +8019,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7854,7 +8133,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7976,7 +8255,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8126,7 +8405,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8264,7 +8543,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8383,7 +8662,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8521,7 +8800,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8667,6 +8946,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -8833,6 +9130,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -9031,6 +9346,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -9199,7 +9532,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9416,7 +9749,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9663,7 +9996,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9909,7 +10242,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10148,6 +10481,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -10236,20 +10587,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          claimId: string;
-          /** @enum {string} */
-          policy: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
-          /**
-           * @description Default MODERATE
-           * @enum {string}
-           */
-          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
-          /** @description Shape depends on the policy: MonetizeConfig, LicenseConfig, TeamConfig, BlockCommercialConfig; BLOCK_ALL and OPEN take {} or nothing. Unknown keys are refused. */
-          policyConfig?: {
-            [key: string]: unknown;
-          };
-        };
+        'application/json': components['schemas']['CreateBoxRequest'];
       };
     };
     responses: {
@@ -10303,6 +10641,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -10522,6 +10878,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -10693,7 +11067,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10837,16 +11211,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** @enum {string} */
-          policy?: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
-          /** @enum {string} */
-          enforcement?: 'STRICT' | 'MODERATE' | 'RELAXED';
-          /** @description Replaces the configuration; checked against the (new) policy */
-          policyConfig?: {
-            [key: string]: unknown;
-          };
-        };
+        'application/json': components['schemas']['UpdateBoxRequest'];
       };
     };
     responses: {
@@ -10904,7 +11269,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11136,6 +11501,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -11290,6 +11673,21 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
       431: {
         headers: {
@@ -11396,6 +11794,21 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -11563,6 +11976,21 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -11753,7 +12181,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11992,6 +12420,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -12165,7 +12611,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -12377,6 +12823,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -12539,6 +13003,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -12759,7 +13241,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -12993,6 +13475,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -13178,6 +13678,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -13337,6 +13855,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -13543,6 +14079,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -13772,6 +14326,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -13928,6 +14500,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -14151,6 +14741,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -14305,6 +14913,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -14491,6 +15117,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -14797,6 +15441,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -15030,7 +15692,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -15268,6 +15930,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -15627,6 +16307,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -15792,6 +16490,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -16018,6 +16734,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -16249,7 +16983,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -16492,7 +17226,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -16723,6 +17457,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -16894,6 +17646,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -17113,6 +17883,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -17554,6 +18342,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -17757,6 +18563,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -18031,6 +18855,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -18274,6 +19116,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -18432,6 +19292,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -18675,6 +19553,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
       409: {
         headers: {
@@ -18906,6 +19802,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -19225,6 +20139,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `IDEMPOTENCY_CONFLICT`: this Idempotency-Key was used with another request */
       409: {
         headers: {
@@ -19435,6 +20367,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /**
        * @description NOT_FOUND: no verified identity with this id
        *     - `NOT_FOUND`: no such resource, or it belongs to another platform
@@ -19600,6 +20550,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -19783,6 +20751,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -19981,6 +20967,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -20151,6 +21155,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -20345,6 +21367,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -20570,6 +21610,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -20706,6 +21764,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -20908,6 +21984,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -21180,6 +22274,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -21396,6 +22508,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `NOT_FOUND`: no such resource, or it belongs to another platform */
       404: {
         headers: {
@@ -21563,6 +22693,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -21699,6 +22847,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -21894,6 +23060,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -22123,6 +23307,24 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /**
        * @description NOT_FOUND: no such box, or it is not yours
        *     - `NOT_FOUND`: no such resource, or it belongs to another platform
@@ -22315,6 +23517,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -22534,6 +23754,21 @@ export interface operations {
           };
         };
       };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
       /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
       431: {
         headers: {
@@ -22688,6 +23923,21 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };
@@ -22928,7 +24178,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -23182,7 +24432,7 @@ export interface operations {
       };
       /**
        * @description FORBIDDEN: live keys
-       *     - `FORBIDDEN`: the key is valid but may not do this
+       *     - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API
        */
       403: {
         headers: {
@@ -23387,6 +24637,24 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };

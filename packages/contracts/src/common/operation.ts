@@ -43,6 +43,13 @@ export interface Operation {
     params?: z.ZodType;
     query?: z.ZodType;
     body?: z.ZodType;
+    /**
+     * The body as the OpenAPI document (and so the SDK's types) describes it, when `body` checks
+     * in a refinement what JSON Schema can say as a shape (a box's policyConfig, whose shape
+     * depends on its policy). It must accept exactly what `body` accepts: the contracts' tests
+     * compare the two.
+     */
+    documentedBody?: z.ZodType;
   };
   responses: Record<number, OperationResponse>;
   /**

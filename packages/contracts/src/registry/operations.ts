@@ -262,6 +262,76 @@ export const createBoxBodySchema = z
   })
   .superRefine((body, ctx) => checkPolicyConfig(body.policy, body.policyConfig, ctx));
 
+type PolicyConfigSchemas = typeof policyConfigSchemas;
+
+/** One policy's create body, for the document: `policy` names the shape of `policyConfig`. */
+function createBoxVariant<P extends Policy>(policy: P, config: PolicyConfigSchemas[P]) {
+  return z.object({
+    claimId: idSchema,
+    policy: z.literal(policy),
+    enforcement: enforcementSchema.optional().meta({ description: 'Default MODERATE' }),
+    policyConfig: config.optional(),
+  });
+}
+
+/**
+ * createBoxBodySchema as the document and the SDK describe it: a union on `policy`, so that a
+ * client's compiler refuses a policyConfig of another policy's shape (issue #32), where the
+ * validator checks the same in a refinement. The contracts' tests hold the two to the same answers.
+ */
+export const createBoxDocumentedBodySchema = z
+  .discriminatedUnion('policy', [
+    createBoxVariant('MONETIZE', policyConfigSchemas.MONETIZE),
+    createBoxVariant('LICENSE', policyConfigSchemas.LICENSE),
+    createBoxVariant('TEAM', policyConfigSchemas.TEAM),
+    createBoxVariant('BLOCK_COMMERCIAL', policyConfigSchemas.BLOCK_COMMERCIAL),
+    createBoxVariant('BLOCK_ALL', policyConfigSchemas.BLOCK_ALL),
+    createBoxVariant('OPEN', policyConfigSchemas.OPEN),
+  ])
+  .meta({ id: 'CreateBoxRequest' });
+
+/** One policy's update body, for the document: a new policy and the configuration of its shape. */
+function updateBoxVariant<P extends Policy>(policy: P, config: PolicyConfigSchemas[P]) {
+  return z.object({
+    policy: z.literal(policy),
+    enforcement: enforcementSchema.optional(),
+    policyConfig: config.optional().meta({ description: 'Replaces the configuration' }),
+  });
+}
+
+/**
+ * updateBoxBodySchema as the document describes it: with `policy`, its configuration's shape;
+ * without, a configuration of the box's current policy (checked by the service against it).
+ */
+export const updateBoxDocumentedBodySchema = z
+  .union([
+    updateBoxVariant('MONETIZE', policyConfigSchemas.MONETIZE),
+    updateBoxVariant('LICENSE', policyConfigSchemas.LICENSE),
+    updateBoxVariant('TEAM', policyConfigSchemas.TEAM),
+    updateBoxVariant('BLOCK_COMMERCIAL', policyConfigSchemas.BLOCK_COMMERCIAL),
+    updateBoxVariant('BLOCK_ALL', policyConfigSchemas.BLOCK_ALL),
+    updateBoxVariant('OPEN', policyConfigSchemas.OPEN),
+    z
+      .object({
+        policy: z.never().optional(),
+        enforcement: enforcementSchema.optional(),
+        policyConfig: z
+          .union([
+            policyConfigSchemas.MONETIZE,
+            policyConfigSchemas.LICENSE,
+            policyConfigSchemas.TEAM,
+            policyConfigSchemas.BLOCK_COMMERCIAL,
+            policyConfigSchemas.BLOCK_ALL,
+          ])
+          .optional()
+          .meta({ description: "Replaces the configuration; checked against the box's current policy" }),
+      })
+      .refine((b) => b.enforcement !== undefined || b.policyConfig !== undefined, {
+        message: 'give policy, enforcement and/or policyConfig',
+      }),
+  ])
+  .meta({ id: 'UpdateBoxRequest' });
+
 export const updateBoxBodySchema = z
   .object({
     policy: policySchema.optional(),
@@ -518,7 +588,7 @@ export const registryOperations = {
     method: 'post',
     path: '/v1/svc/boxes',
     summary: "Protect one of the caller's verified claims with a policy (one box per claim)",
-    request: { body: createBoxBodySchema },
+    request: { body: createBoxBodySchema, documentedBody: createBoxDocumentedBodySchema },
     responses: { 201: { description: 'Created; the initial scan starts', schema: dataOf(createdBoxSchema) } },
   }),
   updateBox: defineOperation({
@@ -528,7 +598,7 @@ export const registryOperations = {
     method: 'patch',
     path: '/v1/svc/boxes/:id',
     summary: 'Change the policy, enforcement or configuration (owner only)',
-    request: { ...claimIdParams, body: updateBoxBodySchema },
+    request: { ...claimIdParams, body: updateBoxBodySchema, documentedBody: updateBoxDocumentedBodySchema },
     responses: { 200: { description: 'The updated box', schema: dataOf(boxSchema) } },
   }),
   deleteBox: defineOperation({

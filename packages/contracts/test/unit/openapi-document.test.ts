@@ -148,7 +148,11 @@ describe('OpenAPI document', () => {
     expect(codesAt('429')).toEqual(['RATE_LIMITED']);
     expect(codesAt('500')).toEqual(['INTERNAL']);
     expect(codesAt('503')).toEqual(['SERVICE_UNAVAILABLE']);
-    expect(responses).not.toHaveProperty('403');
+    // A dashboard session stands in for the key: a write without its CSRF token, or the operator's session, is 403.
+    expect(codesAt('403')).toEqual(['FORBIDDEN']);
+    expect(at(responses, '403').description).toMatch(
+      /X-CSRF-Token.*another origin.*operator’s session on the public API/,
+    );
     expect(at(responses, '201').description).toBe('Created');
     expect(at(responses, '201', 'headers')).toHaveProperty('X-Request-Id');
   });
@@ -176,6 +180,8 @@ describe('OpenAPI document', () => {
     expect(codes('/v1/svc/test-helpers/advance-time', 'post', '403')).toEqual(['FORBIDDEN']);
     // The operator API: the operator token only, no rate limit, no Idempotency-Key.
     expect(codes('/admin/platforms', 'post', '401')).toEqual(['UNAUTHORIZED']);
+    // The operator's session stands in for the token; another account's session is refused.
+    expect(codes('/admin/platforms', 'post', '403')).toEqual(['FORBIDDEN']);
     expect(at(doc, 'paths', '/admin/platforms', 'post', 'responses')).not.toHaveProperty('429');
     expect(at(doc, 'paths', '/admin/platforms', 'post', 'responses')).not.toHaveProperty('409');
   });
@@ -297,13 +303,17 @@ describe('OpenAPI document', () => {
     expect(at(doc, 'components', 'schemas', 'Widget').required).toEqual(['name', 'color']);
   });
 
-  it('when security is described, then admin operations use the operator token, dashboard ones the session cookie and others the API key', () => {
-    expect(at(doc, 'paths', '/admin/platforms', 'post').security).toEqual([{ adminToken: [] }]);
+  it('when security is described, then admin operations take the operator token or session, dashboard ones the session cookie and others the API key or a session', () => {
+    expect(at(doc, 'paths', '/admin/platforms', 'post').security).toEqual([
+      { adminToken: [] },
+      { session: [] },
+    ]);
     expect(at(doc, 'paths', '/dashboard/api/keys', 'post').security).toEqual([{ session: [] }]);
     // Signing up and in needs nothing yet.
     expect(at(doc, 'paths', '/dashboard/api/session', 'post').security).toEqual([]);
     expect(at(doc, 'paths', '/v1/svc/widgets/{widgetId}/parts/{part2}', 'post').security).toEqual([
       { apiKey: [] },
+      { session: [] },
     ]);
     expect(at(doc, 'components', 'securitySchemes')).toEqual({
       apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),

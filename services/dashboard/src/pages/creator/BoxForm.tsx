@@ -94,7 +94,8 @@ export function BoxForm({ claimId, box }: { claimId?: string; box?: Box }) {
     const policyConfig = configOf(policy, form);
     if (box === undefined) {
       create.mutate(
-        { claimId: claimId ?? '', policy, enforcement, policyConfig },
+        // configOf builds the configuration of the chosen policy's shape (the body is a union on policy).
+        { claimId: claimId ?? '', policy, enforcement, policyConfig } as NewBox,
         { onSuccess: (created) => void navigate(`/boxes/${created.id}`) },
       );
     } else {
