@@ -24,7 +24,7 @@ node_modules/.modules.yaml: package.json pnpm-lock.yaml pnpm-workspace.yaml
 install: node_modules/.modules.yaml ## Install dependencies (pnpm, frozen lockfile)
 
 # The dashboard (services/dashboard) is a Vite build, redone only when its sources change.
-DASHBOARD_SOURCES := $(shell find services/dashboard/src -type f 2>/dev/null) services/dashboard/index.html \
+DASHBOARD_SOURCES := $(shell find services/dashboard/src services/dashboard/api-reference -type f 2>/dev/null) services/dashboard/index.html \
 	services/dashboard/vite.config.ts services/dashboard/package.json
 
 services/dashboard/dist/index.html: $(DASHBOARD_SOURCES) node_modules/.modules.yaml

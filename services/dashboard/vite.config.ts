@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 
@@ -12,12 +15,62 @@ import { compression } from 'vite-plugin-compression2';
 // them from the built declarations).
 const sdkSources = fileURLToPath(new URL('../../packages/sdk/src/', import.meta.url));
 
+/**
+ * The API reference the gateway serves at /docs (issue #32): its page and script from
+ * api-reference/, and Redoc's standalone bundle from the redoc package, written to dist/docs/
+ * (and compressed with the rest). Offline: the page loads nothing but these files and the
+ * OpenAPI document.
+ */
+function apiReference(): Plugin {
+  const redocBundles = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('redoc/package.json')),
+    'bundles',
+  );
+  const own = fileURLToPath(new URL('./api-reference/', import.meta.url));
+  const files: Record<string, string> = {
+    'docs/index.html': path.join(own, 'index.html'),
+    'docs/reference.js': path.join(own, 'reference.js'),
+    'docs/redoc.standalone.js': path.join(redocBundles, 'redoc.standalone.js'),
+    'docs/redoc.standalone.js.LICENSE.txt': path.join(redocBundles, 'redoc.standalone.js.LICENSE.txt'),
+  };
+  return {
+    name: 'api-reference',
+    apply: 'build',
+    generateBundle() {
+      for (const [fileName, from] of Object.entries(files)) {
+        const source = fileName.endsWith('redoc.standalone.js')
+          ? offline(readFileSync(from, 'utf8'))
+          : readFileSync(from);
+        this.emitFile({ type: 'asset', fileName, source });
+      }
+    },
+  };
+}
+
+/**
+ * The bundle's one resource of another host: the menu footer's Redocly logo, an <img> of
+ * cdn.redoc.ly (refused by the page's CSP, and a request leaving the deployment). It becomes an
+ * empty data: image, which fails to decode, and Redoc's own onError then drops the image (the
+ * link's text stays). A Redoc without that URL, or with it more than once, fails the build.
+ */
+function offline(bundle: string): string {
+  const logo = '"https://cdn.redoc.ly/redoc/logo-mini.svg"';
+  const parts = bundle.split(logo);
+  if (parts.length !== 2)
+    throw new Error(`redoc.standalone.js names ${logo} ${parts.length - 1} times, not once`);
+  return parts.join('"data:,"');
+}
+
 export default defineConfig({
   base: '/dashboard/',
   resolve: {
     alias: [{ find: /^@svc\/sdk\/(credentials|transparency)$/, replacement: `${sdkSources}$1.ts` }],
   },
-  plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], exclude: [/\.map$/] })],
+  plugins: [
+    react(),
+    apiReference(),
+    compression({ algorithms: ['brotliCompress', 'gzip'], exclude: [/\.map$/] }),
+  ],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   server: {
     proxy: {

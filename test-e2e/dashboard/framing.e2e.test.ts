@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
   launchBrowser,
   newVisitor,
   screenshot,
+  SCREENSHOTS,
   signUp,
   startDeployment,
   uniqueEmail,
@@ -151,6 +153,42 @@ describe('dashboard: framing and content security policy in a real browser', () 
     expect(await violations()).toEqual([]);
     expect(await creatorViolations()).toEqual([]);
     await creator.close();
+    await context.close();
+  });
+
+  it('when the API reference is opened from the dashboard, then Redoc draws every operation from the served document, offline and with no CSP violation', async () => {
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    const violations = await watchViolations(page);
+    // Offline: any request that leaves the gateway is refused and recorded.
+    const elsewhere: string[] = [];
+    await context.route(
+      (url) => !url.href.startsWith(deployment.url),
+      (route) => {
+        elsewhere.push(route.request().url());
+        return route.abort();
+      },
+    );
+    await signUp(page, deployment, { email: uniqueEmail('docs'), name: 'Reader Inc', role: 'platform' });
+    await page.getByRole('link', { name: 'API reference' }).click();
+    await page.waitForURL(`${deployment.url}/docs`);
+    await page
+      .getByRole('heading', { name: /Identity protection and licensing API/ })
+      .waitFor({ timeout: 60_000 });
+    // An operation, its error answers, and a webhook, all from the served document.
+    await page
+      .getByRole('heading', {
+        name: 'Is this name (and picture) a protected identity, and what must happen?',
+      })
+      .waitFor();
+    const text = (await page.evaluate('document.body.innerText')) as string;
+    expect(text).toContain('Check up to 100 identities at once');
+    expect(text).toContain('Signed deliveries of events to your endpoints');
+    expect(await page.title()).toBe('API reference · Identity protection');
+    // The reference is one very long page: its first screen only.
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'api-reference.png') });
+    expect(elsewhere).toEqual([]);
+    expect(await violations()).toEqual([]);
     await context.close();
   });
 });

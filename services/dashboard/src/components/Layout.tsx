@@ -62,6 +62,8 @@ export function Layout() {
             {session.account.name} <span className="badge">{session.account.role}</span>{' '}
             {session.environment === 'sandbox' ? <span className="badge sandbox">sandbox</span> : null}
           </span>
+          {/* The reference is the gateway's page, not one of the app's routes. */}
+          <a href="/docs">API reference</a>
           <NavLink to="/account">Account security</NavLink>
           <button
             type="button"

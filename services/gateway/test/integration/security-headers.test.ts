@@ -28,6 +28,14 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'assets/index-abc123.js.map'), '{"version":3,"sources":["secret.tsx"]}');
   writeFileSync(path.join(dir, 'index.html.map'), '{}');
   writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // The API reference the dashboard's build writes beside it (Redoc's page, its script, the bundle).
+  mkdirSync(path.join(dir, 'docs'));
+  writeFileSync(
+    path.join(dir, 'docs/index.html'),
+    '<!doctype html><title>API reference</title><div id="reference"></div>',
+  );
+  writeFileSync(path.join(dir, 'docs/redoc.standalone.js'), SCRIPT);
+  writeFileSync(path.join(dir, 'docs/redoc.standalone.js.br'), brotliCompressSync(SCRIPT));
   h = await startHarness({ env: { DASHBOARD_DIR: dir } });
 });
 afterAll(async () => {
@@ -192,6 +200,32 @@ describe('the root and the icon', () => {
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/dashboard');
     expectNoFraming(res.headers);
+  });
+
+  it('when the API reference is asked for, then its page and bundle are served unframeable, scripts only its own, and an unknown file is 404', async () => {
+    for (const page of ['/docs', '/docs/']) {
+      const res = await get(`${h.url}${page}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body.toString()).toContain('API reference');
+      expectNoFraming(res.headers);
+      const csp = res.headers['content-security-policy'] ?? '';
+      // Redoc injects its styles and searches in a blob worker; scripts and calls stay the gateway's.
+      expect(csp).toMatch(/script-src 'self'(;|$)/);
+      expect(csp).toMatch(/connect-src 'self'(;|$)/);
+      expect(csp).toMatch(/style-src 'self' 'unsafe-inline'/);
+      expect(csp).toMatch(/worker-src 'self' blob:/);
+      expect(csp).not.toMatch(/unsafe-eval/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+    const bundle = await get(`${h.url}/docs/redoc.standalone.js`, { 'accept-encoding': 'br, gzip' });
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers['content-encoding']).toBe('br');
+    expect(bundle.headers['content-type']).toMatch(/javascript/);
+    expect(brotliDecompressSync(bundle.body).toString()).toBe(SCRIPT);
+    const missing = await get(`${h.url}/docs/nothing-here.js`);
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body.toString()).error.code).toBe('NOT_FOUND');
   });
 
   it('when a browser asks for /favicon.ico, then it is sent to the dashboard’s icon, which is served', async () => {

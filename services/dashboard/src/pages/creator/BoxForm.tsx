@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/http';
 import { fieldError } from '../../api/form-errors';
-import { useCreateBox, useUpdateBox, type Box, type NewBox } from '../../api/registry';
+import { useCreateBox, useUpdateBox, type Box, type BoxChange, type NewBox } from '../../api/registry';
 import { Field, FormError, SelectField } from '../../components/Field';
 
 type Policy = NewBox['policy'];
@@ -99,7 +99,7 @@ export function BoxForm({ claimId, box }: { claimId?: string; box?: Box }) {
         { onSuccess: (created) => void navigate(`/boxes/${created.id}`) },
       );
     } else {
-      update.mutate({ policy, enforcement, policyConfig });
+      update.mutate({ policy, enforcement, policyConfig } as BoxChange);
     }
   };
   const e = mutation.error;

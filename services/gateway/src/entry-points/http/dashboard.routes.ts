@@ -214,6 +214,7 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   // The single-page app: its assets, and index.html for every page path (the router draws the page).
   const dir = ctx.dashboardDir;
   const index = dir === undefined ? undefined : path.join(dir, 'index.html');
+  serveApiReference(router, dir);
   if (dir !== undefined && index !== undefined && existsSync(index)) {
     serveDashboardAssets(router, dir);
     // index.html names the hashed assets of the current build: asked again on every visit.
@@ -227,6 +228,45 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
       });
     });
   }
+}
+
+/**
+ * The API reference (issue #32): Redoc drawing the served OpenAPI document, from files the
+ * dashboard's build writes to docs/ (Redoc's bundle among them: nothing comes from another host).
+ * Not hashed, so revalidated; sent pre-compressed like the dashboard's assets.
+ */
+function serveApiReference(router: Router, dir: string | undefined): void {
+  const docs = dir === undefined ? undefined : path.join(dir, 'docs');
+  const page = docs === undefined ? undefined : path.join(docs, 'index.html');
+  if (docs === undefined || page === undefined || !existsSync(page)) {
+    router.get(['/docs', '/docs/*file'], () => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The API reference is not built', {
+        details:
+          'Run make build (it builds services/dashboard), or set DASHBOARD_DIR. The document itself is GET /v1/svc/openapi.json.',
+      });
+    });
+    return;
+  }
+  router.get(['/docs', '/docs/'], (_req, res) => {
+    res.set('Cache-Control', 'no-cache').sendFile(page);
+  });
+  router.use(
+    '/docs',
+    expressStaticGzip(docs, {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
+      index: false,
+      serveStatic: {
+        index: false,
+        redirect: false,
+        fallthrough: true,
+        setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+      },
+    }),
+    () => {
+      throw new AppError('NOT_FOUND', 'No such file of the API reference');
+    },
+  );
 }
 
 /**

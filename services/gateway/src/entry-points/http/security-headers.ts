@@ -34,6 +34,18 @@ export const DASHBOARD_CSP: Record<string, string[]> = {
   'frame-ancestors': ["'none'"],
 };
 
+/**
+ * The API reference at /docs (Redoc): the dashboard's policy, with two loosenings Redoc needs.
+ * Its styles are injected at run time (styled-components), and its search runs in a worker made
+ * from a blob. Nothing of another host: the document and the bundle are the gateway's.
+ */
+export const DOCS_CSP: Record<string, string[]> = {
+  ...DASHBOARD_CSP,
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:'],
+  'worker-src': ["'self'", 'blob:'],
+};
+
 /** The API's answers (JSON, pictures): nothing in them may load, run or be framed. */
 export const API_CSP: Record<string, string[]> = {
   'default-src': ["'none'"],
@@ -43,6 +55,11 @@ export const API_CSP: Record<string, string[]> = {
 const dashboardHeaders = helmet({
   ...common,
   contentSecurityPolicy: { useDefaults: false, directives: DASHBOARD_CSP },
+});
+
+const docsHeaders = helmet({
+  ...common,
+  contentSecurityPolicy: { useDefaults: false, directives: DOCS_CSP },
 });
 
 const apiHeaders = helmet({
@@ -65,7 +82,11 @@ function isDashboardPage(path: string): boolean {
 
 /** Sets the headers of every answer; HSTS only when the request came over https (req.secure, trust proxy). */
 export const securityHeaders: RequestHandler = (req, res, next) => {
-  const headers = isDashboardPage(req.path) ? dashboardHeaders : apiHeaders;
+  const headers = isDashboardPage(req.path)
+    ? dashboardHeaders
+    : req.path === '/docs' || req.path.startsWith('/docs/')
+      ? docsHeaders
+      : apiHeaders;
   headers(req, res, (err?: unknown) => {
     if (err !== undefined && err !== null) {
       next(err);
