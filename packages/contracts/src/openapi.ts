@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '@svc/errors';
+import { sample } from 'openapi-sampler';
 import { z } from 'zod';
 import { errorBodySchema } from './common/schemas';
 import type { Operation } from './common/operation';
@@ -373,6 +374,7 @@ export function buildOpenApiDocument(
               content: {
                 'application/json': {
                   schema: components.convert(op.request?.documentedBody ?? body, 'input'),
+                  ...(op.request?.example === undefined ? {} : { example: op.request.example }),
                 },
               },
             },
@@ -386,7 +388,7 @@ export function buildOpenApiDocument(
     name,
     description: TAG_DESCRIPTIONS[name] ?? `${name} operations`,
   }));
-  return {
+  const document: JsonObject = {
     openapi: '3.1.0',
     info: {
       title: 'Identity protection and licensing API',
@@ -429,6 +431,41 @@ export function buildOpenApiDocument(
       },
     },
   };
+  addExamples(document);
+  return document;
+}
+
+interface MediaTypeObject {
+  schema?: JsonObject;
+  example?: unknown;
+}
+
+/**
+ * Gives every JSON request body, success answer and webhook payload of the document an example
+ * (issue #32): the operation's own where it declares one (a response's `example`, a request's
+ * `request.example`), else one drawn from its schema by openapi-sampler (Redocly's, which Redoc
+ * itself uses to draw samples), from the schemas' own `example`s (ids, names, URLs) and formats.
+ * `make openapi-lint` (Redocly's no-invalid-media-type-examples) and the contracts' tests check
+ * each against its schema.
+ */
+function addExamples(document: JsonObject): void {
+  const fill = (media: MediaTypeObject | undefined, skip: 'skipReadOnly' | 'skipWriteOnly') => {
+    if (media?.schema === undefined || media.example !== undefined) return;
+    media.example = sample(media.schema, { [skip]: true, quiet: true }, document);
+  };
+  const json = (content: unknown) =>
+    (content as Record<string, MediaTypeObject> | undefined)?.['application/json'];
+  for (const item of Object.values(document.paths as Record<string, Record<string, JsonObject>>)) {
+    for (const op of Object.values(item)) {
+      fill(json((op.requestBody as JsonObject | undefined)?.content), 'skipReadOnly');
+      for (const [status, response] of Object.entries(op.responses as Record<string, JsonObject>)) {
+        if (Number(status) < 300) fill(json(response.content), 'skipWriteOnly');
+      }
+    }
+  }
+  for (const item of Object.values(document.webhooks as Record<string, { post: JsonObject }>)) {
+    fill(json((item.post.requestBody as JsonObject).content), 'skipReadOnly');
+  }
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {

@@ -4358,6 +4358,7 @@ export interface components {
         payment_id: string;
         license_id: string;
         box_id: string;
+        /** @example 2026-10 */
         period: string;
         /** Format: date-time */
         due_date: string;
@@ -4439,6 +4440,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "plat_4eC39HqLyjWDarjtT1zdp7dc",
+           *           "name": "string",
+           *           "plan": "sandbox",
+           *           "domain": "string",
+           *           "limits": {
+           *             "perMinute": -9007199254740991,
+           *             "perDay": -9007199254740991
+           *           },
+           *           "createdAt": "2019-08-24T14:15:22Z",
+           *           "kind": "platform"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['ListedPlatform'][];
             meta: {
@@ -4551,10 +4575,22 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "string",
+         *       "plan": "sandbox",
+         *       "domain": "avatarly.io",
+         *       "limits": {
+         *         "perMinute": 1,
+         *         "perDay": 1
+         *       }
+         *     }
+         */
         'application/json': {
           name: string;
           /** @enum {string} */
           plan: 'sandbox' | 'basic' | 'standard' | 'enterprise';
+          /** @example avatarly.io */
           domain?: string;
           /** @description Agreed limits; enterprise plan only */
           limits?: {
@@ -4572,6 +4608,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "plat_4eC39HqLyjWDarjtT1zdp7dc",
+           *         "name": "string",
+           *         "plan": "sandbox",
+           *         "domain": "string",
+           *         "limits": {
+           *           "perMinute": -9007199254740991,
+           *           "perDay": -9007199254740991
+           *         },
+           *         "createdAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Platform'];
           };
@@ -4718,6 +4769,32 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "plat_4eC39HqLyjWDarjtT1zdp7dc",
+           *         "name": "string",
+           *         "plan": "sandbox",
+           *         "domain": "string",
+           *         "limits": {
+           *           "perMinute": -9007199254740991,
+           *           "perDay": -9007199254740991
+           *         },
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "keys": [
+           *           {
+           *             "id": "string",
+           *             "environment": "sandbox",
+           *             "status": "active",
+           *             "createdAt": "2019-08-24T14:15:22Z",
+           *             "expiresAt": "2019-08-24T14:15:22Z",
+           *             "revokedAt": "2019-08-24T14:15:22Z",
+           *             "replacedBy": "string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @example plat_4eC39HqLyjWDarjtT1zdp7dc */
@@ -4867,6 +4944,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "plan": "sandbox",
+         *       "limits": {
+         *         "perMinute": 1,
+         *         "perDay": 1
+         *       }
+         *     }
+         */
         'application/json': {
           /** @enum {string} */
           plan: 'sandbox' | 'basic' | 'standard' | 'enterprise';
@@ -4886,6 +4972,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "plat_4eC39HqLyjWDarjtT1zdp7dc",
+           *         "name": "string",
+           *         "plan": "sandbox",
+           *         "domain": "string",
+           *         "limits": {
+           *           "perMinute": -9007199254740991,
+           *           "perDay": -9007199254740991
+           *         },
+           *         "createdAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Platform'];
           };
@@ -5040,6 +5141,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "environment": "sandbox"
+         *     }
+         */
         'application/json': {
           /**
            * @description Default: the deployment's environment
@@ -5057,6 +5163,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "key": "string",
+           *         "environment": "sandbox",
+           *         "createdAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['IssuedKey'];
           };
@@ -5218,6 +5334,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "key": "string",
+           *         "previousKeyId": "string",
+           *         "previousKeyExpiresAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -5370,6 +5496,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "revokedKeyId": "string",
+           *         "id": "string",
+           *         "key": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               revokedKeyId: string;
@@ -5522,6 +5657,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "service": "detection",
+           *           "queue": "string",
+           *           "depth": -9007199254740991,
+           *           "messages": [
+           *             {
+           *               "queue": "detection.identity-projection",
+           *               "eventId": "string",
+           *               "type": "string",
+           *               "attempts": -9007199254740991,
+           *               "reason": "string",
+           *               "deadLetteredAt": "2019-08-24T14:15:22Z"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "meta": {
+           *         "unreachable": [
+           *           {
+           *             "service": "string",
+           *             "error": "string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['DeadLetterQueue'][];
             meta: {
@@ -5636,6 +5800,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "service": "string",
+         *       "queue": "string",
+         *       "limit": 1000
+         *     }
+         */
         'application/json': {
           /** @description Only this service */
           service?: string;
@@ -5657,6 +5828,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "service": "string",
+           *           "queue": "string",
+           *           "replayed": -9007199254740991
+           *         }
+           *       ],
+           *       "meta": {
+           *         "unreachable": [
+           *           {
+           *             "service": "string",
+           *             "error": "string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               service: string;
@@ -5812,6 +6002,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "service": "registry",
+           *           "ready": true,
+           *           "checks": [
+           *             {
+           *               "name": "db",
+           *               "result": "ok",
+           *               "passed": true
+           *             }
+           *           ],
+           *           "outboxBacklog": -9007199254740991,
+           *           "oldestUnsentSeconds": -9007199254740991,
+           *           "deadLetters": -9007199254740991
+           *         }
+           *       ],
+           *       "meta": {
+           *         "unreachable": [
+           *           {
+           *             "service": "string",
+           *             "error": "string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['ServiceHealth'][];
             meta: {
@@ -5933,6 +6151,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "openapi": "3.1.0",
+           *       "info": {
+           *         "title": "string",
+           *         "version": "string",
+           *         "property1": null,
+           *         "property2": null
+           *       },
+           *       "paths": {
+           *         "property1": {
+           *           "property1": null,
+           *           "property2": null
+           *         },
+           *         "property2": {
+           *           "property1": null,
+           *           "property2": null
+           *         }
+           *       },
+           *       "property1": null,
+           *       "property2": null
+           *     }
+           */
           'application/json': {
             /** @example 3.1.0 */
             openapi: string;
@@ -6016,6 +6257,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "totpEnabled": true,
+           *         "totpPending": true,
+           *         "recoveryCodesLeft": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['AccountSecurity'];
           };
@@ -6123,6 +6373,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "currentPassword": "string",
+         *       "newPassword": "string"
+         *     }
+         */
         'application/json': {
           currentPassword: string;
           /** @description At least 12 characters, not a common or breached password */
@@ -6138,6 +6394,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "endedSessions": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description How many sessions ended */
@@ -6411,6 +6674,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "secret": "JBSWY3DPEHPK3PXPJBSWY3DP",
+           *         "otpauthUri": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['TotpEnrolment'];
           };
@@ -6533,7 +6804,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "code": "492039"
+         *     }
+         */
         'application/json': {
+          /** @example 492039 */
           code: string & (unknown & unknown);
         };
       };
@@ -6546,6 +6823,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "recoveryCodes": [
+           *           "string"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Ten one-time codes, shown once; keep them offline */
@@ -6701,6 +6987,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "password": "string"
+         *     }
+         */
         'application/json': {
           password: string;
         };
@@ -6863,6 +7154,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "token": "string"
+         *     }
+         */
         'application/json': {
           /** @description The operator token (ADMIN_TOKEN) */
           token: string;
@@ -6877,6 +7173,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "secret": "JBSWY3DPEHPK3PXPJBSWY3DP",
+           *         "otpauthUri": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['TotpEnrolment'];
           };
@@ -7029,9 +7333,21 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery staple",
+         *       "name": "string",
+         *       "role": "creator"
+         *     }
+         */
         'application/json': {
+          /** @example ada@example.com */
           email: string;
-          /** @description At least 12 characters (code points), not a common, breached or easily guessed password (zxcvbn score 3+); hashed with argon2id */
+          /**
+           * @description At least 12 characters (code points), not a common, breached or easily guessed password (zxcvbn score 3+); hashed with argon2id
+           * @example correct horse battery staple
+           */
           password: string;
           /** @description The creator's or platform's name */
           name: string;
@@ -7051,6 +7367,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "status": "verification_sent",
+           *         "email": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['SignUpAccepted'];
           };
@@ -7180,6 +7504,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "account": {
+           *           "id": "acct_4eC39HqLyjWDarjtT1zdp7dc",
+           *           "email": "string",
+           *           "name": "string",
+           *           "role": "creator",
+           *           "platformId": "string"
+           *         },
+           *         "csrfToken": "string",
+           *         "expiresAt": "2019-08-24T14:15:22Z",
+           *         "environment": "sandbox"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['DashboardSession'];
           };
@@ -7287,7 +7627,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "string",
+         *       "code": "string"
+         *     }
+         */
         'application/json': {
+          /** @example ada@example.com */
           email: string;
           password: string;
           /** @description The 6-digit code of the authenticator app, or one of the recovery codes (each works once); required once two-step sign-in is on */
@@ -7303,6 +7651,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "account": {
+           *           "id": "acct_4eC39HqLyjWDarjtT1zdp7dc",
+           *           "email": "string",
+           *           "name": "string",
+           *           "role": "creator",
+           *           "platformId": "string"
+           *         },
+           *         "csrfToken": "string",
+           *         "expiresAt": "2019-08-24T14:15:22Z",
+           *         "environment": "sandbox"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['DashboardSession'];
           };
@@ -7550,6 +7914,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "token": "string",
+         *       "code": "string"
+         *     }
+         */
         'application/json': {
           /** @description The operator token (ADMIN_TOKEN) */
           token: string;
@@ -7566,6 +7936,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "account": {
+           *           "id": "acct_4eC39HqLyjWDarjtT1zdp7dc",
+           *           "email": "string",
+           *           "name": "string",
+           *           "role": "creator",
+           *           "platformId": "string"
+           *         },
+           *         "csrfToken": "string",
+           *         "expiresAt": "2019-08-24T14:15:22Z",
+           *         "environment": "sandbox"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['DashboardSession'];
           };
@@ -7725,6 +8111,44 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "plan": "sandbox",
+           *         "limits": {
+           *           "perMinute": -9007199254740991,
+           *           "perDay": -9007199254740991
+           *         },
+           *         "session": {
+           *           "minute": {
+           *             "used": -9007199254740991,
+           *             "limit": -9007199254740991,
+           *             "resetAt": "2019-08-24T14:15:22Z"
+           *           },
+           *           "day": {
+           *             "used": -9007199254740991,
+           *             "limit": -9007199254740991,
+           *             "resetAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         },
+           *         "keys": [
+           *           {
+           *             "minute": {
+           *               "used": -9007199254740991,
+           *               "limit": -9007199254740991,
+           *               "resetAt": "2019-08-24T14:15:22Z"
+           *             },
+           *             "day": {
+           *               "used": -9007199254740991,
+           *               "limit": -9007199254740991,
+           *               "resetAt": "2019-08-24T14:15:22Z"
+           *             },
+           *             "keyId": "string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['PlanUsage'];
           };
@@ -7841,6 +8265,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "boxId": "string",
+           *         "status": "waiting",
+           *         "avatarsScanned": -9007199254740991,
+           *         "violationsFound": -9007199254740991,
+           *         "attempts": -9007199254740991,
+           *         "startedAt": "2019-08-24T14:15:22Z",
+           *         "completedAt": "2019-08-24T14:15:22Z",
+           *         "nextAttemptAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['BoxScanProgress'];
           };
@@ -7973,6 +8411,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "string",
+           *           "environment": "sandbox",
+           *           "status": "active",
+           *           "createdAt": "2019-08-24T14:15:22Z",
+           *           "expiresAt": "2019-08-24T14:15:22Z",
+           *           "revokedAt": "2019-08-24T14:15:22Z",
+           *           "replacedBy": "string"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -8098,6 +8551,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "key": "string",
+           *         "environment": "sandbox",
+           *         "createdAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['IssuedKey'];
           };
@@ -8214,6 +8677,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "key": "string",
+           *         "previousKeyId": "string",
+           *         "previousKeyExpiresAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -8366,6 +8839,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "revokedKeyId": "string",
+           *         "id": "string",
+           *         "key": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               revokedKeyId: string;
@@ -8507,6 +8989,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "token": "string",
+         *       "password": "string"
+         *     }
+         */
         'application/json': {
           /** @description The token of the mailed link (after `#token=`) */
           token: string;
@@ -8523,6 +9011,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "account": {
+           *           "id": "acct_4eC39HqLyjWDarjtT1zdp7dc",
+           *           "email": "string",
+           *           "name": "string",
+           *           "role": "creator",
+           *           "platformId": "string"
+           *         },
+           *         "csrfToken": "string",
+           *         "expiresAt": "2019-08-24T14:15:22Z",
+           *         "environment": "sandbox"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['DashboardSession'];
           };
@@ -8629,7 +9133,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         */
         'application/json': {
+          /** @example ada@example.com */
           email: string;
         };
       };
@@ -8642,6 +9152,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "status": "reset_sent",
+           *         "email": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['PasswordResetRequested'];
           };
@@ -8764,6 +9282,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "token": "string",
+         *       "password": "string"
+         *     }
+         */
         'application/json': {
           /** @description The token of the mailed link (after `#token=`) */
           token: string;
@@ -8780,6 +9304,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "status": "password_reset",
+           *         "sessionsEnded": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['PasswordReset'];
           };
@@ -8902,6 +9434,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *           "name": "string",
+           *           "variations": [
+           *             "string"
+           *           ],
+           *           "entityType": "INDIVIDUAL",
+           *           "status": "pending",
+           *           "verificationTier": "GOLD",
+           *           "createdAt": "2019-08-24T14:15:22Z",
+           *           "verifiedAt": "2019-08-24T14:15:22Z",
+           *           "hasBox": true,
+           *           "boxId": "string"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['ClaimListItem'][];
             meta: {
@@ -9056,6 +9613,21 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Ada Lovelace",
+         *       "variations": [
+         *         "Ada Lovelace"
+         *       ],
+         *       "entityType": "INDIVIDUAL",
+         *       "referenceImages": [
+         *         {
+         *           "url": "https://cdn.example.com/ref/1.jpg",
+         *           "isPrimary": true
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': {
           /**
            * @description 1 to 200 characters, at least one letter or digit, no control characters (INVALID_NAME otherwise)
@@ -9088,6 +9660,53 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *         "name": "string",
+           *         "variations": [
+           *           "string"
+           *         ],
+           *         "entityType": "INDIVIDUAL",
+           *         "status": "pending",
+           *         "verificationTier": "GOLD",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "verifiedAt": "2019-08-24T14:15:22Z",
+           *         "hasBox": true,
+           *         "boxId": "string",
+           *         "verification": {
+           *           "method": "string",
+           *           "completedAt": "2019-08-24T14:15:22Z",
+           *           "documents": [
+           *             "string"
+           *           ]
+           *         },
+           *         "proofs": [
+           *           {
+           *             "type": "string",
+           *             "platform": "string",
+           *             "handle": "string",
+           *             "verifiedAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         ],
+           *         "referenceImages": [
+           *           {
+           *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *             "url": "string",
+           *             "isPrimary": true,
+           *             "face": {
+           *               "status": "pending"
+           *             }
+           *           }
+           *         ],
+           *         "nextStep": {
+           *           "action": "verify_identity",
+           *           "url": "string"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['CreatedClaim'];
           };
@@ -9303,6 +9922,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *         "name": "string",
+           *         "variations": [
+           *           "string"
+           *         ],
+           *         "entityType": "INDIVIDUAL",
+           *         "status": "pending",
+           *         "verificationTier": "GOLD",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "verifiedAt": "2019-08-24T14:15:22Z",
+           *         "hasBox": true,
+           *         "boxId": "string",
+           *         "verification": {
+           *           "method": "string",
+           *           "completedAt": "2019-08-24T14:15:22Z",
+           *           "documents": [
+           *             "string"
+           *           ]
+           *         },
+           *         "proofs": [
+           *           {
+           *             "type": "string",
+           *             "platform": "string",
+           *             "handle": "string",
+           *             "verifiedAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         ],
+           *         "referenceImages": [
+           *           {
+           *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *             "url": "string",
+           *             "isPrimary": true,
+           *             "face": {
+           *               "status": "pending"
+           *             }
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Claim'];
           };
@@ -9483,6 +10145,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "deleted": true,
+           *         "deletedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -9676,6 +10347,19 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "variations": [
+         *         "Ada Lovelace"
+         *       ],
+         *       "referenceImages": [
+         *         {
+         *           "url": "https://cdn.example.com/ref/1.jpg",
+         *           "isPrimary": true
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': {
           /** @description Replaces the variations */
           variations?: string[];
@@ -9703,6 +10387,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *         "name": "string",
+           *         "variations": [
+           *           "string"
+           *         ],
+           *         "entityType": "INDIVIDUAL",
+           *         "status": "pending",
+           *         "verificationTier": "GOLD",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "verifiedAt": "2019-08-24T14:15:22Z",
+           *         "hasBox": true,
+           *         "boxId": "string",
+           *         "verification": {
+           *           "method": "string",
+           *           "completedAt": "2019-08-24T14:15:22Z",
+           *           "documents": [
+           *             "string"
+           *           ]
+           *         },
+           *         "proofs": [
+           *           {
+           *             "type": "string",
+           *             "platform": "string",
+           *             "handle": "string",
+           *             "verifiedAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         ],
+           *         "referenceImages": [
+           *           {
+           *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *             "url": "string",
+           *             "isPrimary": true,
+           *             "face": {
+           *               "status": "pending"
+           *             }
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Claim'];
           };
@@ -9929,6 +10656,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "variation": "Ada Lovelace"
+         *     }
+         */
         'application/json': {
           /**
            * @description 1 to 200 characters, at least one letter or digit, no control characters (INVALID_NAME otherwise)
@@ -9950,6 +10682,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *         "name": "string",
+           *         "variations": [
+           *           "string"
+           *         ],
+           *         "entityType": "INDIVIDUAL",
+           *         "status": "pending",
+           *         "verificationTier": "GOLD",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "verifiedAt": "2019-08-24T14:15:22Z",
+           *         "hasBox": true,
+           *         "boxId": "string",
+           *         "verification": {
+           *           "method": "string",
+           *           "completedAt": "2019-08-24T14:15:22Z",
+           *           "documents": [
+           *             "string"
+           *           ]
+           *         },
+           *         "proofs": [
+           *           {
+           *             "type": "string",
+           *             "platform": "string",
+           *             "handle": "string",
+           *             "verifiedAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         ],
+           *         "referenceImages": [
+           *           {
+           *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *             "url": "string",
+           *             "isPrimary": true,
+           *             "face": {
+           *               "status": "pending"
+           *             }
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Claim'];
           };
@@ -10176,6 +10951,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://cdn.example.com/ref/1.jpg",
+         *       "isPrimary": true
+         *     }
+         */
         'application/json': {
           /**
            * Format: uri
@@ -10199,6 +10980,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *         "name": "string",
+           *         "variations": [
+           *           "string"
+           *         ],
+           *         "entityType": "INDIVIDUAL",
+           *         "status": "pending",
+           *         "verificationTier": "GOLD",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "verifiedAt": "2019-08-24T14:15:22Z",
+           *         "hasBox": true,
+           *         "boxId": "string",
+           *         "verification": {
+           *           "method": "string",
+           *           "completedAt": "2019-08-24T14:15:22Z",
+           *           "documents": [
+           *             "string"
+           *           ]
+           *         },
+           *         "proofs": [
+           *           {
+           *             "type": "string",
+           *             "platform": "string",
+           *             "handle": "string",
+           *             "verifiedAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         ],
+           *         "referenceImages": [
+           *           {
+           *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *             "url": "string",
+           *             "isPrimary": true,
+           *             "face": {
+           *               "status": "pending"
+           *             }
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Claim'];
           };
@@ -10433,6 +11257,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "box_3kTq9wXz2LmN8bVc5hJr1s",
+           *           "claimId": "string",
+           *           "identityName": "string",
+           *           "policy": "BLOCK_ALL",
+           *           "enforcement": "STRICT",
+           *           "royaltyRate": 0,
+           *           "status": "active",
+           *           "createdAt": "2019-08-24T14:15:22Z",
+           *           "stats": {
+           *             "totalViolations": -9007199254740991,
+           *             "activeGracePeriods": -9007199254740991,
+           *             "licensedPlatforms": -9007199254740991,
+           *             "monthlyRevenue": 0
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['BoxListItem'][];
             meta: {
@@ -10587,6 +11438,22 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "claimId": "string",
+         *       "policy": "MONETIZE",
+         *       "enforcement": "STRICT",
+         *       "policyConfig": {
+         *         "royaltyRate": 0,
+         *         "revenueTypes": [
+         *           "subscription"
+         *         ],
+         *         "minimumPayout": 0,
+         *         "contentGuidelines": "https://cdn.example.com/ref/1.jpg",
+         *         "nsfw": true
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['CreateBoxRequest'];
       };
     };
@@ -10602,6 +11469,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "claimId": "string",
+           *         "identityName": "string",
+           *         "policy": "BLOCK_ALL",
+           *         "enforcement": "STRICT",
+           *         "policyConfig": {
+           *           "royaltyRate": 0,
+           *           "revenueTypes": [
+           *             "subscription"
+           *           ],
+           *           "minimumPayout": 0,
+           *           "contentGuidelines": "https://cdn.example.com/ref/1.jpg",
+           *           "nsfw": true
+           *         },
+           *         "status": "active",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "updatedAt": "2019-08-24T14:15:22Z",
+           *         "stats": {
+           *           "totalViolations": -9007199254740991,
+           *           "activeGracePeriods": -9007199254740991,
+           *           "licensedPlatforms": -9007199254740991,
+           *           "monthlyRevenue": 0,
+           *           "resolvedViolations": -9007199254740991,
+           *           "totalLicenses": -9007199254740991,
+           *           "lifetimeRevenue": 0
+           *         },
+           *         "logEntry": {
+           *           "index": 3,
+           *           "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *         },
+           *         "initialScan": {
+           *           "status": "in_progress",
+           *           "estimatedCompletion": "2019-08-24T14:15:22Z"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['CreatedBox'];
           };
@@ -10835,6 +11742,42 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "claimId": "string",
+           *         "identityName": "string",
+           *         "policy": "BLOCK_ALL",
+           *         "enforcement": "STRICT",
+           *         "policyConfig": {
+           *           "royaltyRate": 0,
+           *           "revenueTypes": [
+           *             "subscription"
+           *           ],
+           *           "minimumPayout": 0,
+           *           "contentGuidelines": "https://cdn.example.com/ref/1.jpg",
+           *           "nsfw": true
+           *         },
+           *         "status": "active",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "updatedAt": "2019-08-24T14:15:22Z",
+           *         "stats": {
+           *           "totalViolations": -9007199254740991,
+           *           "activeGracePeriods": -9007199254740991,
+           *           "licensedPlatforms": -9007199254740991,
+           *           "monthlyRevenue": 0,
+           *           "resolvedViolations": -9007199254740991,
+           *           "totalLicenses": -9007199254740991,
+           *           "lifetimeRevenue": 0
+           *         },
+           *         "logEntry": {
+           *           "index": 3,
+           *           "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Box'];
           };
@@ -11015,6 +11958,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "deleted": true,
+           *         "deletedAt": "2019-08-24T14:15:22Z",
+           *         "activeLicenses": -9007199254740991,
+           *         "licenseAction": "remain_active"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -11211,6 +12165,21 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "policy": "MONETIZE",
+         *       "enforcement": "STRICT",
+         *       "policyConfig": {
+         *         "royaltyRate": 0,
+         *         "revenueTypes": [
+         *           "subscription"
+         *         ],
+         *         "minimumPayout": 0,
+         *         "contentGuidelines": "https://cdn.example.com/ref/1.jpg",
+         *         "nsfw": true
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['UpdateBoxRequest'];
       };
     };
@@ -11226,6 +12195,42 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "claimId": "string",
+           *         "identityName": "string",
+           *         "policy": "BLOCK_ALL",
+           *         "enforcement": "STRICT",
+           *         "policyConfig": {
+           *           "royaltyRate": 0,
+           *           "revenueTypes": [
+           *             "subscription"
+           *           ],
+           *           "minimumPayout": 0,
+           *           "contentGuidelines": "https://cdn.example.com/ref/1.jpg",
+           *           "nsfw": true
+           *         },
+           *         "status": "active",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "updatedAt": "2019-08-24T14:15:22Z",
+           *         "stats": {
+           *           "totalViolations": -9007199254740991,
+           *           "activeGracePeriods": -9007199254740991,
+           *           "licensedPlatforms": -9007199254740991,
+           *           "monthlyRevenue": 0,
+           *           "resolvedViolations": -9007199254740991,
+           *           "totalLicenses": -9007199254740991,
+           *           "lifetimeRevenue": 0
+           *         },
+           *         "logEntry": {
+           *           "index": 3,
+           *           "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Box'];
           };
@@ -11458,6 +12463,62 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "boxId": "string",
+           *         "period": "2026-11",
+           *         "violations": {
+           *           "detected": -9007199254740991,
+           *           "resolved": -9007199254740991,
+           *           "pending": -9007199254740991,
+           *           "appealed": -9007199254740991,
+           *           "resolutions": {
+           *             "licensed": -9007199254740991,
+           *             "removed": -9007199254740991,
+           *             "modified": -9007199254740991,
+           *             "parody": -9007199254740991
+           *           },
+           *           "resolvedBy": {
+           *             "platform": -9007199254740991,
+           *             "license": -9007199254740991,
+           *             "avatarChange": -9007199254740991
+           *           }
+           *         },
+           *         "gracePeriods": {
+           *           "active": -9007199254740991,
+           *           "expired": -9007199254740991,
+           *           "resolved": -9007199254740991
+           *         },
+           *         "licenses": {
+           *           "total": -9007199254740991,
+           *           "active": -9007199254740991,
+           *           "pending": -9007199254740991,
+           *           "expired": -9007199254740991
+           *         },
+           *         "revenue": {
+           *           "monthly": 0,
+           *           "lifetime": 0,
+           *           "byType": {
+           *             "subscriptions": 0,
+           *             "messages": 0,
+           *             "tips": 0,
+           *             "fees": 0
+           *           }
+           *         },
+           *         "platforms": {
+           *           "licensed": -9007199254740991,
+           *           "topPlatforms": [
+           *             {
+           *               "name": "string",
+           *               "revenue": 0,
+           *               "users": -9007199254740991
+           *             }
+           *           ]
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['BoxStatistics'];
           };
@@ -11633,6 +12694,57 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *           "name": "string",
+           *           "variations": [
+           *             "string"
+           *           ],
+           *           "entityType": "INDIVIDUAL",
+           *           "status": "pending",
+           *           "verificationTier": "GOLD",
+           *           "createdAt": "2019-08-24T14:15:22Z",
+           *           "verifiedAt": "2019-08-24T14:15:22Z",
+           *           "hasBox": true,
+           *           "boxId": "string",
+           *           "verification": {
+           *             "method": "string",
+           *             "completedAt": "2019-08-24T14:15:22Z",
+           *             "documents": [
+           *               "string"
+           *             ]
+           *           },
+           *           "proofs": [
+           *             {
+           *               "type": "string",
+           *               "platform": "string",
+           *               "handle": "string",
+           *               "verifiedAt": "2019-08-24T14:15:22Z"
+           *             }
+           *           ],
+           *           "referenceImages": [
+           *             {
+           *               "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *               "url": "string",
+           *               "isPrimary": true,
+           *               "face": {
+           *                 "status": "pending"
+           *               }
+           *             }
+           *           ],
+           *           "ownerPlatformId": "string"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['ReviewClaim'][];
             meta: {
@@ -11747,6 +12859,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "tier": "SILVER",
+         *       "method": "string",
+         *       "documents": [
+         *         "string"
+         *       ]
+         *     }
+         */
         'application/json': {
           /** @enum {string} */
           tier: 'SILVER' | 'GOLD';
@@ -11763,6 +12884,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *         "name": "string",
+           *         "variations": [
+           *           "string"
+           *         ],
+           *         "entityType": "INDIVIDUAL",
+           *         "status": "pending",
+           *         "verificationTier": "GOLD",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "verifiedAt": "2019-08-24T14:15:22Z",
+           *         "hasBox": true,
+           *         "boxId": "string",
+           *         "verification": {
+           *           "method": "string",
+           *           "completedAt": "2019-08-24T14:15:22Z",
+           *           "documents": [
+           *             "string"
+           *           ]
+           *         },
+           *         "proofs": [
+           *           {
+           *             "type": "string",
+           *             "platform": "string",
+           *             "handle": "string",
+           *             "verifiedAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         ],
+           *         "referenceImages": [
+           *           {
+           *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *             "url": "string",
+           *             "isPrimary": true,
+           *             "face": {
+           *               "status": "pending"
+           *             }
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Claim'];
           };
@@ -11932,6 +13096,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "reason": "string"
+         *     }
+         */
         'application/json': {
           reason: string;
         };
@@ -11945,6 +13114,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *         "name": "string",
+           *         "variations": [
+           *           "string"
+           *         ],
+           *         "entityType": "INDIVIDUAL",
+           *         "status": "pending",
+           *         "verificationTier": "GOLD",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "verifiedAt": "2019-08-24T14:15:22Z",
+           *         "hasBox": true,
+           *         "boxId": "string",
+           *         "verification": {
+           *           "method": "string",
+           *           "completedAt": "2019-08-24T14:15:22Z",
+           *           "documents": [
+           *             "string"
+           *           ]
+           *         },
+           *         "proofs": [
+           *           {
+           *             "type": "string",
+           *             "platform": "string",
+           *             "handle": "string",
+           *             "verifiedAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         ],
+           *         "referenceImages": [
+           *           {
+           *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *             "url": "string",
+           *             "isPrimary": true,
+           *             "face": {
+           *               "status": "pending"
+           *             }
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Claim'];
           };
@@ -12117,6 +13329,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "tier": "SILVER"
+         *     }
+         */
         'application/json': {
           /**
            * @description Default SILVER
@@ -12138,6 +13355,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *         "name": "string",
+           *         "variations": [
+           *           "string"
+           *         ],
+           *         "entityType": "INDIVIDUAL",
+           *         "status": "pending",
+           *         "verificationTier": "GOLD",
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "verifiedAt": "2019-08-24T14:15:22Z",
+           *         "hasBox": true,
+           *         "boxId": "string",
+           *         "verification": {
+           *           "method": "string",
+           *           "completedAt": "2019-08-24T14:15:22Z",
+           *           "documents": [
+           *             "string"
+           *           ]
+           *         },
+           *         "proofs": [
+           *           {
+           *             "type": "string",
+           *             "platform": "string",
+           *             "handle": "string",
+           *             "verifiedAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         ],
+           *         "referenceImages": [
+           *           {
+           *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *             "url": "string",
+           *             "isPrimary": true,
+           *             "face": {
+           *               "status": "pending"
+           *             }
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Claim'];
           };
@@ -12372,6 +13632,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "we_7Hc2kQ9mN4pR8sT1",
+           *           "url": "string",
+           *           "events": [
+           *             "string"
+           *           ],
+           *           "description": "string",
+           *           "status": "enabled",
+           *           "disabledReason": "string",
+           *           "createdAt": "string",
+           *           "updatedAt": "string"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookEndpoint'][];
             meta: {
@@ -12526,6 +13809,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.avatars.example/svc",
+         *       "events": [
+         *         "grace_period.started"
+         *       ],
+         *       "description": "string"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uri
@@ -12568,6 +13860,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "we_7Hc2kQ9mN4pR8sT1",
+           *         "url": "string",
+           *         "events": [
+           *           "string"
+           *         ],
+           *         "description": "string",
+           *         "status": "enabled",
+           *         "disabledReason": "string",
+           *         "createdAt": "string",
+           *         "updatedAt": "string",
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookEndpointWithSecret'];
           };
@@ -12780,6 +14089,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "we_7Hc2kQ9mN4pR8sT1",
+           *         "url": "string",
+           *         "events": [
+           *           "string"
+           *         ],
+           *         "description": "string",
+           *         "status": "enabled",
+           *         "disabledReason": "string",
+           *         "createdAt": "string",
+           *         "updatedAt": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookEndpoint'];
           };
@@ -12960,6 +14285,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "deleted": true
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -13151,6 +14484,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.avatars.example/svc",
+         *       "events": [
+         *         "grace_period.started"
+         *       ],
+         *       "description": "string",
+         *       "status": "enabled"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uri
@@ -13198,6 +14541,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "we_7Hc2kQ9mN4pR8sT1",
+           *         "url": "string",
+           *         "events": [
+           *           "string"
+           *         ],
+           *         "description": "string",
+           *         "status": "enabled",
+           *         "disabledReason": "string",
+           *         "createdAt": "string",
+           *         "updatedAt": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookEndpoint'];
           };
@@ -13432,6 +14791,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "we_7Hc2kQ9mN4pR8sT1",
+           *         "url": "string",
+           *         "events": [
+           *           "string"
+           *         ],
+           *         "description": "string",
+           *         "status": "enabled",
+           *         "disabledReason": "string",
+           *         "createdAt": "string",
+           *         "updatedAt": "string",
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+           *         "previousSecretExpiresAt": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookEndpointRotatedSecret'];
           };
@@ -13630,6 +15007,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "del_4Fq8nW2xZ6bV1cR3",
+           *           "endpointId": "string",
+           *           "eventId": "string",
+           *           "eventType": "string",
+           *           "status": "pending",
+           *           "test": true,
+           *           "attemptCount": -9007199254740991,
+           *           "nextAttemptAt": "string",
+           *           "lastResponseStatus": -9007199254740991,
+           *           "lastError": "string",
+           *           "createdAt": "string",
+           *           "attempts": [
+           *             {
+           *               "number": -9007199254740991,
+           *               "attemptedAt": "string",
+           *               "outcome": "succeeded",
+           *               "responseStatus": -9007199254740991,
+           *               "durationMs": -9007199254740991,
+           *               "error": "string",
+           *               "nextRetryAt": "string"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookDelivery'][];
             meta: {
@@ -13816,6 +15228,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "del_4Fq8nW2xZ6bV1cR3",
+           *         "endpointId": "string",
+           *         "eventId": "string",
+           *         "eventType": "string",
+           *         "status": "pending",
+           *         "test": true,
+           *         "attemptCount": -9007199254740991,
+           *         "nextAttemptAt": "string",
+           *         "lastResponseStatus": -9007199254740991,
+           *         "lastError": "string",
+           *         "createdAt": "string",
+           *         "attempts": [
+           *           {
+           *             "number": -9007199254740991,
+           *             "attemptedAt": "string",
+           *             "outcome": "succeeded",
+           *             "responseStatus": -9007199254740991,
+           *             "durationMs": -9007199254740991,
+           *             "error": "string",
+           *             "nextRetryAt": "string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookDelivery'];
           };
@@ -14005,6 +15445,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "endpointId": "string",
+         *       "type": "grace_period.started"
+         *     }
+         */
         'application/json': {
           endpointId: string;
           /**
@@ -14040,6 +15486,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "del_4Fq8nW2xZ6bV1cR3",
+           *         "endpointId": "string",
+           *         "eventId": "string",
+           *         "eventType": "string",
+           *         "status": "pending",
+           *         "test": true,
+           *         "attemptCount": -9007199254740991,
+           *         "nextAttemptAt": "string",
+           *         "lastResponseStatus": -9007199254740991,
+           *         "lastError": "string",
+           *         "createdAt": "string",
+           *         "attempts": [
+           *           {
+           *             "number": -9007199254740991,
+           *             "attemptedAt": "string",
+           *             "outcome": "succeeded",
+           *             "responseStatus": -9007199254740991,
+           *             "durationMs": -9007199254740991,
+           *             "error": "string",
+           *             "nextRetryAt": "string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookDelivery'];
           };
@@ -14278,6 +15752,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "lic_9hQ2mXc4Tz7LpW1nB8vK3d",
+           *           "boxId": "string",
+           *           "identityName": "string",
+           *           "tier": "personal",
+           *           "status": "pending",
+           *           "monthlyFee": 0,
+           *           "royaltyRate": 0,
+           *           "validFrom": "2019-08-24T14:15:22Z",
+           *           "expiresAt": "2019-08-24T14:15:22Z",
+           *           "autoRenew": true,
+           *           "logEntry": {
+           *             "index": 3,
+           *             "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['LicenseListItem'][];
             meta: {
@@ -14432,6 +15933,18 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "boxId": "string",
+         *       "tier": "personal",
+         *       "useCase": "string",
+         *       "estimatedUsers": 0,
+         *       "acceptGuidelines": true,
+         *       "message": "string",
+         *       "term": 1,
+         *       "autoRenew": true
+         *     }
+         */
         'application/json': {
           boxId: string;
           /** @enum {string} */
@@ -14461,6 +15974,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "req_4fT9qLx2Wm8nB3vC7kJd1s",
+           *         "boxId": "string",
+           *         "status": "pending",
+           *         "tier": "personal",
+           *         "submittedAt": "2019-08-24T14:15:22Z",
+           *         "estimatedReviewTime": "48-72 hours",
+           *         "pricing": {
+           *           "monthlyFee": 0,
+           *           "royaltyRate": 0,
+           *           "currency": "string"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['CreatedLicenseRequest'];
           };
@@ -14698,6 +16228,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "submittedAt": "2019-08-24T14:15:22Z",
+           *         "license": {
+           *           "id": "string",
+           *           "tier": "personal",
+           *           "monthlyFee": 0,
+           *           "validFrom": "2019-08-24T14:15:22Z",
+           *           "expiresAt": "2019-08-24T14:15:22Z"
+           *         },
+           *         "reason": "string",
+           *         "deniedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['LicenseRequest'];
           };
@@ -14874,6 +16422,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "lic_9hQ2mXc4Tz7LpW1nB8vK3d",
+           *         "boxId": "string",
+           *         "identityName": "string",
+           *         "tier": "personal",
+           *         "status": "pending",
+           *         "monthlyFee": 0,
+           *         "royaltyRate": 0,
+           *         "validFrom": "2019-08-24T14:15:22Z",
+           *         "expiresAt": "2019-08-24T14:15:22Z",
+           *         "autoRenew": true,
+           *         "logEntry": {
+           *           "index": 3,
+           *           "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *         },
+           *         "currency": "string",
+           *         "terms": {
+           *           "maxUsers": -9007199254740991,
+           *           "contentGuidelines": "string",
+           *           "nsfw": true,
+           *           "exclusivity": true,
+           *           "territory": "string"
+           *         },
+           *         "usage": {
+           *           "currentPeriod": "2026-11",
+           *           "subscribers": 0,
+           *           "messages": 0,
+           *           "revenue": 0,
+           *           "royaltyDue": 0
+           *         },
+           *         "fees": {
+           *           "basis": "prorated_calendar_month",
+           *           "currentPeriod": "string",
+           *           "currentPeriodFee": 0
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['License'];
           };
@@ -15043,6 +16631,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "reason": "string",
+         *       "effectiveDate": "immediate"
+         *     }
+         */
         'application/json': {
           reason?: string;
           /**
@@ -15065,6 +16659,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "effectiveDate": "immediate",
+           *         "cancelledAt": "2019-08-24T14:15:22Z",
+           *         "cancelsAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -15305,6 +16910,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "term": 1,
+         *       "tier": "personal"
+         *     }
+         */
         'application/json': {
           /** @description Months added to the current expiry */
           term: number;
@@ -15328,6 +16939,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "previousExpiry": "2019-08-24T14:15:22Z",
+           *         "newExpiry": "2019-08-24T14:15:22Z",
+           *         "tier": "personal",
+           *         "monthlyFee": 0,
+           *         "currency": "string",
+           *         "pendingUpgrade": {
+           *           "requestId": "string",
+           *           "tier": "personal",
+           *           "status": "pending",
+           *           "pricing": {
+           *             "monthlyFee": 0,
+           *             "royaltyRate": 0,
+           *             "currency": "string"
+           *           }
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -15371,6 +17005,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "previousExpiry": "2019-08-24T14:15:22Z",
+           *         "newExpiry": "2019-08-24T14:15:22Z",
+           *         "tier": "personal",
+           *         "monthlyFee": 0,
+           *         "currency": "string",
+           *         "pendingUpgrade": {
+           *           "requestId": "string",
+           *           "tier": "personal",
+           *           "status": "pending",
+           *           "pricing": {
+           *             "monthlyFee": 0,
+           *             "royaltyRate": 0,
+           *             "currency": "string"
+           *           }
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -15625,6 +17282,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "reason": "string"
+         *     }
+         */
         'application/json': {
           reason?: string;
         };
@@ -15642,6 +17304,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "revoked",
+           *         "reason": "string",
+           *         "revokedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -16259,6 +17931,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "string",
+           *           "boxId": "string",
+           *           "status": "pending",
+           *           "tier": "personal",
+           *           "useCase": "string",
+           *           "estimatedUsers": -9007199254740991,
+           *           "message": "string",
+           *           "licenseePlatformId": "string",
+           *           "licenseePlatformName": "string",
+           *           "submittedAt": "2019-08-24T14:15:22Z",
+           *           "pricing": {
+           *             "monthlyFee": 0,
+           *             "royaltyRate": 0,
+           *             "currency": "string"
+           *           },
+           *           "licenseId": "string",
+           *           "reason": "string",
+           *           "decidedAt": "2019-08-24T14:15:22Z",
+           *           "licenseLogEntry": {
+           *             "index": 3,
+           *             "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['BoxLicenseRequest'][];
             meta: {
@@ -16433,6 +18140,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "monthlyFee": 0
+         *     }
+         */
         'application/json': {
           /** @description Required for a tier without a list price (enterprise); refused otherwise */
           monthlyFee?: number;
@@ -16451,6 +18163,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "submittedAt": "2019-08-24T14:15:22Z",
+           *         "license": {
+           *           "id": "string",
+           *           "tier": "personal",
+           *           "monthlyFee": 0,
+           *           "validFrom": "2019-08-24T14:15:22Z",
+           *           "expiresAt": "2019-08-24T14:15:22Z"
+           *         },
+           *         "reason": "string",
+           *         "deniedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['LicenseRequest'];
           };
@@ -16678,6 +18408,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "reason": "string"
+         *     }
+         */
         'application/json': {
           reason: string;
         };
@@ -16695,6 +18430,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "submittedAt": "2019-08-24T14:15:22Z",
+           *         "license": {
+           *           "id": "string",
+           *           "tier": "personal",
+           *           "monthlyFee": 0,
+           *           "validFrom": "2019-08-24T14:15:22Z",
+           *           "expiresAt": "2019-08-24T14:15:22Z"
+           *         },
+           *         "reason": "string",
+           *         "deniedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['LicenseRequest'];
           };
@@ -16922,6 +18675,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "monthlyFee": 0
+         *     }
+         */
         'application/json': {
           /** @description Required for a tier without a list price (enterprise); refused otherwise */
           monthlyFee?: number;
@@ -16940,6 +18698,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "submittedAt": "2019-08-24T14:15:22Z",
+           *         "license": {
+           *           "id": "string",
+           *           "tier": "personal",
+           *           "monthlyFee": 0,
+           *           "validFrom": "2019-08-24T14:15:22Z",
+           *           "expiresAt": "2019-08-24T14:15:22Z"
+           *         },
+           *         "reason": "string",
+           *         "deniedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['LicenseRequest'];
           };
@@ -17166,6 +18942,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "reason": "string"
+         *     }
+         */
         'application/json': {
           reason: string;
         };
@@ -17183,6 +18964,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "submittedAt": "2019-08-24T14:15:22Z",
+           *         "license": {
+           *           "id": "string",
+           *           "tier": "personal",
+           *           "monthlyFee": 0,
+           *           "validFrom": "2019-08-24T14:15:22Z",
+           *           "expiresAt": "2019-08-24T14:15:22Z"
+           *         },
+           *         "reason": "string",
+           *         "deniedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['LicenseRequest'];
           };
@@ -17416,6 +19215,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "auto_approve": true,
+           *       "pricing": {
+           *         "per_interaction": 0,
+           *         "monthly_license": 0
+           *       },
+           *       "licensable": true,
+           *       "allowed_uses": [
+           *         "string"
+           *       ],
+           *       "blocked_uses": [
+           *         "string"
+           *       ],
+           *       "content_guidelines": "string"
+           *     }
+           */
           'application/json': components['schemas']['LicensingTerms'];
         };
       };
@@ -17581,6 +19397,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "identity_id": "string",
+         *       "use_type": "avatar",
+         *       "platform_description": "string",
+         *       "expected_usage": "string"
+         *     }
+         */
         'application/json': {
           /** @description A box id or the claim id of a boxed identity */
           identity_id: string;
@@ -17603,6 +19427,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "request_id": "string",
+           *       "status": "pending",
+           *       "license_id": "string",
+           *       "reason": "string"
+           *     }
+           */
           'application/json': {
             request_id: string;
             /** @enum {string} */
@@ -17840,6 +19672,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "request_id": "string",
+           *       "status": "pending",
+           *       "license_id": "string",
+           *       "reason": "string"
+           *     }
+           */
           'application/json': {
             request_id: string;
             /** @enum {string} */
@@ -18468,6 +20308,23 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "period": "2026-10",
+         *       "metrics": {
+         *         "subscribers": 1200,
+         *         "messages": 45000,
+         *         "tips": 80,
+         *         "adImpressions": 0
+         *       },
+         *       "revenue": {
+         *         "subscriptions": 4200,
+         *         "messages": 1300.5,
+         *         "tips": 250,
+         *         "ads": 0
+         *       }
+         *     }
+         */
         'application/json': {
           /** @example 2026-10 */
           period: string;
@@ -18508,6 +20365,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "usage_4fT9kQ2mX8rB1nLw7Zc3Vd",
+           *         "licenseId": "string",
+           *         "period": "string",
+           *         "version": -9007199254740991,
+           *         "totalRevenue": 0,
+           *         "royaltyRate": 0,
+           *         "royaltyDue": 0,
+           *         "paymentStatus": "pending",
+           *         "dueDate": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['UsageReportResult'];
           };
@@ -18524,6 +20396,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "usage_4fT9kQ2mX8rB1nLw7Zc3Vd",
+           *         "licenseId": "string",
+           *         "period": "string",
+           *         "version": -9007199254740991,
+           *         "totalRevenue": 0,
+           *         "royaltyRate": 0,
+           *         "royaltyDue": 0,
+           *         "paymentStatus": "pending",
+           *         "dueDate": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['UsageReportResult'];
           };
@@ -18752,6 +20639,17 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "license_id": "string",
+         *       "period": "2026-10",
+         *       "metrics": {
+         *         "interactions": 0,
+         *         "unique_users": 0,
+         *         "revenue_generated": 1250.5
+         *       }
+         *     }
+         */
         'application/json': {
           license_id: string;
           /** @example 2026-10 */
@@ -18780,6 +20678,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "license_id": "string",
+           *       "period": "string",
+           *       "version": -9007199254740991,
+           *       "total_revenue": 0,
+           *       "royalty_due": 0,
+           *       "payment_status": "pending",
+           *       "due_date": "2019-08-24T14:15:22Z"
+           *     }
+           */
           'application/json': {
             license_id: string;
             period: string;
@@ -18804,6 +20713,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "license_id": "string",
+           *       "period": "string",
+           *       "version": -9007199254740991,
+           *       "total_revenue": 0,
+           *       "royalty_due": 0,
+           *       "payment_status": "pending",
+           *       "due_date": "2019-08-24T14:15:22Z"
+           *     }
+           */
           'application/json': {
             license_id: string;
             period: string;
@@ -19043,6 +20963,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "currency": "string",
+           *       "balance": 0,
+           *       "receivable": 0,
+           *       "fee_basis": "prorated_calendar_month",
+           *       "breakdown": {
+           *         "fees": {
+           *           "balance": 0,
+           *           "receivable": 0
+           *         },
+           *         "royalties": {
+           *           "balance": 0,
+           *           "receivable": 0
+           *         }
+           *       },
+           *       "pending_payouts": [
+           *         {
+           *           "kind": "fee",
+           *           "license_id": "string",
+           *           "period": "string",
+           *           "amount": 0,
+           *           "due_date": "2019-08-24T14:15:22Z",
+           *           "recipient": "string"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             currency: string;
             /** @description License fees and royalties the caller owes and has not paid */
@@ -19222,6 +21170,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Ava Lumen",
+         *       "imageUrl": "https://cdn.avatarly.io/avatars/8f2c41.jpg",
+         *       "description": "A friendly pop-star avatar for my fan channel",
+         *       "context": "commercial avatar with paid messages"
+         *     }
+         */
         'application/json': {
           /**
            * @description 1 to 200 characters, at least one letter or digit, no control characters (INVALID_NAME otherwise)
@@ -19252,6 +21208,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "isBoxed": true,
+           *       "isClaimed": true,
+           *       "confidence": 0.93,
+           *       "matchedIdentity": {
+           *         "claimId": "clm_7Qm2xKp9VwL4tR8nB3cZ1d",
+           *         "boxId": "box_3kTq9wXz2LmN8bVc5hJr1s",
+           *         "name": "Ada Lovelace",
+           *         "variations": [
+           *           "Countess of Lovelace",
+           *           "Augusta Ada King"
+           *         ],
+           *         "entityType": "INDIVIDUAL",
+           *         "verificationTier": "GOLD"
+           *       },
+           *       "policy": "MONETIZE",
+           *       "enforcement": "MODERATE",
+           *       "policyDetails": {
+           *         "royaltyRate": 0.15,
+           *         "revenueTypes": [
+           *           "subscription",
+           *           "per_message"
+           *         ]
+           *       },
+           *       "detection": {
+           *         "layer": 6,
+           *         "matchLayer": "face",
+           *         "classification": "FACE_MATCH",
+           *         "parodyLikelihood": 0.05,
+           *         "matchedVariations": [],
+           *         "imageMatchScore": null,
+           *         "bestScore": 0.93,
+           *         "likeness": {
+           *           "score": 0.93,
+           *           "band": "match",
+           *           "faces": 1
+           *         }
+           *       },
+           *       "action": "TRACK_REVENUE"
+           *     }
+           */
           'application/json': components['schemas']['IdentityCheckResult'];
         };
       };
@@ -19477,6 +21475,17 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "identities": [
+         *         {
+         *           "name": "Taylor Swift",
+         *           "imageUrl": "https://cdn.example.com/avatars/42.jpg",
+         *           "id": "string"
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': {
           /** @description At most 100 (BATCH_TOO_LARGE above) */
           identities: {
@@ -19508,6 +21517,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "results": [
+           *         {
+           *           "id": "string",
+           *           "name": "string",
+           *           "isBoxed": true,
+           *           "isClaimed": true,
+           *           "confidence": 0,
+           *           "policy": "BLOCK_ALL",
+           *           "royaltyRate": 0,
+           *           "action": "ALLOW",
+           *           "matchLayer": "name",
+           *           "likeness": {
+           *             "score": 0,
+           *             "band": "match",
+           *             "faces": 0
+           *           },
+           *           "error": {
+           *             "code": "INVALID_IMAGE_URL",
+           *             "message": "string"
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "boxed": -9007199254740991,
+           *         "unprotected": -9007199254740991,
+           *         "processingTime": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['IdentityBatchResult'];
         };
       };
@@ -19731,6 +21772,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Taylor Swift",
+         *       "image_url": "https://cdn.example.com/avatars/42.jpg",
+         *       "use_type": "avatar"
+         *     }
+         */
         'application/json': {
           /**
            * @description 1 to 200 characters, at least one letter or digit, no control characters (INVALID_NAME otherwise)
@@ -19762,6 +21810,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "UNCLAIMED",
+           *       "identity_id": "string",
+           *       "name": "string",
+           *       "restrictions": {
+           *         "policy": "BLOCK_ALL",
+           *         "action": "ALLOW",
+           *         "enforcement": "STRICT",
+           *         "royalty_rate": 0,
+           *         "allowed_uses": [
+           *           "string"
+           *         ],
+           *         "content_guidelines": "string"
+           *       },
+           *       "confidence": 0,
+           *       "match_layer": "name",
+           *       "likeness": {
+           *         "score": 0,
+           *         "band": "match"
+           *       },
+           *       "detection": {
+           *         "layer": 0,
+           *         "classification": "NO_MATCH"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['SecondFamilyCheckResult'];
         };
       };
@@ -19987,6 +22062,18 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "identities": [
+         *         {
+         *           "name": "Taylor Swift",
+         *           "image_url": "https://cdn.example.com/avatars/42.jpg",
+         *           "use_type": "avatar",
+         *           "id": "string"
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': {
           /** @description At most 100 (BATCH_TOO_LARGE above) */
           identities: {
@@ -20022,6 +22109,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "results": [
+           *         {
+           *           "status": "UNCLAIMED",
+           *           "identity_id": "string",
+           *           "name": "string",
+           *           "restrictions": {
+           *             "policy": "BLOCK_ALL",
+           *             "action": "ALLOW",
+           *             "enforcement": "STRICT",
+           *             "royalty_rate": 0,
+           *             "allowed_uses": [
+           *               "string"
+           *             ],
+           *             "content_guidelines": "string"
+           *           },
+           *           "confidence": 0,
+           *           "match_layer": "name",
+           *           "likeness": {
+           *             "score": 0,
+           *             "band": "match"
+           *           },
+           *           "detection": {
+           *             "layer": 0,
+           *             "classification": "NO_MATCH"
+           *           },
+           *           "id": "string",
+           *           "error": {
+           *             "code": "INVALID_IMAGE_URL",
+           *             "message": "string"
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "boxed": -9007199254740991,
+           *         "claimed": -9007199254740991,
+           *         "unclaimed": -9007199254740991,
+           *         "processing_time": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             results: {
               /**
@@ -20326,6 +22456,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "identity_id": "string",
+           *       "name": "string",
+           *       "status": "UNCLAIMED",
+           *       "policy": "BLOCK_ALL",
+           *       "enforcement": "STRICT",
+           *       "box_id": "string",
+           *       "boxed_at": "string",
+           *       "verified_at": "string"
+           *     }
+           */
           'application/json': components['schemas']['IdentityStatus'];
         };
       };
@@ -20506,6 +22648,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "avatar-42",
+           *           "name": "string",
+           *           "description": "string",
+           *           "imageUrl": "string",
+           *           "creatorId": "string",
+           *           "creatorName": "string",
+           *           "creatorEmail": "string",
+           *           "userCount": -9007199254740991,
+           *           "commercial": true,
+           *           "evaluation": "pending",
+           *           "match": {
+           *             "boxId": "string",
+           *             "identityName": "string",
+           *             "policy": "BLOCK_ALL",
+           *             "confidence": 0,
+           *             "outcome": "violation"
+           *           },
+           *           "openViolations": [
+           *             "string"
+           *           ],
+           *           "createdAt": "2019-08-24T14:15:22Z",
+           *           "updatedAt": "2019-08-24T14:15:22Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Avatar'][];
             meta: {
@@ -20660,6 +22837,19 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "avatar-42",
+         *       "name": "string",
+         *       "description": "string",
+         *       "imageUrl": "https://avatarly.io/avatars/8f2c41",
+         *       "creatorId": "string",
+         *       "creatorName": "string",
+         *       "creatorEmail": "user@example.com",
+         *       "userCount": 0,
+         *       "commercial": true
+         *     }
+         */
         'application/json': {
           /**
            * @description The platform's own avatar id
@@ -20669,6 +22859,7 @@ export interface operations {
           name: string;
           /** @description Improves detection (parody, context) */
           description?: string;
+          /** @example https://avatarly.io/avatars/8f2c41 */
           imageUrl?: string;
           /** @description The avatar creator's account on the platform */
           creatorId: string;
@@ -20696,6 +22887,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "avatar-42",
+           *         "name": "string",
+           *         "description": "string",
+           *         "imageUrl": "string",
+           *         "creatorId": "string",
+           *         "creatorName": "string",
+           *         "creatorEmail": "string",
+           *         "userCount": -9007199254740991,
+           *         "commercial": true,
+           *         "evaluation": "pending",
+           *         "match": {
+           *           "boxId": "string",
+           *           "identityName": "string",
+           *           "policy": "BLOCK_ALL",
+           *           "confidence": 0,
+           *           "outcome": "violation"
+           *         },
+           *         "openViolations": [
+           *           "string"
+           *         ],
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "updatedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Avatar'];
           };
@@ -20712,6 +22931,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "avatar-42",
+           *         "name": "string",
+           *         "description": "string",
+           *         "imageUrl": "string",
+           *         "creatorId": "string",
+           *         "creatorName": "string",
+           *         "creatorEmail": "string",
+           *         "userCount": -9007199254740991,
+           *         "commercial": true,
+           *         "evaluation": "pending",
+           *         "match": {
+           *           "boxId": "string",
+           *           "identityName": "string",
+           *           "policy": "BLOCK_ALL",
+           *           "confidence": 0,
+           *           "outcome": "violation"
+           *         },
+           *         "openViolations": [
+           *           "string"
+           *         ],
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "updatedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Avatar'];
           };
@@ -20924,6 +23171,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "avatar-42",
+           *         "name": "string",
+           *         "description": "string",
+           *         "imageUrl": "string",
+           *         "creatorId": "string",
+           *         "creatorName": "string",
+           *         "creatorEmail": "string",
+           *         "userCount": -9007199254740991,
+           *         "commercial": true,
+           *         "evaluation": "pending",
+           *         "match": {
+           *           "boxId": "string",
+           *           "identityName": "string",
+           *           "policy": "BLOCK_ALL",
+           *           "confidence": 0,
+           *           "outcome": "violation"
+           *         },
+           *         "openViolations": [
+           *           "string"
+           *         ],
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "updatedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Avatar'];
           };
@@ -21104,6 +23379,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "avatar-42",
+           *         "deleted": true,
+           *         "deletedAt": "2019-08-24T14:15:22Z",
+           *         "resolvedViolations": [
+           *           "string"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /**
@@ -21303,6 +23590,18 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "string",
+         *       "description": "string",
+         *       "imageUrl": "https://avatarly.io/avatars/8f2c41",
+         *       "creatorId": "string",
+         *       "creatorName": "string",
+         *       "creatorEmail": "user@example.com",
+         *       "userCount": 0,
+         *       "commercial": true
+         *     }
+         */
         'application/json': {
           name?: string;
           description?: string | null;
@@ -21328,6 +23627,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "avatar-42",
+           *         "name": "string",
+           *         "description": "string",
+           *         "imageUrl": "string",
+           *         "creatorId": "string",
+           *         "creatorName": "string",
+           *         "creatorEmail": "string",
+           *         "userCount": -9007199254740991,
+           *         "commercial": true,
+           *         "evaluation": "pending",
+           *         "match": {
+           *           "boxId": "string",
+           *           "identityName": "string",
+           *           "policy": "BLOCK_ALL",
+           *           "confidence": 0,
+           *           "outcome": "violation"
+           *         },
+           *         "openViolations": [
+           *           "string"
+           *         ],
+           *         "createdAt": "2019-08-24T14:15:22Z",
+           *         "updatedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Avatar'];
           };
@@ -21562,6 +23889,152 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "viol_3kT9mQx2Lw7NbV4hJd1sZp",
+           *           "boxId": "string",
+           *           "identityName": "string",
+           *           "policy": "BLOCK_ALL",
+           *           "status": "pending",
+           *           "severity": "low",
+           *           "detectedAt": "2019-08-24T14:15:22Z",
+           *           "avatar": {
+           *             "id": "avatar-42",
+           *             "name": "string",
+           *             "creatorId": "string",
+           *             "userCount": -9007199254740991,
+           *             "description": "string",
+           *             "imageUrl": "string",
+           *             "creatorName": "string",
+           *             "createdAt": "2019-08-24T14:15:22Z"
+           *           },
+           *           "detection": {
+           *             "confidence": 0,
+           *             "layer": 0,
+           *             "classification": "NO_MATCH",
+           *             "matchedVariations": [
+           *               "string"
+           *             ],
+           *             "imageMatchScore": 0,
+           *             "parodyLikelihood": 0
+           *           },
+           *           "gracePeriod": {
+           *             "id": "string",
+           *             "expiresAt": "2019-08-24T14:15:22Z",
+           *             "daysRemaining": 0,
+           *             "status": "active",
+           *             "startedAt": "2019-08-24T14:15:22Z",
+           *             "notifications": {
+           *               "day0": {
+           *                 "sent": true,
+           *                 "at": "2019-08-24T14:15:22Z"
+           *               },
+           *               "day7": {
+           *                 "sent": true,
+           *                 "at": "2019-08-24T14:15:22Z"
+           *               },
+           *               "day21": {
+           *                 "sent": true,
+           *                 "at": "2019-08-24T14:15:22Z"
+           *               },
+           *               "day28": {
+           *                 "sent": true,
+           *                 "at": "2019-08-24T14:15:22Z"
+           *               }
+           *             }
+           *           },
+           *           "notifications": {
+           *             "day0": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z"
+           *             },
+           *             "day7": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z"
+           *             },
+           *             "day21": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z"
+           *             },
+           *             "day28": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z"
+           *             }
+           *           },
+           *           "resolutionOptions": [
+           *             {
+           *               "type": "license",
+           *               "description": "string",
+           *               "available": true,
+           *               "pricing": {
+           *                 "personal": 0,
+           *                 "creator": 0,
+           *                 "commercial": 0
+           *               }
+           *             }
+           *           ],
+           *           "resolution": "string",
+           *           "resolvedAt": "2019-08-24T14:15:22Z",
+           *           "resolutionDetails": {
+           *             "resolution": "licensed",
+           *             "resolvedAt": "2019-08-24T14:15:22Z",
+           *             "resolvedBy": "platform",
+           *             "notes": "string",
+           *             "license": {
+           *               "id": "string",
+           *               "tier": "string"
+           *             },
+           *             "avatarChange": {
+           *               "detected": {
+           *                 "name": "string",
+           *                 "description": "string",
+           *                 "imageUrl": "string",
+           *                 "commercial": true
+           *               },
+           *               "resolved": {
+           *                 "name": "string",
+           *                 "description": "string",
+           *                 "imageUrl": "string",
+           *                 "commercial": true
+           *               },
+           *               "removedAt": "2019-08-24T14:15:22Z"
+           *             },
+           *             "reevaluation": {
+           *               "matched": true,
+           *               "confidence": 0,
+           *               "parodyLikelihood": 0
+           *             },
+           *             "contest": {
+           *               "id": "appeal_2sD8kLm9Xq4Tz1Wn8BvC3e",
+           *               "status": "pending",
+           *               "submittedAt": "2019-08-24T14:15:22Z",
+           *               "estimatedReviewTime": "24-48 hours",
+           *               "decidedAt": "2019-08-24T14:15:22Z"
+           *             }
+           *           },
+           *           "appeal": {
+           *             "id": "appeal_7hR2kLm9Xq4Tz1Wn8BvC3d",
+           *             "reason": "parody",
+           *             "status": "pending",
+           *             "submittedAt": "2019-08-24T14:15:22Z",
+           *             "estimatedReviewTime": "24-48 hours",
+           *             "decidedAt": "2019-08-24T14:15:22Z"
+           *           },
+           *           "logEntry": {
+           *             "index": 3,
+           *             "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Violation'][];
             meta: {
@@ -21725,6 +24198,145 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "viol_3kT9mQx2Lw7NbV4hJd1sZp",
+           *         "boxId": "string",
+           *         "identityName": "string",
+           *         "policy": "BLOCK_ALL",
+           *         "status": "pending",
+           *         "severity": "low",
+           *         "detectedAt": "2019-08-24T14:15:22Z",
+           *         "avatar": {
+           *           "id": "avatar-42",
+           *           "name": "string",
+           *           "creatorId": "string",
+           *           "userCount": -9007199254740991,
+           *           "description": "string",
+           *           "imageUrl": "string",
+           *           "creatorName": "string",
+           *           "createdAt": "2019-08-24T14:15:22Z"
+           *         },
+           *         "detection": {
+           *           "confidence": 0,
+           *           "layer": 0,
+           *           "classification": "NO_MATCH",
+           *           "matchedVariations": [
+           *             "string"
+           *           ],
+           *           "imageMatchScore": 0,
+           *           "parodyLikelihood": 0
+           *         },
+           *         "gracePeriod": {
+           *           "id": "string",
+           *           "expiresAt": "2019-08-24T14:15:22Z",
+           *           "daysRemaining": 0,
+           *           "status": "active",
+           *           "startedAt": "2019-08-24T14:15:22Z",
+           *           "notifications": {
+           *             "day0": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z"
+           *             },
+           *             "day7": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z"
+           *             },
+           *             "day21": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z"
+           *             },
+           *             "day28": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z"
+           *             }
+           *           }
+           *         },
+           *         "notifications": {
+           *           "day0": {
+           *             "sent": true,
+           *             "at": "2019-08-24T14:15:22Z"
+           *           },
+           *           "day7": {
+           *             "sent": true,
+           *             "at": "2019-08-24T14:15:22Z"
+           *           },
+           *           "day21": {
+           *             "sent": true,
+           *             "at": "2019-08-24T14:15:22Z"
+           *           },
+           *           "day28": {
+           *             "sent": true,
+           *             "at": "2019-08-24T14:15:22Z"
+           *           }
+           *         },
+           *         "resolutionOptions": [
+           *           {
+           *             "type": "license",
+           *             "description": "string",
+           *             "available": true,
+           *             "pricing": {
+           *               "personal": 0,
+           *               "creator": 0,
+           *               "commercial": 0
+           *             }
+           *           }
+           *         ],
+           *         "resolution": "string",
+           *         "resolvedAt": "2019-08-24T14:15:22Z",
+           *         "resolutionDetails": {
+           *           "resolution": "licensed",
+           *           "resolvedAt": "2019-08-24T14:15:22Z",
+           *           "resolvedBy": "platform",
+           *           "notes": "string",
+           *           "license": {
+           *             "id": "string",
+           *             "tier": "string"
+           *           },
+           *           "avatarChange": {
+           *             "detected": {
+           *               "name": "string",
+           *               "description": "string",
+           *               "imageUrl": "string",
+           *               "commercial": true
+           *             },
+           *             "resolved": {
+           *               "name": "string",
+           *               "description": "string",
+           *               "imageUrl": "string",
+           *               "commercial": true
+           *             },
+           *             "removedAt": "2019-08-24T14:15:22Z"
+           *           },
+           *           "reevaluation": {
+           *             "matched": true,
+           *             "confidence": 0,
+           *             "parodyLikelihood": 0
+           *           },
+           *           "contest": {
+           *             "id": "appeal_2sD8kLm9Xq4Tz1Wn8BvC3e",
+           *             "status": "pending",
+           *             "submittedAt": "2019-08-24T14:15:22Z",
+           *             "estimatedReviewTime": "24-48 hours",
+           *             "decidedAt": "2019-08-24T14:15:22Z"
+           *           }
+           *         },
+           *         "appeal": {
+           *           "id": "appeal_7hR2kLm9Xq4Tz1Wn8BvC3d",
+           *           "reason": "parody",
+           *           "status": "pending",
+           *           "submittedAt": "2019-08-24T14:15:22Z",
+           *           "estimatedReviewTime": "24-48 hours",
+           *           "decidedAt": "2019-08-24T14:15:22Z"
+           *         },
+           *         "logEntry": {
+           *           "index": 3,
+           *           "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Violation'];
           };
@@ -21894,6 +24506,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "resolution": "licensed",
+         *       "avatarId": "avatar-42",
+         *       "licenseId": "string",
+         *       "notes": "string"
+         *     }
+         */
         'application/json': {
           /**
            * @description Checked against the facts, never taken at its word (409 INVALID_STATE with what would resolve it). licensed: licenseId names your active license on the box whose tier covers the avatar (a commercial avatar needs commercial or enterprise). removed: the avatar is taken down by this call (re-reporting it runs detection again). modified: the avatar as it is now is evaluated again and no longer breaks the policy. parody: the box admits parody (not STRICT, not BLOCK_ALL) and the avatar is likely parody (≥ 0.7).
@@ -21923,6 +24543,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "resolution": "licensed",
+           *         "resolvedAt": "2019-08-24T14:15:22Z",
+           *         "gracePeriod": {
+           *           "id": "string",
+           *           "status": "active"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -22172,6 +24806,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "reason": "parody",
+         *       "explanation": "string",
+         *       "evidence": [
+         *         "https://avatarly.io/avatars/8f2c41"
+         *       ]
+         *     }
+         */
         'application/json': {
           /**
            * @description parody: parody or satire. false_positive: the detection is incorrect. common_name: the name is common and not the protected identity. authorized: verbal or informal authorization. other.
@@ -22196,6 +24839,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "appeal": {
+           *           "id": "appeal_7hR2kLm9Xq4Tz1Wn8BvC3d",
+           *           "reason": "parody",
+           *           "status": "pending",
+           *           "submittedAt": "2019-08-24T14:15:22Z",
+           *           "estimatedReviewTime": "24-48 hours",
+           *           "decidedAt": "2019-08-24T14:15:22Z"
+           *         },
+           *         "gracePeriod": {
+           *           "id": "string",
+           *           "status": "active"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -22465,6 +25128,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "kind": "appeal",
+           *         "violationId": "string",
+           *         "gracePeriodId": "string",
+           *         "reason": "parody",
+           *         "explanation": "string",
+           *         "evidence": [
+           *           "string"
+           *         ],
+           *         "status": "pending",
+           *         "submittedAt": "2019-08-24T14:15:22Z",
+           *         "estimatedReviewTime": "string",
+           *         "decidedAt": "2019-08-24T14:15:22Z",
+           *         "notes": "string",
+           *         "logEntry": {
+           *           "index": 3,
+           *           "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Appeal'];
           };
@@ -22645,6 +25332,77 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "gp_8Wq2cKxW3rT9mNbV4hJd1s",
+           *           "boxId": "string",
+           *           "violationId": "string",
+           *           "identityName": "string",
+           *           "policy": "BLOCK_ALL",
+           *           "status": "active",
+           *           "startedAt": "2019-08-24T14:15:22Z",
+           *           "expiresAt": "2019-08-24T14:15:22Z",
+           *           "daysRemaining": 0,
+           *           "affectedAvatars": -9007199254740991,
+           *           "affectedUsers": -9007199254740991,
+           *           "notifications": {
+           *             "day0": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z",
+           *               "scheduledAt": "2019-08-24T14:15:22Z",
+           *               "recipients": [
+           *                 "string"
+           *               ]
+           *             },
+           *             "day7": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z",
+           *               "scheduledAt": "2019-08-24T14:15:22Z",
+           *               "recipients": [
+           *                 "string"
+           *               ]
+           *             },
+           *             "day21": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z",
+           *               "scheduledAt": "2019-08-24T14:15:22Z",
+           *               "recipients": [
+           *                 "string"
+           *               ]
+           *             },
+           *             "day28": {
+           *               "sent": true,
+           *               "at": "2019-08-24T14:15:22Z",
+           *               "scheduledAt": "2019-08-24T14:15:22Z",
+           *               "recipients": [
+           *                 "string"
+           *               ]
+           *             }
+           *           },
+           *           "resolutionOptions": [
+           *             {
+           *               "type": "license",
+           *               "available": true,
+           *               "pricing": {
+           *                 "personal": 0,
+           *                 "creator": 0,
+           *                 "commercial": 0
+           *               }
+           *             }
+           *           ],
+           *           "resolution": "string",
+           *           "resolvedAt": "2019-08-24T14:15:22Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['GracePeriod'][];
             meta: {
@@ -22808,6 +25566,70 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "gp_8Wq2cKxW3rT9mNbV4hJd1s",
+           *         "boxId": "string",
+           *         "violationId": "string",
+           *         "identityName": "string",
+           *         "policy": "BLOCK_ALL",
+           *         "status": "active",
+           *         "startedAt": "2019-08-24T14:15:22Z",
+           *         "expiresAt": "2019-08-24T14:15:22Z",
+           *         "daysRemaining": 0,
+           *         "affectedAvatars": -9007199254740991,
+           *         "affectedUsers": -9007199254740991,
+           *         "notifications": {
+           *           "day0": {
+           *             "sent": true,
+           *             "at": "2019-08-24T14:15:22Z",
+           *             "scheduledAt": "2019-08-24T14:15:22Z",
+           *             "recipients": [
+           *               "string"
+           *             ]
+           *           },
+           *           "day7": {
+           *             "sent": true,
+           *             "at": "2019-08-24T14:15:22Z",
+           *             "scheduledAt": "2019-08-24T14:15:22Z",
+           *             "recipients": [
+           *               "string"
+           *             ]
+           *           },
+           *           "day21": {
+           *             "sent": true,
+           *             "at": "2019-08-24T14:15:22Z",
+           *             "scheduledAt": "2019-08-24T14:15:22Z",
+           *             "recipients": [
+           *               "string"
+           *             ]
+           *           },
+           *           "day28": {
+           *             "sent": true,
+           *             "at": "2019-08-24T14:15:22Z",
+           *             "scheduledAt": "2019-08-24T14:15:22Z",
+           *             "recipients": [
+           *               "string"
+           *             ]
+           *           }
+           *         },
+           *         "resolutionOptions": [
+           *           {
+           *             "type": "license",
+           *             "available": true,
+           *             "pricing": {
+           *               "personal": 0,
+           *               "creator": 0,
+           *               "commercial": 0
+           *             }
+           *           }
+           *         ],
+           *         "resolution": "string",
+           *         "resolvedAt": "2019-08-24T14:15:22Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['GracePeriod'];
           };
@@ -22977,6 +25799,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "resolution": "licensed",
+         *       "avatarId": "avatar-42",
+         *       "licenseId": "string",
+         *       "notes": "string"
+         *     }
+         */
         'application/json': {
           /**
            * @description Checked against the facts, never taken at its word (409 INVALID_STATE with what would resolve it). licensed: licenseId names your active license on the box whose tier covers the avatar (a commercial avatar needs commercial or enterprise). removed: the avatar is taken down by this call (re-reporting it runs detection again). modified: the avatar as it is now is evaluated again and no longer breaks the policy. parody: the box admits parody (not STRICT, not BLOCK_ALL) and the avatar is likely parody (≥ 0.7).
@@ -23006,6 +25836,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "active",
+           *         "resolution": "licensed",
+           *         "resolvedAt": "2019-08-24T14:15:22Z",
+           *         "remainingAvatars": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -23259,6 +26100,92 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "string",
+           *           "boxId": "string",
+           *           "identityName": "string",
+           *           "platformId": "string",
+           *           "status": "pending",
+           *           "severity": "low",
+           *           "detectedAt": "2019-08-24T14:15:22Z",
+           *           "avatar": {
+           *             "id": "avatar-42",
+           *             "name": "string",
+           *             "description": "string",
+           *             "imageUrl": "string",
+           *             "userCount": -9007199254740991,
+           *             "status": "reported"
+           *           },
+           *           "detection": {
+           *             "confidence": 0,
+           *             "layer": 0,
+           *             "classification": "NO_MATCH",
+           *             "matchedVariations": [
+           *               "string"
+           *             ],
+           *             "imageMatchScore": 0,
+           *             "parodyLikelihood": 0
+           *           },
+           *           "gracePeriod": {
+           *             "id": "string",
+           *             "status": "active",
+           *             "expiresAt": "2019-08-24T14:15:22Z",
+           *             "daysRemaining": 0
+           *           },
+           *           "resolution": {
+           *             "resolution": "licensed",
+           *             "resolvedAt": "2019-08-24T14:15:22Z",
+           *             "resolvedBy": "platform",
+           *             "notes": "string",
+           *             "license": {
+           *               "id": "string",
+           *               "tier": "string"
+           *             },
+           *             "avatarChange": {
+           *               "detected": {
+           *                 "name": "string",
+           *                 "description": "string",
+           *                 "imageUrl": "string",
+           *                 "commercial": true
+           *               },
+           *               "resolved": {
+           *                 "name": "string",
+           *                 "description": "string",
+           *                 "imageUrl": "string",
+           *                 "commercial": true
+           *               },
+           *               "removedAt": "2019-08-24T14:15:22Z"
+           *             },
+           *             "reevaluation": {
+           *               "matched": true,
+           *               "confidence": 0,
+           *               "parodyLikelihood": 0
+           *             },
+           *             "contest": {
+           *               "id": "appeal_2sD8kLm9Xq4Tz1Wn8BvC3e",
+           *               "status": "pending",
+           *               "submittedAt": "2019-08-24T14:15:22Z",
+           *               "estimatedReviewTime": "24-48 hours",
+           *               "decidedAt": "2019-08-24T14:15:22Z"
+           *             }
+           *           },
+           *           "contestableUntil": "2019-08-24T14:15:22Z",
+           *           "logEntry": {
+           *             "index": 3,
+           *             "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['BoxViolation'][];
             meta: {
@@ -23436,6 +26363,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "explanation": "string",
+         *       "evidence": [
+         *         "https://avatarly.io/avatars/8f2c41"
+         *       ]
+         *     }
+         */
         'application/json': {
           /** @description Why the resolution does not hold (e.g. the avatar is still online under the name) */
           explanation: string;
@@ -23456,6 +26391,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "status": "pending",
+           *         "contest": {
+           *           "id": "appeal_2sD8kLm9Xq4Tz1Wn8BvC3e",
+           *           "status": "pending",
+           *           "submittedAt": "2019-08-24T14:15:22Z",
+           *           "estimatedReviewTime": "24-48 hours",
+           *           "decidedAt": "2019-08-24T14:15:22Z"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -23714,6 +26664,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "string",
+           *           "kind": "appeal",
+           *           "violationId": "string",
+           *           "gracePeriodId": "string",
+           *           "reason": "parody",
+           *           "explanation": "string",
+           *           "evidence": [
+           *             "string"
+           *           ],
+           *           "status": "pending",
+           *           "submittedAt": "2019-08-24T14:15:22Z",
+           *           "estimatedReviewTime": "string",
+           *           "decidedAt": "2019-08-24T14:15:22Z",
+           *           "notes": "string",
+           *           "logEntry": {
+           *             "index": 3,
+           *             "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *           },
+           *           "platformId": "string",
+           *           "violation": {
+           *             "id": "string",
+           *             "status": "pending",
+           *             "boxId": "string",
+           *             "identityName": "string",
+           *             "avatar": {
+           *               "id": "string",
+           *               "name": "string"
+           *             }
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['ReviewAppeal'][];
             meta: {
@@ -23828,6 +26820,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "outcome": "upheld",
+         *       "notes": "string"
+         *     }
+         */
         'application/json': {
           /**
            * @description upheld: the violation is dismissed and its grace period resolved. denied: the violation is pending again and its grace period active, with the paused time added back.
@@ -23846,6 +26844,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "kind": "appeal",
+           *         "violationId": "string",
+           *         "gracePeriodId": "string",
+           *         "reason": "parody",
+           *         "explanation": "string",
+           *         "evidence": [
+           *           "string"
+           *         ],
+           *         "status": "pending",
+           *         "submittedAt": "2019-08-24T14:15:22Z",
+           *         "estimatedReviewTime": "string",
+           *         "decidedAt": "2019-08-24T14:15:22Z",
+           *         "notes": "string",
+           *         "logEntry": {
+           *           "index": 3,
+           *           "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *         },
+           *         "violation": {
+           *           "id": "string",
+           *           "status": "pending"
+           *         },
+           *         "gracePeriod": {
+           *           "id": "string",
+           *           "status": "active",
+           *           "expiresAt": "2019-08-24T14:15:22Z"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -24067,6 +27098,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "outcome": "upheld",
+         *       "notes": "string"
+         *     }
+         */
         'application/json': {
           /**
            * @description upheld: the violation is dismissed and its grace period resolved. denied: the violation is pending again and its grace period active, with the paused time added back.
@@ -24089,6 +27126,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "kind": "appeal",
+           *         "violationId": "string",
+           *         "gracePeriodId": "string",
+           *         "reason": "parody",
+           *         "explanation": "string",
+           *         "evidence": [
+           *           "string"
+           *         ],
+           *         "status": "pending",
+           *         "submittedAt": "2019-08-24T14:15:22Z",
+           *         "estimatedReviewTime": "string",
+           *         "decidedAt": "2019-08-24T14:15:22Z",
+           *         "notes": "string",
+           *         "logEntry": {
+           *           "index": 3,
+           *           "leafHash": "Y5QaI6Wc792JreJKsfQCzW8TY9MpLM7x2Azpy2lFIiE="
+           *         },
+           *         "violation": {
+           *           "id": "string",
+           *           "status": "pending"
+           *         },
+           *         "gracePeriod": {
+           *           "id": "string",
+           *           "status": "active",
+           *           "expiresAt": "2019-08-24T14:15:22Z"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -24360,6 +27430,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "seconds": 1
+         *     }
+         */
         'application/json': {
           /** @description How far to move your sandbox clock forward (at most 365 days a call); every timed step that falls due fires, in order */
           seconds: number;
@@ -24378,6 +27453,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "now": "2019-08-24T14:15:22Z",
+           *         "advancedBySeconds": -9007199254740991,
+           *         "stepsFired": -9007199254740991
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /**
@@ -24600,6 +27684,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "takedowns": [
+           *         {
+           *           "violation_id": "string",
+           *           "avatar_id": "string",
+           *           "avatar_name": "string",
+           *           "creator_id": "string",
+           *           "box_id": "string",
+           *           "identity_id": "string",
+           *           "identity_name": "string",
+           *           "enforced_at": "string"
+           *         }
+           *       ],
+           *       "grace_periods": [
+           *         {
+           *           "grace_period_id": "string",
+           *           "violation_id": "string",
+           *           "box_id": "string",
+           *           "identity_id": "string",
+           *           "identity_name": "string",
+           *           "status": "active",
+           *           "started_at": "string",
+           *           "expires_at": "string",
+           *           "days_remaining": -9007199254740991,
+           *           "avatar_ids": [
+           *             "string"
+           *           ]
+           *         }
+           *       ],
+           *       "truncated": true
+           *     }
+           */
           'application/json': components['schemas']['EnforcementObligations'];
         };
       };
@@ -24751,6 +27868,29 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "type": "grace_period.started",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "gracePeriodId": "string",
+         *         "violationId": "string",
+         *         "boxId": "string",
+         *         "identityId": "string",
+         *         "identityName": "string",
+         *         "policy": "BLOCK_ALL",
+         *         "status": "active",
+         *         "startedAt": "2019-08-24T14:15:22Z",
+         *         "expiresAt": "2019-08-24T14:15:22Z",
+         *         "daysRemaining": 0,
+         *         "avatarIds": [
+         *           "string"
+         *         ]
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['GracePeriodStartedEvent'];
       };
     };
@@ -24780,6 +27920,30 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "type": "grace_period.reminder",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "gracePeriodId": "string",
+         *         "violationId": "string",
+         *         "boxId": "string",
+         *         "identityId": "string",
+         *         "identityName": "string",
+         *         "policy": "BLOCK_ALL",
+         *         "status": "active",
+         *         "startedAt": "2019-08-24T14:15:22Z",
+         *         "expiresAt": "2019-08-24T14:15:22Z",
+         *         "daysRemaining": 0,
+         *         "avatarIds": [
+         *           "string"
+         *         ],
+         *         "reminderDay": 7
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['GracePeriodReminderEvent'];
       };
     };
@@ -24809,6 +27973,29 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "type": "grace_period.ending",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "gracePeriodId": "string",
+         *         "violationId": "string",
+         *         "boxId": "string",
+         *         "identityId": "string",
+         *         "identityName": "string",
+         *         "policy": "BLOCK_ALL",
+         *         "status": "active",
+         *         "startedAt": "2019-08-24T14:15:22Z",
+         *         "expiresAt": "2019-08-24T14:15:22Z",
+         *         "daysRemaining": 0,
+         *         "avatarIds": [
+         *           "string"
+         *         ]
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['GracePeriodEndingEvent'];
       };
     };
@@ -24838,6 +28025,29 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "type": "grace_period.expired",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "gracePeriodId": "string",
+         *         "violationId": "string",
+         *         "boxId": "string",
+         *         "identityId": "string",
+         *         "identityName": "string",
+         *         "policy": "BLOCK_ALL",
+         *         "status": "active",
+         *         "startedAt": "2019-08-24T14:15:22Z",
+         *         "expiresAt": "2019-08-24T14:15:22Z",
+         *         "daysRemaining": 0,
+         *         "avatarIds": [
+         *           "string"
+         *         ]
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['GracePeriodExpiredEvent'];
       };
     };
@@ -24867,6 +28077,31 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "type": "grace_period.resolved",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "gracePeriodId": "string",
+         *         "violationId": "string",
+         *         "boxId": "string",
+         *         "identityId": "string",
+         *         "identityName": "string",
+         *         "policy": "BLOCK_ALL",
+         *         "status": "active",
+         *         "startedAt": "2019-08-24T14:15:22Z",
+         *         "expiresAt": "2019-08-24T14:15:22Z",
+         *         "daysRemaining": 0,
+         *         "avatarIds": [
+         *           "string"
+         *         ],
+         *         "resolution": "licensed",
+         *         "remainingAvatars": 0
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['GracePeriodResolvedEvent'];
       };
     };
@@ -24896,6 +28131,30 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "type": "grace_period.paused",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "gracePeriodId": "string",
+         *         "violationId": "string",
+         *         "boxId": "string",
+         *         "identityId": "string",
+         *         "identityName": "string",
+         *         "policy": "BLOCK_ALL",
+         *         "status": "active",
+         *         "startedAt": "2019-08-24T14:15:22Z",
+         *         "expiresAt": "2019-08-24T14:15:22Z",
+         *         "daysRemaining": 0,
+         *         "avatarIds": [
+         *           "string"
+         *         ],
+         *         "appealId": "string"
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['GracePeriodPausedEvent'];
       };
     };
@@ -24925,6 +28184,30 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "type": "grace_period.resumed",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "gracePeriodId": "string",
+         *         "violationId": "string",
+         *         "boxId": "string",
+         *         "identityId": "string",
+         *         "identityName": "string",
+         *         "policy": "BLOCK_ALL",
+         *         "status": "active",
+         *         "startedAt": "2019-08-24T14:15:22Z",
+         *         "expiresAt": "2019-08-24T14:15:22Z",
+         *         "daysRemaining": 0,
+         *         "avatarIds": [
+         *           "string"
+         *         ],
+         *         "appealId": "string"
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['GracePeriodResumedEvent'];
       };
     };
@@ -24954,6 +28237,27 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "event": "boxing.created",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "identity_id": "string",
+         *         "identity_name": "string",
+         *         "box_id": "string",
+         *         "violation_id": "string",
+         *         "grace_period_id": "string",
+         *         "avatar_ids": [
+         *           "string"
+         *         ],
+         *         "policy": "BLOCK_ALL",
+         *         "deadline": "2019-08-24T14:15:22Z",
+         *         "days_remaining": 0
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['BoxingCreatedEvent'];
       };
     };
@@ -24983,6 +28287,27 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "event": "boxing.grace_started",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "identity_id": "string",
+         *         "identity_name": "string",
+         *         "box_id": "string",
+         *         "violation_id": "string",
+         *         "grace_period_id": "string",
+         *         "avatar_ids": [
+         *           "string"
+         *         ],
+         *         "policy": "BLOCK_ALL",
+         *         "deadline": "2019-08-24T14:15:22Z",
+         *         "days_remaining": 0
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['BoxingGraceStartedEvent'];
       };
     };
@@ -25012,6 +28337,24 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "event": "license.approved",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "license_id": "string",
+         *         "request_id": "string",
+         *         "identity_id": "string",
+         *         "identity_name": "string",
+         *         "box_id": "string",
+         *         "tier": "personal",
+         *         "automatic": true,
+         *         "approved_at": "2019-08-24T14:15:22Z"
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['LicenseApprovedEvent'];
       };
     };
@@ -25041,6 +28384,23 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "event": "license.denied",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "identity_id": "string",
+         *         "identity_name": "string",
+         *         "request_id": "string",
+         *         "box_id": "string",
+         *         "tier": "personal",
+         *         "reason": "string",
+         *         "denied_at": "2019-08-24T14:15:22Z"
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['LicenseDeniedEvent'];
       };
     };
@@ -25070,6 +28430,25 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "event": "payment.due",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "amount": 0,
+         *         "kind": "fee",
+         *         "currency": "str",
+         *         "recipient": "string",
+         *         "payment_id": "string",
+         *         "license_id": "string",
+         *         "box_id": "string",
+         *         "period": "2026-10",
+         *         "due_date": "2019-08-24T14:15:22Z"
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['PaymentDueEvent'];
       };
     };
@@ -25099,6 +28478,21 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id": "string",
+         *       "type": "webhook.endpoint_disabled",
+         *       "createdAt": "2019-08-24T14:15:22Z",
+         *       "data": {
+         *         "endpointId": "string",
+         *         "url": "string",
+         *         "reason": "gone",
+         *         "disabledAt": "2019-08-24T14:15:22Z",
+         *         "lastError": "string"
+         *       },
+         *       "test": true
+         *     }
+         */
         'application/json': components['schemas']['WebhookEndpointDisabledEvent'];
       };
     };

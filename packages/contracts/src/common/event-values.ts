@@ -7,7 +7,10 @@ export const instant = z.iso.datetime({ offset: true });
 export const cents = z.number().int();
 
 /** A revenue or usage period, `YYYY-MM`. */
-export const period = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM');
+export const period = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM')
+  .meta({ example: '2026-10' });
 
 export const licenseTier = z.enum(['personal', 'creator', 'commercial', 'enterprise']);
 export const policy = z.enum(['BLOCK_ALL', 'BLOCK_COMMERCIAL', 'MONETIZE', 'LICENSE', 'TEAM', 'OPEN']);

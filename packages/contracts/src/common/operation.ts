@@ -50,6 +50,8 @@ export interface Operation {
      * compare the two.
      */
     documentedBody?: z.ZodType;
+    /** A typical body, for the reference (checked against the body's schema by the contracts' tests). */
+    example?: unknown;
   };
   responses: Record<number, OperationResponse>;
   /**

@@ -276,9 +276,48 @@ export const detectionOperations = {
     method: 'post',
     path: '/v1/svc/identity/check',
     summary: 'Is this name (and picture) a protected identity, and what must happen?',
-    request: { body: identityCheckBodySchema },
+    request: {
+      body: identityCheckBodySchema,
+      // An avatar under a new name whose face is a protected person's (docs/spec/contracts.md §15).
+      example: {
+        name: 'Ava Lumen',
+        imageUrl: 'https://cdn.avatarly.io/avatars/8f2c41.jpg',
+        description: 'A friendly pop-star avatar for my fan channel',
+        context: 'commercial avatar with paid messages',
+      },
+    },
     responses: {
-      200: { description: 'The check result (not wrapped in data)', schema: identityCheckResultSchema },
+      200: {
+        description: 'The check result (not wrapped in data)',
+        schema: identityCheckResultSchema,
+        example: {
+          isBoxed: true,
+          isClaimed: true,
+          confidence: 0.93,
+          matchedIdentity: {
+            claimId: 'clm_7Qm2xKp9VwL4tR8nB3cZ1d',
+            boxId: 'box_3kTq9wXz2LmN8bVc5hJr1s',
+            name: 'Ada Lovelace',
+            variations: ['Countess of Lovelace', 'Augusta Ada King'],
+            entityType: 'INDIVIDUAL',
+            verificationTier: 'GOLD',
+          },
+          policy: 'MONETIZE',
+          enforcement: 'MODERATE',
+          policyDetails: { royaltyRate: 0.15, revenueTypes: ['subscription', 'per_message'] },
+          detection: {
+            layer: 6,
+            matchLayer: 'face',
+            classification: 'FACE_MATCH',
+            parodyLikelihood: 0.05,
+            matchedVariations: [],
+            imageMatchScore: null,
+            bestScore: 0.93,
+            likeness: { score: 0.93, band: 'match', faces: 1 },
+          },
+          action: 'TRACK_REVENUE',
+        },
+      },
     },
   }),
   checkIdentityBatch: defineOperation({

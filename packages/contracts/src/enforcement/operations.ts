@@ -75,14 +75,16 @@ export const avatarIdSchema = z
   .regex(/^[A-Za-z0-9._:-]{1,200}$/, 'expected 1 to 200 letters, digits or ._:-')
   .meta({ description: "The platform's own avatar id", example: 'avatar-42' });
 
-const httpUrlSchema = storable(z.string().max(2048)).refine((value) => {
-  try {
-    const protocol = new URL(value).protocol;
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'expected an http(s) URL');
+const httpUrlSchema = storable(z.string().max(2048))
+  .refine((value) => {
+    try {
+      const protocol = new URL(value).protocol;
+      return protocol === 'http:' || protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'expected an http(s) URL')
+  .meta({ example: 'https://avatarly.io/avatars/8f2c41' });
 
 const avatarFields = {
   name: storable(z.string().trim().min(1).max(200)),

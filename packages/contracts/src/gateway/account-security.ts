@@ -40,7 +40,9 @@ export const totpEnrolmentSchema = z
   .meta({ id: 'TotpEnrolment' });
 
 export const confirmTotpBodySchema = z.object({
-  code: storable(z.string().trim()).regex(/^\d{6}$/, 'expected the 6-digit code of the authenticator app'),
+  code: storable(z.string().trim())
+    .regex(/^\d{6}$/, 'expected the 6-digit code of the authenticator app')
+    .meta({ example: '492039' }),
 });
 
 export const recoveryCodesSchema = z.object({

@@ -22,13 +22,14 @@ export const CSRF_HEADER = 'X-CSRF-Token';
 
 export const accountRoleSchema = z.enum(['creator', 'platform', 'operator']);
 
-const emailSchema = storable(z.string().trim().toLowerCase().max(254)).pipe(
-  z.email({ message: 'expected an e-mail address such as ada@example.com' }),
-);
+const emailSchema = storable(z.string().trim().toLowerCase().max(254))
+  .pipe(z.email({ message: 'expected an e-mail address such as ada@example.com' }))
+  .meta({ example: 'ada@example.com' });
 
 export const signUpBodySchema = z.object({
   email: emailSchema,
   password: storable(z.string()).min(12, 'at least 12 characters').max(200, 'at most 200 characters').meta({
+    example: 'correct horse battery staple',
     description:
       'At least 12 characters (code points), not a common, breached or easily guessed password (zxcvbn score 3+); hashed with argon2id',
   }),

@@ -23,7 +23,8 @@ const domainSchema = z
   .regex(
     /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
     'expected a domain name such as example.com',
-  );
+  )
+  .meta({ example: 'avatarly.io' });
 
 const agreedLimitsSchema = z
   .object({
