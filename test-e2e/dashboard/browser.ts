@@ -25,8 +25,8 @@ export interface Deployment {
   stop(): Promise<void>;
 }
 
-/** `make dev` on a free port and a fresh data directory, ready when it prints its addresses. */
-export async function startDeployment(): Promise<Deployment> {
+/** `make dev` on a free port and a fresh data directory, ready when it prints its addresses; `env` adds settings. */
+export async function startDeployment(options: { env?: Record<string, string> } = {}): Promise<Deployment> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-dashboard-'));
   const port = await freePort();
   // Its own metrics port too: two deployments (two suites at once) would both take 9464.
@@ -45,6 +45,7 @@ export async function startDeployment(): Promise<Deployment> {
       SMTP_URL: mail.url,
       // A suite signs up several accounts from 127.0.0.1 within the hour.
       SIGN_UPS_PER_HOUR: '100',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,15 +3,17 @@ import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
-import { ApiError } from './api/http';
+import { retryDelayMs, shouldRetry } from './api/retry';
+import { RateLimitNotice } from './components/RateLimitNotice';
 import { DocumentTitle } from './components/DocumentTitle';
 import './styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // An answer the API gave on purpose (4xx) is not retried; a 503 or a network failure is, twice.
-      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+      // A 429 waits its Retry-After and asks again; another 4xx is not retried; a 503 or a network failure is, twice.
+      retry: shouldRetry,
+      retryDelay: retryDelayMs,
       refetchOnWindowFocus: false,
     },
   },
@@ -24,6 +26,7 @@ createRoot(root).render(
     <QueryClientProvider client={queryClient}>
       <BrowserRouter basename="/dashboard">
         <DocumentTitle />
+        <RateLimitNotice />
         <App />
       </BrowserRouter>
     </QueryClientProvider>

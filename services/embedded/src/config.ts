@@ -23,6 +23,9 @@ export const embeddedConfigSchema = baseEnvSchema.omit({ INTERNAL_JWT_SECRET: tr
   MAIL_CATCHER_PORT: env.port(1025),
   /** Gateway: sign-ups (and, apart, reset requests) per client and per address an hour (default 5). */
   SIGN_UPS_PER_HOUR: z.string().optional(),
+  /** Gateway: a dashboard session's own budget of public calls a minute and a day (defaults 300 and 20,000). */
+  DASHBOARD_CALLS_PER_MINUTE: z.string().optional(),
+  DASHBOARD_CALLS_PER_DAY: z.string().optional(),
   // Passed on as they are to every service (EmbeddedDeps.env); the service that reads one
   // validates it with its own schema and applies its own default when it is unset.
   /** Registry: the verification page a new claim's `nextStep.url` points at. */

@@ -129,6 +129,12 @@ export async function startEmbedded(
       // Uploaded pictures as files: 5 MiB stored in PGlite held the event loop for seconds (#30).
       UPLOAD_DIR: path.join(dataDir, 'uploads'),
       ...(config.SIGN_UPS_PER_HOUR === undefined ? {} : { SIGN_UPS_PER_HOUR: config.SIGN_UPS_PER_HOUR }),
+      ...(config.DASHBOARD_CALLS_PER_MINUTE === undefined
+        ? {}
+        : { DASHBOARD_CALLS_PER_MINUTE: config.DASHBOARD_CALLS_PER_MINUTE }),
+      ...(config.DASHBOARD_CALLS_PER_DAY === undefined
+        ? {}
+        : { DASHBOARD_CALLS_PER_DAY: config.DASHBOARD_CALLS_PER_DAY }),
       LOG_LEVEL: config.LOG_LEVEL,
       ...urls,
     },

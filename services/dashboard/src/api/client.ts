@@ -25,7 +25,7 @@ export async function unwrap<D>(
 ): Promise<D> {
   const result = await call;
   if (result.response.ok) return result.data as D;
-  throw apiErrorOf(result.response.status, result.error);
+  throw apiErrorOf(result.response.status, result.error, result.response.headers.get('Retry-After'));
 }
 
 /** A new Idempotency-Key for one user action (a retried click sends the same one). */

@@ -1,3 +1,5 @@
+import { nowMs } from './clock';
+
 // The one place the dashboard talks HTTP: same origin, the session cookie, and the session's CSRF
 // token on every state-changing call. Errors come back as the API's envelope, field by field.
 
@@ -20,10 +22,29 @@ export class ApiError extends Error {
     message: string,
     readonly fields: Record<string, string>,
     readonly details: unknown,
+    /** When to ask again (Retry-After of a 429 or 503), in seconds. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+
+  /** A spent request budget: the session's own (docs/spec/contracts.md §17) or an operation's extra one. */
+  get rateLimited(): boolean {
+    return this.code === 'RATE_LIMITED';
+  }
+}
+
+/** Whole seconds from a Retry-After header (seconds, or an HTTP date), else the error's details.retryAfter. */
+function retryAfterOf(header: string | null | undefined, details: unknown): number | undefined {
+  if (header !== null && header !== undefined && header !== '') {
+    const seconds = Number(header);
+    if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds));
+    const at = Date.parse(header);
+    if (Number.isFinite(at)) return Math.max(1, Math.ceil((at - nowMs()) / 1000));
+  }
+  const fromDetails = (details as { retryAfter?: unknown } | null | undefined)?.retryAfter;
+  return typeof fromDetails === 'number' && fromDetails > 0 ? Math.ceil(fromDetails) : undefined;
 }
 
 interface ErrorEnvelope {
@@ -31,7 +52,7 @@ interface ErrorEnvelope {
 }
 
 /** Reads an error answer into an ApiError, naming each bad field by its last path segment and its full path. */
-export function apiErrorOf(status: number, body: unknown): ApiError {
+export function apiErrorOf(status: number, body: unknown, retryAfter?: string | null): ApiError {
   const error = (body as ErrorEnvelope | null)?.error;
   const fields: Record<string, string> = {};
   const details = error?.details as { fields?: { field: string; message: string }[] } | undefined;
@@ -44,5 +65,6 @@ export function apiErrorOf(status: number, body: unknown): ApiError {
     error?.message ?? `The server answered ${status}`,
     fields,
     error?.details,
+    retryAfterOf(retryAfter, error?.details),
   );
 }

@@ -27,7 +27,7 @@ export async function uploadPicture(file: File): Promise<UploadedPicture> {
     body: file,
   });
   const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) throw apiErrorOf(res.status, body);
+  if (!res.ok) throw apiErrorOf(res.status, body, res.headers.get('Retry-After'));
   return (body as { data: UploadedPicture }).data;
 }
 
