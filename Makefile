@@ -12,7 +12,7 @@ export PORT
 
 .DEFAULT_GOAL := help
 .PHONY: help install build dev up test test-unit test-integration test-e2e test-faults test-faults-long soak test-security lint typecheck format format-check \
-	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-likeness bench-enforcement bench-storage bench-proofs bench-startup db-types db-types-check openapi openapi-check openapi-lint clean
+	depcheck spec-check sync-spec k8s-check check replay-dead-letters bench-gateway bench-webhooks bench-billing bench-detection bench-likeness bench-enforcement bench-storage bench-proofs bench-startup bench-dashboard db-types db-types-check openapi openapi-check openapi-lint clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "} {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}'
@@ -165,6 +165,9 @@ bench-storage: build ## Kysely's per-query cost over a Queryable vs raw SQL (abo
 
 bench-proofs: build ## Proofs (#31): credential issuance in an activation (<= +2 ms p50), offline verifications/s (>= 5,000 a core), log appends/s vs the enforcement relay, inclusion proof p99 at 10M entries seeded in SQL (<= 5 ms) (about 10 min); BENCH_LOG_ENTRIES, BENCH_PROOFS, BENCH_ACTIVATIONS
 	$(PNPM) exec tsc -b bench && node bench/dist/proofs/log-proofs.js
+
+bench-dashboard: build ## Dashboard (#32): initial bundle (<= 250 KB gzip, code split by route), Lighthouse accessibility (>= 95) and performance (>= 90) of the main pages, mobile and desktop, on Debian's Chromium (about 3 min); BENCH_FORM_FACTOR, CHROMIUM_PATH
+	node bench/dashboard/run.mjs
 
 clean: ## Remove build output and embedded data
 	rm -rf .data packages/*/dist services/*/dist bench/dist coverage

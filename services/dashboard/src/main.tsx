@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
-import { App } from './App';
+import { App, preloadPage } from './App';
 import { retryDelayMs, shouldRetry } from './api/retry';
 import { RateLimitNotice } from './components/RateLimitNotice';
 import { DocumentTitle } from './components/DocumentTitle';
@@ -18,6 +18,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+preloadPage(window.location.pathname.replace(/^\/dashboard/, '') || '/');
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root');

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession, useSignOut, type Role } from '../api/session';
 
@@ -77,7 +77,10 @@ export function Layout() {
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
-        <Outlet />
+        {/* A page's chunk loads under the frame, which stays. */}
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <Outlet />
+        </Suspense>
       </main>
     </>
   );

@@ -10,6 +10,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { Link } from 'react-router';
 import { useEarlierBoxStats, useBoxStats, type BoxStatistics } from '../../api/owner';
 import { QueryState } from '../../components/Status';
 import { ChartFigure } from './ChartFigure';
@@ -64,10 +65,15 @@ function ThisMonth({ stats }: { stats: BoxStatistics }) {
       </dd>
       <dt>Licensed platforms</dt>
       <dd>{stats.platforms.licensed}</dd>
-      <dt>Revenue this month</dt>
+      {/* The licensees' revenue, not the creator's (issue #32: it read as what the creator earns). */}
+      <dt>Licensees' revenue this month</dt>
       <dd>{money(stats.revenue.monthly)}</dd>
-      <dt>Revenue since the box was created</dt>
+      <dt>Licensees' revenue since the box was created</dt>
       <dd>{money(stats.revenue.lifetime)}</dd>
+      <dt>Owed to you</dt>
+      <dd>
+        Your royalties on it, by month and platform: <Link to="/earnings">Royalties</Link>
+      </dd>
     </dl>
   );
 }
@@ -135,8 +141,8 @@ function Charts({ current, months }: { current: BoxStatistics; months: BoxStatis
         </ResponsiveContainer>
       </ChartFigure>
       <ChartFigure
-        title="Revenue by month"
-        summary={`Revenue (usage reported by licensees plus license fees) over the last ${months.length} months: ${byMonth.map((m) => `${m.month} ${money(m.revenue)}`).join(', ')}.`}
+        title="Licensees' revenue by month"
+        summary={`Licensees' revenue (the usage they reported plus license fees; your royalties are on the Royalties page) over the last ${months.length} months: ${byMonth.map((m) => `${m.month} ${money(m.revenue)}`).join(', ')}.`}
         table={{
           columns: ['Month', 'Revenue', 'of which license fees'],
           rows: byMonth.map((m) => [m.month, money(m.revenue), money(m.fees)]),
@@ -155,7 +161,7 @@ function Charts({ current, months }: { current: BoxStatistics; months: BoxStatis
         </ResponsiveContainer>
       </ChartFigure>
       <ChartFigure
-        title={`Revenue by type, ${thisMonth}`}
+        title={`Licensees' revenue by type, ${thisMonth}`}
         summary={types.map((t) => `${t.type} ${money(t.amount)}`).join(', ')}
         table={{ columns: ['Type', 'Revenue'], rows: types.map((t) => [t.type, money(t.amount)]) }}
       >

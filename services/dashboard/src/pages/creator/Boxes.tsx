@@ -36,7 +36,7 @@ export function Boxes() {
                       <th scope="col">Violations</th>
                       <th scope="col">Active grace periods</th>
                       <th scope="col">Licensed platforms</th>
-                      <th scope="col">Revenue this month</th>
+                      <th scope="col">Licensees' revenue this month</th>
                     </tr>
                   </thead>
                   <tbody>
