@@ -32,8 +32,11 @@ const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 /** What index.html makes the browser fetch before the first page draws: its scripts, styles and preloads. */
 function initialBundle() {
   const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
-  const files = [...html.matchAll(/(?:src|href)="\/dashboard\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
-  const size = (file, suffix) => (existsSync(path.join(DIST, file + suffix)) ? statSync(path.join(DIST, file + suffix)).size : 0);
+  const files = [...html.matchAll(/(?:src|href)="\/dashboard\/(assets\/[^"]+\.(?:js|css))"/g)].map(
+    (m) => m[1],
+  );
+  const size = (file, suffix) =>
+    existsSync(path.join(DIST, file + suffix)) ? statSync(path.join(DIST, file + suffix)).size : 0;
   const sum = (suffix) => files.reduce((total, file) => total + size(file, suffix), 0);
   return { files, raw: sum(''), gzip: sum('.gz'), brotli: sum('.br') };
 }
@@ -120,9 +123,7 @@ async function audit(chrome, url, cookie, formFactor) {
     ...(cookie === undefined ? {} : { extraHeaders: { Cookie: cookie } }),
   };
   const config =
-    formFactor === 'desktop'
-      ? (await import('lighthouse/core/config/desktop-config.js')).default
-      : undefined;
+    formFactor === 'desktop' ? (await import('lighthouse/core/config/desktop-config.js')).default : undefined;
   // One retry: a run that could not measure (no first paint in time, a lost tab) scores null.
   for (let attempt = 1; ; attempt += 1) {
     const { lhr } = await lighthouse(url, flags, config);
@@ -132,7 +133,9 @@ async function audit(chrome, url, cookie, formFactor) {
     return {
       performance: Math.round((performance.score ?? 0) * 100),
       accessibility: Math.round((accessibility.score ?? 0) * 100),
-      detail: lhr.runtimeError?.code ?? `LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`,
+      detail:
+        lhr.runtimeError?.code ??
+        `LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`,
     };
   }
 }
@@ -144,7 +147,9 @@ console.log(
   `  raw ${(bundle.raw / 1024).toFixed(1)} KB, gzip ${(bundle.gzip / 1024).toFixed(1)} KB, brotli ${(bundle.brotli / 1024).toFixed(1)} KB; goal <= ${BUNDLE_GOAL_KB} KB compressed (gzip): ${verdict(bundle.gzip / 1024 <= BUNDLE_GOAL_KB)}`,
 );
 const scripts = readdirSync(path.join(DIST, 'assets')).filter((f) => f.endsWith('.js')).length;
-console.log(`  code split by route: ${scripts} scripts in assets/, ${bundle.files.length} of them loaded first`);
+console.log(
+  `  code split by route: ${scripts} scripts in assets/, ${bundle.files.length} of them loaded first`,
+);
 
 const mail = await new MailCatcher().start();
 const deployment = await startEmbedded(mail);
@@ -176,7 +181,9 @@ try {
     { name: 'platform: usage', path: '/dashboard/usage', cookie: platform },
   ];
   for (const formFactor of FORM_FACTORS) {
-    console.log(`\nLighthouse ${formFactor} (accessibility goal >= ${ACCESSIBILITY_GOAL}, performance goal >= ${PERFORMANCE_GOAL})`);
+    console.log(
+      `\nLighthouse ${formFactor} (accessibility goal >= ${ACCESSIBILITY_GOAL}, performance goal >= ${PERFORMANCE_GOAL})`,
+    );
     let baseline;
     for (const page of pages) {
       const scores = await audit(chrome, `${deployment.url}${page.path}`, page.cookie, formFactor);

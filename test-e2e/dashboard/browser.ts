@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { seriousViolations } from './accessibility';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { MailCatcher } from '@svc/mail';
 import { freePort } from '@svc/test-kit';
@@ -108,10 +109,19 @@ export async function newVisitor(
   );
 }
 
-/** Writes the story's last page to test-e2e/output/dashboard/<name>.png. */
+/**
+ * Writes the story's last page to test-e2e/output/dashboard/<name>.png, then holds it to issue
+ * #32's bar: no serious or critical accessibility violation (axe-core, WCAG 2.1 AA) on the page as
+ * drawn, so every page and state a story shows is checked, details, dialogs and errors included
+ * (a page of the test's own, such as the framing test's attacker, is not ours to check).
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // The dashboard's pages and the API reference, not a test's own (the framing test's attacker).
+  const ours = /^\/(dashboard|docs)(\/|$)/.test(new URL(page.url()).pathname);
+  const found = ours ? await seriousViolations(page) : [];
+  if (found.length > 0) throw new Error(`${name}: accessibility violations:\n${found.join('\n')}`);
 }
 
 /**

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { seriousViolations } from './accessibility';
 import {
   launchBrowser,
   newVisitor,
@@ -101,18 +102,23 @@ describe('dashboard: framing and content security policy in a real browser', () 
     await context.close();
   });
 
-  it("when the dashboard is opened top-level, then every page draws with no CSP violation, and one key too many shows the API's refusal", async () => {
+  it("when the dashboard is opened top-level, then every page draws with no CSP violation and no serious accessibility violation, and one key too many shows the API's refusal", async () => {
     const context = await newVisitor(browser);
     const page = await context.newPage();
     const violations = await watchViolations(page);
-    for (const signedOut of ['sign-in', 'forgot-password', 'operator-sign-in']) {
+    // Issue #32: axe-core finds no serious or critical WCAG 2.1 AA violation on any page.
+    const inaccessible: string[] = [];
+    for (const signedOut of ['sign-in', 'sign-up', 'forgot-password', 'operator-sign-in']) {
       await page.goto(`${deployment.url}/dashboard/${signedOut}`);
       await page.waitForLoadState('networkidle');
       await page.getByRole('heading').first().waitFor();
+      inaccessible.push(...(await seriousViolations(page)));
     }
     await signUp(page, deployment, { email: uniqueEmail('csp'), name: 'Strict Inc', role: 'platform' });
+    inaccessible.push(...(await seriousViolations(page)));
     for (const link of ['API keys', 'Webhooks', 'Plan and usage', 'Licenses', 'Violations', 'Obligations']) {
       await visit(page, link);
+      inaccessible.push(...(await seriousViolations(page)));
     }
     // The platform's keys up to the quota (20), then one more from the page.
     await page.getByRole('link', { name: 'API keys', exact: true }).first().click();
@@ -143,13 +149,18 @@ describe('dashboard: framing and content security policy in a real browser', () 
       name: 'Ada Strict',
       role: 'creator',
     });
-    for (const link of ['Claims', 'Boxes', 'Royalties', 'Overview']) await visit(creatorPage, link);
-    for (const path of ['claims/new', 'account']) {
+    for (const link of ['Claims', 'Boxes', 'Royalties', 'Overview']) {
+      await visit(creatorPage, link);
+      inaccessible.push(...(await seriousViolations(creatorPage)));
+    }
+    for (const path of ['claims/new', 'account', 'no-such-page']) {
       await creatorPage.goto(`${deployment.url}/dashboard/${path}`);
       await creatorPage.waitForLoadState('networkidle');
       await creatorPage.getByRole('heading').first().waitFor();
+      inaccessible.push(...(await seriousViolations(creatorPage)));
     }
 
+    expect(inaccessible).toEqual([]);
     expect(await violations()).toEqual([]);
     expect(await creatorViolations()).toEqual([]);
     await creator.close();

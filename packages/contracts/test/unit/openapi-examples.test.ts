@@ -37,9 +37,10 @@ describe("the OpenAPI document's examples", () => {
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) >= 300 || response.schema === undefined) continue;
         answers += 1;
-        const media = doc.paths[openApiPath(op.path)][op.method].responses[status].content[
-          response.mediaType ?? 'application/json'
-        ];
+        const media =
+          doc.paths[openApiPath(op.path)][op.method].responses[status].content[
+            response.mediaType ?? 'application/json'
+          ];
         expect(media).toHaveProperty('example');
         const issues = problems(response.schema.safeParse(media.example));
         if (issues.length > 0) refused.push({ op: op.id, status, issues });

@@ -72,7 +72,7 @@ function ThisMonth({ stats }: { stats: BoxStatistics }) {
       <dd>{money(stats.revenue.lifetime)}</dd>
       <dt>Owed to you</dt>
       <dd>
-        Your royalties on it, by month and platform: <Link to="/earnings">Royalties</Link>
+        Royalties on that revenue, by month and platform: <Link to="/earnings">see what you are owed</Link>
       </dd>
     </dl>
   );

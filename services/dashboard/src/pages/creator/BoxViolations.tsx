@@ -260,7 +260,7 @@ export function BoxViolations({ boxId }: { boxId: string }) {
             </p>
           ) : (
             <>
-              <div className="table-wrap">
+              <div className="table-wrap" tabIndex={0}>
                 <table>
                   <caption className="visually-hidden">Violations of this box, newest first</caption>
                   <thead>

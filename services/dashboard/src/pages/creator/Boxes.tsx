@@ -26,7 +26,7 @@ export function Boxes() {
             </div>
           ) : (
             <>
-              <div className="table-wrap">
+              <div className="table-wrap" tabIndex={0}>
                 <table>
                   <caption className="visually-hidden">Your boxes, newest first</caption>
                   <thead>

@@ -45,7 +45,7 @@ export function ChartFigure({
       {table.rows.length === 0 ? null : (
         <details>
           <summary>{title}: the figures as a table</summary>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table>
               <caption className="visually-hidden">{title}</caption>
               <thead>

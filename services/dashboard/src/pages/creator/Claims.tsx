@@ -24,7 +24,7 @@ export function Claims() {
             </p>
           ) : (
             <>
-              <div className="table-wrap">
+              <div className="table-wrap" tabIndex={0}>
                 <table>
                   <caption className="visually-hidden">Your claims, newest first</caption>
                   <thead>

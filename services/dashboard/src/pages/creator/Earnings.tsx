@@ -63,7 +63,7 @@ export function Earnings() {
                 <p>Nothing to pay.</p>
               ) : (
                 <>
-                  <div className="table-wrap">
+                  <div className="table-wrap" tabIndex={0}>
                     <table>
                       <caption className="visually-hidden">Payments you owe, by license and period</caption>
                       <thead>

@@ -327,7 +327,7 @@ export function GrantedLicenses({
             </p>
           ) : (
             <>
-              <div className="table-wrap">
+              <div className="table-wrap" tabIndex={0}>
                 <table>
                   <caption className="visually-hidden">Licenses granted on this box, newest first</caption>
                   <thead>

@@ -56,7 +56,7 @@ function HealthTable() {
         };
         return (
           <>
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0}>
               <table>
                 <caption className="visually-hidden">
                   System health: each service&apos;s readiness, outbox and dead letters

@@ -68,7 +68,7 @@ export function Tenants() {
             </p>
           ) : (
             <>
-              <div className="table-wrap">
+              <div className="table-wrap" tabIndex={0}>
                 <table>
                   <caption className="visually-hidden">Platforms and creators, newest first</caption>
                   <thead>

@@ -35,7 +35,7 @@ export function Keys() {
           keys.data === undefined || keys.data.length === 0 ? (
             <p className="empty">No keys yet. Create one to call the API from your platform.</p>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0}>
               <table>
                 <caption className="visually-hidden">Your API keys, newest first</caption>
                 <thead>

@@ -135,7 +135,7 @@ export function Licenses() {
             </div>
           ) : (
             <>
-              <div className="table-wrap">
+              <div className="table-wrap" tabIndex={0}>
                 <table>
                   <caption className="visually-hidden">Your licenses, newest first</caption>
                   <thead>

@@ -34,7 +34,7 @@ export function Obligations() {
                 </p>
               ) : (
                 <>
-                  <div className="table-wrap">
+                  <div className="table-wrap" tabIndex={0}>
                     <table>
                       <caption className="visually-hidden">Avatars to take down, newest first</caption>
                       <thead>
@@ -78,7 +78,7 @@ export function Obligations() {
                 </p>
               ) : (
                 <>
-                  <div className="table-wrap">
+                  <div className="table-wrap" tabIndex={0}>
                     <table>
                       <caption className="visually-hidden">Active and paused grace periods</caption>
                       <thead>

@@ -55,7 +55,7 @@ export function Violations() {
             </p>
           ) : (
             <>
-              <div className="table-wrap">
+              <div className="table-wrap" tabIndex={0}>
                 <table>
                   <caption className="visually-hidden">Violations of avatars you host, newest first</caption>
                   <thead>
