@@ -1,6 +1,6 @@
 import { errors } from '@svc/errors';
 import { events } from './enforcement-events';
-import { firePlatformSteps, type SchedulerRun } from './fire-due-steps.use-case';
+import { add, firePlatformBatch, firePlatformSteps, type SchedulerRun } from './fire-due-steps.use-case';
 import type { Caller, UsesPorts } from './ports';
 
 /**
@@ -18,13 +18,18 @@ export async function advanceSandboxClock(
 ): Promise<{ now: Date; run: SchedulerRun }> {
   if (caller.environment !== 'sandbox')
     throw errors.forbidden('Test helpers are available to sandbox keys only');
-  const { offsetMs, now } = await ctx.db.transaction(async (tx) => {
+  // The move and the first batch of what it makes due commit together (firePlatformBatch): no
+  // scheduler sees the new time before those steps have fired, so the answer counts them.
+  const { offsetMs, now, first } = await ctx.db.transaction(async (tx) => {
     const offset = await ctx.clocks.advance(tx, caller.platformId, seconds * 1000, ctx.clock.now());
     const now = new Date(ctx.clock.now().getTime() + offset);
     await ctx.outbox(tx, events.clockAdvanced(caller.platformId, now, seconds));
-    return { offsetMs: offset, now };
+    const first = await firePlatformBatch(ctx, tx, { id: caller.platformId, offsetMs: offset });
+    return { offsetMs: offset, now, first };
   });
   ctx.eventsCommitted();
-  const run = await firePlatformSteps(ctx, caller.platformId, offsetMs);
+  // More than a batch (or steps a batch left for their turn): on, batch after batch.
+  const run = first.run;
+  add(run, await firePlatformSteps(ctx, caller.platformId, offsetMs));
   return { now, run };
 }

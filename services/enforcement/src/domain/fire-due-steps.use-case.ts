@@ -21,7 +21,7 @@ function emptyRun(): SchedulerRun {
   return { fired: 0, reminders: 0, endings: 0, expired: 0 };
 }
 
-function add(run: SchedulerRun, more: SchedulerRun): void {
+export function add(run: SchedulerRun, more: SchedulerRun): void {
   run.fired += more.fired;
   run.reminders += more.reminders;
   run.endings += more.endings;
@@ -153,6 +153,23 @@ export async function fireDueSteps(
     await drain({ id: platform.platformId, offsetMs: platform.offsetMs });
   }
   return run;
+}
+
+/**
+ * One batch of one platform's due steps, locked and fired in the caller's transaction. The
+ * sandbox clock's move (advanceSandboxClock) fires its first batch in the transaction that moves
+ * the clock: until it commits, no scheduler sees the new time, so the steps the move makes due
+ * fire there, and the answer counts them (a scheduler's pass could otherwise fire them between the
+ * move and the helper's own pass, and the helper would answer stepsFired 0).
+ */
+export async function firePlatformBatch(
+  ctx: UsesPorts<'violations' | 'gracePeriods' | 'timeline' | 'clock' | 'outbox'>,
+  tx: Queryable,
+  platform: { id: string; offsetMs: number },
+): Promise<{ locked: number; run: SchedulerRun }> {
+  const now = ctx.clock.now();
+  const due = await ctx.timeline.lockDue(tx, { now, limit: STEP_BATCH, platform, wait: true });
+  return { locked: due.length, run: await fireBatch(ctx, tx, due, now) };
 }
 
 /**

@@ -1,4 +1,8 @@
-import { startEnforcementHarness, type EnforcementHarness } from '../fixtures/enforcement-harness';
+import {
+  startEnforcementHarness,
+  startReplica,
+  type EnforcementHarness,
+} from '../fixtures/enforcement-harness';
 
 let h: EnforcementHarness;
 beforeEach(async () => {
@@ -11,6 +15,33 @@ afterEach(async () => {
 const HOUR = 3600;
 
 describe('POST /v1/svc/test-helpers/advance-time', () => {
+  it('when another replica’s scheduler runs all the while, then the answer still counts every step the move made due', async () => {
+    // The scheduler of a replica reads each sandbox clock as committed: before the move and its
+    // first batch committed together, it could fire the steps between the two, and the helper
+    // answered stepsFired 0 (seen in CI, test-e2e/enforcement.e2e.test.ts).
+    const replica = await startReplica(h);
+    let running = true;
+    const loop = async (fire: () => Promise<unknown>) => {
+      while (running) await fire();
+    };
+    const scheduler = Promise.all([loop(() => replica.fireDueSteps()), loop(() => h.running.fireDueSteps())]);
+    try {
+      const box = await h.box('Grace Hopper', 'LICENSE');
+      for (let i = 0; i < 20; i += 1) {
+        const client = h.platform();
+        const { violationId } = await h.violation(client, box);
+        const moved = await client.call('POST', '/v1/svc/test-helpers/advance-time', { seconds: 25 * HOUR });
+        expect(moved.body.data.stepsFired).toBe(5);
+        const violation = await client.call('GET', `/v1/svc/violations/${violationId}`);
+        expect(violation.body.data.status).toBe('enforced');
+      }
+    } finally {
+      running = false;
+      await scheduler;
+      await replica.stop();
+    }
+  });
+
   it('when a sandbox platform moves its clock, then every due step fires in order with its events before the answer', async () => {
     const box = await h.box('Ada Lovelace', 'LICENSE');
     const client = h.platform();
