@@ -183,16 +183,7 @@ export async function firePlatformSteps(
 ): Promise<SchedulerRun> {
   const run = emptyRun();
   for (;;) {
-    const now = ctx.clock.now();
-    const batch = await inTransaction(ctx, async (tx) => {
-      const due = await ctx.timeline.lockDue(tx, {
-        now,
-        limit: STEP_BATCH,
-        platform: { id: platformId, offsetMs },
-        wait: true,
-      });
-      return { locked: due.length, run: await fireBatch(ctx, tx, due, now) };
-    });
+    const batch = await inTransaction(ctx, (tx) => firePlatformBatch(ctx, tx, { id: platformId, offsetMs }));
     add(run, batch.run);
     if (batch.locked > 0) ctx.eventsCommitted();
     // Rows another scheduler fired while this one waited drop out of a batch, so a short batch
