@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import { dataOf, storable } from '../common/schemas';
 import { defineOperation } from '../common/operation';
-import { sessionSchema } from './dashboard';
+import { emailSchema, sessionSchema } from './dashboard';
 
 // Account mail (docs/spec/contracts.md §17, #30): sign-up answers the same whether the address has
 // an account or not and mails a verification link; following it creates the account and signs in.
 // A password is reset by a single-use link mailed to the address.
-
-const emailSchema = storable(z.string().trim().toLowerCase().max(254))
-  .pipe(z.email({ message: 'expected an e-mail address such as ada@example.com' }))
-  .meta({ example: 'ada@example.com' });
 
 /** A link's secret, from the fragment of a mailed link (`#token=…`). */
 const mailTokenSchema = storable(z.string().trim())

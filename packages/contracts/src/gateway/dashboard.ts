@@ -22,7 +22,8 @@ export const CSRF_HEADER = 'X-CSRF-Token';
 
 export const accountRoleSchema = z.enum(['creator', 'platform', 'operator']);
 
-const emailSchema = storable(z.string().trim().toLowerCase().max(254))
+/** An account's e-mail address, as stored: trimmed and lower-cased. */
+export const emailSchema = storable(z.string().trim().toLowerCase().max(254))
   .pipe(z.email({ message: 'expected an e-mail address such as ada@example.com' }))
   .meta({ example: 'ada@example.com' });
 
