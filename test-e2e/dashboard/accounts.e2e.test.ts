@@ -128,6 +128,7 @@ describe('dashboard: accounts and sessions in a real browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send me a reset link' }).click();
     await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();

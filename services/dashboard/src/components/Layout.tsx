@@ -1,6 +1,7 @@
-import { Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession, useSignOut, type Role } from '../api/session';
+import { PageSuspense } from './PageSuspense';
 
 const NAV: Record<Role, { to: string; label: string }[]> = {
   creator: [
@@ -28,7 +29,12 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
 };
 
 /** The frame of every signed-in page: skip link, header with navigation and sign-out, one main landmark. */
-export function Layout() {
+export function Layout({
+  preloadWhenIdle,
+}: {
+  /** Asks for the code of the pages these paths open, when the browser is idle (App's pages.ts). */
+  preloadWhenIdle?: (paths: string[]) => () => void;
+}) {
   const { data: session } = useSession();
   const signOut = useSignOut();
   const navigate = useNavigate();
@@ -38,6 +44,16 @@ export function Layout() {
   useEffect(() => {
     main.current?.focus();
   }, [location.pathname]);
+  // Once the page is in, the pages its links open load while the browser is idle, so that a click
+  // on them opens the page at once.
+  const role = session?.account.role;
+  useEffect(
+    () =>
+      role === undefined || preloadWhenIdle === undefined
+        ? undefined
+        : preloadWhenIdle([...NAV[role].map((item) => item.to), '/account']),
+    [role, preloadWhenIdle],
+  );
   if (session === undefined || session === null) return null;
   return (
     <>
@@ -78,9 +94,9 @@ export function Layout() {
       </header>
       <main id="main" ref={main} tabIndex={-1}>
         {/* A page's chunk loads under the frame, which stays. */}
-        <Suspense fallback={<p role="status">Loading…</p>}>
+        <PageSuspense>
           <Outlet />
-        </Suspense>
+        </PageSuspense>
       </main>
     </>
   );

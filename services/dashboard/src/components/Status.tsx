@@ -9,6 +9,11 @@ function waitOf(seconds: number): string {
   return `${Math.ceil(seconds / 3600)} hours`;
 }
 
+/** A page (or its code, or the session) on its way. */
+export function Loading() {
+  return <p role="status">Loading…</p>;
+}
+
 /** What a query shows while it loads or when it failed: a 404 is the not-found page (another account's id included). */
 export function QueryState({
   isPending,

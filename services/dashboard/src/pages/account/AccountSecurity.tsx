@@ -11,6 +11,7 @@ import {
   useStartTotp,
 } from '../../api/session';
 import { Field, FormError } from '../../components/Field';
+import { Loading } from '../../components/Status';
 
 function ChangePassword() {
   const change = useChangePassword();
@@ -98,7 +99,7 @@ function TwoStep() {
   const disable = useDisableTotp();
   const [codes, setCodes] = useState<string[] | undefined>(undefined);
   if (codes !== undefined) return <RecoveryCodes codes={codes} onDone={() => setCodes(undefined)} />;
-  if (security.isPending) return <p role="status">Loading…</p>;
+  if (security.isPending) return <Loading />;
   if (security.error !== null) return <FormError error={security.error.message} />;
   const state = security.data;
   const confirmCode = (event: FormEvent<HTMLFormElement>) => {
