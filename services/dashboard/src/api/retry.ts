@@ -9,9 +9,10 @@ export const RATE_LIMIT_RETRIES = 3;
 /** The longest wait the dashboard sits through; a day's budget spent is shown instead. */
 export const LONGEST_WAIT_S = 90;
 
+/** TanStack Query's retry: `failures` counts the failures before this one (0 at the first). */
 export function shouldRetry(failures: number, error: unknown): boolean {
   if (error instanceof ApiError && error.rateLimited) {
-    return failures <= RATE_LIMIT_RETRIES && (error.retryAfterSeconds ?? 1) <= LONGEST_WAIT_S;
+    return failures < RATE_LIMIT_RETRIES && (error.retryAfterSeconds ?? 1) <= LONGEST_WAIT_S;
   }
   return !(error instanceof ApiError && error.status < 500) && failures < 2;
 }
