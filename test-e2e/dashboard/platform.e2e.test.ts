@@ -48,22 +48,35 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
       }),
     );
 
-  it('when a developer creates, rotates and revokes keys, then each secret is shown once and the API refuses the revoked key', async () => {
+  it('when a developer creates a named key, rotates it and revokes the old one after confirming, then each secret is shown once, the list tells the keys apart and the API refuses the revoked key', async () => {
     const context = await newVisitor(browser);
     const page = await context.newPage();
     await signUp(page, deployment, { email: uniqueEmail('dev'), name: 'Avatars Inc', role: 'platform' });
     await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByText('No keys yet.').waitFor();
 
+    await page.getByLabel('Name (optional)').fill('Production checks');
     await page.getByRole('button', { name: 'Create a key' }).click();
     const first = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
     expect(first).toMatch(/^svc_test_[0-9A-Za-z]{32,}$/);
+    await page.getByRole('heading', { name: 'New key Production checks' }).waitFor();
     expect(await checkWith(first)).toEqual({ status: 200, code: null });
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.getByLabel('Secret', { exact: true }).count()).toBe(0);
+    // The row: its name, the secret's last four characters, and (within seconds) its last use.
+    const row = page.getByRole('row', { name: /Production checks/ });
+    await row.getByText(`…${first.slice(-4)}`).waitFor();
+    const lastUsed = () => row.getByRole('cell').nth(4).textContent();
+    expect(await lastUsed()).toBe('Never');
+    for (let tries = 0; tries < 20 && (await lastUsed()) === 'Never'; tries += 1) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+      await row.waitFor();
+    }
+    expect(await lastUsed()).toMatch(/\d/);
 
     // Rotation: a new secret, and the old key shown as expiring with its end; it still works.
-    await page.getByRole('button', { name: /^Rotate key_/ }).click();
+    await page.getByRole('button', { name: 'Rotate Production checks' }).click();
     const second = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
     expect(second).not.toBe(first);
     await page.getByText(/keeps working until/).waitFor();
@@ -71,14 +84,25 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
     await page.getByRole('cell', { name: /expiring until/ }).waitFor();
     expect(await checkWith(first)).toEqual({ status: 200, code: null });
 
-    // Revocation of the new key: refused by the API at once; its successor works.
-    await page.getByRole('button', { name: /^Revoke key_/ }).click();
-    const third = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
-    await page.getByText(/is refused from now on/).waitFor();
-    expect(await checkWith(second)).toEqual({ status: 401, code: 'KEY_REVOKED' });
-    expect(await checkWith(third)).toEqual({ status: 200, code: null });
-    await page.getByRole('button', { name: 'I have stored it' }).click();
+    // Revoking the old key before its 24 hours are up asks first; Cancel leaves it working.
+    const expiringRow = page.getByRole('row', { name: /expiring until/ });
+    await expiringRow.getByRole('button', { name: 'Revoke Production checks' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke Production checks?' });
+    await dialog.getByText(`ending in ${first.slice(-4)}`).waitFor();
+    await screenshot(page, 'platform-keys-confirm-revoke');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await dialog.count()).toBe(0);
+    expect(await checkWith(first)).toEqual({ status: 200, code: null });
+
+    await expiringRow.getByRole('button', { name: 'Revoke Production checks' }).click();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('Production checks is revoked: the API refuses it from now on.').waitFor();
+    expect(await checkWith(first)).toEqual({ status: 401, code: 'KEY_REVOKED' });
+    // No secret was shown (nothing replaced the key) and the rotated key still works.
+    expect(await page.getByLabel('Secret', { exact: true }).count()).toBe(0);
+    expect(await checkWith(second)).toEqual({ status: 200, code: null });
     await page.getByRole('cell', { name: 'revoked' }).waitFor();
+    expect(await page.getByRole('row').count()).toBe(3);
     await screenshot(page, 'platform-keys');
     await context.close();
   });

@@ -452,8 +452,8 @@ export interface paths {
     get: operations['dashboardListKeys'];
     put?: never;
     /**
-     * Issue an API key of this deployment (the secret is shown once)
-     * @description Issue an API key of this deployment (the secret is shown once).
+     * Issue an API key of this deployment (the secret is shown once), with a name if given
+     * @description Issue an API key of this deployment (the secret is shown once), with a name if given.
      */
     post: operations['dashboardIssueKey'];
     delete?: never;
@@ -492,8 +492,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Revoke a key at once and issue its successor
-     * @description Revoke a key at once and issue its successor.
+     * Revoke a key at once, an active one or one rotated and still in its overlap; no successor is issued (rotate for that)
+     * @description Revoke a key at once, an active one or one rotated and still in its overlap; no successor is issued (rotate for that).
      */
     post: operations['dashboardRevokeKey'];
     delete?: never;
@@ -2209,6 +2209,7 @@ export interface components {
       id: string;
       /** @description The secret, shown once */
       key: string;
+      name: string | null;
       /** @enum {string} */
       environment: 'sandbox' | 'production';
       /** Format: date-time */
@@ -2372,6 +2373,11 @@ export interface components {
       completedAt: string | null;
       /** @description When a retrying scan resumes */
       nextAttemptAt: string | null;
+    };
+    DashboardRevokedKey: {
+      revokedKeyId: string;
+      /** Format: date-time */
+      revokedAt: string;
     };
     /** @description The same answer whether or not the address has an account */
     PasswordResetRequested: {
@@ -4784,6 +4790,9 @@ export interface operations {
            *         "keys": [
            *           {
            *             "id": "string",
+           *             "name": "string",
+           *             "last4": "x9Qa",
+           *             "lastUsedAt": "2019-08-24T14:15:22Z",
            *             "environment": "sandbox",
            *             "status": "active",
            *             "createdAt": "2019-08-24T14:15:22Z",
@@ -4811,6 +4820,15 @@ export interface operations {
               createdAt: string;
               keys: {
                 id: string;
+                /** @description The name given at issue (a rotation keeps it); null for a key issued without one */
+                name: string | null;
+                /**
+                 * @description The last four characters of the secret, to tell keys apart (null for keys issued before names)
+                 * @example x9Qa
+                 */
+                last4: string | null;
+                /** @description When the key last authenticated a request, to within about 5 seconds; null if never */
+                lastUsedAt: string | null;
                 /** @enum {string} */
                 environment: 'sandbox' | 'production';
                 /** @enum {string} */
@@ -5143,7 +5161,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "environment": "sandbox"
+         *       "environment": "sandbox",
+         *       "name": "Production checks"
          *     }
          */
         'application/json': {
@@ -5152,6 +5171,8 @@ export interface operations {
            * @enum {string}
            */
           environment?: 'sandbox' | 'production';
+          /** @example Production checks */
+          name?: string;
         };
       };
     };
@@ -5168,6 +5189,7 @@ export interface operations {
            *       "data": {
            *         "id": "string",
            *         "key": "string",
+           *         "name": "string",
            *         "environment": "sandbox",
            *         "createdAt": "2019-08-24T14:15:22Z"
            *       }
@@ -8416,6 +8438,9 @@ export interface operations {
            *       "data": [
            *         {
            *           "id": "string",
+           *           "name": "string",
+           *           "last4": "x9Qa",
+           *           "lastUsedAt": "2019-08-24T14:15:22Z",
            *           "environment": "sandbox",
            *           "status": "active",
            *           "createdAt": "2019-08-24T14:15:22Z",
@@ -8429,6 +8454,15 @@ export interface operations {
           'application/json': {
             data: {
               id: string;
+              /** @description The name given at issue (a rotation keeps it); null for a key issued without one */
+              name: string | null;
+              /**
+               * @description The last four characters of the secret, to tell keys apart (null for keys issued before names)
+               * @example x9Qa
+               */
+              last4: string | null;
+              /** @description When the key last authenticated a request, to within about 5 seconds; null if never */
+              lastUsedAt: string | null;
               /** @enum {string} */
               environment: 'sandbox' | 'production';
               /** @enum {string} */
@@ -8542,7 +8576,19 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Production checks"
+         *     }
+         */
+        'application/json': {
+          /** @example Production checks */
+          name?: string;
+        };
+      };
+    };
     responses: {
       /** @description Issued */
       201: {
@@ -8556,6 +8602,7 @@ export interface operations {
            *       "data": {
            *         "id": "string",
            *         "key": "string",
+           *         "name": "string",
            *         "environment": "sandbox",
            *         "createdAt": "2019-08-24T14:15:22Z"
            *       }
@@ -8607,6 +8654,36 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
             };
           };
         };
@@ -8843,17 +8920,12 @@ export interface operations {
            * @example {
            *       "data": {
            *         "revokedKeyId": "string",
-           *         "id": "string",
-           *         "key": "string"
+           *         "revokedAt": "2019-08-24T14:15:22Z"
            *       }
            *     }
            */
           'application/json': {
-            data: {
-              revokedKeyId: string;
-              id: string;
-              key: string;
-            };
+            data: components['schemas']['DashboardRevokedKey'];
           };
         };
       };

@@ -45,6 +45,8 @@ const BOOTSTRAP_KEY_ID = 'key_bootstrap0000000000000000';
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 /** How often unspent budget idle for a second goes back to the shared counters (ADR 0025). */
 const LEASE_SWEEP_INTERVAL_MS = 500;
+/** How often a replica writes its keys' last use (the dashboard's "last used", #32). */
+const KEY_USE_WRITE_INTERVAL_MS = 5_000;
 /** How often the mail relay looks for due mail besides being woken when one is queued (#30). */
 const MAIL_RELAY_INTERVAL_MS = 2000;
 
@@ -185,7 +187,16 @@ export async function startGateway(
         logger,
         run: () => leases.giveBack(built.context.hotPathDb, clock.now()),
       });
-      // Stopping (after the HTTP server): everything unspent goes back, for the other replicas.
+      const keyUses = periodicJob({
+        name: 'key-last-use',
+        intervalMs: KEY_USE_WRITE_INTERVAL_MS,
+        logger,
+        run: async () => {
+          await built.keyAuthentication.writeKeyUses(built.context.hotPathDb);
+        },
+      });
+      // Stopping (after the HTTP server): everything unspent goes back, for the other replicas, and
+      // the keys' last uses are written.
       const returnOnStop = {
         name: 'budget-leases-returned',
         start: () => undefined,
@@ -193,6 +204,9 @@ export async function startGateway(
           await leases
             .giveBack(built.context.hotPathDb, clock.now(), 0)
             .catch((err: unknown) => logger.warn({ err }, 'unspent budget not returned'));
+          await built.keyAuthentication
+            .writeKeyUses(built.context.hotPathDb)
+            .catch((err: unknown) => logger.warn({ err }, "keys' last use not written"));
         },
       };
       return {
@@ -206,6 +220,7 @@ export async function startGateway(
           ...closeOnStop,
           returnOnStop,
           leaseSweep,
+          keyUses,
           housekeeping,
           ...mailParts,
           ...uploadPurge,

@@ -6,8 +6,8 @@ import {
   apiKeySummarySchema,
   environmentSchema,
   issuedKeySchema,
+  keyNameSchema,
   planSchema,
-  revokedKeySchema,
   rotatedKeySchema,
 } from './operations';
 
@@ -26,6 +26,13 @@ export const accountRoleSchema = z.enum(['creator', 'platform', 'operator']);
 export const emailSchema = storable(z.string().trim().toLowerCase().max(254))
   .pipe(z.email({ message: 'expected an e-mail address such as ada@example.com' }))
   .meta({ example: 'ada@example.com' });
+
+export const dashboardIssueKeyBodySchema = z.object({ name: keyNameSchema.optional() });
+
+/** A key the dashboard revoked: it answers KEY_REVOKED from now on, and nothing replaced it. */
+export const dashboardRevokedKeySchema = z
+  .object({ revokedKeyId: z.string(), revokedAt: z.iso.datetime() })
+  .meta({ id: 'DashboardRevokedKey' });
 
 export const signUpBodySchema = z.object({
   email: emailSchema,
@@ -231,7 +238,8 @@ export const dashboardOperations = {
     id: 'dashboardIssueKey',
     method: 'post',
     path: '/dashboard/api/keys',
-    summary: 'Issue an API key of this deployment (the secret is shown once)',
+    summary: 'Issue an API key of this deployment (the secret is shown once), with a name if given',
+    request: { body: dashboardIssueKeyBodySchema.optional() },
     responses: { 201: { description: 'Issued', schema: dataOf(issuedKeySchema) } },
     // The platform's quota of active keys (MAX_ACTIVE_API_KEYS): {quota: 'activeApiKeys', limit, used}.
     errors: ['FORBIDDEN'],
@@ -252,8 +260,9 @@ export const dashboardOperations = {
     errors: ['INVALID_STATE'],
     method: 'post',
     path: '/dashboard/api/keys/:id/revoke',
-    summary: 'Revoke a key at once and issue its successor',
+    summary:
+      'Revoke a key at once, an active one or one rotated and still in its overlap; no successor is issued (rotate for that)',
     request: { params: idParamSchema },
-    responses: { 200: { description: 'Revoked', schema: dataOf(revokedKeySchema) } },
+    responses: { 200: { description: 'Revoked', schema: dataOf(dashboardRevokedKeySchema) } },
   }),
 };

@@ -65,14 +65,22 @@ export const listedPlatformSchema = platformSchema
   .extend({ kind: platformKindSchema })
   .meta({ id: 'ListedPlatform' });
 
+/** The name a platform gives a key, so that its list says what each is for. */
+export const keyNameSchema = storable(z.string().trim())
+  .min(1, 'required')
+  .max(60, 'at most 60 characters')
+  .meta({ example: 'Production checks' });
+
 export const issueKeyBodySchema = z.object({
   environment: environmentSchema.optional().meta({ description: "Default: the deployment's environment" }),
+  name: keyNameSchema.optional(),
 });
 
 export const issuedKeySchema = z
   .object({
     id: z.string(),
     key: z.string().meta({ description: 'The secret, shown once' }),
+    name: z.string().nullable(),
     environment: environmentSchema,
     createdAt: z.iso.datetime(),
   })
@@ -80,6 +88,17 @@ export const issuedKeySchema = z
 
 export const apiKeySummarySchema = z.object({
   id: z.string(),
+  name: z.string().nullable().meta({
+    description: 'The name given at issue (a rotation keeps it); null for a key issued without one',
+  }),
+  last4: z.string().nullable().meta({
+    description:
+      'The last four characters of the secret, to tell keys apart (null for keys issued before names)',
+    example: 'x9Qa',
+  }),
+  lastUsedAt: z.iso.datetime().nullable().meta({
+    description: 'When the key last authenticated a request, to within about 5 seconds; null if never',
+  }),
   environment: environmentSchema,
   status: z.enum(['active', 'expiring', 'expired', 'revoked']),
   createdAt: z.iso.datetime(),

@@ -25,12 +25,17 @@ export function useKeys() {
   });
 }
 
+/** What a key is called on the page: its name, else its id. */
+export function keyLabel(key: { id: string; name: string | null }): string {
+  return key.name ?? key.id;
+}
+
 export function useIssueKey() {
   const client = useQueryClient();
-  return useMutation<ShownSecret, ApiError, void>({
-    mutationFn: async () => {
-      const { data } = await unwrap(api.POST('/dashboard/api/keys'));
-      return { label: `New key ${data.id}`, secret: data.key };
+  return useMutation<ShownSecret, ApiError, { name?: string }>({
+    mutationFn: async (body) => {
+      const { data } = await unwrap(api.POST('/dashboard/api/keys', { body }));
+      return { label: `New key ${keyLabel(data)}`, secret: data.key };
     },
     onSuccess: () => void client.invalidateQueries({ queryKey: ['keys'] }),
   });
@@ -38,34 +43,27 @@ export function useIssueKey() {
 
 export function useRotateKey() {
   const client = useQueryClient();
-  return useMutation<ShownSecret, ApiError, string>({
-    mutationFn: async (id) => {
+  return useMutation<ShownSecret, ApiError, KeySummary>({
+    mutationFn: async (key) => {
       const { data } = await unwrap(
-        api.POST('/dashboard/api/keys/{id}/rotate', { params: { path: { id } } }),
+        api.POST('/dashboard/api/keys/{id}/rotate', { params: { path: { id: key.id } } }),
       );
       return {
-        label: `New key ${data.id}`,
+        label: `New secret for ${keyLabel(key)}`,
         secret: data.key,
-        note: `The old key ${data.previousKeyId} keeps working until ${new Date(data.previousKeyExpiresAt).toLocaleString()}.`,
+        note: `The old secret (key ${data.previousKeyId}) keeps working until ${new Date(data.previousKeyExpiresAt).toLocaleString()}.`,
       };
     },
     onSuccess: () => void client.invalidateQueries({ queryKey: ['keys'] }),
   });
 }
 
+/** Revokes a key at once; nothing replaces it (rotation is for that). */
 export function useRevokeKey() {
   const client = useQueryClient();
-  return useMutation<ShownSecret, ApiError, string>({
-    mutationFn: async (id) => {
-      const { data } = await unwrap(
-        api.POST('/dashboard/api/keys/{id}/revoke', { params: { path: { id } } }),
-      );
-      return {
-        label: `New key ${data.id}`,
-        secret: data.key,
-        note: `The key ${data.revokedKeyId} is refused from now on.`,
-      };
-    },
+  return useMutation<{ revokedKeyId: string; revokedAt: string }, ApiError, string>({
+    mutationFn: async (id) =>
+      (await unwrap(api.POST('/dashboard/api/keys/{id}/revoke', { params: { path: { id } } }))).data,
     onSuccess: () => void client.invalidateQueries({ queryKey: ['keys'] }),
   });
 }

@@ -13,6 +13,9 @@ function keys(q: Queryable) {
     .select([
       'id',
       'platformId',
+      'name',
+      'last4',
+      'lastUsedAt',
       'environment',
       'budgetId',
       'createdAt',
@@ -30,6 +33,8 @@ export class ApiKeyRepository implements ApiKeyStore {
       .values({
         id: key.id,
         platformId: key.platformId,
+        name: key.name,
+        last4: key.last4,
         environment: key.environment,
         keyHash: key.keyHash,
         budgetId: key.budgetId,
@@ -62,7 +67,7 @@ export class ApiKeyRepository implements ApiKeyStore {
       .execute();
   }
 
-  async markRevoked(tx: Queryable, id: string, at: Date, successorId: string): Promise<void> {
+  async markRevoked(tx: Queryable, id: string, at: Date, successorId: string | null): Promise<void> {
     await db(tx)
       .updateTable('apiKeys')
       .set((eb) => ({ revokedAt: at, replacedBy: eb.fn.coalesce('replacedBy', eb.val(successorId)) }))

@@ -44,6 +44,9 @@ export interface ApiKeys {
   expiresAt: Timestamp | null;
   id: string;
   keyHash: string;
+  last4: string | null;
+  lastUsedAt: Timestamp | null;
+  name: string | null;
   platformId: string;
   replacedBy: string | null;
   revokedAt: Timestamp | null;

@@ -129,6 +129,20 @@ export class KeyAuthenticationRepository implements KeyBudgetStore {
     });
   }
 
+  async recordKeyUses(q: Queryable, uses: { keyId: string; at: Date }[]): Promise<void> {
+    if (uses.length === 0) return;
+    await db(q)
+      .updateTable('apiKeys')
+      .from(
+        sql<{ id: string; at: Date }>`unnest(${uses.map((use) => use.keyId)}::text[], ${uses.map((use) =>
+          use.at.toISOString(),
+        )}::timestamptz[])`.as<'u'>(sql`u (id, at)`),
+      )
+      .set({ lastUsedAt: sql<Date>`GREATEST(api_keys.last_used_at, u.at)` })
+      .whereRef('apiKeys.id', '=', 'u.id')
+      .execute();
+  }
+
   async purgeCounters(q: Queryable, before: Date): Promise<number> {
     const { numDeletedRows } = await db(q)
       .deleteFrom('rateLimitCounters')

@@ -7,16 +7,31 @@ import type { ApiKeyStore, NewApiKey, PlatformStore, TransactionRunner } from '.
 export interface IssuedKey {
   id: string;
   key: string;
+  name: string | null;
   environment: Environment;
   createdAt: Date;
 }
 
-function newKey(platformId: string, environment: Environment, now: Date): { record: NewApiKey; key: string } {
+function newKey(
+  platformId: string,
+  environment: Environment,
+  now: Date,
+  name: string | null,
+): { record: NewApiKey; key: string } {
   const key = generateApiKey(environment);
   const id = newId('key');
   return {
     key,
-    record: { id, platformId, environment, keyHash: hashApiKey(key), budgetId: id, createdAt: now },
+    record: {
+      id,
+      platformId,
+      name,
+      last4: key.slice(-4),
+      environment,
+      keyHash: hashApiKey(key),
+      budgetId: id,
+      createdAt: now,
+    },
   };
 }
 
@@ -37,7 +52,7 @@ export async function issueApiKey(
     clock: Clock;
     maxActiveApiKeys?: number | undefined;
   },
-  input: { platformId: string; environment: Environment },
+  input: { platformId: string; environment: Environment; name?: string | undefined },
 ): Promise<IssuedKey> {
   const limit = deps.maxActiveApiKeys ?? DEFAULT_MAX_ACTIVE_API_KEYS;
   return deps.db.transaction(async (tx) => {
@@ -49,13 +64,19 @@ export async function issueApiKey(
     if (used >= limit) {
       throw new AppError(
         'FORBIDDEN',
-        `Active API key limit reached: at most ${limit} active ${input.environment} keys per platform; rotate or revoke an existing key (it is replaced) instead of issuing another`,
+        `Active API key limit reached: at most ${limit} active ${input.environment} keys per platform; revoke a key you no longer use, or rotate one, instead of issuing another`,
         { details: { quota: 'activeApiKeys', limit, used } },
       );
     }
-    const { key, record } = newKey(platform.id, input.environment, now);
+    const { key, record } = newKey(platform.id, input.environment, now, input.name ?? null);
     await deps.keys.insert(tx, record);
-    return { id: record.id, key, environment: record.environment, createdAt: record.createdAt };
+    return {
+      id: record.id,
+      key,
+      name: record.name,
+      environment: record.environment,
+      createdAt: record.createdAt,
+    };
   });
 }
 
@@ -68,6 +89,8 @@ export async function registerKnownKey(
   await deps.keys.insert(deps.db, {
     id: input.keyId,
     platformId: input.platformId,
+    name: 'Bootstrap key',
+    last4: input.key.slice(-4),
     environment: input.environment,
     keyHash: hashApiKey(input.key),
     budgetId: input.keyId,
@@ -103,7 +126,7 @@ export async function rotateApiKey(
     }
     const now = deps.clock.now();
     const expiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
-    const { key, record } = newKey(old.platformId, old.environment, now);
+    const { key, record } = newKey(old.platformId, old.environment, now, old.name);
     // The successor shares the old key's budget (the first key of the chain).
     await deps.keys.insert(tx, { ...record, budgetId: old.budgetId });
     await deps.keys.markRotated(tx, keyId, expiresAt, record.id);
@@ -129,10 +152,34 @@ export async function revokeApiKey(
     if (old === null) throw errors.notFound('Key', keyId);
     if (old.revokedAt !== null) throw errors.invalidState(`Key ${keyId} is already revoked`);
     const now = deps.clock.now();
-    const { key, record } = newKey(old.platformId, old.environment, now);
+    const { key, record } = newKey(old.platformId, old.environment, now, old.name);
     await deps.keys.insert(tx, { ...record, budgetId: old.budgetId });
     await deps.keys.markRevoked(tx, keyId, now, record.id);
     return { revokedKeyId: keyId, id: record.id, key };
+  });
+  deps.keysChanged?.();
+  return revoked;
+}
+
+/**
+ * Revocation without a successor (the dashboard, #32): the key stops working at once, nothing is
+ * issued in its place. An active key or one rotated and still in its overlap may be revoked (the
+ * overlap need not run its 24 hours when the old secret leaked); a revoked or expired one may not.
+ */
+export async function revokeApiKeyOnly(
+  deps: { db: TransactionRunner; keys: ApiKeyStore; clock: Clock; keysChanged?: KeysChanged },
+  keyId: string,
+): Promise<{ revokedKeyId: string; revokedAt: Date }> {
+  const revoked = await deps.db.transaction(async (tx) => {
+    const old = await deps.keys.find(tx, keyId, { lock: true });
+    if (old === null) throw errors.notFound('Key', keyId);
+    if (old.revokedAt !== null) throw errors.invalidState(`Key ${keyId} is already revoked`);
+    const now = deps.clock.now();
+    if (old.expiresAt !== null && old.expiresAt.getTime() <= now.getTime()) {
+      throw errors.invalidState(`Key ${keyId} has already expired after its rotation`);
+    }
+    await deps.keys.markRevoked(tx, keyId, now, null);
+    return { revokedKeyId: keyId, revokedAt: now };
   });
   deps.keysChanged?.();
   return revoked;

@@ -17,6 +17,8 @@ const DAY_MS = 86_400_000;
 export class LeasedKeyAuthentication implements KeyAuthenticationStore {
   readonly keys: KeyCache;
   readonly leases: BudgetLeases;
+  /** Each key's latest use on this replica since the last write. */
+  private uses = new Map<string, Date>();
 
   constructor(
     private readonly store: KeyBudgetStore,
@@ -40,6 +42,9 @@ export class LeasedKeyAuthentication implements KeyAuthenticationStore {
       (key.expiresAt === null || key.expiresAt.getTime() > now.getTime()) &&
       key.environment === environment;
     if (!usable) return { ...key, minuteCount: null, dayCount: null, extraCount: null };
+    // The key's last use, kept here and written every few seconds (writeKeyUses), never per request.
+    const seen = this.uses.get(key.keyId);
+    if (seen === undefined || seen.getTime() < now.getTime()) this.uses.set(key.keyId, now);
 
     const limits = limitsFor(key.plan, key.storedLimits);
     const wanted: BucketWanted[] = [
@@ -75,6 +80,27 @@ export class LeasedKeyAuthentication implements KeyAuthenticationStore {
       dayCount: dayCount ?? null,
       extraCount: extraCount ?? null,
     };
+  }
+
+  /**
+   * Writes the last use of each key seen since the last call, in one statement. The dashboard's
+   * "last used" is informational: a replica that dies loses at most one interval of it, and a
+   * write that fails keeps the uses for the next call.
+   */
+  async writeKeyUses(q: Queryable): Promise<number> {
+    if (this.uses.size === 0) return 0;
+    const uses = [...this.uses].map(([keyId, at]) => ({ keyId, at }));
+    this.uses = new Map();
+    try {
+      await this.store.recordKeyUses(q, uses);
+    } catch (err) {
+      for (const use of uses) {
+        const later = this.uses.get(use.keyId);
+        if (later === undefined || later.getTime() < use.at.getTime()) this.uses.set(use.keyId, use.at);
+      }
+      throw err;
+    }
+    return uses.length;
   }
 
   purgeCounters(q: Queryable, before: Date): Promise<number> {

@@ -3,11 +3,10 @@ import { errors } from '@svc/errors';
 import type { Environment } from './api-key';
 import {
   issueApiKey,
-  revokeApiKey,
+  revokeApiKeyOnly,
   rotateApiKey,
   type IssuedKey,
   type KeysChanged,
-  type RevokedKey,
   type RotatedKey,
 } from './issue-api-key.use-case';
 import type { ApiKeyRecord, ApiKeyStore, PlatformStore, TransactionRunner } from './ports';
@@ -34,10 +33,10 @@ export function listOwnKeys(deps: KeyDeps, platformId: string): Promise<ApiKeyRe
   return deps.keys.listForPlatform(deps.db, platformId);
 }
 
-/** Issues the tenant a key of this deployment's environment. */
+/** Issues the tenant a key of this deployment's environment, named if a name is given. */
 export function issueOwnKey(
   deps: KeyDeps,
-  input: { platformId: string; environment: Environment },
+  input: { platformId: string; environment: Environment; name?: string | undefined },
 ): Promise<IssuedKey> {
   return issueApiKey(deps, input);
 }
@@ -48,8 +47,12 @@ export async function rotateOwnKey(deps: KeyDeps, platformId: string, keyId: str
   return rotateApiKey(deps, keyId);
 }
 
-/** Revokes one of the tenant's keys at once and issues its successor. */
-export async function revokeOwnKey(deps: KeyDeps, platformId: string, keyId: string): Promise<RevokedKey> {
+/** Revokes one of the tenant's keys at once; nothing replaces it (rotation is for that). */
+export async function revokeOwnKey(
+  deps: KeyDeps,
+  platformId: string,
+  keyId: string,
+): Promise<{ revokedKeyId: string; revokedAt: Date }> {
   await requireOwnKey(deps, platformId, keyId);
-  return revokeApiKey(deps, keyId);
+  return revokeApiKeyOnly(deps, keyId);
 }

@@ -18,6 +18,9 @@ export type PlatformKind = 'platform' | 'creator';
 export interface ApiKeyRecord {
   id: string;
   platformId: string;
+  name: string | null;
+  last4: string | null;
+  lastUsedAt: Date | null;
   environment: Environment;
   budgetId: string;
   createdAt: Date;
@@ -29,6 +32,8 @@ export interface ApiKeyRecord {
 export interface NewApiKey {
   id: string;
   platformId: string;
+  name: string | null;
+  last4: string;
   environment: Environment;
   keyHash: string;
   budgetId: string;
@@ -72,8 +77,8 @@ export interface ApiKeyStore {
   listForPlatform(q: Queryable, platformId: string): Promise<ApiKeyRecord[]>;
   /** The key is rotated: it works until `expiresAt` and points at its successor. */
   markRotated(tx: Queryable, id: string, expiresAt: Date, successorId: string): Promise<void>;
-  /** The key is revoked at `at`; it points at its successor unless it already did. */
-  markRevoked(tx: Queryable, id: string, at: Date, successorId: string): Promise<void>;
+  /** The key is revoked at `at`; it points at its successor (if one was issued) unless it already did. */
+  markRevoked(tx: Queryable, id: string, at: Date, successorId: string | null): Promise<void>;
   /** Serialises key issuing for one platform until the transaction ends: a quota count stays true until the insert. */
   lockIssuing(tx: Queryable, platformId: string): Promise<void>;
   /** The platform's keys of one environment that work now and were not replaced (rotated or revoked). */
@@ -119,6 +124,8 @@ export interface KeyBudgetStore {
   returnBudget(q: Queryable, units: { bucket: string; windowStart: Date; units: number }[]): Promise<void>;
   /** Drops counters of windows that ended before `before`. */
   purgeCounters(q: Queryable, before: Date): Promise<number>;
+  /** Moves each key's last use forward to `at` (never back: another replica may have seen a later one). */
+  recordKeyUses(q: Queryable, uses: { keyId: string; at: Date }[]): Promise<void>;
 }
 
 export interface KeyAuthenticationStore {

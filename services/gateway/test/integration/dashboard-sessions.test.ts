@@ -186,10 +186,8 @@ describe('dashboard sessions', () => {
     expect((await h.call(key, 'GET', '/v1/svc/echo/1')).body.error.code).toBe('KEY_REVOKED');
     const listed = await h.call(undefined, 'GET', '/dashboard/api/keys', undefined, { cookie: mine.cookie });
     const statuses = listed.body.data.map((k: { id: string; status: string }) => [k.id, k.status]);
-    expect(Object.fromEntries(statuses)).toEqual({
-      [issued.body.data.id]: 'revoked',
-      [revoked.body.data.id]: 'active',
-    });
+    // Nothing replaced it (#32: the dashboard's revoke no longer mints a successor).
+    expect(Object.fromEntries(statuses)).toEqual({ [issued.body.data.id]: 'revoked' });
   });
 
   it('when the operator signs in with the token, then the session reaches the operator API and a creator session does not', async () => {

@@ -74,6 +74,9 @@ describe('plan usage', () => {
   const key = (id: string, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
     id,
     platformId: 'plat_1',
+    name: null,
+    last4: null,
+    lastUsedAt: null,
     environment: 'sandbox',
     budgetId: `budget_${id}`,
     createdAt: new Date(NOW),

@@ -1,9 +1,64 @@
-import { useState } from 'react';
-import { formError } from '../../api/form-errors';
-import { useIssueKey, useKeys, useRevokeKey, useRotateKey, type ShownSecret } from '../../api/platform';
-import { FormError } from '../../components/Field';
+import { useRef, useState, type FormEvent } from 'react';
+import { fieldError, formError } from '../../api/form-errors';
+import {
+  keyLabel,
+  useIssueKey,
+  useKeys,
+  useRevokeKey,
+  useRotateKey,
+  type KeySummary,
+  type ShownSecret,
+} from '../../api/platform';
+import { Field, FormError } from '../../components/Field';
 import { SecretOnce } from '../../components/SecretOnce';
 import { QueryState } from '../../components/Status';
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** Asks before a key is revoked: it cannot be undone, and nothing replaces the key. */
+function ConfirmRevoke({
+  keyToRevoke,
+  pending,
+  onConfirm,
+  onCancel,
+}: {
+  keyToRevoke: KeySummary;
+  pending: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  // A modal dialog: focus moves into it, the page behind is inert, Escape cancels.
+  const open = (element: HTMLDialogElement | null) => {
+    dialog.current = element;
+    if (element !== null && !element.open) element.showModal();
+  };
+  const label = keyLabel(keyToRevoke);
+  return (
+    <dialog ref={open} aria-labelledby="revoke-title" onCancel={onCancel}>
+      <h2 id="revoke-title">Revoke {label}?</h2>
+      <p>
+        Requests with this key
+        {keyToRevoke.last4 === null ? null : (
+          <>
+            {' '}
+            (ending in <code>{keyToRevoke.last4}</code>)
+          </>
+        )}{' '}
+        are refused at once with <code>KEY_REVOKED</code>. No key replaces it: to change a secret without
+        downtime, rotate instead. This cannot be undone.
+      </p>
+      <div className="actions">
+        <button type="button" className="danger" disabled={pending} onClick={onConfirm}>
+          {pending ? 'Revoking…' : 'Revoke key'}
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}
 
 export function Keys() {
   const keys = useKeys();
@@ -11,25 +66,59 @@ export function Keys() {
   const rotate = useRotateKey();
   const revoke = useRevokeKey();
   const [shown, setShown] = useState<ShownSecret | null>(null);
+  const [confirming, setConfirming] = useState<KeySummary | null>(null);
+  const [revoked, setRevoked] = useState<string | null>(null);
   const error = issue.error ?? rotate.error ?? revoke.error;
+  const create = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const name = String(new FormData(form).get('name') ?? '').trim();
+    issue.mutate(name === '' ? {} : { name }, {
+      onSuccess: (secret) => {
+        setShown(secret);
+        form.reset();
+      },
+    });
+  };
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">API keys</h1>
       <p>
-        Rotating a key keeps the old one working for 24 hours; revoking refuses it at once. Either way a new
-        key is issued.
+        Rotating a key issues a new secret and keeps the old one working for 24 hours; revoking refuses a key
+        at once and issues nothing in its place.
       </p>
       {shown === null ? null : <SecretOnce shown={shown} onDone={() => setShown(null)} />}
-      <p>
-        <button
-          type="button"
-          disabled={issue.isPending}
-          onClick={() => issue.mutate(undefined, { onSuccess: setShown })}
-        >
+      {revoked === null ? null : (
+        <p role="status" className="notice">
+          {revoked} is revoked: the API refuses it from now on.
+        </p>
+      )}
+      <form className="inline-form" onSubmit={create} noValidate>
+        <Field
+          label="Name (optional)"
+          name="name"
+          maxLength={60}
+          placeholder="Production checks"
+          error={fieldError(issue.error, 'name')}
+        />
+        <button type="submit" disabled={issue.isPending}>
           Create a key
         </button>
-      </p>
-      <FormError error={formError(error, [])} />
+      </form>
+      <FormError error={formError(error, ['name'])} />
+      {confirming === null ? null : (
+        <ConfirmRevoke
+          keyToRevoke={confirming}
+          pending={revoke.isPending}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() =>
+            revoke.mutate(confirming.id, {
+              onSuccess: () => setRevoked(keyLabel(confirming)),
+              onSettled: () => setConfirming(null),
+            })
+          }
+        />
+      )}
       <QueryState isPending={keys.isPending} error={keys.error} what="keys">
         {() =>
           keys.data === undefined || keys.data.length === 0 ? (
@@ -40,9 +129,11 @@ export function Keys() {
                 <caption className="visually-hidden">Your API keys, newest first</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Key</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Secret ends in</th>
                     <th scope="col">Environment</th>
                     <th scope="col">Status</th>
+                    <th scope="col">Last used</th>
                     <th scope="col">Created</th>
                     <th scope="col">Actions</th>
                   </tr>
@@ -51,34 +142,43 @@ export function Keys() {
                   {keys.data.map((key) => (
                     <tr key={key.id}>
                       <td>
-                        <code>{key.id}</code>
+                        {key.name ?? <span className="muted">Unnamed</span>}
+                        <br />
+                        <code className="muted">{key.id}</code>
                       </td>
+                      <td>{key.last4 === null ? '–' : <code>…{key.last4}</code>}</td>
                       <td>{key.environment}</td>
                       <td>
                         <span className={`badge ${key.status === 'active' ? 'ok' : 'warn'}`}>
                           {key.status}
                         </span>
                         {key.status === 'expiring' && key.expiresAt !== null ? (
-                          <> until {new Date(key.expiresAt).toLocaleString()}</>
+                          <> until {when(key.expiresAt)}</>
                         ) : null}
                       </td>
-                      <td>{new Date(key.createdAt).toLocaleString()}</td>
+                      <td>{key.lastUsedAt === null ? 'Never' : when(key.lastUsedAt)}</td>
+                      <td>{when(key.createdAt)}</td>
                       <td>
-                        {key.status === 'active' ? (
+                        {key.status === 'active' || key.status === 'expiring' ? (
                           <div className="actions">
-                            <button
-                              type="button"
-                              className="secondary"
-                              aria-label={`Rotate ${key.id}`}
-                              onClick={() => rotate.mutate(key.id, { onSuccess: setShown })}
-                            >
-                              Rotate
-                            </button>
+                            {key.status === 'active' ? (
+                              <button
+                                type="button"
+                                className="secondary"
+                                aria-label={`Rotate ${keyLabel(key)}`}
+                                onClick={() => rotate.mutate(key, { onSuccess: setShown })}
+                              >
+                                Rotate
+                              </button>
+                            ) : null}
                             <button
                               type="button"
                               className="danger"
-                              aria-label={`Revoke ${key.id}`}
-                              onClick={() => revoke.mutate(key.id, { onSuccess: setShown })}
+                              aria-label={`Revoke ${keyLabel(key)}`}
+                              onClick={() => {
+                                setRevoked(null);
+                                setConfirming(key);
+                              }}
                             >
                               Revoke
                             </button>

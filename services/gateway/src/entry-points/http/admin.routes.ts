@@ -97,6 +97,7 @@ export function adminRoutes(
     const issued = await issueApiKey(ctx, {
       platformId: id,
       environment: body.environment ?? ctx.environment,
+      name: body.name,
     });
     respond(res, adminOperations.issueKey, 201, { data: presentKey(issued) });
   });

@@ -6,6 +6,7 @@ import { AppError } from '@svc/errors';
 import { idParamSchema } from '@svc/contracts/common';
 import {
   dashboardOperations,
+  dashboardIssueKeyBodySchema,
   operatorSignInBodySchema,
   signInBodySchema,
   signUpBodySchema,
@@ -168,7 +169,9 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
 
   router.post('/dashboard/api/keys', async (req, res) => {
     const platformId = tenantOf(await session(req));
-    const issued = await issueOwnKey(ctx, { platformId, environment: ctx.environment });
+    // The name is optional, and so is the body that carries it.
+    const body = req.body === undefined ? {} : parseBody(dashboardIssueKeyBodySchema, req);
+    const issued = await issueOwnKey(ctx, { platformId, environment: ctx.environment, name: body.name });
     respond(res, dashboardOperations.issueKey, 201, { data: presentKey(issued) });
   });
 
@@ -184,7 +187,10 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/dashboard/api/keys/:id/revoke', async (req, res) => {
     const platformId = tenantOf(await session(req));
     const { id } = parseParams(idParamSchema, req);
-    respond(res, dashboardOperations.revokeKey, 200, { data: await revokeOwnKey(ctx, platformId, id) });
+    const revoked = await revokeOwnKey(ctx, platformId, id);
+    respond(res, dashboardOperations.revokeKey, 200, {
+      data: { revokedKeyId: revoked.revokedKeyId, revokedAt: revoked.revokedAt.toISOString() },
+    });
   });
 
   // The box owner's view of its box's initial scan (issue 20), asked of enforcement as the tenant.

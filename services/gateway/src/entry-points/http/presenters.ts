@@ -20,6 +20,7 @@ export function presentKey(issued: IssuedKey) {
   return {
     id: issued.id,
     key: issued.key,
+    name: issued.name,
     environment: issued.environment,
     createdAt: issued.createdAt.toISOString(),
   };
@@ -35,6 +36,9 @@ function keyStatus(key: ApiKeyRecord, now: Date): 'active' | 'expiring' | 'expir
 export function presentKeySummary(key: ApiKeyRecord, now: Date) {
   return {
     id: key.id,
+    name: key.name,
+    last4: key.last4,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     environment: key.environment,
     status: keyStatus(key, now),
     createdAt: key.createdAt.toISOString(),
