@@ -48,7 +48,7 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
       }),
     );
 
-  it('when a developer creates a named key, rotates it and revokes the old one after confirming, then each secret is shown once, the list tells the keys apart and the API refuses the revoked key', async () => {
+  it('when a developer creates a named key, rotates it, revokes the old one after confirming and creates a check-only key, then each secret is shown once, the list tells the keys apart and the API refuses the revoked key and the restricted one’s other calls', async () => {
     const context = await newVisitor(browser);
     const page = await context.newPage();
     await signUp(page, deployment, { email: uniqueEmail('dev'), name: 'Avatars Inc', role: 'platform' });
@@ -66,7 +66,7 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
     // The row: its name, the secret's last four characters, and (within seconds) its last use.
     const row = page.getByRole('row', { name: /Production checks/ });
     await row.getByText(`…${first.slice(-4)}`).waitFor();
-    const lastUsed = () => row.getByRole('cell').nth(4).textContent();
+    const lastUsed = () => row.getByRole('cell').nth(5).textContent();
     expect(await lastUsed()).toBe('Never');
     for (let tries = 0; tries < 20 && (await lastUsed()) === 'Never'; tries += 1) {
       await page.waitForTimeout(1000);
@@ -103,6 +103,18 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
     expect(await checkWith(second)).toEqual({ status: 200, code: null });
     await page.getByRole('cell', { name: 'revoked' }).waitFor();
     expect(await page.getByRole('row').count()).toBe(3);
+
+    // A restricted key: identity checks only; the gateway refuses it anything else.
+    await page.getByLabel('Name (optional)').fill('Avatar checks');
+    await page.getByLabel('Scope').selectOption({ label: 'Identity checks only' });
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const restricted = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
+    expect(await checkWith(restricted)).toEqual({ status: 403, code: 'FORBIDDEN' });
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page
+      .getByRole('row', { name: /Avatar checks/ })
+      .getByRole('cell', { name: 'Identity checks only' })
+      .waitFor();
     await screenshot(page, 'platform-keys');
     await context.close();
   });

@@ -2,6 +2,7 @@ import { ERROR_CODES, type ErrorCode } from '@svc/errors';
 import { sample } from 'openapi-sampler';
 import { z } from 'zod';
 import { errorBodySchema } from './common/schemas';
+import { scopesAllowing } from './gateway/key-scopes';
 import type { Operation } from './common/operation';
 import { publicEventBodySchemas, PUBLIC_EVENT_SUMMARIES } from './webhook-dispatcher/public-events';
 import { BOXING_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './webhook-dispatcher/operations';
@@ -101,7 +102,7 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   WRONG_ENVIRONMENT:
     'a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)',
   FORBIDDEN:
-    'the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API',
+    'the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API',
   NOT_FOUND: 'no such resource, or it belongs to another platform',
   VALIDATION_ERROR: 'the body, query, path or a header is invalid; `details.fields` names each bad field',
   INVALID_NAME:
@@ -298,6 +299,10 @@ function operationDescription(op: Operation): string {
         ? 'Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN.'
         : 'Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`).',
     );
+    const scopes = scopesAllowing(op).map((scope) => `\`${scope}\``);
+    parts.push(
+      `Key scopes allowed: ${scopes.join(', ')}; a key of another scope gets 403 FORBIDDEN (and the request counts).`,
+    );
     const bucket = op.bucket === undefined ? '' : `, and against ${RATE_BUCKETS[op.bucket] ?? op.bucket}`;
     parts.push(`Counts against the key’s per-minute and per-day limits${bucket}.`);
     if (takesIdempotencyKey(op)) {
@@ -381,6 +386,7 @@ export function buildOpenApiDocument(
           }),
       responses,
       security: SECURITY[auth],
+      ...(auth === 'key' ? { 'x-key-scopes': scopesAllowing(op) } : {}),
     };
   }
   const webhooks = webhookItems(components);
@@ -418,7 +424,8 @@ export function buildOpenApiDocument(
         apiKey: {
           type: 'http',
           scheme: 'bearer',
-          description: '`svc_test_…` (sandbox) or `svc_live_…` (production)',
+          description:
+            '`svc_test_…` (sandbox) or `svc_live_…` (production). A key has a scope (`KeyScope`), chosen when it is issued: `full` reaches every operation, `read_only` the GET operations, `check_only` the identity checks and a check’s status; each operation lists the scopes that reach it in `x-key-scopes`, and any other scope gets 403 FORBIDDEN.',
         },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN)' },
         session: {

@@ -571,13 +571,13 @@ export interface paths {
     };
     /**
      * Verified claims of every platform and all of the caller's own, newest first
-     * @description Verified claims of every platform and all of the caller's own, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description Verified claims of every platform and all of the caller's own, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listClaims'];
     put?: never;
     /**
      * Claim an identity (pending, BRONZE, with the next verification step)
-     * @description Claim an identity (pending, BRONZE, with the next verification step). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Claim an identity (pending, BRONZE, with the next verification step). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['createClaim'];
     delete?: never;
@@ -595,21 +595,21 @@ export interface paths {
     };
     /**
      * A claim (detail form; verification and proofs for the owner only)
-     * @description A claim (detail form; verification and proofs for the owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description A claim (detail form; verification and proofs for the owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getClaim'];
     put?: never;
     post?: never;
     /**
      * Delete a claim and its box (owner only)
-     * @description Delete a claim and its box (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Delete a claim and its box (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     delete: operations['deleteClaim'];
     options?: never;
     head?: never;
     /**
      * Replace a claim's variations and/or reference images (owner only)
-     * @description Replace a claim's variations and/or reference images (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Replace a claim's variations and/or reference images (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     patch: operations['updateClaim'];
     trace?: never;
@@ -625,7 +625,7 @@ export interface paths {
     put?: never;
     /**
      * Add a name variation (an existing one, ignoring case, changes nothing)
-     * @description Add a name variation (an existing one, ignoring case, changes nothing). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Add a name variation (an existing one, ignoring case, changes nothing). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['addClaimVariation'];
     delete?: never;
@@ -645,7 +645,7 @@ export interface paths {
     put?: never;
     /**
      * Add a reference image
-     * @description Add a reference image. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Add a reference image. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['addClaimImage'];
     delete?: never;
@@ -663,13 +663,13 @@ export interface paths {
     };
     /**
      * Boxes, newest first
-     * @description Boxes, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description Boxes, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listBoxes'];
     put?: never;
     /**
      * Protect one of the caller's verified claims with a policy (one box per claim)
-     * @description Protect one of the caller's verified claims with a policy (one box per claim). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Protect one of the caller's verified claims with a policy (one box per claim). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['createBox'];
     delete?: never;
@@ -687,21 +687,21 @@ export interface paths {
     };
     /**
      * A box (detail form)
-     * @description A box (detail form). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description A box (detail form). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getBox'];
     put?: never;
     post?: never;
     /**
      * Remove a box: grace periods are cancelled, licenses remain active (owner only)
-     * @description Remove a box: grace periods are cancelled, licenses remain active (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Remove a box: grace periods are cancelled, licenses remain active (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     delete: operations['deleteBox'];
     options?: never;
     head?: never;
     /**
      * Change the policy, enforcement or configuration (owner only)
-     * @description Change the policy, enforcement or configuration (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Change the policy, enforcement or configuration (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     patch: operations['updateBox'];
     trace?: never;
@@ -715,7 +715,7 @@ export interface paths {
     };
     /**
      * Statistics of the current period, or of the month `period` names (owner only)
-     * @description Statistics of the current period, or of the month `period` names (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description Statistics of the current period, or of the month `period` names (owner only). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getBoxStats'];
     put?: never;
@@ -797,7 +797,7 @@ export interface paths {
     put?: never;
     /**
      * Verify one of the caller's own claims at once (sandbox keys only)
-     * @description Verify one of the caller's own claims at once (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Verify one of the caller's own claims at once (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['testHelperVerifyClaim'];
     delete?: never;
@@ -815,13 +815,13 @@ export interface paths {
     };
     /**
      * List webhook endpoints, newest first
-     * @description List webhook endpoints, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description List webhook endpoints, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listWebhooks'];
     put?: never;
     /**
      * Register a webhook endpoint (the secret is shown once)
-     * @description Register a webhook endpoint (the secret is shown once). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Register a webhook endpoint (the secret is shown once). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['createWebhook'];
     delete?: never;
@@ -839,21 +839,21 @@ export interface paths {
     };
     /**
      * A webhook endpoint (without its secret)
-     * @description A webhook endpoint (without its secret). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description A webhook endpoint (without its secret). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getWebhook'];
     put?: never;
     post?: never;
     /**
      * Delete an endpoint and its deliveries
-     * @description Delete an endpoint and its deliveries. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Delete an endpoint and its deliveries. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     delete: operations['deleteWebhook'];
     options?: never;
     head?: never;
     /**
      * Change url, events, description or status
-     * @description Change url, events, description or status. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Change url, events, description or status. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     patch: operations['updateWebhook'];
     trace?: never;
@@ -869,7 +869,7 @@ export interface paths {
     put?: never;
     /**
      * Issue a new secret; the old one signs too for 24 hours
-     * @description Issue a new secret; the old one signs too for 24 hours. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Issue a new secret; the old one signs too for 24 hours. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['rotateWebhookSecret'];
     delete?: never;
@@ -887,7 +887,7 @@ export interface paths {
     };
     /**
      * Deliveries to an endpoint with every attempt, newest first
-     * @description Deliveries to an endpoint with every attempt, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description Deliveries to an endpoint with every attempt, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listWebhookDeliveries'];
     put?: never;
@@ -909,7 +909,7 @@ export interface paths {
     put?: never;
     /**
      * Send a delivery again now (one attempt)
-     * @description Send a delivery again now (one attempt). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Send a delivery again now (one attempt). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['retryWebhookDelivery'];
     delete?: never;
@@ -929,7 +929,7 @@ export interface paths {
     put?: never;
     /**
      * Send a signed sample event to an endpoint (10 per hour per key)
-     * @description Send a signed sample event to an endpoint (10 per hour per key). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits, and against webhook tests, 10 per hour per key. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Send a signed sample event to an endpoint (10 per hour per key). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits, and against webhook tests, 10 per hour per key. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['testWebhook'];
     delete?: never;
@@ -947,7 +947,7 @@ export interface paths {
     };
     /**
      * The caller's licenses, newest first
-     * @description The caller's licenses, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description The caller's licenses, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listLicenses'];
     put?: never;
@@ -969,7 +969,7 @@ export interface paths {
     put?: never;
     /**
      * Request a license on a box; an autoApprove tier is approved and active at once
-     * @description Request a license on a box; an autoApprove tier is approved and active at once. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Request a license on a box; an autoApprove tier is approved and active at once. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['requestLicense'];
     delete?: never;
@@ -987,7 +987,7 @@ export interface paths {
     };
     /**
      * One of the caller's license requests (pending, approved or denied form)
-     * @description One of the caller's license requests (pending, approved or denied form). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description One of the caller's license requests (pending, approved or denied form). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getLicenseRequest'];
     put?: never;
@@ -1007,14 +1007,14 @@ export interface paths {
     };
     /**
      * One of the caller's licenses (detail form with terms and the current period's usage)
-     * @description One of the caller's licenses (detail form with terms and the current period's usage). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description One of the caller's licenses (detail form with terms and the current period's usage). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getLicense'];
     put?: never;
     post?: never;
     /**
      * Cancel a license now, or at the end of the current billing month
-     * @description Cancel a license now, or at the end of the current billing month. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Cancel a license now, or at the end of the current billing month. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     delete: operations['cancelLicense'];
     options?: never;
@@ -1033,7 +1033,7 @@ export interface paths {
     put?: never;
     /**
      * Extend an active license by `term` months; a new tier re-prices it
-     * @description Extend an active license by `term` months; a new tier re-prices it. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Extend an active license by `term` months; a new tier re-prices it. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['renewLicense'];
     delete?: never;
@@ -1053,7 +1053,7 @@ export interface paths {
     put?: never;
     /**
      * The box owner revokes a license on its box
-     * @description The box owner revokes a license on its box. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description The box owner revokes a license on its box. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['revokeLicense'];
     delete?: never;
@@ -1071,7 +1071,7 @@ export interface paths {
     };
     /**
      * An active license's newest signed credential, for its licensee and the box owner
-     * @description A compact JWS anyone can verify offline with the keys of `GET /.well-known/jwks.json`, and check against the status list its `status.uri` names (docs/spec/contracts.md §16, docs/adr/0029). Activation, each renewal and an upgrade issue a new one. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description A compact JWS anyone can verify offline with the keys of `GET /.well-known/jwks.json`, and check against the status list its `status.uri` names (docs/spec/contracts.md §16, docs/adr/0029). Activation, each renewal and an upgrade issue a new one. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getLicenseCredential'];
     put?: never;
@@ -1131,7 +1131,7 @@ export interface paths {
     };
     /**
      * License requests on one of the caller’s boxes (box owner only), newest first
-     * @description License requests on one of the caller’s boxes (box owner only), newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description License requests on one of the caller’s boxes (box owner only), newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listBoxLicenseRequests'];
     put?: never;
@@ -1153,7 +1153,7 @@ export interface paths {
     put?: never;
     /**
      * The box owner approves a pending request: the license becomes active
-     * @description The box owner approves a pending request: the license becomes active. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description The box owner approves a pending request: the license becomes active. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['approveLicenseRequest'];
     delete?: never;
@@ -1173,7 +1173,7 @@ export interface paths {
     put?: never;
     /**
      * The box owner denies a pending request
-     * @description The box owner denies a pending request. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description The box owner denies a pending request. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['denyLicenseRequest'];
     delete?: never;
@@ -1193,7 +1193,7 @@ export interface paths {
     put?: never;
     /**
      * Approve one of the caller's own pending requests (sandbox keys only)
-     * @description Approve one of the caller's own pending requests (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Approve one of the caller's own pending requests (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['testHelperApproveLicenseRequest'];
     delete?: never;
@@ -1213,7 +1213,7 @@ export interface paths {
     put?: never;
     /**
      * Deny one of the caller's own pending requests (sandbox keys only)
-     * @description Deny one of the caller's own pending requests (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Deny one of the caller's own pending requests (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['testHelperDenyLicenseRequest'];
     delete?: never;
@@ -1231,7 +1231,7 @@ export interface paths {
     };
     /**
      * Licensing terms of a boxed identity (box id or claim id), snake_case
-     * @description Licensing terms of a boxed identity (box id or claim id), snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description Licensing terms of a boxed identity (box id or claim id), snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getLicensingTerms'];
     put?: never;
@@ -1253,7 +1253,7 @@ export interface paths {
     put?: never;
     /**
      * Request a (creator tier) license on a boxed identity, snake_case
-     * @description Request a (creator tier) license on a boxed identity, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Request a (creator tier) license on a boxed identity, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['secondFamilyRequestLicense'];
     delete?: never;
@@ -1271,7 +1271,7 @@ export interface paths {
     };
     /**
      * One of the caller's license requests, snake_case
-     * @description One of the caller's license requests, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description One of the caller's license requests, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['secondFamilyGetLicenseRequest'];
     put?: never;
@@ -1351,7 +1351,7 @@ export interface paths {
     };
     /**
      * A logged decision, for the parties it concerns (anyone else: 404)
-     * @description A logged decision, for the parties it concerns (anyone else: 404). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description A logged decision, for the parties it concerns (anyone else: 404). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getTransparencyEntry'];
     put?: never;
@@ -1373,7 +1373,7 @@ export interface paths {
     put?: never;
     /**
      * Report usage and revenue of a period; a second report of the period is a correction
-     * @description Report usage and revenue of a period; a second report of the period is a correction. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits, and against usage reports, 100 per minute per key. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Report usage and revenue of a period; a second report of the period is a correction. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits, and against usage reports, 100 per minute per key. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['reportUsage'];
     delete?: never;
@@ -1393,7 +1393,7 @@ export interface paths {
     put?: never;
     /**
      * Report revenue of a period, snake_case (the same usage report)
-     * @description Report revenue of a period, snake_case (the same usage report). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits, and against usage reports, 100 per minute per key. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Report revenue of a period, snake_case (the same usage report). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits, and against usage reports, 100 per minute per key. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['secondFamilyReportRevenue'];
     delete?: never;
@@ -1411,7 +1411,7 @@ export interface paths {
     };
     /**
      * What the caller owes (balance, pending payouts) and is owed (receivable), snake_case
-     * @description What the caller owes (balance, pending payouts) and is owed (receivable), snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description What the caller owes (balance, pending payouts) and is owed (receivable), snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['secondFamilyRevenueBalance'];
     put?: never;
@@ -1433,7 +1433,7 @@ export interface paths {
     put?: never;
     /**
      * Is this name (and picture) a protected identity, and what must happen?
-     * @description Is this name (and picture) a protected identity, and what must happen?. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Is this name (and picture) a protected identity, and what must happen?. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `check_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['checkIdentity'];
     delete?: never;
@@ -1453,7 +1453,7 @@ export interface paths {
     put?: never;
     /**
      * Check up to 100 identities at once
-     * @description Check up to 100 identities at once. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Check up to 100 identities at once. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `check_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['checkIdentityBatch'];
     delete?: never;
@@ -1473,7 +1473,7 @@ export interface paths {
     put?: never;
     /**
      * Identity check, snake_case (UNCLAIMED, CLAIMED, BOXED)
-     * @description Identity check, snake_case (UNCLAIMED, CLAIMED, BOXED). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Identity check, snake_case (UNCLAIMED, CLAIMED, BOXED). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `check_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['secondFamilyCheckIdentity'];
     delete?: never;
@@ -1493,7 +1493,7 @@ export interface paths {
     put?: never;
     /**
      * Identity check of up to 100 identities, snake_case
-     * @description Identity check of up to 100 identities, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Identity check of up to 100 identities, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `check_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['secondFamilyCheckIdentityBatch'];
     delete?: never;
@@ -1511,7 +1511,7 @@ export interface paths {
     };
     /**
      * The current boxing status of a known (verified) identity, by claim id or box id
-     * @description The current boxing status of a known (verified) identity, by claim id or box id. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description The current boxing status of a known (verified) identity, by claim id or box id. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`, `check_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['identityStatus'];
     put?: never;
@@ -1531,13 +1531,13 @@ export interface paths {
     };
     /**
      * The avatars you reported, newest first
-     * @description The avatars you reported, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description The avatars you reported, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listAvatars'];
     put?: never;
     /**
      * Report an avatar you host (re-posting the same id updates it); it is run through detection
-     * @description Report an avatar you host (re-posting the same id updates it); it is run through detection. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Report an avatar you host (re-posting the same id updates it); it is run through detection. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['reportAvatar'];
     delete?: never;
@@ -1555,21 +1555,21 @@ export interface paths {
     };
     /**
      * One of your avatars
-     * @description One of your avatars. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description One of your avatars. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getAvatar'];
     put?: never;
     post?: never;
     /**
      * Stop reporting an avatar (you took it down): its open violations are resolved as removed
-     * @description Stop reporting an avatar (you took it down): its open violations are resolved as removed. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Stop reporting an avatar (you took it down): its open violations are resolved as removed. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     delete: operations['deleteAvatar'];
     options?: never;
     head?: never;
     /**
      * Change an avatar; it is evaluated again (an avatar that no longer breaks the policy resolves its violation as modified)
-     * @description Change an avatar; it is evaluated again (an avatar that no longer breaks the policy resolves its violation as modified). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Change an avatar; it is evaluated again (an avatar that no longer breaks the policy resolves its violation as modified). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     patch: operations['updateAvatar'];
     trace?: never;
@@ -1583,7 +1583,7 @@ export interface paths {
     };
     /**
      * Violations of avatars you host, newest first
-     * @description Violations of avatars you host, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description Violations of avatars you host, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listViolations'];
     put?: never;
@@ -1603,7 +1603,7 @@ export interface paths {
     };
     /**
      * One violation (detail form)
-     * @description One violation (detail form). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description One violation (detail form). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getViolation'];
     put?: never;
@@ -1625,7 +1625,7 @@ export interface paths {
     put?: never;
     /**
      * Resolve a pending (or appealed) violation: its grace period becomes resolved
-     * @description Resolve a pending (or appealed) violation: its grace period becomes resolved. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Resolve a pending (or appealed) violation: its grace period becomes resolved. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['resolveViolation'];
     delete?: never;
@@ -1645,7 +1645,7 @@ export interface paths {
     put?: never;
     /**
      * Appeal a pending violation: its grace period is paused until the appeal is decided
-     * @description Appeal a pending violation: its grace period is paused until the appeal is decided. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Appeal a pending violation: its grace period is paused until the appeal is decided. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['appealViolation'];
     delete?: never;
@@ -1663,7 +1663,7 @@ export interface paths {
     };
     /**
      * One of your appeals
-     * @description One of your appeals. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description One of your appeals. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getAppeal'];
     put?: never;
@@ -1683,7 +1683,7 @@ export interface paths {
     };
     /**
      * Grace periods of avatars you host, newest first
-     * @description Grace periods of avatars you host, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description Grace periods of avatars you host, newest first. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listGracePeriods'];
     put?: never;
@@ -1703,7 +1703,7 @@ export interface paths {
     };
     /**
      * One grace period (detail form, with the affected avatars and notifications)
-     * @description One grace period (detail form, with the affected avatars and notifications). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description One grace period (detail form, with the affected avatars and notifications). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['getGracePeriod'];
     put?: never;
@@ -1725,7 +1725,7 @@ export interface paths {
     put?: never;
     /**
      * Resolve an active (or paused) grace period: its violation becomes resolved
-     * @description Resolve an active (or paused) grace period: its violation becomes resolved. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Resolve an active (or paused) grace period: its violation becomes resolved. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['resolveGracePeriod'];
     delete?: never;
@@ -1743,7 +1743,7 @@ export interface paths {
     };
     /**
      * Box owner: the violations of your box, newest first, with how each was resolved (without the hosting platform's personal data)
-     * @description Box owner: the violations of your box, newest first, with how each was resolved (without the hosting platform's personal data). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description Box owner: the violations of your box, newest first, with how each was resolved (without the hosting platform's personal data). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['listBoxViolations'];
     put?: never;
@@ -1765,7 +1765,7 @@ export interface paths {
     put?: never;
     /**
      * Box owner: contest how a violation of your box was resolved, within its grace period; the operator reviews it as an appeal (upheld: the violation is pending again with the time it had left)
-     * @description Box owner: contest how a violation of your box was resolved, within its grace period; the operator reviews it as an appeal (upheld: the violation is pending again with the time it had left). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Box owner: contest how a violation of your box was resolved, within its grace period; the operator reviews it as an appeal (upheld: the violation is pending again with the time it had left). Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['contestResolution'];
     delete?: never;
@@ -1825,7 +1825,7 @@ export interface paths {
     put?: never;
     /**
      * Decide one of your own pending appeals at once (sandbox keys only)
-     * @description Decide one of your own pending appeals at once (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Decide one of your own pending appeals at once (sandbox keys only). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['testHelperDecideAppeal'];
     delete?: never;
@@ -1845,7 +1845,7 @@ export interface paths {
     put?: never;
     /**
      * Move your sandbox clock forward: every reminder, ending warning, expiry (and license expiry) that falls due fires, in order
-     * @description Move your sandbox clock forward: every reminder, ending warning, expiry (and license expiry) that falls due fires, in order. Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
+     * @description Move your sandbox clock forward: every reminder, ending warning, expiry (and license expiry) that falls due fires, in order. Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Key scopes allowed: `full`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits. Send an `Idempotency-Key` to make retries safe: a repeat gets the first answer (`Idempotent-Replayed: true`), the same key with another body 409 IDEMPOTENCY_CONFLICT.
      */
     post: operations['testHelperAdvanceTime'];
     delete?: never;
@@ -1863,7 +1863,7 @@ export interface paths {
     };
     /**
      * Pending takedowns and open grace periods, snake_case
-     * @description Pending takedowns and open grace periods, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Counts against the key’s per-minute and per-day limits.
+     * @description Pending takedowns and open grace periods, snake_case. Any API key (`Authorization: Bearer svc_test_…` or `svc_live_…`). Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
      */
     get: operations['enforcementObligations'];
     put?: never;
@@ -2205,11 +2205,17 @@ export interface components {
       /** @enum {string} */
       kind: 'platform' | 'creator';
     };
+    /**
+     * @description `full`: every operation; `read_only`: GET operations only; `check_only`: the identity checks (single and batch, both path families) and a check’s status only
+     * @enum {string}
+     */
+    KeyScope: 'full' | 'read_only' | 'check_only';
     IssuedKey: {
       id: string;
       /** @description The secret, shown once */
       key: string;
       name: string | null;
+      scope: components['schemas']['KeyScope'];
       /** @enum {string} */
       environment: 'sandbox' | 'production';
       /** Format: date-time */
@@ -4509,7 +4515,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4664,7 +4670,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4793,6 +4799,7 @@ export interface operations {
            *             "name": "string",
            *             "last4": "x9Qa",
            *             "lastUsedAt": "2019-08-24T14:15:22Z",
+           *             "scope": "full",
            *             "environment": "sandbox",
            *             "status": "active",
            *             "createdAt": "2019-08-24T14:15:22Z",
@@ -4829,6 +4836,7 @@ export interface operations {
                 last4: string | null;
                 /** @description When the key last authenticated a request, to within about 5 seconds; null if never */
                 lastUsedAt: string | null;
+                scope: components['schemas']['KeyScope'];
                 /** @enum {string} */
                 environment: 'sandbox' | 'production';
                 /** @enum {string} */
@@ -4873,7 +4881,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5040,7 +5048,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5162,7 +5170,8 @@ export interface operations {
         /**
          * @example {
          *       "environment": "sandbox",
-         *       "name": "Production checks"
+         *       "name": "Production checks",
+         *       "scope": "full"
          *     }
          */
         'application/json': {
@@ -5173,6 +5182,8 @@ export interface operations {
           environment?: 'sandbox' | 'production';
           /** @example Production checks */
           name?: string;
+          /** @description Default `full` */
+          scope?: components['schemas']['KeyScope'];
         };
       };
     };
@@ -5190,6 +5201,7 @@ export interface operations {
            *         "id": "string",
            *         "key": "string",
            *         "name": "string",
+           *         "scope": "full",
            *         "environment": "sandbox",
            *         "createdAt": "2019-08-24T14:15:22Z"
            *       }
@@ -5230,7 +5242,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5407,7 +5419,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5566,7 +5578,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5750,7 +5762,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5915,7 +5927,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6094,7 +6106,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6323,7 +6335,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6461,7 +6473,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6617,7 +6629,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6739,7 +6751,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6892,7 +6904,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7058,7 +7070,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7238,7 +7250,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7417,7 +7429,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7577,7 +7589,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7724,7 +7736,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7864,7 +7876,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8009,7 +8021,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8206,7 +8218,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8336,7 +8348,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8441,6 +8453,7 @@ export interface operations {
            *           "name": "string",
            *           "last4": "x9Qa",
            *           "lastUsedAt": "2019-08-24T14:15:22Z",
+           *           "scope": "full",
            *           "environment": "sandbox",
            *           "status": "active",
            *           "createdAt": "2019-08-24T14:15:22Z",
@@ -8463,6 +8476,7 @@ export interface operations {
               last4: string | null;
               /** @description When the key last authenticated a request, to within about 5 seconds; null if never */
               lastUsedAt: string | null;
+              scope: components['schemas']['KeyScope'];
               /** @enum {string} */
               environment: 'sandbox' | 'production';
               /** @enum {string} */
@@ -8506,7 +8520,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8580,12 +8594,15 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "name": "Production checks"
+         *       "name": "Production checks",
+         *       "scope": "full"
          *     }
          */
         'application/json': {
           /** @example Production checks */
           name?: string;
+          /** @description Default `full` */
+          scope?: components['schemas']['KeyScope'];
         };
       };
     };
@@ -8603,6 +8620,7 @@ export interface operations {
            *         "id": "string",
            *         "key": "string",
            *         "name": "string",
+           *         "scope": "full",
            *         "environment": "sandbox",
            *         "createdAt": "2019-08-24T14:15:22Z"
            *       }
@@ -8643,7 +8661,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8805,7 +8823,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8959,7 +8977,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9119,7 +9137,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9252,7 +9270,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9404,7 +9422,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9579,7 +9597,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9825,7 +9843,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10080,7 +10098,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10275,7 +10293,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10548,7 +10566,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10843,7 +10861,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11138,7 +11156,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11404,7 +11422,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11624,7 +11642,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11893,7 +11911,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -12093,7 +12111,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -12346,7 +12364,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -12634,7 +12652,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -12857,7 +12875,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -13034,7 +13052,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -13264,7 +13282,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -13513,7 +13531,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -13775,7 +13793,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -13992,7 +14010,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -14220,7 +14238,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -14412,7 +14430,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -14672,7 +14690,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -14924,7 +14942,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -15162,7 +15180,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -15371,7 +15389,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -15629,7 +15647,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -15899,7 +15917,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -16106,7 +16124,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -16361,7 +16379,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -16577,7 +16595,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -16798,7 +16816,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -17170,7 +17188,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -17436,7 +17454,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -17678,7 +17696,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -18086,7 +18104,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -18296,7 +18314,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -18563,7 +18581,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -18831,7 +18849,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -19097,7 +19115,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -19345,7 +19363,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -19554,7 +19572,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -19799,7 +19817,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -20254,7 +20272,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -20526,7 +20544,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -20847,7 +20865,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -21136,7 +21154,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -21366,7 +21384,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -21666,7 +21684,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -21953,7 +21971,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -22341,7 +22359,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -22581,7 +22599,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -22803,7 +22821,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -23074,7 +23092,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -23314,7 +23332,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -23518,7 +23536,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -23770,7 +23788,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -24155,7 +24173,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -24452,7 +24470,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -24694,7 +24712,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -25009,7 +25027,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -25267,7 +25285,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -25523,7 +25541,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -25745,7 +25763,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -25977,7 +25995,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -26306,7 +26324,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -26543,7 +26561,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -26818,7 +26836,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -27030,7 +27048,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -27320,7 +27338,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -27588,7 +27606,7 @@ export interface operations {
       };
       /**
        * @description FORBIDDEN: live keys
-       *     - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API
+       *     - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API
        */
       403: {
         headers: {
@@ -27830,7 +27848,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `FORBIDDEN`: the key is valid but may not do this; with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];

@@ -10,6 +10,7 @@ import {
   planSchema,
   rotatedKeySchema,
 } from './operations';
+import { keyScopeSchema } from './key-scopes';
 
 // The dashboard's own endpoints on the gateway (docs/spec/contracts.md §14, ADR 0024): accounts,
 // sessions and a platform's keys. Everything else the dashboard does goes through the public API
@@ -27,7 +28,10 @@ export const emailSchema = storable(z.string().trim().toLowerCase().max(254))
   .pipe(z.email({ message: 'expected an e-mail address such as ada@example.com' }))
   .meta({ example: 'ada@example.com' });
 
-export const dashboardIssueKeyBodySchema = z.object({ name: keyNameSchema.optional() });
+export const dashboardIssueKeyBodySchema = z.object({
+  name: keyNameSchema.optional(),
+  scope: keyScopeSchema.optional().meta({ description: 'Default `full`' }),
+});
 
 /** A key the dashboard revoked: it answers KEY_REVOKED from now on, and nothing replaced it. */
 export const dashboardRevokedKeySchema = z

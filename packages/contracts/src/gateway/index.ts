@@ -3,3 +3,4 @@ export * from './operations';
 export * from './dashboard';
 export * from './account-mail';
 export * from './account-security';
+export * from './key-scopes';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataOf, idParamSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
 import { defineOperation } from '../common/operation';
 import { accountSecurityOperations } from './account-security';
+import { keyScopeSchema } from './key-scopes';
 
 /** What a client reads of the served document: its OpenAPI version, `info.version` (the SDK's), paths. */
 const openApiDocumentSchema = z.looseObject({
@@ -74,6 +75,7 @@ export const keyNameSchema = storable(z.string().trim())
 export const issueKeyBodySchema = z.object({
   environment: environmentSchema.optional().meta({ description: "Default: the deployment's environment" }),
   name: keyNameSchema.optional(),
+  scope: keyScopeSchema.optional().meta({ description: 'Default `full`' }),
 });
 
 export const issuedKeySchema = z
@@ -81,6 +83,7 @@ export const issuedKeySchema = z
     id: z.string(),
     key: z.string().meta({ description: 'The secret, shown once' }),
     name: z.string().nullable(),
+    scope: keyScopeSchema,
     environment: environmentSchema,
     createdAt: z.iso.datetime(),
   })
@@ -99,6 +102,7 @@ export const apiKeySummarySchema = z.object({
   lastUsedAt: z.iso.datetime().nullable().meta({
     description: 'When the key last authenticated a request, to within about 5 seconds; null if never',
   }),
+  scope: keyScopeSchema,
   environment: environmentSchema,
   status: z.enum(['active', 'expiring', 'expired', 'revoked']),
   createdAt: z.iso.datetime(),

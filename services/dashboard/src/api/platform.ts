@@ -32,7 +32,7 @@ export function keyLabel(key: { id: string; name: string | null }): string {
 
 export function useIssueKey() {
   const client = useQueryClient();
-  return useMutation<ShownSecret, ApiError, { name?: string }>({
+  return useMutation<ShownSecret, ApiError, { name?: string; scope?: KeySummary['scope'] }>({
     mutationFn: async (body) => {
       const { data } = await unwrap(api.POST('/dashboard/api/keys', { body }));
       return { label: `New key ${keyLabel(data)}`, secret: data.key };

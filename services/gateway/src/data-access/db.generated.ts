@@ -3,6 +3,7 @@
 import type { AccountRole } from '../domain/account';
 import type { Environment } from '../domain/api-key';
 import type { Plan } from '../domain/plans';
+import type { KeyScope } from '@svc/contracts/gateway';
 import type { ColumnType } from '@svc/storage';
 
 export type Generated<T> =
@@ -50,6 +51,7 @@ export interface ApiKeys {
   platformId: string;
   replacedBy: string | null;
   revokedAt: Timestamp | null;
+  scope: KeyScope;
 }
 
 export interface DashboardUploads {

@@ -18,8 +18,9 @@ const findKey = preparedStatement('gateway_find_key', (db: Kysely<DB>, input: { 
       'k.budgetId',
       'k.expiresAt',
       'k.revokedAt',
+      'k.scope',
       'p.plan',
-      'p.name',
+      'p.name as platformName',
       'p.domain',
       'p.perMinute',
       'p.perDay',
@@ -96,9 +97,10 @@ export class KeyAuthenticationRepository implements KeyBudgetStore {
       budgetId: row.budgetId,
       expiresAt: row.expiresAt,
       revokedAt: row.revokedAt,
+      scope: row.scope,
       plan: row.plan,
       domain: row.domain,
-      platformName: row.name,
+      platformName: row.platformName,
       storedLimits:
         row.perMinute === null || row.perDay === null
           ? null

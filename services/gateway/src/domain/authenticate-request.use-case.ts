@@ -1,3 +1,4 @@
+import type { KeyScope } from '@svc/contracts/gateway';
 import { AppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
@@ -15,6 +16,8 @@ export interface Caller {
   plan: Plan;
   name: string;
   domain: string | null;
+  /** The key's scope (#32); a dashboard session, or an anonymous call, has none: everything its kind may reach. */
+  scope?: KeyScope;
 }
 
 export interface AuthenticatedRequest {
@@ -102,6 +105,7 @@ export async function authenticateRequest(
       plan: found.plan,
       name: found.platformName,
       domain: found.domain,
+      scope: found.scope,
     },
     rate,
   };

@@ -1,3 +1,5 @@
+import { scopeAllows, type KeyScope } from '@svc/contracts/gateway';
+import { AppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
@@ -136,6 +138,15 @@ export function matchAnonymous(
   return deps.routes.matchAnonymous(method, path);
 }
 
+/** A restricted key (#32) asked for an operation its scope does not reach. */
+function outOfScope(scope: KeyScope, operationId: string): AppError {
+  const reaches =
+    scope === 'read_only' ? 'GET operations only' : 'the identity checks and a check’s status only';
+  return new AppError('FORBIDDEN', `This key's scope (${scope}) does not allow ${operationId}`, {
+    details: { scope, operation: operationId, reason: `A ${scope} key reaches ${reaches}; use a full key.` },
+  });
+}
+
 /**
  * A public operation of another service, for anyone: no key, no budget (the answers are public
  * and cacheable, and the owner caches them), forwarded with a token naming no platform.
@@ -186,6 +197,10 @@ export async function handlePublicRequest(
   input.note?.({ platformId: auth.caller.platformId });
   const rateHeaders = auth.rate.headers;
   if (!auth.rate.allowed) return { kind: 'refused', rateHeaders, error: rateLimitedError(auth.rate) };
+  const scope = auth.caller.scope;
+  if (scope !== undefined && matched !== null && !scopeAllows(scope, matched.route)) {
+    return { kind: 'refused', rateHeaders, error: outOfScope(scope, matched.route.id) };
+  }
   try {
     const result = await dispatchRequest(deps, {
       caller: auth.caller,

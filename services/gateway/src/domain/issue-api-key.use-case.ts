@@ -1,3 +1,4 @@
+import type { KeyScope } from '@svc/contracts/gateway';
 import { newId } from '@svc/ids';
 import type { Clock } from '@svc/clock';
 import { AppError, errors } from '@svc/errors';
@@ -8,6 +9,7 @@ export interface IssuedKey {
   id: string;
   key: string;
   name: string | null;
+  scope: KeyScope;
   environment: Environment;
   createdAt: Date;
 }
@@ -17,6 +19,7 @@ function newKey(
   environment: Environment,
   now: Date,
   name: string | null,
+  scope: KeyScope,
 ): { record: NewApiKey; key: string } {
   const key = generateApiKey(environment);
   const id = newId('key');
@@ -27,6 +30,7 @@ function newKey(
       platformId,
       name,
       last4: key.slice(-4),
+      scope,
       environment,
       keyHash: hashApiKey(key),
       budgetId: id,
@@ -52,7 +56,12 @@ export async function issueApiKey(
     clock: Clock;
     maxActiveApiKeys?: number | undefined;
   },
-  input: { platformId: string; environment: Environment; name?: string | undefined },
+  input: {
+    platformId: string;
+    environment: Environment;
+    name?: string | undefined;
+    scope?: KeyScope | undefined;
+  },
 ): Promise<IssuedKey> {
   const limit = deps.maxActiveApiKeys ?? DEFAULT_MAX_ACTIVE_API_KEYS;
   return deps.db.transaction(async (tx) => {
@@ -68,12 +77,19 @@ export async function issueApiKey(
         { details: { quota: 'activeApiKeys', limit, used } },
       );
     }
-    const { key, record } = newKey(platform.id, input.environment, now, input.name ?? null);
+    const { key, record } = newKey(
+      platform.id,
+      input.environment,
+      now,
+      input.name ?? null,
+      input.scope ?? 'full',
+    );
     await deps.keys.insert(tx, record);
     return {
       id: record.id,
       key,
       name: record.name,
+      scope: record.scope,
       environment: record.environment,
       createdAt: record.createdAt,
     };
@@ -91,6 +107,7 @@ export async function registerKnownKey(
     platformId: input.platformId,
     name: 'Bootstrap key',
     last4: input.key.slice(-4),
+    scope: 'full',
     environment: input.environment,
     keyHash: hashApiKey(input.key),
     budgetId: input.keyId,
@@ -126,7 +143,7 @@ export async function rotateApiKey(
     }
     const now = deps.clock.now();
     const expiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
-    const { key, record } = newKey(old.platformId, old.environment, now, old.name);
+    const { key, record } = newKey(old.platformId, old.environment, now, old.name, old.scope);
     // The successor shares the old key's budget (the first key of the chain).
     await deps.keys.insert(tx, { ...record, budgetId: old.budgetId });
     await deps.keys.markRotated(tx, keyId, expiresAt, record.id);
@@ -152,7 +169,7 @@ export async function revokeApiKey(
     if (old === null) throw errors.notFound('Key', keyId);
     if (old.revokedAt !== null) throw errors.invalidState(`Key ${keyId} is already revoked`);
     const now = deps.clock.now();
-    const { key, record } = newKey(old.platformId, old.environment, now, old.name);
+    const { key, record } = newKey(old.platformId, old.environment, now, old.name, old.scope);
     await deps.keys.insert(tx, { ...record, budgetId: old.budgetId });
     await deps.keys.markRevoked(tx, keyId, now, record.id);
     return { revokedKeyId: keyId, id: record.id, key };

@@ -1,3 +1,4 @@
+import type { KeyScope } from '@svc/contracts/gateway';
 import type { Clock } from '@svc/clock';
 import { errors } from '@svc/errors';
 import type { Environment } from './api-key';
@@ -36,7 +37,12 @@ export function listOwnKeys(deps: KeyDeps, platformId: string): Promise<ApiKeyRe
 /** Issues the tenant a key of this deployment's environment, named if a name is given. */
 export function issueOwnKey(
   deps: KeyDeps,
-  input: { platformId: string; environment: Environment; name?: string | undefined },
+  input: {
+    platformId: string;
+    environment: Environment;
+    name?: string | undefined;
+    scope?: KeyScope | undefined;
+  },
 ): Promise<IssuedKey> {
   return issueApiKey(deps, input);
 }

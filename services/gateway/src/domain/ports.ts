@@ -1,3 +1,4 @@
+import type { KeyScope } from '@svc/contracts/gateway';
 import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
 import type { Account } from './account';
@@ -21,6 +22,7 @@ export interface ApiKeyRecord {
   name: string | null;
   last4: string | null;
   lastUsedAt: Date | null;
+  scope: KeyScope;
   environment: Environment;
   budgetId: string;
   createdAt: Date;
@@ -34,6 +36,7 @@ export interface NewApiKey {
   platformId: string;
   name: string | null;
   last4: string;
+  scope: KeyScope;
   environment: Environment;
   keyHash: string;
   budgetId: string;
@@ -90,6 +93,7 @@ export interface KnownKey {
   keyId: string;
   keyHash: string;
   platformId: string;
+  scope: KeyScope;
   environment: Environment;
   budgetId: string;
   expiresAt: Date | null;

@@ -24,6 +24,7 @@ function keyRecord(overrides: Partial<AuthenticatedKey> = {}): AuthenticatedKey 
     platformName: 'Test platform',
     domain: 'example.test',
     storedLimits: null,
+    scope: 'full',
     minuteCount: 1,
     dayCount: 1,
     extraCount: null,
@@ -123,6 +124,7 @@ describe('authenticating a public request', () => {
       plan: 'sandbox',
       name: 'Test platform',
       domain: 'example.test',
+      scope: 'full',
     });
     expect(auth.rate.allowed).toBe(true);
     expect(auth.rate.headers['X-RateLimit-Remaining']).toBe('53');

@@ -222,6 +222,7 @@ const KEY: KnownKey = {
   platformName: 'P',
   domain: null,
   storedLimits: null,
+  scope: 'full',
 };
 
 describe('key cache', () => {

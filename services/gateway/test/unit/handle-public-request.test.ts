@@ -28,6 +28,7 @@ function storeCounting(minuteCount: number): KeyAuthenticationStore & { calls: n
     platformName: 'Test platform',
     domain: null,
     storedLimits: null,
+    scope: 'full',
     minuteCount,
     dayCount: minuteCount,
     extraCount: null,

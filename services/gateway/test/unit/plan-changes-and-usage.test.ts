@@ -77,6 +77,7 @@ describe('plan usage', () => {
     name: null,
     last4: null,
     lastUsedAt: null,
+    scope: 'full',
     environment: 'sandbox',
     budgetId: `budget_${id}`,
     createdAt: new Date(NOW),

@@ -9,11 +9,18 @@ import {
   type KeySummary,
   type ShownSecret,
 } from '../../api/platform';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, SelectField } from '../../components/Field';
 import { SecretOnce } from '../../components/SecretOnce';
 import { QueryState } from '../../components/Status';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** What each scope reaches, in words (the API's KeyScope). */
+const SCOPES: Record<KeySummary['scope'], string> = {
+  full: 'Full access',
+  read_only: 'Read-only (GET operations)',
+  check_only: 'Identity checks only',
+};
 
 /** Asks before a key is revoked: it cannot be undone, and nothing replaces the key. */
 function ConfirmRevoke({
@@ -72,8 +79,10 @@ export function Keys() {
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const name = String(new FormData(form).get('name') ?? '').trim();
-    issue.mutate(name === '' ? {} : { name }, {
+    const data = new FormData(form);
+    const name = String(data.get('name') ?? '').trim();
+    const scope = String(data.get('scope') ?? 'full') as KeySummary['scope'];
+    issue.mutate(name === '' ? { scope } : { name, scope }, {
       onSuccess: (secret) => {
         setShown(secret);
         form.reset();
@@ -85,7 +94,8 @@ export function Keys() {
       <h1 id="keys-title">API keys</h1>
       <p>
         Rotating a key issues a new secret and keeps the old one working for 24 hours; revoking refuses a key
-        at once and issues nothing in its place.
+        at once and issues nothing in its place. A restricted key reaches only what its scope allows: give a
+        check-only key to the service that checks identities, a read-only one to reporting.
       </p>
       {shown === null ? null : <SecretOnce shown={shown} onDone={() => setShown(null)} />}
       {revoked === null ? null : (
@@ -101,11 +111,18 @@ export function Keys() {
           placeholder="Production checks"
           error={fieldError(issue.error, 'name')}
         />
+        <SelectField label="Scope" name="scope" defaultValue="full" error={fieldError(issue.error, 'scope')}>
+          {Object.entries(SCOPES).map(([scope, label]) => (
+            <option key={scope} value={scope}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
         <button type="submit" disabled={issue.isPending}>
           Create a key
         </button>
       </form>
-      <FormError error={formError(error, ['name'])} />
+      <FormError error={formError(error, ['name', 'scope'])} />
       {confirming === null ? null : (
         <ConfirmRevoke
           keyToRevoke={confirming}
@@ -131,6 +148,7 @@ export function Keys() {
                   <tr>
                     <th scope="col">Name</th>
                     <th scope="col">Secret ends in</th>
+                    <th scope="col">Scope</th>
                     <th scope="col">Environment</th>
                     <th scope="col">Status</th>
                     <th scope="col">Last used</th>
@@ -147,6 +165,7 @@ export function Keys() {
                         <code className="muted">{key.id}</code>
                       </td>
                       <td>{key.last4 === null ? '–' : <code>…{key.last4}</code>}</td>
+                      <td>{SCOPES[key.scope]}</td>
                       <td>{key.environment}</td>
                       <td>
                         <span className={`badge ${key.status === 'active' ? 'ok' : 'warn'}`}>

@@ -98,6 +98,7 @@ export function adminRoutes(
       platformId: id,
       environment: body.environment ?? ctx.environment,
       name: body.name,
+      scope: body.scope,
     });
     respond(res, adminOperations.issueKey, 201, { data: presentKey(issued) });
   });

@@ -171,7 +171,12 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
     const platformId = tenantOf(await session(req));
     // The name is optional, and so is the body that carries it.
     const body = req.body === undefined ? {} : parseBody(dashboardIssueKeyBodySchema, req);
-    const issued = await issueOwnKey(ctx, { platformId, environment: ctx.environment, name: body.name });
+    const issued = await issueOwnKey(ctx, {
+      platformId,
+      environment: ctx.environment,
+      name: body.name,
+      scope: body.scope,
+    });
     respond(res, dashboardOperations.issueKey, 201, { data: presentKey(issued) });
   });
 

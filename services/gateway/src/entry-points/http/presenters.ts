@@ -21,6 +21,7 @@ export function presentKey(issued: IssuedKey) {
     id: issued.id,
     key: issued.key,
     name: issued.name,
+    scope: issued.scope,
     environment: issued.environment,
     createdAt: issued.createdAt.toISOString(),
   };
@@ -39,6 +40,7 @@ export function presentKeySummary(key: ApiKeyRecord, now: Date) {
     name: key.name,
     last4: key.last4,
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    scope: key.scope,
     environment: key.environment,
     status: keyStatus(key, now),
     createdAt: key.createdAt.toISOString(),
