@@ -49,7 +49,7 @@ export function rabbitmqBinDir(): string {
 /**
  * Starts a private RabbitMQ node. The scripts are called directly (Debian's /usr/sbin wrapper
  * switches to the rabbitmq user and its HOME, hence its cookie): server and CLI share this node's
- * HOME, so rabbitmqctl reads the cookie the node wrote. epmd listens on a port of its own and is
+ * HOME, and the cookie in it, written here first. epmd listens on a port of its own and is
  * stopped with the node.
  */
 export async function startPrivateRabbitMQ(): Promise<PrivateRabbitMQ> {
@@ -57,6 +57,12 @@ export async function startPrivateRabbitMQ(): Promise<PrivateRabbitMQ> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'svc-private-rabbit-'));
   const home = path.join(root, 'home');
   for (const dir of [home, path.join(root, 'mnesia'), path.join(root, 'log')]) mkdirSync(dir);
+  // The cookie is written before either starts: left to them, `rabbitmq-server -detached` returns
+  // before the node has written one, and `rabbitmqctl wait`, started at once, could write its own.
+  // A CI run's replica suite saw it: 120 s of "Invalid challenge reply", and five tests lost.
+  writeFileSync(path.join(home, '.erlang.cookie'), randomBytes(20).toString('hex').toUpperCase(), {
+    mode: 0o400,
+  });
   const [amqpPort, distPort, epmdPort] = [await stablePort(), await stablePort(), await stablePort()];
   const nodeName = `svcfaults${randomBytes(4).toString('hex')}@localhost`;
   const pidFile = path.join(root, 'rabbit.pid');
