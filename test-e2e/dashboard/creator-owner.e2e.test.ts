@@ -301,4 +301,92 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     await screenshot(page, 'creator-royalties');
     await context.close();
   });
+
+  // Issue #32, "Budgets": a box page made 11 to 13 calls, and a few of them spent a session's
+  // minute. Each page now loads with at most 3 calls: its reads of the public API go together.
+  it('when a creator and a platform open each page of their dashboards, then each page loads with at most 3 API calls', async () => {
+    const calls: string[] = [];
+    const counted = (url: string) => {
+      const { pathname } = new URL(url);
+      return /^\/(dashboard\/api|v1\/svc|identity|licensing|revenue|enforcement)\//.test(pathname);
+    };
+    /** Opens a page from the navigation, as a user would, and counts the calls it makes until it is quiet. */
+    async function open(page: Page, link: Locator, heading: string | RegExp): Promise<string[]> {
+      calls.length = 0;
+      await link.click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      // Quiet: no new call for a second (the parts that load after the page's first answers included).
+      let seen = -1;
+      for (let i = 0; i < 20 && seen !== calls.length; i += 1) {
+        seen = calls.length;
+        await page.waitForTimeout(1000);
+      }
+      return [...calls];
+    }
+    const perPage: Record<string, string[]> = {};
+
+    const creator = await newVisitor(browser);
+    const page = await creator.newPage();
+    page.on('request', (request) => {
+      if (counted(request.url())) calls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await signUp(page, deployment, {
+      email: uniqueEmail('thrifty'),
+      name: 'Thrifty Estate',
+      role: 'creator',
+    });
+    const name = `Ada Budget ${process.pid}${Date.now() % 100000}`;
+    const boxId = await boxedInDashboard(page, name);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    perPage.claims = await open(page, nav.getByRole('link', { name: 'Claims' }), 'Your claims');
+    perPage.claim = await open(page, page.getByRole('link', { name }).first(), name);
+    perPage.boxes = await open(page, nav.getByRole('link', { name: 'Boxes' }), 'Your boxes');
+    perPage.box = await open(page, page.getByRole('link', { name }).first(), `Box of ${name}`);
+    expect(page.url()).toContain(boxId);
+    // Opened afresh (a bookmark, a reload): nothing in the page's cache. The session is read once
+    // per visit, not per page, and is left out.
+    calls.length = 0;
+    await page.goto(page.url());
+    await page.getByRole('heading', { name: `Box of ${name}`, level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Violations and grace periods', level: 2 }).waitFor();
+    await page.waitForTimeout(1500);
+    perPage.boxAfresh = calls.filter((call) => call !== 'GET /dashboard/api/session');
+    perPage.royalties = await open(page, nav.getByRole('link', { name: 'Royalties' }), 'Royalties and fees');
+    perPage.creatorOverview = await open(page, nav.getByRole('link', { name: 'Overview' }), /^Welcome/);
+    await creator.close();
+
+    const platform = await newVisitor(browser);
+    const platformPage = await platform.newPage();
+    platformPage.on('request', (request) => {
+      if (counted(request.url())) calls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await signUp(platformPage, deployment, {
+      email: uniqueEmail('frugal'),
+      name: 'Frugal Inc',
+      role: 'platform',
+    });
+    const platformNav = platformPage.getByRole('navigation', { name: 'Main' });
+    for (const [label, heading] of [
+      ['API keys', 'API keys'],
+      ['Webhooks', 'Webhook endpoints'],
+      ['Plan and usage', 'Plan and usage'],
+      ['Licenses', 'Licenses and usage'],
+      ['Violations', 'Violations'],
+      ['Obligations', 'Obligations'],
+      ['Overview', /^Welcome/],
+    ] as const) {
+      perPage[label] = await open(
+        platformPage,
+        platformNav.getByRole('link', { name: label, exact: true }),
+        heading,
+      );
+    }
+    await platform.close();
+
+    const over = Object.entries(perPage).filter(([, made]) => made.length > 3);
+    expect(over).toEqual([]);
+    // The box page's twelve reads (the box, six months of statistics, requests, licenses,
+    // violations) went as two batches; its scan's progress is the gateway's own.
+    expect(perPage.boxAfresh?.filter((call) => call === 'POST /dashboard/api/batch')).toHaveLength(2);
+  });
 });

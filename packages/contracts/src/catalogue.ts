@@ -7,6 +7,7 @@ import { detectionOperations } from './detection/operations';
 import { enforcementEvents } from './enforcement/events';
 import { enforcementOperations } from './enforcement/operations';
 import { dashboardOperations } from './gateway/dashboard';
+import { dashboardBatchOperations } from './gateway/dashboard-batch';
 import { accountMailOperations } from './gateway/account-mail';
 import { adminOperations } from './gateway/operations';
 import { licensingEvents } from './licensing/events';
@@ -45,6 +46,7 @@ export function listEvents(events: readonly AnyEventDefinition[]): readonly AnyE
 export const allOperations: readonly Operation[] = listOperations([
   ...Object.values(adminOperations),
   ...Object.values(dashboardOperations),
+  ...Object.values(dashboardBatchOperations),
   // Listed here, not in adminOperations: account-mail.ts reads dashboard.ts's session schema (#30).
   ...Object.values(accountMailOperations),
   ...Object.values(registryOperations),

@@ -502,6 +502,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dashboard/api/batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Up to 20 reads of the public API in one call, counted once against the session's budget
+     * @description Each read is a GET operation of the public API, made as the session's tenant exactly as if sent alone, and answered in the same order with its own status and body (an error is that read's, not the batch's). A path outside the public API, a write, or an operation with a rate bucket of its own is refused (400, naming `requests.N.path`). The batch is refused whole (429) when the session's budget is spent.
+     */
+    post: operations['dashboardBatchRead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dashboard/api/email-verifications': {
     parameters: {
       query?: never;
@@ -2384,6 +2404,25 @@ export interface components {
       revokedKeyId: string;
       /** Format: date-time */
       revokedAt: string;
+    };
+    DashboardBatchAnswer: {
+      responses: {
+        /** @description The status the read would have answered alone */
+        status: number;
+        /** @description Seconds, when that answer carried Retry-After (a 503) */
+        retryAfter?: number;
+        /** @description Its JSON body: the operation’s answer, or the error envelope */
+        body: unknown;
+      }[];
+    };
+    DashboardBatchRead: {
+      requests: {
+        /**
+         * @description Path and query of a GET operation of the public API (`/v1/svc/…`, `/identity/…`, `/licensing/…`, `/revenue/…`, `/enforcement/…`), as it would be sent alone
+         * @example /v1/svc/boxes/box_7Hq2/stats?period=2026-10
+         */
+        path: string;
+      }[];
     };
     /** @description The same answer whether or not the address has an account */
     PasswordResetRequested: {
@@ -9018,6 +9057,191 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'INVALID_STATE';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardBatchRead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "requests": [
+         *         {
+         *           "path": "/v1/svc/boxes/box_7Hq2"
+         *         },
+         *         {
+         *           "path": "/v1/svc/boxes/box_7Hq2/stats"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['DashboardBatchRead'];
+      };
+    };
+    responses: {
+      /** @description The answers, in the order of the reads */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "responses": [
+           *           {
+           *             "status": 200,
+           *             "body": {
+           *               "data": {
+           *                 "id": "box_7Hq2"
+           *               }
+           *             }
+           *           },
+           *           {
+           *             "status": 404,
+           *             "body": {
+           *               "error": {
+           *                 "code": "NOT_FOUND",
+           *                 "message": "Box not found"
+           *               }
+           *             }
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['DashboardBatchAnswer'];
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is over 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body is not UTF-8 JSON: another Content-Type or charset, or a Content-Encoding */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
             };
           };
         };

@@ -32,6 +32,7 @@ import { UpstreamClient } from './domain/upstream.client';
 import { accountMailRoutes } from './entry-points/http/account-mail.routes';
 import { adminRoutes } from './entry-points/http/admin.routes';
 import { accountRoutes } from './entry-points/http/account.routes';
+import { batchRoutes } from './entry-points/http/batch.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
 import { sampleRoutes } from './entry-points/http/samples.routes';
@@ -160,6 +161,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       accountRoutes(own, context);
       // Before the dashboard's routes: they end with a 404 for every other /dashboard/api path.
       accountMailRoutes(own, context);
+      batchRoutes(own, context);
       dashboardRoutes(own, context);
       adminRoutes(own, context, () => self.readiness());
       sampleRoutes(own, context);

@@ -4,3 +4,4 @@ export * from './dashboard';
 export * from './account-mail';
 export * from './account-security';
 export * from './key-scopes';
+export * from './dashboard-batch';

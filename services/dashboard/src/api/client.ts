@@ -1,10 +1,12 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '@svc/sdk';
+import { batchingFetch } from './batch';
 import { apiErrorOf, currentCsrfToken } from './http';
 
 // The typed client: every path, parameter, body and answer comes from the types packages/sdk
 // generates from the served OpenAPI document, so a changed operation is a type error here.
-// Same origin, the session cookie; the session's CSRF token on every state-changing call.
+// Same origin, the session cookie; the session's CSRF token on every state-changing call. Reads
+// asked in the same turn go together as one batch (./batch.ts).
 
 const csrf: Middleware = {
   onRequest({ request }) {
@@ -16,7 +18,11 @@ const csrf: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
+export const api = createClient<paths>({
+  baseUrl: window.location.origin,
+  credentials: 'same-origin',
+  fetch: batchingFetch((input, init) => globalThis.fetch(input, init), window.location.origin),
+});
 api.use(csrf);
 
 /** The data of a successful call, or the API's error as an ApiError (code, message, fields). */

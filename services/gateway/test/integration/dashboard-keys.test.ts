@@ -14,17 +14,8 @@ afterAll(async () => {
   await echo.service.stop();
 });
 
-let n = 0;
 async function platformSession() {
-  n += 1;
-  const res = await h.signUp({
-    email: `keys${n}@example.com`,
-    password: 'twelve chars or more',
-    name: `Keys ${n}`,
-    role: 'platform',
-  });
-  expect(res.status).toBe(200);
-  return sessionHeaders(res);
+  return (await h.session('platform')).headers;
 }
 
 function sessionHeaders(res: { headers: Headers; body: { data: { csrfToken: string } } }) {
@@ -101,7 +92,7 @@ describe('dashboard keys', () => {
   });
 
   it('when a key is rotated and the old one revoked during its overlap, then the old one is refused at once, the successor keeps the name and works, and nothing new is issued', async () => {
-    const headers = await platformSession();
+    const { headers, email } = await h.session('platform');
     const issued = await h.call(undefined, 'POST', '/dashboard/api/keys', { name: 'Leaked' }, headers);
     const rotated = await h.call(
       undefined,
@@ -155,7 +146,7 @@ describe('dashboard keys', () => {
     h.clock.advance(25 * 3_600_000);
     // A day later the session has ended: sign in again.
     const signedIn = await h.call(undefined, 'POST', '/dashboard/api/session', {
-      email: `keys${n}@example.com`,
+      email,
       password: 'twelve chars or more',
     });
     expect(signedIn.status).toBe(200);

@@ -28,15 +28,7 @@ afterAll(async () => {
 });
 
 async function platformSession() {
-  const res = await h.signUp({
-    email: `scopes${Math.random().toString(36).slice(2)}@example.com`,
-    password: 'twelve chars or more',
-    name: 'Scopes',
-    role: 'platform',
-  });
-  expect(res.status).toBe(200);
-  const cookie = `svc_session=${/svc_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? ''}`;
-  return { cookie, 'x-csrf-token': res.body.data.csrfToken as string };
+  return (await h.session('platform')).headers;
 }
 
 async function issue(headers: Record<string, string>, scope?: string) {
