@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { seriousViolations } from './accessibility';
 import {
   launchBrowser,
   newVisitor,
@@ -154,6 +155,82 @@ describe('dashboard: a platform developer watches its plan, licenses and obligat
     await page.getByRole('link', { name: 'Obligations', exact: true }).click();
     await takedown.getByRole('row').filter({ hasText: 'avatar-thornbury' }).waitFor();
     await screenshot(page, 'platform-obligations');
+    await context.close();
+  });
+
+  // Issue #32, "Platforms": a license is managed from the dashboard, not only read there.
+  it('when a developer reports usage, renews and cancels a license from the dashboard, then the API answers the same, and a bad period is named on its field', async () => {
+    const unique = String(process.pid).replace(/\d/g, (d) => 'abcdefghij'[Number(d)] ?? 'x');
+    const name = `Rosalind Ashdown ${unique}`;
+    const boxId = await protectedIdentity(name, {
+      policy: 'LICENSE',
+      policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
+    });
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    await signUp(page, deployment, { email: uniqueEmail('manager'), name: 'Avatars Ltd', role: 'platform' });
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const key = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const request = await call(key, 'POST', '/v1/svc/licenses/request', {
+      boxId,
+      tier: 'personal',
+      useCase: 'Companion avatar',
+      acceptGuidelines: true,
+    });
+    expect(request.status).toBe(201);
+    const licenseId = (await call(key, 'GET', `/v1/svc/licenses/request/${request.body.data.id}`)).body.data
+      .license.id as string;
+    const before = (await call(key, 'GET', `/v1/svc/licenses/${licenseId}`)).body.data;
+
+    await page.getByRole('link', { name: 'Licenses', exact: true }).click();
+    await page.getByRole('link', { name }).click();
+    await page.getByRole('heading', { name: `${name}: personal license`, level: 1 }).waitFor();
+    const manage = page.getByRole('region', { name: 'Manage this license' });
+    const notice = manage.getByRole('status');
+
+    // A period that is no month: the API's message on the field, nothing reported.
+    const periodField = manage.getByLabel('Period');
+    const period = await periodField.inputValue();
+    expect(period).toMatch(/^\d{4}-\d{2}$/);
+    await periodField.fill('2026-13');
+    await manage.getByLabel('Subscribers').fill('12');
+    await manage.getByLabel('Subscription revenue (USD)').fill('250.50');
+    await manage.getByRole('button', { name: 'Report usage' }).click();
+    await manage.getByRole('alert').filter({ hasText: 'expected YYYY-MM' }).waitFor();
+    expect(await periodField.getAttribute('aria-invalid')).toBe('true');
+    expect((await call(key, 'GET', `/v1/svc/licenses/${licenseId}`)).body.data.usage.revenue).toBe(0);
+
+    await periodField.fill(period);
+    await manage.getByRole('button', { name: 'Report usage' }).click();
+    await notice.filter({ hasText: `Reported ${period}: revenue $250.50, royalty due` }).waitFor();
+    await page.getByRole('definition').filter({ hasText: '$250.50' }).first().waitFor();
+    const reported = (await call(key, 'GET', `/v1/svc/licenses/${licenseId}`)).body.data;
+    expect(reported.usage).toMatchObject({ revenue: 250.5, subscribers: 12 });
+
+    // Renewed by six months.
+    await manage.getByLabel('Months to add').fill('6');
+    await manage.getByRole('button', { name: 'Renew license' }).click();
+    await notice.filter({ hasText: /^Renewed: valid until/ }).waitFor();
+    const renewed = (await call(key, 'GET', `/v1/svc/licenses/${licenseId}`)).body.data;
+    const months = (Date.parse(renewed.expiresAt) - Date.parse(before.expiresAt)) / (30.44 * 86_400_000);
+    expect(Math.round(months)).toBe(6);
+    await screenshot(page, 'platform-license-manage');
+    const inaccessible = await seriousViolations(page);
+
+    // Cancelled at once, after a confirmation.
+    await manage.getByRole('button', { name: 'Cancel license…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel the personal license of ${name}?` });
+    await dialog.getByLabel('At once').check();
+    inaccessible.push(...(await seriousViolations(page)));
+    expect(inaccessible).toEqual([]);
+    await dialog.getByLabel('Reason (optional)').fill('The avatar was retired');
+    await dialog.getByRole('button', { name: 'Cancel license', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await notice.filter({ hasText: /^Cancelled/ }).waitFor();
+    await manage.getByText('This license is cancelled').waitFor();
+    expect((await call(key, 'GET', `/v1/svc/licenses/${licenseId}`)).body.data.status).toBe('cancelled');
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { components } from '@svc/sdk';
+import type { components, paths } from '@svc/sdk';
 import { api, idempotencyKey, unwrap } from './client';
 import type { ApiError } from './http';
 
@@ -75,5 +75,80 @@ export function useAdvanceTime() {
         void client.invalidateQueries({ queryKey: [key] });
       }
     },
+  });
+}
+
+export type LicenseTier = components['schemas']['LicenseListItem']['tier'];
+export type RenewedLicense =
+  paths['/v1/svc/licenses/{id}/renew']['post']['responses'][200]['content']['application/json']['data'];
+export type CancelledLicense =
+  paths['/v1/svc/licenses/{id}']['delete']['responses'][200]['content']['application/json']['data'];
+export type UsageReportResult = components['schemas']['UsageReportResult'];
+export type UsageReport = NonNullable<
+  paths['/v1/svc/licenses/{id}/usage']['post']['requestBody']
+>['content']['application/json'];
+
+/** After a change to a license: its page, the list and what the platform owes are read again. */
+function useAfterLicenseChange(id: string) {
+  const client = useQueryClient();
+  return () => {
+    for (const key of [['license', id], ['licenses'], ['obligations']]) {
+      void client.invalidateQueries({ queryKey: key });
+    }
+  };
+}
+
+/** Extends an active license by `term` months; a new tier may wait for the owner's approval (202). */
+export function useRenewLicense(id: string) {
+  const after = useAfterLicenseChange(id);
+  return useMutation<RenewedLicense, ApiError, { term: number; tier?: LicenseTier | undefined }>({
+    mutationFn: async ({ term, tier }) =>
+      (
+        await unwrap(
+          api.POST('/v1/svc/licenses/{id}/renew', {
+            params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+            body: tier === undefined ? { term } : { term, tier },
+          }),
+        )
+      ).data,
+    onSuccess: after,
+  });
+}
+
+/** Cancels a license at once, or at the end of the current billing month. */
+export function useCancelLicense(id: string) {
+  const after = useAfterLicenseChange(id);
+  return useMutation<
+    CancelledLicense,
+    ApiError,
+    { reason?: string | undefined; effectiveDate: 'immediate' | 'end_of_billing_period' }
+  >({
+    mutationFn: async ({ reason, effectiveDate }) =>
+      (
+        await unwrap(
+          api.DELETE('/v1/svc/licenses/{id}', {
+            params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+            body: reason === undefined ? { effectiveDate } : { reason, effectiveDate },
+          }),
+        )
+      ).data,
+    onSuccess: after,
+  });
+}
+
+/** Reports (or corrects) a period's usage; the royalty is computed from the revenue. */
+export function useReportUsage(id: string) {
+  const after = useAfterLicenseChange(id);
+  return useMutation<UsageReportResult, ApiError, UsageReport>({
+    mutationFn: async (report) =>
+      (
+        await unwrap(
+          api.POST('/v1/svc/licenses/{id}/usage', {
+            params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+            body: report,
+          }),
+        )
+      ).data,
+    onSuccess: after,
   });
 }

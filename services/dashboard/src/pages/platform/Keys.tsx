@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { fieldError, formError } from '../../api/form-errors';
 import {
   keyLabel,
@@ -34,10 +34,8 @@ function ConfirmRevoke({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   // A modal dialog: focus moves into it, the page behind is inert, Escape cancels.
   const open = (element: HTMLDialogElement | null) => {
-    dialog.current = element;
     if (element !== null && !element.open) element.showModal();
   };
   const label = keyLabel(keyToRevoke);

@@ -7,6 +7,7 @@ import { useSession } from '../../api/session';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { ProofPanel, type ProofTarget } from '../../components/ProofPanel';
 import { QueryState } from '../../components/Status';
+import { LicenseActions } from './LicenseActions';
 import { SandboxClock } from './SandboxClock';
 
 /** Saves `text` as a file named `name` through the browser's download. */
@@ -251,6 +252,7 @@ export function LicenseDetail() {
                 /usage (a second report of the period corrects the first).
               </p>
             ) : null}
+            <LicenseActions license={license.data} />
           </section>
         )
       }
