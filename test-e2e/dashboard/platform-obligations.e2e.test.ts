@@ -233,4 +233,82 @@ describe('dashboard: a platform developer watches its plan, licenses and obligat
     expect((await call(key, 'GET', `/v1/svc/licenses/${licenseId}`)).body.data.status).toBe('cancelled');
     await context.close();
   });
+
+  // Issue #32, "Platforms": a violation has a page of its own, with what happened when, and the
+  // platform resolves or appeals it there, the API checking each as for any caller.
+  it('when a developer opens a violation, then it sees its timeline, a resolution the facts refuse says why, an appeal pauses it, and removing the avatar resolves it', async () => {
+    const unique = String(process.pid).replace(/\d/g, (d) => 'abcdefghij'[Number(d)] ?? 'x');
+    const name = `Bartholomew Quillfeather ${unique}`;
+    await protectedIdentity(name, { policy: 'BLOCK_ALL' });
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    await signUp(page, deployment, { email: uniqueEmail('appeals'), name: 'Personas Ltd', role: 'platform' });
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const key = (await page.getByLabel('Secret', { exact: true }).textContent()) ?? '';
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    let violationId: string | undefined;
+    for (let attempt = 0; attempt < 60 && violationId === undefined; attempt += 1) {
+      const avatar = await call(key, 'POST', '/v1/svc/avatars', {
+        id: 'avatar-quill',
+        name,
+        creatorId: 'creator-9',
+        userCount: 20,
+      });
+      violationId = avatar.body.data?.openViolations?.[0];
+      if (violationId === undefined) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(violationId).toBeDefined();
+
+    await page.getByRole('link', { name: 'Violations', exact: true }).click();
+    await page.getByRole('link', { name }).click();
+    await page.getByRole('heading', { name: `${name}: violation of ${name}`, level: 1 }).waitFor();
+    const timeline = page.getByRole('list', { name: 'Timeline' });
+    await timeline.getByText('Detected').waitFor();
+
+    // "Licensed" without a license is refused on the License field; "modified" while the avatar
+    // still matches is refused by the facts, and the API's reason shows.
+    const resolve = page.getByRole('form', { name: 'Resolve' });
+    await resolve.getByLabel('Resolution').selectOption('licensed');
+    await resolve.getByLabel('License').waitFor();
+    await resolve.getByRole('button', { name: 'Resolve violation' }).click();
+    await resolve.getByRole('alert').first().waitFor();
+    expect(await resolve.getByLabel('License').getAttribute('aria-invalid')).toBe('true');
+    await resolve.getByLabel('Resolution').selectOption('modified');
+    await resolve.getByRole('button', { name: 'Resolve violation' }).click();
+    const refused = resolve.locator('.form-error');
+    await refused.waitFor();
+    expect((await refused.textContent())?.length).toBeGreaterThan(10);
+    expect((await call(key, 'GET', `/v1/svc/violations/${violationId}`)).body.data.status).toBe('pending');
+
+    // An appeal without its explanation is refused on that field; with it, the grace period pauses.
+    const appeal = page.getByRole('form', { name: 'Appeal' });
+    await appeal.getByLabel('Reason').selectOption('common_name');
+    await appeal.getByRole('button', { name: 'Appeal violation' }).click();
+    await appeal.getByRole('alert').first().waitFor();
+    expect(await appeal.getByLabel('Explanation').getAttribute('aria-invalid')).toBe('true');
+    await appeal.getByLabel('Explanation').fill('Our avatar is a fictional wizard of the same name.');
+    await appeal.getByRole('button', { name: 'Appeal violation' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Appealed: the grace period is paused/ })
+      .waitFor();
+    await timeline.getByText('Appealed (common name)').waitFor();
+    expect((await call(key, 'GET', `/v1/svc/violations/${violationId}`)).body.data.status).toBe('appealed');
+    await screenshot(page, 'platform-violation-detail');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Taking the avatar down resolves it (the appeal is withdrawn).
+    await resolve.getByLabel('Resolution').selectOption('removed');
+    await resolve.getByRole('button', { name: 'Resolve violation' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Resolved \(removed\)/ })
+      .waitFor();
+    const resolved = (await call(key, 'GET', `/v1/svc/violations/${violationId}`)).body.data;
+    expect(resolved.status).toBe('resolved');
+    expect(resolved.resolution).toBe('removed');
+    await timeline.getByText('Resolved: removed').waitFor();
+    await context.close();
+  });
 });

@@ -31,6 +31,7 @@ import {
   Usage,
   VerifyEmail,
   Violations,
+  ViolationDetail,
   WebhookDetail,
   Webhooks,
 } from './pages';
@@ -166,6 +167,14 @@ export function App() {
             element={
               <RequireSession roles={['platform']}>
                 <Violations />
+              </RequireSession>
+            }
+          />
+          <Route
+            path="violations/:id"
+            element={
+              <RequireSession roles={['platform']}>
+                <ViolationDetail />
               </RequireSession>
             }
           />

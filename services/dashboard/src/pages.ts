@@ -20,6 +20,7 @@ const load = {
   Obligations: () => import('./pages/platform/Obligations'),
   Usage: () => import('./pages/platform/Usage'),
   Violations: () => import('./pages/platform/Violations'),
+  ViolationDetail: () => import('./pages/platform/ViolationDetail'),
   WebhookDetail: () => import('./pages/platform/WebhookDetail'),
   Webhooks: () => import('./pages/platform/Webhooks'),
   Overview: () => import('./pages/Overview'),
@@ -51,6 +52,9 @@ export const Licenses = lazy(() => load.Licenses().then((m) => ({ default: m.Lic
 export const Obligations = lazy(() => load.Obligations().then((m) => ({ default: m.Obligations })));
 export const Usage = lazy(() => load.Usage().then((m) => ({ default: m.Usage })));
 export const Violations = lazy(() => load.Violations().then((m) => ({ default: m.Violations })));
+export const ViolationDetail = lazy(() =>
+  load.ViolationDetail().then((m) => ({ default: m.ViolationDetail })),
+);
 export const WebhookDetail = lazy(() => load.WebhookDetail().then((m) => ({ default: m.WebhookDetail })));
 export const Webhooks = lazy(() => load.Webhooks().then((m) => ({ default: m.Webhooks })));
 export const Overview = lazy(() => load.Overview().then((m) => ({ default: m.Overview })));
@@ -78,6 +82,7 @@ const FIRST_LOADS: [string, () => Promise<unknown>][] = [
   ['/licenses', load.Licenses],
   ['/licenses/:id', load.Licenses],
   ['/violations', load.Violations],
+  ['/violations/:id', load.ViolationDetail],
   ['/obligations', load.Obligations],
   ['/keys', load.Keys],
   ['/webhooks', load.Webhooks],

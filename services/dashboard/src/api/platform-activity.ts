@@ -152,3 +152,87 @@ export function useReportUsage(id: string) {
     onSuccess: after,
   });
 }
+
+export type ViolationDetail = components['schemas']['Violation'];
+export type Resolution = NonNullable<
+  paths['/v1/svc/violations/{id}/resolve']['post']['requestBody']
+>['content']['application/json'];
+export type Appeal = NonNullable<
+  paths['/v1/svc/violations/{id}/appeal']['post']['requestBody']
+>['content']['application/json'];
+
+export function useViolation(id: string) {
+  return useQuery({
+    queryKey: ['violation', id],
+    queryFn: async () =>
+      (await unwrap(api.GET('/v1/svc/violations/{id}', { params: { path: { id } } }))).data,
+  });
+}
+
+/** The platform's active licenses on one box: what a `licensed` resolution may name. */
+export function useActiveLicensesOn(boxId: string | undefined) {
+  return useQuery({
+    queryKey: ['licenses', 'active-on', boxId],
+    enabled: boxId !== undefined,
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/v1/svc/licenses', {
+            params: { query: { boxId: boxId ?? '', status: 'active', limit: 100 } },
+          }),
+        )
+      ).data,
+  });
+}
+
+/** After a resolution or an appeal: the violation, the list and the obligations are read again. */
+function useAfterViolationChange(id: string) {
+  const client = useQueryClient();
+  return () => {
+    for (const key of [['violation', id], ['violations'], ['obligations']]) {
+      void client.invalidateQueries({ queryKey: key });
+    }
+  };
+}
+
+/** Resolves a violation; the API checks it against the facts (409 with what would resolve it). */
+export function useResolveViolation(id: string) {
+  const after = useAfterViolationChange(id);
+  return useMutation<
+    paths['/v1/svc/violations/{id}/resolve']['post']['responses'][200]['content']['application/json']['data'],
+    ApiError,
+    Resolution
+  >({
+    mutationFn: async (body) =>
+      (
+        await unwrap(
+          api.POST('/v1/svc/violations/{id}/resolve', {
+            params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+            body,
+          }),
+        )
+      ).data,
+    onSuccess: after,
+  });
+}
+
+/** Appeals a violation: its grace period pauses while the operator reviews it. */
+export function useAppealViolation(id: string) {
+  const after = useAfterViolationChange(id);
+  return useMutation<
+    paths['/v1/svc/violations/{id}/appeal']['post']['responses'][200]['content']['application/json']['data'],
+    ApiError,
+    Appeal
+  >({
+    mutationFn: async (body) =>
+      (
+        await unwrap(
+          api.POST('/v1/svc/violations/{id}/appeal', {
+            params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+            body,
+          }),
+        )
+      ).data,
+    onSuccess: after,
+  });
+}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { useViolations, type ViolationStatus } from '../../api/platform-activity';
 import { SelectField } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
@@ -71,7 +72,7 @@ export function Violations() {
                     {violations.data.data.map((violation) => (
                       <tr key={violation.id}>
                         <td>
-                          {violation.identityName}
+                          <Link to={`/violations/${violation.id}`}>{violation.identityName}</Link>
                           <br />
                           <code>{violation.id}</code>
                         </td>
