@@ -373,6 +373,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
       ['Licenses', 'Licenses and usage'],
       ['Violations', 'Violations'],
       ['Obligations', 'Obligations'],
+      ['What you owe', 'What you owe'],
       ['Overview', /^Welcome/],
     ] as const) {
       perPage[label] = await open(

@@ -116,7 +116,15 @@ describe('dashboard: framing and content security policy in a real browser', () 
     }
     await signUp(page, deployment, { email: uniqueEmail('csp'), name: 'Strict Inc', role: 'platform' });
     inaccessible.push(...(await seriousViolations(page)));
-    for (const link of ['API keys', 'Webhooks', 'Plan and usage', 'Licenses', 'Violations', 'Obligations']) {
+    for (const link of [
+      'API keys',
+      'Webhooks',
+      'Plan and usage',
+      'Licenses',
+      'Violations',
+      'Obligations',
+      'What you owe',
+    ]) {
       await visit(page, link);
       inaccessible.push(...(await seriousViolations(page)));
     }

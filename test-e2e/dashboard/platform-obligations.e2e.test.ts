@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { seriousViolations } from './accessibility';
 import {
@@ -218,6 +219,45 @@ describe('dashboard: a platform developer watches its plan, licenses and obligat
     expect(Math.round(months)).toBe(6);
     await screenshot(page, 'platform-license-manage');
     const inaccessible = await seriousViolations(page);
+
+    // What the platform owes: this month's fee by month, and every line as CSV.
+    await page.getByRole('link', { name: 'What you owe', exact: true }).click();
+    await page.getByRole('heading', { name: 'What you owe', level: 1 }).waitFor();
+    const owed = (await call(key, 'GET', '/revenue/balance')).body;
+    const thisMonth = owed.pending_payouts.filter(
+      (line: { license_id: string; period: string }) =>
+        line.license_id === licenseId && line.period === period,
+    );
+    expect(thisMonth.length).toBeGreaterThan(0);
+    const byMonth = page.getByRole('table', { name: 'By month' });
+    await byMonth.getByRole('row').nth(1).waitFor();
+    expect(await byMonth.getByRole('row').count()).toBe(
+      1 + new Set(owed.pending_payouts.map((line: { period: string }) => line.period)).size,
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download as CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('owed.csv');
+    const csv = readFileSync((await download.path()) ?? '', 'utf8').split('\r\n');
+    expect(csv[0]).toBe('period,kind,license_id,identity,recipient,amount,currency,due_date');
+    for (const line of thisMonth) {
+      expect(csv).toContain(
+        [
+          period,
+          line.kind,
+          licenseId,
+          name,
+          line.recipient,
+          line.amount.toFixed(2),
+          owed.currency,
+          line.due_date,
+        ].join(','),
+      );
+    }
+    await screenshot(page, 'platform-owed');
+    await page.goBack();
+    await page.getByRole('heading', { name: `${name}: personal license`, level: 1 }).waitFor();
 
     // Cancelled at once, after a confirmation.
     await manage.getByRole('button', { name: 'Cancel license…' }).click();

@@ -31,6 +31,7 @@ import {
   Usage,
   VerifyEmail,
   Violations,
+  Billing,
   ViolationDetail,
   WebhookDetail,
   Webhooks,
@@ -175,6 +176,14 @@ export function App() {
             element={
               <RequireSession roles={['platform']}>
                 <ViolationDetail />
+              </RequireSession>
+            }
+          />
+          <Route
+            path="billing"
+            element={
+              <RequireSession roles={['platform']}>
+                <Billing />
               </RequireSession>
             }
           />

@@ -15,6 +15,7 @@ const load = {
   ClaimsToReview: () => import('./pages/operator/ClaimsToReview'),
   OperatorHome: () => import('./pages/operator/OperatorHome'),
   Tenants: () => import('./pages/operator/Tenants'),
+  Billing: () => import('./pages/platform/Billing'),
   Keys: () => import('./pages/platform/Keys'),
   Licenses: () => import('./pages/platform/Licenses'),
   Obligations: () => import('./pages/platform/Obligations'),
@@ -46,6 +47,7 @@ export const AppealsToReview = lazy(() =>
 export const ClaimsToReview = lazy(() => load.ClaimsToReview().then((m) => ({ default: m.ClaimsToReview })));
 export const OperatorHome = lazy(() => load.OperatorHome().then((m) => ({ default: m.OperatorHome })));
 export const Tenants = lazy(() => load.Tenants().then((m) => ({ default: m.Tenants })));
+export const Billing = lazy(() => load.Billing().then((m) => ({ default: m.Billing })));
 export const Keys = lazy(() => load.Keys().then((m) => ({ default: m.Keys })));
 export const LicenseDetail = lazy(() => load.Licenses().then((m) => ({ default: m.LicenseDetail })));
 export const Licenses = lazy(() => load.Licenses().then((m) => ({ default: m.Licenses })));
@@ -84,6 +86,7 @@ const FIRST_LOADS: [string, () => Promise<unknown>][] = [
   ['/violations', load.Violations],
   ['/violations/:id', load.ViolationDetail],
   ['/obligations', load.Obligations],
+  ['/billing', load.Billing],
   ['/keys', load.Keys],
   ['/webhooks', load.Webhooks],
   ['/webhooks/:id', load.WebhookDetail],

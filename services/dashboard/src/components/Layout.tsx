@@ -18,6 +18,7 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
     { to: '/licenses', label: 'Licenses' },
     { to: '/violations', label: 'Violations' },
     { to: '/obligations', label: 'Obligations' },
+    { to: '/billing', label: 'What you owe' },
   ],
   operator: [
     { to: '/', label: 'Overview' },

@@ -6,22 +6,10 @@ import { licenseCredential, logEntryOf } from '../../api/proofs';
 import { useSession } from '../../api/session';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { ProofPanel, type ProofTarget } from '../../components/ProofPanel';
+import { saveFile } from '../../components/save-file';
 import { QueryState } from '../../components/Status';
 import { LicenseActions } from './LicenseActions';
 import { SandboxClock } from './SandboxClock';
-
-/** Saves `text` as a file named `name` through the browser's download. */
-function saveFile(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has read the blob by the next task.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /**
  * An active license's proof (docs/spec/contracts.md §16): its credential saved as `<licenseId>.jwt` for the
