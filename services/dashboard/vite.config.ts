@@ -61,6 +61,42 @@ function offline(bundle: string): string {
   return parts.join('"data:,"');
 }
 
+/**
+ * The webhook event catalogue (issue #32): each event the OpenAPI document declares under
+ * `webhooks`, with its summary, description and example, as the module `virtual:webhook-events`.
+ * Read from packages/sdk/openapi.json at build time: the page carries 13 events, not the 1.7 MB
+ * document, and needs no call.
+ */
+function webhookEvents(): Plugin {
+  const id = 'virtual:webhook-events';
+  const document = fileURLToPath(new URL('../../packages/sdk/openapi.json', import.meta.url));
+  return {
+    name: 'webhook-events',
+    resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    load(resolved) {
+      if (resolved !== `\0${id}`) return undefined;
+      this.addWatchFile(document);
+      type Webhook = {
+        post: {
+          summary: string;
+          description?: string;
+          requestBody: { content: { 'application/json': { example?: unknown } } };
+        };
+      };
+      const { webhooks } = JSON.parse(readFileSync(document, 'utf8')) as {
+        webhooks: Record<string, Webhook>;
+      };
+      const events = Object.entries(webhooks).map(([type, { post }]) => ({
+        type,
+        summary: post.summary,
+        description: post.description ?? '',
+        example: post.requestBody.content['application/json'].example ?? null,
+      }));
+      return `export default ${JSON.stringify(events)};`;
+    },
+  };
+}
+
 export default defineConfig({
   base: '/dashboard/',
   resolve: {
@@ -69,6 +105,7 @@ export default defineConfig({
   plugins: [
     react(),
     apiReference(),
+    webhookEvents(),
     compression({ algorithms: ['brotliCompress', 'gzip'], exclude: [/\.map$/] }),
   ],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },

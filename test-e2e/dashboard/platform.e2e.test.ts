@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { seriousViolations } from './accessibility';
 import {
   launchBrowser,
   newVisitor,
@@ -150,6 +151,82 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
     await delivery.getByText(/#1 .*: succeeded, HTTP 200/).waitFor();
     expect(received.length).toBeGreaterThanOrEqual(1);
     await screenshot(page, 'platform-webhook-delivery');
+    await context.close();
+  });
+
+  // Issue #32, "Webhooks" (Svix's bar): an endpoint receives only the events chosen, and is
+  // changed, paused and deleted from the dashboard; the catalogue shows every event with an example.
+  it('when a developer picks an endpoint’s events, changes them, disables, enables and deletes it, then the API holds each change, and the catalogue shows every event with an example', async () => {
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    await signUp(page, deployment, { email: uniqueEmail('svix'), name: 'Events Ltd', role: 'platform' });
+    const endpoints = () =>
+      page.evaluate(async () => {
+        const res = await fetch('/v1/svc/webhooks');
+        return (
+          (await res.json()) as {
+            data: { id: string; events: string[]; description: string | null; status: string }[];
+          }
+        ).data;
+      });
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+
+    // The catalogue: every event, each with its example body.
+    await page.getByRole('link', { name: 'event catalogue' }).click();
+    await page.getByRole('heading', { name: 'Event catalogue', level: 1 }).waitFor();
+    expect(await page.getByRole('article').count()).toBe(13);
+    const started = page.getByRole('article', { name: 'grace_period.started' });
+    await started.getByText('Example body').click();
+    expect(await started.getByLabel('Example body of grace_period.started').textContent()).toContain(
+      '"type": "grace_period.started"',
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Webhook endpoints' }).click();
+
+    // Only two events.
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/picked`;
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByLabel('Only these:').check();
+    await page.getByRole('checkbox', { name: /license\.approved/ }).check();
+    await page.getByRole('checkbox', { name: /payment\.due/ }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect((await endpoints())[0]?.events).toEqual(['license.approved', 'payment.due']);
+
+    // Changed in place: none ticked is refused on the events; then one swapped, and a description.
+    await page.getByRole('link', { name: url }).click();
+    const settings = page.getByRole('form', { name: 'Endpoint settings' });
+    await settings.getByRole('checkbox', { name: /license\.approved/ }).uncheck();
+    await settings.getByRole('checkbox', { name: /payment\.due/ }).uncheck();
+    await settings.getByRole('button', { name: 'Save changes' }).click();
+    await settings.getByRole('alert').first().waitFor();
+    await settings.getByRole('checkbox', { name: /license\.approved/ }).check();
+    await settings.getByRole('checkbox', { name: /license\.denied/ }).check();
+    await settings.getByLabel('Description').fill('License decisions');
+    await settings.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await endpoints())[0]).toMatchObject({
+      events: ['license.approved', 'license.denied'],
+      description: 'License decisions',
+    });
+    await screenshot(page, 'platform-webhook-settings');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Paused, resumed, then deleted after a confirmation.
+    await page.getByRole('button', { name: 'Disable endpoint' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Disabled/ })
+      .waitFor();
+    expect((await endpoints())[0]?.status).toBe('disabled');
+    await page.getByRole('button', { name: 'Enable endpoint' }).click();
+    await page.getByRole('status').filter({ hasText: 'Enabled.' }).waitFor();
+    expect((await endpoints())[0]?.status).toBe('enabled');
+    await page.getByRole('button', { name: 'Delete endpoint…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${url}?` });
+    await dialog.getByRole('button', { name: 'Delete endpoint' }).click();
+    await page.getByText('No endpoints yet.').waitFor();
+    expect(await endpoints()).toEqual([]);
     await context.close();
   });
 });

@@ -31,6 +31,7 @@ import {
   Usage,
   VerifyEmail,
   Violations,
+  WebhookEvents,
   Billing,
   ViolationDetail,
   WebhookDetail,
@@ -208,6 +209,14 @@ export function App() {
             element={
               <RequireSession roles={['platform', 'creator']}>
                 <Webhooks />
+              </RequireSession>
+            }
+          />
+          <Route
+            path="webhooks/events"
+            element={
+              <RequireSession roles={['platform']}>
+                <WebhookEvents />
               </RequireSession>
             }
           />

@@ -24,6 +24,7 @@ const load = {
   ViolationDetail: () => import('./pages/platform/ViolationDetail'),
   WebhookDetail: () => import('./pages/platform/WebhookDetail'),
   Webhooks: () => import('./pages/platform/Webhooks'),
+  WebhookEvents: () => import('./pages/platform/WebhookEvents'),
   Overview: () => import('./pages/Overview'),
   SignIn: () => import('./pages/SignIn'),
   SignUp: () => import('./pages/SignUp'),
@@ -59,6 +60,7 @@ export const ViolationDetail = lazy(() =>
 );
 export const WebhookDetail = lazy(() => load.WebhookDetail().then((m) => ({ default: m.WebhookDetail })));
 export const Webhooks = lazy(() => load.Webhooks().then((m) => ({ default: m.Webhooks })));
+export const WebhookEvents = lazy(() => load.WebhookEvents().then((m) => ({ default: m.WebhookEvents })));
 export const Overview = lazy(() => load.Overview().then((m) => ({ default: m.Overview })));
 export const OperatorSignIn = lazy(() => load.SignIn().then((m) => ({ default: m.OperatorSignIn })));
 export const SignIn = lazy(() => load.SignIn().then((m) => ({ default: m.SignIn })));
@@ -89,6 +91,7 @@ const FIRST_LOADS: [string, () => Promise<unknown>][] = [
   ['/billing', load.Billing],
   ['/keys', load.Keys],
   ['/webhooks', load.Webhooks],
+  ['/webhooks/events', load.WebhookEvents],
   ['/webhooks/:id', load.WebhookDetail],
   ['/claims', load.Claims],
   ['/claims/new', load.NewClaim],

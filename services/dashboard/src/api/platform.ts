@@ -153,3 +153,44 @@ export function useRetryDelivery(endpointId: string) {
     onSuccess: () => void client.invalidateQueries({ queryKey: ['deliveries', endpointId] }),
   });
 }
+
+export type WebhookChanges = NonNullable<
+  paths['/v1/svc/webhooks/{id}']['patch']['requestBody']
+>['content']['application/json'];
+
+/** Changes an endpoint's URL, events, description, or enables or disables it. */
+export function useUpdateWebhook(id: string) {
+  const client = useQueryClient();
+  return useMutation<components['schemas']['WebhookEndpoint'], ApiError, WebhookChanges>({
+    mutationFn: async (body) =>
+      (
+        await unwrap(
+          api.PATCH('/v1/svc/webhooks/{id}', {
+            params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+            body,
+          }),
+        )
+      ).data,
+    onSuccess: (endpoint) => {
+      client.setQueryData(['webhook', id], endpoint);
+      void client.invalidateQueries({ queryKey: ['webhooks'] });
+    },
+  });
+}
+
+/** Deletes an endpoint and its deliveries. */
+export function useDeleteWebhook(id: string) {
+  const client = useQueryClient();
+  return useMutation<unknown, ApiError, void>({
+    mutationFn: () =>
+      unwrap(
+        api.DELETE('/v1/svc/webhooks/{id}', {
+          params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+        }),
+      ),
+    onSuccess: () => {
+      client.removeQueries({ queryKey: ['webhook', id] });
+      void client.invalidateQueries({ queryKey: ['webhooks'] });
+    },
+  });
+}

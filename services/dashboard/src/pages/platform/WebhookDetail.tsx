@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { formError } from '../../api/form-errors';
 import {
   useDeliveries,
@@ -14,6 +14,7 @@ import { FormError } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { SecretOnce } from '../../components/SecretOnce';
 import { QueryState } from '../../components/Status';
+import { WebhookSettings } from './WebhookSettings';
 
 /** A re-sent delivery being followed: its attempts before the click, and whether we gave up waiting. */
 interface Resent {
@@ -188,7 +189,16 @@ export function WebhookDetail() {
               <dt>Status</dt>
               <dd>{endpoint.data.status}</dd>
               <dt>Events</dt>
-              <dd>{endpoint.data.events.join(', ')}</dd>
+              <dd>
+                {endpoint.data.events.includes('*') ? 'every event' : endpoint.data.events.join(', ')} (
+                <Link to="/webhooks/events">event catalogue</Link>)
+              </dd>
+              {endpoint.data.description === null ? null : (
+                <>
+                  <dt>Description</dt>
+                  <dd>{endpoint.data.description}</dd>
+                </>
+              )}
             </dl>
             {shown === null ? null : <SecretOnce shown={shown} onDone={() => setShown(null)} />}
             <div className="actions">
@@ -207,6 +217,7 @@ export function WebhookDetail() {
             <FormError error={formError(test.error ?? rotate.error, [])} />
             <h2>Delivery log</h2>
             <DeliveryLog endpointId={id} />
+            <WebhookSettings key={endpoint.data.id} endpoint={endpoint.data} />
           </section>
         )
       }

@@ -5,6 +5,7 @@ import { useCreateWebhook, useWebhooks, type ShownSecret } from '../../api/platf
 import { Field, FormError } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { SecretOnce } from '../../components/SecretOnce';
+import { EventPicker, eventsOf } from './EventPicker';
 import { QueryState } from '../../components/Status';
 
 export function Webhooks() {
@@ -17,7 +18,11 @@ export function Webhooks() {
     const form = new FormData(event.currentTarget);
     const description = String(form.get('description') ?? '').trim();
     create.mutate(
-      { url: String(form.get('url') ?? ''), ...(description === '' ? {} : { description }) },
+      {
+        url: String(form.get('url') ?? ''),
+        events: eventsOf(form),
+        ...(description === '' ? {} : { description }),
+      },
       {
         onSuccess: (created) => {
           setShown({ label: `Signing secret of ${created.url}`, secret: created.secret });
@@ -29,6 +34,9 @@ export function Webhooks() {
   return (
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhook endpoints</h1>
+      <p>
+        What each event means, with an example: the <Link to="/webhooks/events">event catalogue</Link>.
+      </p>
       {shown === null ? null : <SecretOnce shown={shown} onDone={() => setShown(null)} />}
       <h2>Add an endpoint</h2>
       <form onSubmit={submit} noValidate aria-label="Add an endpoint">
@@ -38,10 +46,11 @@ export function Webhooks() {
           type="url"
           required
           error={fieldError(create.error, 'url')}
-          hint="It receives every event (signed, Standard Webhooks)."
+          hint="Deliveries are signed per Standard Webhooks."
         />
         <Field label="Description" name="description" error={fieldError(create.error, 'description')} />
-        <FormError error={formError(create.error, ['url', 'description'])} />
+        <EventPicker error={fieldError(create.error, 'events', 'events.0')} />
+        <FormError error={formError(create.error, ['url', 'description', 'events', 'events.0'])} />
         <button type="submit" disabled={create.isPending}>
           Add endpoint
         </button>
