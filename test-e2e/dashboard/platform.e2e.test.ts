@@ -149,6 +149,12 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
     await delivery.getByText('succeeded', { exact: true }).waitFor({ timeout: 60_000 });
     await delivery.getByText('1 attempt').click();
     await delivery.getByText(/#1 .*: succeeded, HTTP 200/).waitFor();
+    // What the receiver answered, and what was sent (#32).
+    expect(await delivery.getByLabel(/^Answer to attempt #1 of /).textContent()).toBe('ok');
+    await delivery.getByText('Payload', { exact: true }).click();
+    const payload = JSON.parse((await delivery.getByLabel(/^Payload of /).textContent()) ?? '{}');
+    expect(payload.type).toBe('grace_period.started');
+    expect(received.map((body) => JSON.parse(body).id)).toContain(payload.id);
     expect(received.length).toBeGreaterThanOrEqual(1);
     await screenshot(page, 'platform-webhook-delivery');
     await context.close();

@@ -2974,6 +2974,8 @@ export interface components {
       /** @enum {string} */
       status: 'pending' | 'succeeded' | 'failed';
       test: boolean;
+      /** @description The event’s body, as every attempt sent it (signed) */
+      payload: unknown;
       attemptCount: number;
       nextAttemptAt: string | null;
       lastResponseStatus: number | null;
@@ -2985,6 +2987,8 @@ export interface components {
         /** @enum {string} */
         outcome: 'succeeded' | 'failed';
         responseStatus: number | null;
+        /** @description The first 1,024 characters of the answer’s body; null when there was no answer or it was empty */
+        responseBody: string | null;
         durationMs: number;
         error: string | null;
         nextRetryAt: string | null;
@@ -15331,6 +15335,7 @@ export interface operations {
            *           "eventType": "string",
            *           "status": "pending",
            *           "test": true,
+           *           "payload": null,
            *           "attemptCount": -9007199254740991,
            *           "nextAttemptAt": "string",
            *           "lastResponseStatus": -9007199254740991,
@@ -15342,6 +15347,7 @@ export interface operations {
            *               "attemptedAt": "string",
            *               "outcome": "succeeded",
            *               "responseStatus": -9007199254740991,
+           *               "responseBody": "string",
            *               "durationMs": -9007199254740991,
            *               "error": "string",
            *               "nextRetryAt": "string"
@@ -15551,6 +15557,7 @@ export interface operations {
            *         "eventType": "string",
            *         "status": "pending",
            *         "test": true,
+           *         "payload": null,
            *         "attemptCount": -9007199254740991,
            *         "nextAttemptAt": "string",
            *         "lastResponseStatus": -9007199254740991,
@@ -15562,6 +15569,7 @@ export interface operations {
            *             "attemptedAt": "string",
            *             "outcome": "succeeded",
            *             "responseStatus": -9007199254740991,
+           *             "responseBody": "string",
            *             "durationMs": -9007199254740991,
            *             "error": "string",
            *             "nextRetryAt": "string"
@@ -15809,6 +15817,7 @@ export interface operations {
            *         "eventType": "string",
            *         "status": "pending",
            *         "test": true,
+           *         "payload": null,
            *         "attemptCount": -9007199254740991,
            *         "nextAttemptAt": "string",
            *         "lastResponseStatus": -9007199254740991,
@@ -15820,6 +15829,7 @@ export interface operations {
            *             "attemptedAt": "string",
            *             "outcome": "succeeded",
            *             "responseStatus": -9007199254740991,
+           *             "responseBody": "string",
            *             "durationMs": -9007199254740991,
            *             "error": "string",
            *             "nextRetryAt": "string"

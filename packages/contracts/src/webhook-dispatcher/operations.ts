@@ -103,6 +103,10 @@ export const deliveryAttemptSchema = z.object({
   attemptedAt: z.string(),
   outcome: z.enum(['succeeded', 'failed']),
   responseStatus: z.number().int().nullable(),
+  responseBody: z.string().nullable().meta({
+    description:
+      'The first 1,024 characters of the answer’s body; null when there was no answer or it was empty',
+  }),
   durationMs: z.number().int(),
   error: z.string().nullable(),
   nextRetryAt: z.string().nullable(),
@@ -116,6 +120,7 @@ export const webhookDeliverySchema = z
     eventType: z.string(),
     status: z.enum(['pending', 'succeeded', 'failed']),
     test: z.boolean(),
+    payload: z.unknown().meta({ description: 'The event’s body, as every attempt sent it (signed)' }),
     attemptCount: z.number().int(),
     nextAttemptAt: z.string().nullable(),
     lastResponseStatus: z.number().int().nullable(),

@@ -17,6 +17,7 @@ export class AttemptRepository implements AttemptStore {
           attemptedAt: a.attemptedAt,
           outcome: a.outcome,
           responseStatus: a.responseStatus,
+          responseBody: a.responseBody,
           durationMs: a.durationMs,
           error: a.error,
           nextRetryAt: a.nextRetryAt,

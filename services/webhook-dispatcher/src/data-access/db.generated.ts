@@ -66,6 +66,7 @@ export interface WebhookAttempts {
   nextRetryAt: Timestamp | null;
   number: number;
   outcome: Attempt['outcome'];
+  responseBody: string | null;
   responseStatus: number | null;
 }
 

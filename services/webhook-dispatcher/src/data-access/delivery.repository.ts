@@ -164,9 +164,9 @@ export class DeliveryRepository implements DeliveryStore {
         RETURNING e.id
       ), inserted AS (
         INSERT INTO webhook_attempts (delivery_id, number, attempted_at, outcome, response_status,
-          duration_ms, error, next_retry_at)
-        SELECT a.delivery_id, a.number, a.attempted_at, a.outcome, a.response_status, a.duration_ms,
-          a.error, a.next_retry_at
+          response_body, duration_ms, error, next_retry_at)
+        SELECT a.delivery_id, a.number, a.attempted_at, a.outcome, a.response_status, a.response_body,
+          a.duration_ms, a.error, a.next_retry_at
         FROM unnest(
           ${attemptEndpoints}::text[],
           ${attempts.map((a) => a.deliveryId)}::text[],
@@ -174,11 +174,12 @@ export class DeliveryRepository implements DeliveryStore {
           ${attempts.map((a) => a.attemptedAt.toISOString())}::timestamptz[],
           ${attempts.map((a) => a.outcome)}::text[],
           ${attempts.map((a) => a.responseStatus)}::int[],
+          ${attempts.map((a) => a.responseBody)}::text[],
           ${attempts.map((a) => a.durationMs)}::int[],
           ${attempts.map((a) => a.error)}::text[],
           ${attempts.map((a) => a.nextRetryAt?.toISOString() ?? null)}::timestamptz[]
-        ) AS a(endpoint_id, delivery_id, number, attempted_at, outcome, response_status, duration_ms,
-          error, next_retry_at)
+        ) AS a(endpoint_id, delivery_id, number, attempted_at, outcome, response_status, response_body,
+          duration_ms, error, next_retry_at)
         WHERE a.endpoint_id IN (SELECT id FROM fenced)
       ), delivered AS (
         ${updateDeliveries(updates, true)}

@@ -25,6 +25,18 @@ import { webhookHeaders } from './webhook-signature';
 
 /** Receivers answer with a short acknowledgement; a larger answer is cut off and counts as a failure. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
+/** How much of an answer's body each attempt keeps, for the developer reading the delivery log. */
+export const RESPONSE_EXCERPT_CHARS = 1024;
+
+/** The start of an answer's body as text (NUL, which PostgreSQL's text refuses, replaced); null when empty. */
+export function excerptOf(body: Buffer): string | null {
+  if (body.length === 0) return null;
+  return body
+    .subarray(0, RESPONSE_EXCERPT_CHARS * 4)
+    .toString('utf8')
+    .slice(0, RESPONSE_EXCERPT_CHARS)
+    .replaceAll('\u0000', '\uFFFD');
+}
 
 export interface AttemptOutcome {
   deliveryId: string;
@@ -93,6 +105,7 @@ async function attempt(ctx: WebhookContext, endpoint: SendingEndpoint, delivery:
     const ok = response.status >= 200 && response.status < 300;
     return {
       responseStatus: response.status,
+      responseBody: excerptOf(response.body),
       durationMs: Math.round(performance.now() - started),
       error: ok ? null : `HTTP ${response.status}`,
     };
@@ -100,7 +113,12 @@ async function attempt(ctx: WebhookContext, endpoint: SendingEndpoint, delivery:
     const error = isFetchGuardError(err)
       ? `${err.reason}: ${err.message}`
       : `error: ${err instanceof Error ? err.message : String(err)}`;
-    return { responseStatus: null, durationMs: Math.round(performance.now() - started), error };
+    return {
+      responseStatus: null,
+      responseBody: null,
+      durationMs: Math.round(performance.now() - started),
+      error,
+    };
   }
 }
 
@@ -203,6 +221,7 @@ interface Sent {
   delivery: Delivery;
   attemptedAt: Date;
   responseStatus: number | null;
+  responseBody: string | null;
   durationMs: number;
   error: string | null;
 }
@@ -308,6 +327,7 @@ export async function deliverDue(
       attemptedAt: s.attemptedAt,
       outcome: succeeded ? 'succeeded' : 'failed',
       responseStatus: s.responseStatus,
+      responseBody: s.responseBody,
       durationMs: s.durationMs,
       error: s.error,
       nextRetryAt,

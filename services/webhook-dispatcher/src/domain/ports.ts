@@ -95,6 +95,8 @@ export interface Attempt {
   attemptedAt: Date;
   outcome: 'succeeded' | 'failed';
   responseStatus: number | null;
+  /** The first RESPONSE_EXCERPT_CHARS characters of the answer's body; null without one. */
+  responseBody: string | null;
   durationMs: number;
   error: string | null;
   nextRetryAt: Date | null;

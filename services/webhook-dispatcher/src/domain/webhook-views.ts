@@ -28,6 +28,8 @@ export function deliveryView(d: Delivery, attempts: Attempt[]) {
     eventType: d.eventType,
     status: d.status,
     test: d.test,
+    // The body as sent, signed (every attempt sends the same bytes).
+    payload: JSON.parse(d.payload) as unknown,
     attemptCount: d.attemptCount,
     nextAttemptAt: d.status === 'pending' && d.nextAttemptAt !== null ? d.nextAttemptAt.toISOString() : null,
     lastResponseStatus: d.lastResponseStatus,
@@ -40,6 +42,7 @@ export function deliveryView(d: Delivery, attempts: Attempt[]) {
         attemptedAt: a.attemptedAt.toISOString(),
         outcome: a.outcome,
         responseStatus: a.responseStatus,
+        responseBody: a.responseBody,
         durationMs: a.durationMs,
         error: a.error,
         nextRetryAt: a.nextRetryAt === null ? null : a.nextRetryAt.toISOString(),

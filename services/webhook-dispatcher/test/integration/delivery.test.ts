@@ -143,7 +143,9 @@ describe('delivering events', () => {
 
   it('when the endpoint fails and then recovers, then the delivery is retried on the schedule and succeeds', async () => {
     const p = platform();
-    const receiver = await startReceiver((_req, res, n) => res.writeHead(n <= 2 ? 500 : 200).end());
+    const receiver = await startReceiver((_req, res, n) =>
+      n <= 2 ? res.writeHead(500).end(`{"error":"database down (${n})"}`) : res.writeHead(200).end('ok'),
+    );
     try {
       const endpoint = await register(p, receiver.url, ['payment.due']);
       await h.bus.publish(payment(p));
@@ -175,6 +177,13 @@ describe('delivering events', () => {
         ['succeeded', 200],
       ]);
       expect(list[0].attempts[0].nextRetryAt).not.toBeNull();
+      // What the receiver answered each time, and what was sent (#32): the developer's view of why.
+      expect(list[0].attempts.map((a: any) => a.responseBody)).toEqual([
+        '{"error":"database down (1)"}',
+        '{"error":"database down (2)"}',
+        'ok',
+      ]);
+      expect(list[0].payload).toEqual(JSON.parse(receiver.received[0]!.body));
       // The same webhook-id on every attempt: receivers dedupe by it.
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     } finally {

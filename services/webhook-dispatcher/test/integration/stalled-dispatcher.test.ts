@@ -313,6 +313,7 @@ it('when a stalled replica renews, records or releases a lease another one has t
         attemptedAt: h.clock.now(),
         outcome: 'succeeded' as const,
         responseStatus: 200,
+        responseBody: null,
         durationMs: 1,
         error: null,
         nextRetryAt: null,

@@ -118,6 +118,9 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                       <>, last answer HTTP {delivery.lastResponseStatus}</>
                     )}
                     {delivery.lastError === null ? null : <>, {delivery.lastError}</>}
+                    {delivery.nextAttemptAt === null ? null : (
+                      <>, next attempt {new Date(delivery.nextAttemptAt).toLocaleString()}</>
+                    )}
                   </p>
                   <details>
                     <summary>
@@ -131,9 +134,27 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                           {attempt.responseStatus === null ? '' : `, HTTP ${attempt.responseStatus}`},{' '}
                           {attempt.durationMs} ms
                           {attempt.error === null ? '' : `, ${attempt.error}`}
+                          {attempt.nextRetryAt === null
+                            ? ''
+                            : `; next retry ${new Date(attempt.nextRetryAt).toLocaleString()}`}
+                          {attempt.responseBody === null ? null : (
+                            <pre
+                              className="response-body"
+                              tabIndex={0}
+                              aria-label={`Answer to attempt #${attempt.number} of ${delivery.id}`}
+                            >
+                              {attempt.responseBody}
+                            </pre>
+                          )}
                         </li>
                       ))}
                     </ul>
+                  </details>
+                  <details>
+                    <summary>Payload</summary>
+                    <pre className="response-body" tabIndex={0} aria-label={`Payload of ${delivery.id}`}>
+                      {JSON.stringify(delivery.payload, null, 2)}
+                    </pre>
                   </details>
                   <button
                     type="button"
