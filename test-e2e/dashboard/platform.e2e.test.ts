@@ -218,6 +218,10 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
     await screenshot(page, 'platform-webhook-settings');
     expect(await seriousViolations(page)).toEqual([]);
 
+    // Nothing failed yet: a replay says so (the dispatcher's suite replays real failures).
+    await page.getByRole('button', { name: 'Replay failed deliveries' }).click();
+    await page.getByRole('status').filter({ hasText: 'No failed delivery since then.' }).waitFor();
+
     // Paused, resumed, then deleted after a confirmation.
     await page.getByRole('button', { name: 'Disable endpoint' }).click();
     await page

@@ -243,6 +243,46 @@ export const retryWebhookDeliveryOperation = defineOperation({
   },
 });
 
+/** The most failed deliveries one replay queues; the answer says when more are left. */
+export const MAX_REPLAYED_DELIVERIES = 1000;
+
+export const replayWebhookBodySchema = z.object({
+  since: z.iso.datetime().meta({
+    description: 'Failed deliveries created at or after this instant are sent again',
+    example: '2026-11-29T00:00:00Z',
+  }),
+});
+
+export const replayedDeliveriesSchema = z
+  .object({
+    endpointId: z.string(),
+    since: z.string(),
+    queued: z
+      .number()
+      .int()
+      .meta({ description: 'Failed deliveries queued for one attempt each, oldest first' }),
+    more: z
+      .boolean()
+      .meta({ description: `More than ${MAX_REPLAYED_DELIVERIES} matched: replay again to queue the rest` }),
+  })
+  .meta({ id: 'WebhookReplay' });
+
+export const replayWebhookOperation = defineOperation({
+  id: 'replayWebhookDeliveries',
+  method: 'post',
+  path: '/v1/svc/webhooks/:id/replay',
+  service,
+  summary: `Send again every failed delivery since a time (one attempt each, at most ${MAX_REPLAYED_DELIVERIES} a call)`,
+  description:
+    'For an endpoint that was down: each delivery that failed for good (its retries spent, or the endpoint disabled) and was created at or after `since` is queued for one attempt, oldest first, as the single retry operation does. Pending and succeeded deliveries are left as they are.',
+  tags,
+  request: { params: idParamSchema, body: replayWebhookBodySchema },
+  responses: {
+    202: { description: 'Queued', schema: dataOf(replayedDeliveriesSchema) },
+    409: { description: 'The endpoint is disabled' },
+  },
+});
+
 export const testWebhookOperation = defineOperation({
   id: 'testWebhook',
   errors: ['NOT_FOUND'],
@@ -269,5 +309,6 @@ export const webhookOperations = [
   rotateWebhookSecretOperation,
   listWebhookDeliveriesOperation,
   retryWebhookDeliveryOperation,
+  replayWebhookOperation,
   testWebhookOperation,
 ];

@@ -194,3 +194,20 @@ export function useDeleteWebhook(id: string) {
     },
   });
 }
+
+/** Sends again every failed delivery of an endpoint since a time (one attempt each). */
+export function useReplayFailed(id: string) {
+  const client = useQueryClient();
+  return useMutation<components['schemas']['WebhookReplay'], ApiError, { since: string }>({
+    mutationFn: async (body) =>
+      (
+        await unwrap(
+          api.POST('/v1/svc/webhooks/{id}/replay', {
+            params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+            body,
+          }),
+        )
+      ).data,
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['deliveries', id] }),
+  });
+}

@@ -132,6 +132,32 @@ export class DeliveryRepository implements DeliveryStore {
       .execute();
   }
 
+  async requeueFailedSince(
+    q: Queryable,
+    endpointId: string,
+    since: Date,
+    now: Date,
+    limit: number,
+  ): Promise<{ queued: number; more: boolean }> {
+    const { rows } = await sql<{ id: string }>`
+      UPDATE webhook_deliveries SET status = 'pending', manual = true, next_attempt_at = ${now.toISOString()}::timestamptz
+      WHERE id IN (
+        SELECT id FROM webhook_deliveries
+        WHERE endpoint_id = ${endpointId} AND status = 'failed' AND created_at >= ${since.toISOString()}::timestamptz
+        ORDER BY seq LIMIT ${limit}
+      )
+      RETURNING id`.execute(db(q));
+    const left = await db(q)
+      .selectFrom('webhookDeliveries')
+      .select('id')
+      .where('endpointId', '=', endpointId)
+      .where('status', '=', 'failed')
+      .where('createdAt', '>=', since)
+      .limit(1)
+      .executeTakeFirst();
+    return { queued: rows.length, more: left !== undefined };
+  }
+
   /** Several deliveries after their attempts, in one statement; a manual re-send is spent by it. */
   async recordAttempts(tx: Queryable, updates: DeliveryUpdate[]): Promise<void> {
     if (updates.length === 0) return;

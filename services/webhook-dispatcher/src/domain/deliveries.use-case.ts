@@ -1,7 +1,7 @@
 import { errors } from '@svc/errors';
 import { currentTraceCarrier } from '@svc/telemetry';
 import { newId } from '@svc/ids';
-import type { WebhookEventType } from '@svc/contracts/webhook-dispatcher';
+import { MAX_REPLAYED_DELIVERIES, type WebhookEventType } from '@svc/contracts/webhook-dispatcher';
 import type { DeliveryStatus, Endpoint, WebhookContext } from './ports';
 import { sampleEvent } from './sample-events';
 import { deliveryView } from './webhook-views';
@@ -46,6 +46,26 @@ export async function retryDelivery(ctx: Ctx, platformId: string, endpointId: st
   const updated = await ctx.deliveries.find(ctx.db, endpointId, deliveryId);
   if (updated === null) throw errors.notFound('Delivery', deliveryId);
   return deliveryView(updated, await ctx.attempts.of(ctx.db, [updated.id]));
+}
+
+/**
+ * Sends again every delivery of the endpoint that failed for good since `since` (an endpoint that
+ * was down): one attempt each, oldest first, at most MAX_REPLAYED_DELIVERIES a call.
+ */
+export async function replayFailed(ctx: Ctx, platformId: string, endpointId: string, since: Date) {
+  const endpoint = await owned(ctx, platformId, endpointId);
+  if (endpoint.status !== 'enabled') {
+    throw errors.invalidState('The endpoint is disabled: enable it first (PATCH status "enabled")');
+  }
+  const { queued, more } = await ctx.deliveries.requeueFailedSince(
+    ctx.db,
+    endpointId,
+    since,
+    ctx.clock.now(),
+    MAX_REPLAYED_DELIVERIES,
+  );
+  if (queued > 0) ctx.kick();
+  return { endpointId, since: since.toISOString(), queued, more };
 }
 
 /** Queues a signed sample event of `type` (default grace_period.started) to one endpoint. */

@@ -209,6 +209,17 @@ export interface DeliveryStore {
     filter: Page & { status?: DeliveryStatus | undefined },
   ): Promise<{ items: Delivery[]; total: number }>;
   requeueManually(tx: Queryable, id: string, now: Date): Promise<void>;
+  /**
+   * Requeues up to `limit` failed deliveries of the endpoint created at or after `since`, oldest
+   * first, for one attempt each; how many, and whether failed ones since are left.
+   */
+  requeueFailedSince(
+    q: Queryable,
+    endpointId: string,
+    since: Date,
+    now: Date,
+    limit: number,
+  ): Promise<{ queued: number; more: boolean }>;
   /** The states of several deliveries after their attempts (one statement). */
   recordAttempts(tx: Queryable, deliveries: DeliveryUpdate[]): Promise<void>;
   /**

@@ -258,6 +258,47 @@ describe('delivering events', () => {
     }
   });
 
+  // #32, Svix's bar: an endpoint that was down gets what it missed in one call.
+  it('when an endpoint that failed is enabled again and its failed deliveries since a time are replayed, then each is sent once more and succeeds', async () => {
+    const p = platform();
+    const since = h.clock.now().toISOString();
+    const receiver = await startReceiver((_req, res, n) => res.writeHead(n === 1 ? 410 : 200).end());
+    try {
+      const endpoint = await register(p, receiver.url, ['payment.due']);
+      await h.bus.publish(payment(p, 3100));
+      await waitFor(async () => (await deliveries(p, endpoint.id))[0]?.status === 'failed', {
+        what: 'the delivery failed for good (410)',
+      });
+      const replay = (body: unknown) => h.call(p, 'POST', `/v1/svc/webhooks/${endpoint.id}/replay`, body);
+      // Disabled: nothing can be replayed until it is enabled again.
+      expect((await replay({ since })).status).toBe(409);
+      expect(
+        (await h.call(p, 'PATCH', `/v1/svc/webhooks/${endpoint.id}`, { status: 'enabled' })).status,
+      ).toBe(200);
+      const bad = await replay({ since: 'yesterday' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.details.fields[0].field).toBe('since');
+
+      const replayed = await replay({ since });
+      expect(replayed.status).toBe(202);
+      expect(replayed.body.data).toEqual({ endpointId: endpoint.id, since, queued: 1, more: false });
+      await waitFor(() => receiver.received.length === 2, { what: 'the replayed attempt' });
+      const list = await waitFor(async () => {
+        const l = await deliveries(p, endpoint.id);
+        return l[0]?.status === 'succeeded' ? l : undefined;
+      });
+      expect(list[0].attempts.map((a: any) => [a.outcome, a.responseStatus])).toEqual([
+        ['failed', 410],
+        ['succeeded', 200],
+      ]);
+      // Nothing failed is left: a second replay queues nothing; a later `since` matches nothing.
+      expect((await replay({ since })).body.data).toMatchObject({ queued: 0, more: false });
+      expect(receiver.received).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('when a secret is rotated, then deliveries carry both signatures and either secret verifies', async () => {
     const p = platform();
     const receiver = await startReceiver();

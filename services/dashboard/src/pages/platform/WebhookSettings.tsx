@@ -1,7 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { fieldError, formError } from '../../api/form-errors';
-import { useDeleteWebhook, useUpdateWebhook, type WebhookEndpoint } from '../../api/platform';
+import {
+  useDeleteWebhook,
+  useReplayFailed,
+  useUpdateWebhook,
+  type WebhookEndpoint,
+} from '../../api/platform';
 import { Field, FormError } from '../../components/Field';
 import { EventPicker, eventsOf } from './EventPicker';
 
@@ -38,6 +43,53 @@ function ConfirmDelete({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClo
         </button>
       </div>
     </dialog>
+  );
+}
+
+/** `datetime-local`'s value (the visitor's time zone) of an instant. */
+function localInputValue(date: Date): string {
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+/** Failed deliveries since a time, sent again: what an endpoint missed while it was down. */
+function ReplayFailed({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: (notice: string) => void }) {
+  const replay = useReplayFailed(endpoint.id);
+  const [defaultSince] = useState(() =>
+    localInputValue(new Date(Date.parse(endpoint.updatedAt) - 86_400_000)),
+  );
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = String(new FormData(event.currentTarget).get('since') ?? '');
+    const since = new Date(value);
+    replay.mutate(
+      { since: Number.isNaN(since.getTime()) ? value : since.toISOString() },
+      {
+        onSuccess: (done) =>
+          onDone(
+            done.queued === 0
+              ? 'No failed delivery since then.'
+              : `Queued ${done.queued} failed deliver${done.queued === 1 ? 'y' : 'ies'} for one more attempt each${done.more ? '; more are left: replay again' : ''}.`,
+          ),
+      },
+    );
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label="Replay failed deliveries">
+      <h3>Replay failed deliveries</h3>
+      <Field
+        label="Failed since"
+        name="since"
+        type="datetime-local"
+        defaultValue={defaultSince}
+        error={fieldError(replay.error, 'since')}
+        hint="Each delivery that failed for good since then is sent once more, oldest first."
+      />
+      <FormError error={formError(replay.error, ['since'])} />
+      <button type="submit" className="secondary" disabled={replay.isPending}>
+        {replay.isPending ? 'Queuing…' : 'Replay failed deliveries'}
+      </button>
+    </form>
   );
 }
 
@@ -86,6 +138,7 @@ export function WebhookSettings({ endpoint }: { endpoint: WebhookEndpoint }) {
           {update.isPending ? 'Saving…' : 'Save changes'}
         </button>
       </form>
+      <ReplayFailed endpoint={endpoint} onDone={setNotice} />
       <h3>{enabled ? 'Pause or delete' : 'Deliveries are paused'}</h3>
       {endpoint.disabledReason === null ? null : <p>Disabled: {endpoint.disabledReason}</p>}
       <div className="actions">

@@ -10,6 +10,8 @@ import {
   listWebhookDeliveriesOperation,
   listWebhooksOperation,
   listWebhooksQuerySchema,
+  replayWebhookBodySchema,
+  replayWebhookOperation,
   retryWebhookDeliveryOperation,
   rotateWebhookSecretOperation,
   testWebhookBodySchema,
@@ -18,7 +20,7 @@ import {
   updateWebhookOperation,
 } from '@svc/contracts/webhook-dispatcher';
 import { authOf, parseBody, parseParams, parseQuery, respond } from '@svc/service-kit';
-import { listDeliveries, retryDelivery, sendTestEvent } from '../../domain/deliveries.use-case';
+import { listDeliveries, replayFailed, retryDelivery, sendTestEvent } from '../../domain/deliveries.use-case';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -86,6 +88,14 @@ export function webhookRoutes(router: Router, ctx: WebhookContext): void {
       200,
       await listDeliveries(ctx, authOf(req).platformId, id, query),
     );
+  });
+
+  router.post('/v1/svc/webhooks/:id/replay', async (req, res) => {
+    const { id } = parseParams(idParamSchema, req);
+    const { since } = parseBody(replayWebhookBodySchema, req);
+    respond(res, replayWebhookOperation, 202, {
+      data: await replayFailed(ctx, authOf(req).platformId, id, new Date(since)),
+    });
   });
 
   router.post('/v1/svc/webhooks/:id/deliveries/:deliveryId/retry', async (req, res) => {
