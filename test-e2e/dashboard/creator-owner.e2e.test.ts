@@ -368,6 +368,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     const platformNav = platformPage.getByRole('navigation', { name: 'Main' });
     for (const [label, heading] of [
       ['API keys', 'API keys'],
+      ['Request log', 'Request log'],
       ['Webhooks', 'Webhook endpoints'],
       ['Plan and usage', 'Plan and usage'],
       ['Licenses', 'Licenses and usage'],

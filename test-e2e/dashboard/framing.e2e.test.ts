@@ -118,6 +118,7 @@ describe('dashboard: framing and content security policy in a real browser', () 
     inaccessible.push(...(await seriousViolations(page)));
     for (const link of [
       'API keys',
+      'Request log',
       'Webhooks',
       'Plan and usage',
       'Licenses',

@@ -117,6 +117,29 @@ describe('dashboard: a platform developer manages keys and webhooks in a real br
       .getByRole('cell', { name: 'Identity checks only' })
       .waitFor();
     await screenshot(page, 'platform-keys');
+
+    // The request log (#32): each key's requests, found by the request id an answer carried.
+    const logged = await fetch(`${deployment.url}/v1/svc/claims?limit=1`, {
+      headers: { authorization: `Bearer ${restricted}` },
+    });
+    const requestId = logged.headers.get('x-request-id') ?? '';
+    await page.getByRole('link', { name: 'Request log', exact: true }).click();
+    await page.getByRole('heading', { name: 'Request log', level: 1 }).waitFor();
+    const search = page.getByRole('search', { name: 'Find a request' });
+    await search.getByLabel('Request id').fill(requestId);
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      await search.getByRole('button', { name: 'Find' }).click();
+      if (await page.getByRole('cell', { name: requestId }).isVisible()) break;
+      await page.waitForTimeout(500);
+    }
+    const logRow = page.getByRole('row').filter({ hasText: requestId });
+    await logRow.getByText('GET /v1/svc/claims').waitFor();
+    await logRow.getByText('403', { exact: true }).waitFor();
+    await logRow.getByText('Avatar checks').waitFor();
+    expect(await page.getByRole('row').count()).toBe(2);
+    await search.getByLabel('Answer').selectOption('5xx');
+    await page.getByText('No request matches.').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
 

@@ -8,6 +8,7 @@ import { enforcementEvents } from './enforcement/events';
 import { enforcementOperations } from './enforcement/operations';
 import { dashboardOperations } from './gateway/dashboard';
 import { dashboardBatchOperations } from './gateway/dashboard-batch';
+import { requestLogOperations } from './gateway/request-log';
 import { accountMailOperations } from './gateway/account-mail';
 import { adminOperations } from './gateway/operations';
 import { licensingEvents } from './licensing/events';
@@ -47,6 +48,7 @@ export const allOperations: readonly Operation[] = listOperations([
   ...Object.values(adminOperations),
   ...Object.values(dashboardOperations),
   ...Object.values(dashboardBatchOperations),
+  ...Object.values(requestLogOperations),
   // Listed here, not in adminOperations: account-mail.ts reads dashboard.ts's session schema (#30).
   ...Object.values(accountMailOperations),
   ...Object.values(registryOperations),

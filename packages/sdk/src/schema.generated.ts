@@ -522,6 +522,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dashboard/api/request-logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in platform's API requests of the last 3 days, newest first, by key, request id or status class
+     * @description Every request made with one of the tenant's API keys (dashboard calls are not logged): time, key, method, path, operation, status, latency and request id. Each gateway replica writes its requests every second, so the newest may take a second to show.
+     */
+    get: operations['dashboardListRequestLogs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dashboard/api/email-verifications': {
     parameters: {
       query?: never;
@@ -2443,6 +2463,19 @@ export interface components {
          */
         path: string;
       }[];
+    };
+    RequestLogEntry: {
+      /** Format: date-time */
+      at: string;
+      keyId: string;
+      method: string;
+      /** @description Without the query string */
+      path: string;
+      /** @description The operation id; null for a path no operation serves */
+      operation: string | null;
+      status: number;
+      latencyMs: number;
+      requestId: string;
     };
     /** @description The same answer whether or not the address has an account */
     PasswordResetRequested: {
@@ -9274,6 +9307,152 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListRequestLogs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        keyId?: string;
+        requestId?: string;
+        status?: '2xx' | '4xx' | '5xx';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Requests, newest first */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "at": "2019-08-24T14:15:22Z",
+           *           "keyId": "string",
+           *           "method": "string",
+           *           "path": "string",
+           *           "operation": "string",
+           *           "status": -9007199254740991,
+           *           "latencyMs": -9007199254740991,
+           *           "requestId": "string"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": -9007199254740991,
+           *         "limit": -9007199254740991,
+           *         "offset": -9007199254740991
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['RequestLogEntry'][];
+            meta: {
+              total: number;
+              limit: number;
+              offset: number;
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `UNAUTHORIZED`: missing, malformed or unknown key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED';
+            };
+          };
+        };
+      };
+      /** @description - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };

@@ -31,6 +31,7 @@ import {
   Usage,
   VerifyEmail,
   Violations,
+  RequestLogs,
   WebhookEvents,
   Billing,
   ViolationDetail,
@@ -201,6 +202,14 @@ export function App() {
             element={
               <RequireSession roles={['platform']}>
                 <Keys />
+              </RequireSession>
+            }
+          />
+          <Route
+            path="logs"
+            element={
+              <RequireSession roles={['platform']}>
+                <RequestLogs />
               </RequireSession>
             }
           />

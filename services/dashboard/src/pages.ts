@@ -17,6 +17,7 @@ const load = {
   Tenants: () => import('./pages/operator/Tenants'),
   Billing: () => import('./pages/platform/Billing'),
   Keys: () => import('./pages/platform/Keys'),
+  RequestLogs: () => import('./pages/platform/RequestLogs'),
   Licenses: () => import('./pages/platform/Licenses'),
   Obligations: () => import('./pages/platform/Obligations'),
   Usage: () => import('./pages/platform/Usage'),
@@ -50,6 +51,7 @@ export const OperatorHome = lazy(() => load.OperatorHome().then((m) => ({ defaul
 export const Tenants = lazy(() => load.Tenants().then((m) => ({ default: m.Tenants })));
 export const Billing = lazy(() => load.Billing().then((m) => ({ default: m.Billing })));
 export const Keys = lazy(() => load.Keys().then((m) => ({ default: m.Keys })));
+export const RequestLogs = lazy(() => load.RequestLogs().then((m) => ({ default: m.RequestLogs })));
 export const LicenseDetail = lazy(() => load.Licenses().then((m) => ({ default: m.LicenseDetail })));
 export const Licenses = lazy(() => load.Licenses().then((m) => ({ default: m.Licenses })));
 export const Obligations = lazy(() => load.Obligations().then((m) => ({ default: m.Obligations })));
@@ -90,6 +92,7 @@ const FIRST_LOADS: [string, () => Promise<unknown>][] = [
   ['/obligations', load.Obligations],
   ['/billing', load.Billing],
   ['/keys', load.Keys],
+  ['/logs', load.RequestLogs],
   ['/webhooks', load.Webhooks],
   ['/webhooks/events', load.WebhookEvents],
   ['/webhooks/:id', load.WebhookDetail],

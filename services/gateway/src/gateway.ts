@@ -33,6 +33,9 @@ import { accountMailRoutes } from './entry-points/http/account-mail.routes';
 import { adminRoutes } from './entry-points/http/admin.routes';
 import { accountRoutes } from './entry-points/http/account.routes';
 import { batchRoutes } from './entry-points/http/batch.routes';
+import { requestLogRoutes } from './entry-points/http/request-log.routes';
+import { RequestLogRepository } from './data-access/request-log.repository';
+import { RequestLogBuffer } from './domain/request-log';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
 import { sampleRoutes } from './entry-points/http/samples.routes';
@@ -110,6 +113,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     ...(options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs }),
   });
   const keyAuthentication = new LeasedKeyAuthentication(new KeyAuthenticationRepository());
+  const requestLog = new RequestLogRepository();
   const context: GatewayContext = {
     clock: options.clock,
     environment: options.environment,
@@ -149,6 +153,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
     mailOutbox: new MailOutboxRepository(),
     signUpsPerHour: options.signUpsPerHour,
     security: new AccountSecurityRepository(),
+    requestLog,
+    requestLogBuffer: new RequestLogBuffer(requestLog),
     adminTotpSecret: options.adminTotpSecret,
   };
   return {
@@ -162,6 +168,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       // Before the dashboard's routes: they end with a 404 for every other /dashboard/api path.
       accountMailRoutes(own, context);
       batchRoutes(own, context);
+      requestLogRoutes(own, context);
       dashboardRoutes(own, context);
       adminRoutes(own, context, () => self.readiness());
       sampleRoutes(own, context);

@@ -22,6 +22,8 @@ import { registerKnownKey } from './domain/issue-api-key.use-case';
 import type { Route } from './domain/route-table';
 import { startKeyChangeFeed } from './adapters/key-change-feed';
 import { buildGateway, type Gateway } from './gateway';
+import type { GatewayContext } from './domain/gateway-context';
+import { REQUEST_LOG_RETENTION_DAYS } from '@svc/contracts/gateway';
 import { SmtpMailer } from '@svc/mail';
 import { relayAccountMail } from './domain/relay-account-mail.use-case';
 import { purgeUnreferencedUploads } from './domain/purge-uploads.use-case';
@@ -47,6 +49,8 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 const LEASE_SWEEP_INTERVAL_MS = 500;
 /** How often a replica writes its keys' last use (the dashboard's "last used", #32). */
 const KEY_USE_WRITE_INTERVAL_MS = 5_000;
+/** How often each replica writes its buffered request log (#32): the newest requests show within it. */
+const REQUEST_LOG_WRITE_INTERVAL_MS = 1_000;
 /** How often the mail relay looks for due mail besides being woken when one is queued (#30). */
 const MAIL_RELAY_INTERVAL_MS = 2000;
 
@@ -173,6 +177,10 @@ export async function startGateway(
             built.context.idempotency.purge(built.context.hotPathDb, dayAgo),
             built.context.sessions.purge(built.context.db, dayAgo),
             built.context.accountMail.purge(built.context.db, dayAgo),
+            built.context.requestLog.purge(
+              built.context.hotPathDb,
+              new Date(clock.now().getTime() - REQUEST_LOG_RETENTION_DAYS * 86_400_000),
+            ),
           ]).catch((err: unknown) => logger.warn({ err }, 'housekeeping failed'));
         },
       });
@@ -195,8 +203,14 @@ export async function startGateway(
           await built.keyAuthentication.writeKeyUses(built.context.hotPathDb);
         },
       });
+      const requestLogWrites = periodicJob({
+        name: 'request-log',
+        intervalMs: REQUEST_LOG_WRITE_INTERVAL_MS,
+        logger,
+        run: () => writeRequestLog(built.context, logger),
+      });
       // Stopping (after the HTTP server): everything unspent goes back, for the other replicas, and
-      // the keys' last uses are written.
+      // the keys' last uses and the buffered request log are written.
       const returnOnStop = {
         name: 'budget-leases-returned',
         start: () => undefined,
@@ -207,6 +221,9 @@ export async function startGateway(
           await built.keyAuthentication
             .writeKeyUses(built.context.hotPathDb)
             .catch((err: unknown) => logger.warn({ err }, "keys' last use not written"));
+          await writeRequestLog(built.context, logger).catch((err: unknown) =>
+            logger.warn({ err }, 'request log not written'),
+          );
         },
       };
       return {
@@ -221,6 +238,7 @@ export async function startGateway(
           returnOnStop,
           leaseSweep,
           keyUses,
+          requestLogWrites,
           housekeeping,
           ...mailParts,
           ...uploadPurge,
@@ -386,3 +404,12 @@ export const gatewayService = defineService({
   configSchema: gatewayConfigSchema,
   start: startGateway,
 });
+
+/** Writes this replica's buffered request log; says when requests had to be dropped (its writes failed for long). */
+async function writeRequestLog(context: GatewayContext, logger: Logger): Promise<void> {
+  const buffer = context.requestLogBuffer;
+  const dropped = buffer.dropped;
+  await buffer.write(context.hotPathDb);
+  if (dropped > 0)
+    logger.warn({ dropped }, 'request log: requests dropped while the database was unreachable');
+}

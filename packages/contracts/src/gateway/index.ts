@@ -5,3 +5,4 @@ export * from './account-mail';
 export * from './account-security';
 export * from './key-scopes';
 export * from './dashboard-batch';
+export * from './request-log';

@@ -211,3 +211,14 @@ export function useReplayFailed(id: string) {
     onSuccess: () => void client.invalidateQueries({ queryKey: ['deliveries', id] }),
   });
 }
+
+export type RequestLogQuery = NonNullable<paths['/dashboard/api/request-logs']['get']['parameters']['query']>;
+
+/** The platform's keys' recent requests, newest first (the gateway's request log). */
+export function useRequestLogs(query: RequestLogQuery) {
+  return useQuery({
+    queryKey: ['request-logs', query],
+    queryFn: () => unwrap(api.GET('/dashboard/api/request-logs', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+}

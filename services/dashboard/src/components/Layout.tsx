@@ -13,6 +13,7 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
   platform: [
     { to: '/', label: 'Overview' },
     { to: '/keys', label: 'API keys' },
+    { to: '/logs', label: 'Request log' },
     { to: '/webhooks', label: 'Webhooks' },
     { to: '/usage', label: 'Plan and usage' },
     { to: '/licenses', label: 'Licenses' },

@@ -156,6 +156,19 @@ export interface RecoveryCodes {
   usedAt: Timestamp | null;
 }
 
+export interface RequestLog {
+  at: Timestamp;
+  id: Generated<number>;
+  keyId: string;
+  latencyMs: number;
+  method: string;
+  operation: string | null;
+  path: string;
+  platformId: string;
+  requestId: string;
+  status: number;
+}
+
 export interface Sessions {
   accountId: string;
   adminTokenFingerprint: string | null;
@@ -182,5 +195,6 @@ export interface DB {
   processedMessages: ProcessedMessages;
   rateLimitCounters: RateLimitCounters;
   recoveryCodes: RecoveryCodes;
+  requestLog: RequestLog;
   sessions: Sessions;
 }

@@ -20,6 +20,7 @@ import type { UploadBudget } from './upload-budget';
 import type { RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 import type { SessionBudget } from './authenticate-session.use-case';
+import type { RequestLogBuffer, RequestLogStore } from './request-log';
 
 /** Everything the gateway's entry points hand to its use cases. */
 export interface GatewayContext {
@@ -74,6 +75,9 @@ export interface GatewayContext {
   mailQueued?: (() => void) | undefined;
   /** Second factors, recovery codes, known devices, password changes (#30). */
   security: AccountSecurityStore;
+  /** Each key's recent requests (#32): stored, and this replica's buffer of those not yet written. */
+  requestLog: RequestLogStore;
+  requestLogBuffer: RequestLogBuffer;
   /** ADMIN_TOTP_SECRET: the operator's TOTP secret preset by configuration; undefined: enrolled at first sign-in. */
   adminTotpSecret?: string | undefined;
 }

@@ -28,17 +28,48 @@ export function publicRoutesBeforeBody(router: Router, ctx: GatewayContext): voi
       next();
       return;
     }
+    const started = performance.now();
+    const authorization = req.header('authorization');
     const counted = await countPublicRequest(ctx, {
       method: req.method,
       path: req.path,
-      authorization: req.header('authorization'),
+      authorization,
       session: sessionCredentials(req),
     });
     if (counted !== null) {
       res.locals.counted = counted;
-      if (counted.kind === 'counted') res.set(counted.auth.rate.headers);
+      if (counted.kind === 'counted') {
+        res.set(counted.auth.rate.headers);
+        // A key's request goes to its platform's request log once answered (#32); a session's does not.
+        if (authorization !== undefined) logWhenAnswered(ctx, req, res, counted, started);
+      }
     }
     next();
+  });
+}
+
+/** Notes the request in this replica's request-log buffer when its answer is sent (one push, no I/O). */
+function logWhenAnswered(
+  ctx: GatewayContext,
+  req: Request,
+  res: Response,
+  counted: Extract<CountedRequest, { kind: 'counted' }>,
+  started: number,
+): void {
+  const { caller } = counted.auth;
+  const requestId = currentRequestId() ?? '';
+  res.once('finish', () => {
+    ctx.requestLogBuffer.note({
+      platformId: caller.platformId,
+      keyId: caller.keyId,
+      at: ctx.clock.now(),
+      method: req.method,
+      path: req.path,
+      operation: counted.matched?.route.id ?? null,
+      status: res.statusCode,
+      latencyMs: Math.round(performance.now() - started),
+      requestId,
+    });
   });
 }
 
