@@ -165,7 +165,8 @@ describe('dashboard: a platform developer watches its plan, licenses and obligat
     const name = `Rosalind Ashdown ${unique}`;
     const boxId = await protectedIdentity(name, {
       policy: 'LICENSE',
-      policyConfig: { licenseTypes: { personal: { price: 5, autoApprove: true } } },
+      // A fee high enough that even the last minutes of a month, prorated, are owed (a cent at least).
+      policyConfig: { licenseTypes: { personal: { price: 100_000, autoApprove: true } } },
     });
     const context = await newVisitor(browser);
     const page = await context.newPage();
@@ -220,19 +221,34 @@ describe('dashboard: a platform developer watches its plan, licenses and obligat
     await screenshot(page, 'platform-license-manage');
     const inaccessible = await seriousViolations(page);
 
-    // What the platform owes: this month's fee by month, and every line as CSV.
+    // What the platform owes: this month's fee by month, and every line as CSV. Billing learns of
+    // the license from events: the page is opened once the balance has its lines and is settled.
+    type Line = {
+      license_id: string;
+      period: string;
+      kind: string;
+      amount: number;
+      recipient: string;
+      due_date: string;
+    };
+    let owed: { currency: string; pending_payouts: Line[] } | undefined;
+    for (let attempt = 0; attempt < 60; attempt += 1) {
+      const read = (await call(key, 'GET', '/revenue/balance')).body;
+      const has = read.pending_payouts.some((line: Line) => line.license_id === licenseId);
+      if (has && owed !== undefined && JSON.stringify(read) === JSON.stringify(owed)) break;
+      owed = has ? read : undefined;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    if (owed === undefined) throw new Error('billing never showed the license’s fee');
+    // The license's fee (of the month it was approved in: the month may have turned since).
+    const thisMonth = owed.pending_payouts.filter((line) => line.license_id === licenseId);
+    expect(thisMonth.length).toBeGreaterThan(0);
     await page.getByRole('link', { name: 'What you owe', exact: true }).click();
     await page.getByRole('heading', { name: 'What you owe', level: 1 }).waitFor();
-    const owed = (await call(key, 'GET', '/revenue/balance')).body;
-    const thisMonth = owed.pending_payouts.filter(
-      (line: { license_id: string; period: string }) =>
-        line.license_id === licenseId && line.period === period,
-    );
-    expect(thisMonth.length).toBeGreaterThan(0);
     const byMonth = page.getByRole('table', { name: 'By month' });
     await byMonth.getByRole('row').nth(1).waitFor();
     expect(await byMonth.getByRole('row').count()).toBe(
-      1 + new Set(owed.pending_payouts.map((line: { period: string }) => line.period)).size,
+      1 + new Set(owed.pending_payouts.map((line) => line.period)).size,
     );
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -244,7 +260,7 @@ describe('dashboard: a platform developer watches its plan, licenses and obligat
     for (const line of thisMonth) {
       expect(csv).toContain(
         [
-          period,
+          line.period,
           line.kind,
           licenseId,
           name,
