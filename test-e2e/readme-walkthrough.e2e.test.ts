@@ -152,8 +152,12 @@ describe("the README's walk-through", () => {
       status: 'resolved',
     });
 
-    // Usage, its correction in the second family, and both sides of the balance: exact to the cent.
+    // Usage of the license's own month (the sandbox clock's, which may be ahead of the machine's),
+    // its correction in the second family, and both sides of the balance: exact to the cent.
+    const licensed = answer(/-s \S+\/v1\/svc\/licenses\/lic_\w+ -H/, 200).data;
+    expect(licensed.id).toBe(license.id);
     const usage = answer(/licenses\/lic_\w+\/usage/, 201).data;
+    expect(usage.period).toBe(licensed.validFrom.slice(0, 7));
     expect(usage).toMatchObject({ licenseId: license.id, version: 1, totalRevenue: 33.33, royaltyDue: 5 });
     expect(answer(/revenue\/report/, 200)).toMatchObject({
       license_id: license.id,
