@@ -80,7 +80,8 @@ function routesOf(deps: Pick<Deps, 'routes'>, paths: readonly string[]): (Matche
 function answerOfError(error: unknown): BatchAnswer {
   const appError = unavailableFrom(error, 1) ?? (isAppError(error) ? error : undefined);
   if (appError === undefined) throw error;
-  const retryAfter = Number(appError.headers['Retry-After'] ?? Number.NaN);
+  // A 503 always says when to come back (docs/spec/contracts.md §2), as the error handler does alone.
+  const retryAfter = Number(appError.headers['Retry-After'] ?? (appError.status === 503 ? 1 : Number.NaN));
   return {
     status: appError.status,
     ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
