@@ -76,11 +76,13 @@ export const EVENT_QUEUES: readonly EventQueue[] = [
   { queue: 'enforcement.log-entries', patterns: [typeOf(licensingEvents, 'licensing.log_entry.appended')] },
   { queue: 'licensing.sandbox-clocks', patterns: [typeOf(enforcementEvents, 'enforcement.clock.advanced')] },
   {
-    // The mail creators expect (#30): a license request waiting for them, a violation on their identity.
+    // The mail creators expect (#30): a license request waiting for them, a violation on their
+    // identity, another account's claim on a name they protect (#32).
     queue: 'gateway.creator-notifications',
     patterns: [
       typeOf(licensingEvents, 'licensing.request.created'),
       typeOf(enforcementEvents, 'enforcement.violation.created'),
+      typeOf(registryEvents, 'registry.claim_conflict.detected'),
     ],
   },
   {

@@ -2539,6 +2539,11 @@ export interface components {
         /** Format: date-time */
         verifiedAt: string;
       }[];
+      /**
+       * @description Owner only, once rejected: the operator's reason
+       * @example The documents name someone else
+       */
+      rejectionReason?: string;
       referenceImages: components['schemas']['ReferenceImage'][];
     };
     ReferenceImage: {
@@ -2587,6 +2592,11 @@ export interface components {
         /** Format: date-time */
         verifiedAt: string;
       }[];
+      /**
+       * @description Owner only, once rejected: the operator's reason
+       * @example The documents name someone else
+       */
+      rejectionReason?: string;
       referenceImages: components['schemas']['ReferenceImage'][];
       nextStep: {
         /** @example verify_identity */
@@ -2972,9 +2982,39 @@ export interface components {
         /** Format: date-time */
         verifiedAt: string;
       }[];
+      /**
+       * @description Owner only, once rejected: the operator's reason
+       * @example The documents name someone else
+       */
+      rejectionReason?: string;
       referenceImages: components['schemas']['ReferenceImage'][];
       /** @description The tenant (platform or creator) that claims it */
       ownerPlatformId: string;
+      /** @description Other accounts' pending and verified claims sharing a name or variation with this one (case, spacing, dots and hyphens aside), oldest first */
+      conflicts: components['schemas']['ConflictingClaim'][];
+      /** @description Another account holds a verified claim on the same name (its owner was told) */
+      alreadyProtected: boolean;
+    };
+    ConflictingClaim: {
+      /** @example claim_8Yq2cKxW3rT9mNbV4hJd1s */
+      id: string;
+      name: string;
+      variations: string[];
+      /** @enum {string} */
+      entityType: 'INDIVIDUAL' | 'ESTATE' | 'CORPORATION' | 'AGENCY';
+      /** @enum {string} */
+      status: 'pending' | 'verified' | 'rejected' | 'suspended';
+      /** @enum {string} */
+      verificationTier: 'GOLD' | 'SILVER' | 'BRONZE';
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      verifiedAt?: string;
+      hasBox: boolean;
+      boxId?: string;
+      /** @description The tenant (platform or creator) that claims it */
+      ownerPlatformId: string;
+      referenceImages: components['schemas']['ReferenceImage'][];
     };
     WebhookEndpointWithSecret: {
       /** @example we_7Hc2kQ9mN4pR8sT1 */
@@ -4542,6 +4582,7 @@ export interface operations {
         limit?: number;
         offset?: number;
         kind?: 'platform' | 'creator';
+        ids?: string;
       };
       header?: never;
       path?: never;
@@ -10215,6 +10256,7 @@ export interface operations {
            *             "verifiedAt": "2019-08-24T14:15:22Z"
            *           }
            *         ],
+           *         "rejectionReason": "The documents name someone else",
            *         "referenceImages": [
            *           {
            *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
@@ -10477,6 +10519,7 @@ export interface operations {
            *             "verifiedAt": "2019-08-24T14:15:22Z"
            *           }
            *         ],
+           *         "rejectionReason": "The documents name someone else",
            *         "referenceImages": [
            *           {
            *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
@@ -10942,6 +10985,7 @@ export interface operations {
            *             "verifiedAt": "2019-08-24T14:15:22Z"
            *           }
            *         ],
+           *         "rejectionReason": "The documents name someone else",
            *         "referenceImages": [
            *           {
            *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
@@ -11237,6 +11281,7 @@ export interface operations {
            *             "verifiedAt": "2019-08-24T14:15:22Z"
            *           }
            *         ],
+           *         "rejectionReason": "The documents name someone else",
            *         "referenceImages": [
            *           {
            *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
@@ -11535,6 +11580,7 @@ export interface operations {
            *             "verifiedAt": "2019-08-24T14:15:22Z"
            *           }
            *         ],
+           *         "rejectionReason": "The documents name someone else",
            *         "referenceImages": [
            *           {
            *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
@@ -13250,6 +13296,7 @@ export interface operations {
            *               "verifiedAt": "2019-08-24T14:15:22Z"
            *             }
            *           ],
+           *           "rejectionReason": "The documents name someone else",
            *           "referenceImages": [
            *             {
            *               "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
@@ -13260,7 +13307,35 @@ export interface operations {
            *               }
            *             }
            *           ],
-           *           "ownerPlatformId": "string"
+           *           "ownerPlatformId": "string",
+           *           "conflicts": [
+           *             {
+           *               "id": "claim_8Yq2cKxW3rT9mNbV4hJd1s",
+           *               "name": "string",
+           *               "variations": [
+           *                 "string"
+           *               ],
+           *               "entityType": "INDIVIDUAL",
+           *               "status": "pending",
+           *               "verificationTier": "GOLD",
+           *               "createdAt": "2019-08-24T14:15:22Z",
+           *               "verifiedAt": "2019-08-24T14:15:22Z",
+           *               "hasBox": true,
+           *               "boxId": "string",
+           *               "ownerPlatformId": "string",
+           *               "referenceImages": [
+           *                 {
+           *                   "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
+           *                   "url": "string",
+           *                   "isPrimary": true,
+           *                   "face": {
+           *                     "status": "pending"
+           *                   }
+           *                 }
+           *               ]
+           *             }
+           *           ],
+           *           "alreadyProtected": true
            *         }
            *       ],
            *       "meta": {
@@ -13439,6 +13514,7 @@ export interface operations {
            *             "verifiedAt": "2019-08-24T14:15:22Z"
            *           }
            *         ],
+           *         "rejectionReason": "The documents name someone else",
            *         "referenceImages": [
            *           {
            *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
@@ -13669,6 +13745,7 @@ export interface operations {
            *             "verifiedAt": "2019-08-24T14:15:22Z"
            *           }
            *         ],
+           *         "rejectionReason": "The documents name someone else",
            *         "referenceImages": [
            *           {
            *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",
@@ -13910,6 +13987,7 @@ export interface operations {
            *             "verifiedAt": "2019-08-24T14:15:22Z"
            *           }
            *         ],
+           *         "rejectionReason": "The documents name someone else",
            *         "referenceImages": [
            *           {
            *             "id": "img_Zs7ma3x2Q4uE0bVwYk1Lp9",

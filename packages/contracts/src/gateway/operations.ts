@@ -49,6 +49,23 @@ export const platformKindSchema = z.enum(['platform', 'creator']);
 
 export const listPlatformsQuerySchema = pageQuerySchema.extend({
   kind: platformKindSchema.optional().meta({ description: 'Only platforms, or only creators; default both' }),
+  ids: z
+    .string()
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((id) => id.trim())
+          .filter((id) => id !== ''),
+      ),
+    ])
+    .pipe(z.array(z.string().max(64)).min(1, 'at least one id').max(100, 'at most 100 ids'))
+    .optional()
+    .meta({
+      description:
+        'Only these platforms: ids separated by commas, at most 100 (a page naming the tenants it shows)',
+      example: 'plat_4eC39HqLyjWDarjtT1zdp7dc,plat_9fD21KqMzjXEbskuU2aeq8ed',
+    }),
 });
 
 export const platformSchema = z

@@ -96,8 +96,29 @@ export const boxDeleted = defineEvent(
   byBox,
 );
 
+/**
+ * A new claim shares a name with a verified claim of another account (issue #32, "Creators"): one
+ * event per claim it meets, so that the verified claim's owner is told. The envelope's platformId
+ * is that owner. It versions no entity: it changes neither claim.
+ */
+export const claimConflictDetected = defineEvent(
+  'registry.claim_conflict.detected',
+  1,
+  z.object({
+    /** The new claim, pending the operator's review. */
+    claimId: z.string(),
+    name: z.string(),
+    claimantPlatformId: z.string(),
+    /** The verified claim it meets, and its owner. */
+    existingClaimId: z.string(),
+    existingName: z.string(),
+    existingOwnerPlatformId: z.string(),
+    detectedAt: instant,
+  }),
+);
+
 export const claimEvents = [claimCreated, claimUpdated, claimVerified, claimRejected, claimDeleted] as const;
 export const boxEvents = [boxCreated, boxUpdated, boxDeleted] as const;
 
 /** Every event the registry publishes (collected by the package's `allEvents`). */
-export const registryEvents = [...claimEvents, ...boxEvents] as const;
+export const registryEvents = [...claimEvents, claimConflictDetected, ...boxEvents] as const;

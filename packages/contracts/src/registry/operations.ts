@@ -147,6 +147,13 @@ export const claimSchema = claimListItemSchema
       )
       .optional()
       .meta({ description: 'Owner only' }),
+    rejectionReason: z
+      .string()
+      .optional()
+      .meta({
+        description: "Owner only, once rejected: the operator's reason",
+        example: 'The documents name someone else',
+      }),
     referenceImages: z.array(referenceImageSchema),
   })
   .meta({ id: 'Claim' });
@@ -158,9 +165,24 @@ export const reviewClaimsQuerySchema = pageQuerySchema.extend({
     .meta({ description: 'Default `pending`: the claims waiting for verification' }),
 });
 
+/** Another account's claim on the same name, shown beside the one under review (issue #32). */
+export const conflictingClaimSchema = claimListItemSchema
+  .extend({
+    ownerPlatformId: z.string().meta({ description: 'The tenant (platform or creator) that claims it' }),
+    referenceImages: z.array(referenceImageSchema),
+  })
+  .meta({ id: 'ConflictingClaim' });
+
 export const reviewClaimSchema = claimSchema
   .extend({
     ownerPlatformId: z.string().meta({ description: 'The tenant (platform or creator) that claims it' }),
+    conflicts: z.array(conflictingClaimSchema).meta({
+      description:
+        "Other accounts' pending and verified claims sharing a name or variation with this one (case, spacing, dots and hyphens aside), oldest first",
+    }),
+    alreadyProtected: z
+      .boolean()
+      .meta({ description: 'Another account holds a verified claim on the same name (its owner was told)' }),
   })
   .meta({ id: 'ReviewClaim' });
 

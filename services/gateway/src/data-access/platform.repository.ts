@@ -50,7 +50,12 @@ export class PlatformRepository implements PlatformStore {
 
   async list(
     q: Queryable,
-    filter: { limit: number; offset: number; kind?: PlatformKind | undefined },
+    filter: {
+      limit: number;
+      offset: number;
+      kind?: PlatformKind | undefined;
+      ids?: readonly string[] | undefined;
+    },
   ): Promise<{ items: { platform: Platform; kind: PlatformKind }[]; total: number }> {
     // A creator's tenant is the one its creator account signed up with (ADR 0024).
     const isCreator = sql<boolean>`EXISTS (SELECT 1 FROM accounts a WHERE a.platform_id = platforms.id AND a.role = 'creator')`;
@@ -60,6 +65,7 @@ export class PlatformRepository implements PlatformStore {
       .select(isCreator.as('isCreator'))
       .$if(filter.kind === 'creator', (qb) => qb.where(isCreator))
       .$if(filter.kind === 'platform', (qb) => qb.where((eb) => eb.not(isCreator)))
+      .$if(filter.ids !== undefined, (qb) => qb.where('id', 'in', [...(filter.ids ?? [])]))
       .orderBy('createdAt', 'desc')
       .orderBy('id', 'desc');
     const { rows, total } = await pageOf(query, filter);

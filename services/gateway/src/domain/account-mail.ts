@@ -195,3 +195,25 @@ export function violationMail(
     ].join('\n'),
   };
 }
+
+/** Another account claims a name the recipient's verified claim protects (issue #32, "Creators"). */
+export function claimConflictMail(
+  links: MailLinks,
+  to: string,
+  name: string,
+  conflict: { name: string; existingName: string; existingClaimId: string; claimId: string },
+): OutgoingMail {
+  return {
+    to,
+    subject: `Another account claims ${conflict.name}, a name you protect`,
+    text: [
+      `Hello ${name},`,
+      '',
+      `Another account has claimed ${conflict.name} (claim ${conflict.claimId}), a name your verified claim of ${conflict.existingName} protects.`,
+      'The operator reviews the new claim side by side with yours before it can be verified; your protection is unchanged meanwhile.',
+      'Nothing is asked of you. If you did not expect this, contact the operator. Your claim:',
+      '',
+      page(links, `claims/${conflict.existingClaimId}`),
+    ].join('\n'),
+  };
+}

@@ -2,8 +2,10 @@ import type { Clock } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts/common';
 import { violationCreated } from '@svc/contracts/enforcement';
 import { licenseRequestCreated } from '@svc/contracts/licensing';
+import { claimConflictDetected } from '@svc/contracts/registry';
 import type { Queryable } from '@svc/ports';
 import {
+  claimConflictMail,
   licenseRequestMail,
   violationMail,
   type MailLinks,
@@ -29,7 +31,8 @@ export interface NotifyCreatorsDeps {
  * Tells the people of the box's owner what they must know (#30), in the transaction that records
  * the event as processed: the mail is in the outbox when the event is acknowledged, and a redelivery
  * mails nobody twice. A license request is told of only when it waits for the owner's decision (a
- * tier approved automatically is not news to act on); a violation always. A tenant nobody signs in
+ * tier approved automatically is not news to act on); a violation always; another account's claim
+ * on a name the tenant's verified claim protects, always. A tenant nobody signs in
  * as (created through the admin API) has no one to mail.
  */
 export async function notifyCreators(
@@ -83,6 +86,12 @@ async function mailsFor(
         graceDays: data.gracePeriodId === null ? null : GRACE_PERIOD_DAYS,
       }),
     );
+  }
+  if (received.type === claimConflictDetected.type) {
+    const { data } = claimConflictDetected.parse(received);
+    const people = await deps.accounts.listByPlatform(tx, data.existingOwnerPlatformId);
+    const links = deps.links();
+    return people.map((person) => claimConflictMail(links, person.email, person.name, data));
   }
   // The queue binds only the types above; anything else is acknowledged and ignored.
   return [];

@@ -68,7 +68,13 @@ export interface PlatformStore {
   /** Newest first; `kind` creator: tenants of creator accounts, platform: every other. */
   list(
     q: Queryable,
-    filter: { limit: number; offset: number; kind?: PlatformKind | undefined },
+    filter: {
+      limit: number;
+      offset: number;
+      kind?: PlatformKind | undefined;
+      /** Only these platforms. */
+      ids?: readonly string[] | undefined;
+    },
   ): Promise<{ items: { platform: Platform; kind: PlatformKind }[]; total: number }>;
   /** Sets the plan (and the agreed limits, null unless enterprise); false when there is no such platform. */
   changePlan(tx: Queryable, id: string, plan: Plan, limits: Limits | null): Promise<boolean>;

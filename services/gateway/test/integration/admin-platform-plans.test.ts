@@ -44,6 +44,31 @@ describe('operator API: platforms and creators, and their plans', () => {
     expect((await h.admin('GET', '/admin/platforms?kind=person')).status).toBe(400);
   });
 
+  it('when the operator names tenants by id, then just those come back, with their names, whatever their age', async () => {
+    const named = await signUp('creator', 'Named Estate');
+    const { platformId: other } = await h.platform('basic');
+    // Twenty-one newer tenants: the named ones are off the first page of the plain list.
+    for (let i = 0; i < 21; i += 1) await h.platform('basic');
+    const res = await h.admin('GET', `/admin/platforms?ids=${named},${other},${named},plat_nobody`);
+    expect(res.status).toBe(200);
+    expect(res.body.meta.total).toBe(2);
+    expect(
+      res.body.data.map((p: { id: string; name: string; kind: string }) => [p.id, p.kind]).sort(),
+    ).toEqual(
+      [
+        [named, 'creator'],
+        [other, 'platform'],
+      ].sort(),
+    );
+    expect(res.body.data.find((p: { id: string }) => p.id === named).name).toBe('Named Estate');
+
+    const tooMany = Array.from({ length: 101 }, (_, i) => `plat_${i}`).join(',');
+    const refused = await h.admin('GET', `/admin/platforms?ids=${tooMany}`);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.error.details)).toContain('ids');
+    expect((await h.admin('GET', '/admin/platforms?ids=,')).status).toBe(400);
+  });
+
   it('when the operator changes a plan, then the platform answers with it and its key runs under the new limits at once', async () => {
     const { platformId, key } = await h.platform('sandbox');
     expect((await h.call(key, 'GET', '/v1/svc/echo/1')).headers.get('x-ratelimit-limit')).toBe('60');

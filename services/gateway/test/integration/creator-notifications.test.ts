@@ -1,5 +1,6 @@
 import { violationCreated } from '@svc/contracts/enforcement';
 import { licenseRequestCreated } from '@svc/contracts/licensing';
+import { claimConflictDetected } from '@svc/contracts/registry';
 import { InProcessMessageBus } from '@svc/messaging';
 import { startHarness, type Harness } from '../fixtures/gateway-harness';
 
@@ -108,6 +109,33 @@ describe('creator notifications', () => {
     expect(mail.text).toContain('confidence 93 %');
     expect(mail.text).toContain('30 days to license the identity or take the avatar down');
     expect(mail.links).toContain(`${h.url}/dashboard/boxes/box_notified000000000000000`);
+  });
+
+  it('when another account claims a name the owner protects, then the owner is mailed once with a link to their claim, and not told who claims it', async () => {
+    const event = claimConflictDetected.create(
+      {
+        claimId: 'claim_contested0000000000000',
+        name: 'ada lovelace',
+        claimantPlatformId: studio.platformId,
+        existingClaimId: 'claim_notified0000000000000',
+        existingName: 'Ada Lovelace',
+        existingOwnerPlatformId: owner.platformId,
+        detectedAt: new Date().toISOString(),
+      },
+      { occurredAt: new Date(), platformId: owner.platformId },
+    );
+    const before = inboxOf(owner.email).length;
+    await bus.publish(event);
+    const mail = await h.mail.waitFor((m) => m.text.includes('claim_contested0000000000000'));
+    expect(mail.to).toContain(owner.email);
+    expect(mail.subject).toBe('Another account claims ada lovelace, a name you protect');
+    expect(mail.text).toContain('your verified claim of Ada Lovelace protects');
+    expect(mail.text).toContain('side by side with yours');
+    expect(mail.text).not.toContain('Avatar Studio');
+    expect(mail.links).toContain(`${h.url}/dashboard/claims/claim_notified0000000000000`);
+    await bus.publish(event);
+    await barrier();
+    expect(inboxOf(owner.email).length).toBe(before + 2);
   });
 
   it('when the owner has no account (a tenant of the admin API), then the event is acknowledged and nobody is mailed', async () => {

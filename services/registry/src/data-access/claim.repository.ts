@@ -1,6 +1,6 @@
 import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
 import type { FaceStatus } from '@svc/contracts/common';
-import type { Claim, ClaimStatus, EntityType } from '../domain/claim';
+import { nameKeysOf, type Claim, type ClaimStatus, type EntityType } from '../domain/claim';
 import type { ClaimStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 
@@ -18,7 +18,7 @@ function claimsWithBox(q: Queryable) {
 type ClaimRow = Awaited<ReturnType<ReturnType<typeof claimsWithBox>['executeTakeFirstOrThrow']>>;
 
 // The one mapping left: the dates inside the jsonb columns come back as ISO strings.
-function toClaim({ seq: _seq, ...row }: ClaimRow): Claim {
+function toClaim({ seq: _seq, nameKeys: _nameKeys, ...row }: ClaimRow): Claim {
   return {
     ...row,
     verification:
@@ -38,6 +38,7 @@ function mutableColumns(claim: Claim) {
     proofs: jsonb(claim.proofs),
     referenceImages: jsonb(claim.referenceImages),
     rejectionReason: claim.rejectionReason,
+    nameKeys: sql<string[]>`${nameKeysOf(claim)}::text[]`,
     updatedAt: claim.updatedAt,
     verifiedAt: claim.verifiedAt,
   };
@@ -128,6 +129,29 @@ export class ClaimRepository implements ClaimStore {
       filter,
     );
     return { items: rows.map(toClaim), total };
+  }
+
+  async conflictsOf(q: Queryable, claimIds: readonly string[]): Promise<Map<string, Claim[]>> {
+    const conflicts = new Map<string, Claim[]>(claimIds.map((id) => [id, []]));
+    if (claimIds.length === 0) return conflicts;
+    // Another account's pending or verified claim sharing a name key (GIN index on name_keys).
+    const rows = await db(q)
+      .selectFrom('claims as r')
+      .innerJoin('claims as c', (join) =>
+        join
+          .on(sql<boolean>`c.name_keys && r.name_keys`)
+          .onRef('c.ownerPlatformId', '<>', 'r.ownerPlatformId'),
+      )
+      .leftJoin('boxes as b', 'b.claimId', 'c.id')
+      .where('r.id', 'in', claimIds)
+      .where('c.status', 'in', ['pending', 'verified'])
+      .selectAll('c')
+      .select(['b.id as boxId', 'r.id as conflictOf'])
+      .orderBy('c.createdAt', 'asc')
+      .orderBy('c.seq', 'asc')
+      .execute();
+    for (const { conflictOf, ...row } of rows) conflicts.get(conflictOf)?.push(toClaim(row));
+    return conflicts;
   }
 
   async delete(tx: Queryable, id: string): Promise<void> {

@@ -51,6 +51,7 @@ export interface Claims {
   entityType: EntityType;
   id: string;
   name: string;
+  nameKeys: Generated<string[]>;
   ownerPlatformId: string;
   proofs: Jsonb<Jsonified<Proof>[]>;
   referenceImages: Jsonb<ReferenceImage[]>;

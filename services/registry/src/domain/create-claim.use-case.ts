@@ -7,7 +7,7 @@ import {
   type ImageInput,
 } from './claim';
 import type { Caller, RegistryContext } from './ports';
-import { claimEvent } from './registry-events';
+import { claimConflictEvent, claimEvent } from './registry-events';
 
 export interface CreateClaimInput {
   name: string;
@@ -48,6 +48,12 @@ export async function createClaim(
   await ctx.db.transaction(async (tx) => {
     await ctx.claims.insert(tx, claim);
     await ctx.outbox(tx, claimEvent('created', claim, now));
+    // Another account already protects this name: its owner is told (issue #32), in the same
+    // transaction, so that no conflict goes untold and none is told twice.
+    const met = (await ctx.claims.conflictsOf(tx, [claim.id])).get(claim.id) ?? [];
+    for (const existing of met.filter((other) => other.status === 'verified')) {
+      await ctx.outbox(tx, claimConflictEvent(claim, existing, now));
+    }
   });
   ctx.eventsCommitted();
   return {

@@ -48,6 +48,11 @@ export interface ClaimStore {
     q: Queryable,
     filter: Page & { status: ClaimStatus },
   ): Promise<{ items: Claim[]; total: number }>;
+  /**
+   * For each of these claims, the other accounts' pending and verified claims that share one of its
+   * name keys (domain/claim.ts nameKeysOf), oldest first: the conflicts of issue #32.
+   */
+  conflictsOf(q: Queryable, claimIds: readonly string[]): Promise<Map<string, Claim[]>>;
   delete(tx: Queryable, id: string): Promise<void>;
   /** Records detection's face status on the claim's image with this id and url; false when there is none. */
   recordFaceStatus(

@@ -22,13 +22,21 @@ export function listClaims(
   return ctx.claims.list(ctx.db, { ...query, viewerPlatformId: caller.platformId });
 }
 
-/** The operator's review queue: every tenant's claims of one status, oldest first (a platform gets 403). */
-export function listClaimsForReview(
+/**
+ * The operator's review queue: every tenant's claims of one status, oldest first, each with the
+ * other accounts' claims on the same name (issue #32); a platform gets 403.
+ */
+export async function listClaimsForReview(
   ctx: RegistryContext,
   caller: Caller,
   query: Page & { status: ClaimStatus },
-): Promise<{ items: Claim[]; total: number }> {
+): Promise<{ items: Claim[]; total: number; conflicts: Map<string, Claim[]> }> {
   if (caller.role !== 'operator')
     throw new AppError('FORBIDDEN', 'Only the operator API lists claims for review');
-  return ctx.claims.listForReview(ctx.db, query);
+  const page = await ctx.claims.listForReview(ctx.db, query);
+  const conflicts = await ctx.claims.conflictsOf(
+    ctx.db,
+    page.items.map((claim) => claim.id),
+  );
+  return { ...page, conflicts };
 }

@@ -3,6 +3,7 @@ import {
   boxCreated,
   boxDeleted,
   boxUpdated,
+  claimConflictDetected,
   claimCreated,
   claimDeleted,
   claimRejected,
@@ -44,6 +45,22 @@ export function claimEvent(change: ClaimChange, claim: Claim, now: Date): EventE
 
 export function claimRejectedEvent(claim: Claim, reason: string, now: Date): EventEnvelope {
   return claimRejected.create({ ...claimData(claim), reason }, meta(claim.ownerPlatformId, now));
+}
+
+/** registry.claim_conflict.detected, addressed to the owner of the verified claim the new one meets. */
+export function claimConflictEvent(claim: Claim, existing: Claim, now: Date): EventEnvelope {
+  return claimConflictDetected.create(
+    {
+      claimId: claim.id,
+      name: claim.name,
+      claimantPlatformId: claim.ownerPlatformId,
+      existingClaimId: existing.id,
+      existingName: existing.name,
+      existingOwnerPlatformId: existing.ownerPlatformId,
+      detectedAt: now.toISOString(),
+    },
+    meta(existing.ownerPlatformId, now),
+  );
 }
 
 export function claimDeletedEvent(claim: Claim, now: Date): EventEnvelope {

@@ -13,18 +13,15 @@ import { listClaimsForReview } from '../../domain/query-claims.use-case';
 import { rejectClaim } from '../../domain/reject-claim.use-case';
 import { verifyClaim, verifyOwnClaimForTesting } from '../../domain/verify-claim.use-case';
 import { callerOf } from './caller';
-import { claimDetail } from './claim.presenter';
+import { claimDetail, reviewClaim } from './claim.presenter';
 
 /** The operator's review queue, verify and reject (docs/spec/contracts.md §3, §8) and the sandbox test helper (§9). */
 export function claimVerificationRoutes(router: Router, ctx: RegistryContext): void {
   router.get(ops.listClaimsForReview.path, async (req, res) => {
     const query = parseQuery(reviewClaimsQuerySchema, req);
-    const { items, total } = await listClaimsForReview(ctx, callerOf(req), query);
+    const { items, total, conflicts } = await listClaimsForReview(ctx, callerOf(req), query);
     respond(res, ops.listClaimsForReview, 200, {
-      data: items.map((claim) => ({
-        ...claimDetail(claim, { isOwner: true }),
-        ownerPlatformId: claim.ownerPlatformId,
-      })),
+      data: items.map((claim) => reviewClaim(claim, conflicts.get(claim.id) ?? [])),
       meta: { total, limit: query.limit, offset: query.offset },
     });
   });

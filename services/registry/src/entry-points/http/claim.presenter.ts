@@ -40,11 +40,30 @@ export function claimDetail(claim: Claim, viewer: { isOwner: boolean }) {
           })),
         }
       : {}),
-    referenceImages: claim.referenceImages.map(({ id, url, isPrimary, face }) => ({
-      id,
-      url,
-      isPrimary,
-      face: { status: face?.status ?? 'pending' },
+    ...(viewer.isOwner && claim.rejectionReason !== null ? { rejectionReason: claim.rejectionReason } : {}),
+    referenceImages: referenceImagesOf(claim),
+  };
+}
+
+function referenceImagesOf(claim: Claim) {
+  return claim.referenceImages.map(({ id, url, isPrimary, face }) => ({
+    id,
+    url,
+    isPrimary,
+    face: { status: face?.status ?? 'pending' },
+  }));
+}
+
+/** A claim in the operator's review queue, with the other accounts' claims on the same name. */
+export function reviewClaim(claim: Claim, conflicts: readonly Claim[]) {
+  return {
+    ...claimDetail(claim, { isOwner: true }),
+    ownerPlatformId: claim.ownerPlatformId,
+    conflicts: conflicts.map((other) => ({
+      ...claimListItem(other),
+      ownerPlatformId: other.ownerPlatformId,
+      referenceImages: referenceImagesOf(other),
     })),
+    alreadyProtected: conflicts.some((other) => other.status === 'verified'),
   };
 }
