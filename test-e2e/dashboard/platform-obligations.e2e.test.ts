@@ -122,10 +122,15 @@ describe('dashboard: a platform developer watches its plan, licenses and obligat
     await reported.waitFor();
     await page.getByRole('definition').filter({ hasText: /^42$/ }).waitFor();
 
-    // The violation, pending in its grace period.
+    // The violation, pending in its grace period. A script moved the sandbox clock 6 hours first:
+    // the 24-hour grace period ends in 17 to 18 hours on that clock, not in "30 days".
+    const early = await call(key, 'POST', '/v1/svc/test-helpers/advance-time', { seconds: 6 * 3600 });
+    expect(early.status).toBe(200);
     await page.getByRole('link', { name: 'Violations', exact: true }).click();
     const row = page.getByRole('row').filter({ hasText: blockedName });
     await row.getByText('pending', { exact: true }).waitFor();
+    await row.getByText(/\(in 1[78] hours\)/).waitFor();
+    expect(await row.textContent()).not.toMatch(/days? left/);
 
     // Obligations: the grace period runs; nothing to take down yet.
     await page.getByRole('link', { name: 'Obligations', exact: true }).click();

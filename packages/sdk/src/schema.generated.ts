@@ -1914,6 +1914,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/svc/test-helpers/clock': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read your sandbox clock (what grace periods, reminders and license expiries run on)
+     * @description Read your sandbox clock (what grace periods, reminders and license expiries run on). Sandbox keys only (`svc_test_…`): a live key gets 403 FORBIDDEN. Key scopes allowed: `full`, `read_only`; a key of another scope gets 403 FORBIDDEN (and the request counts). Counts against the key’s per-minute and per-day limits.
+     */
+    get: operations['testHelperReadClock'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/enforcement/obligations': {
     parameters: {
       query?: never;
@@ -28458,6 +28478,181 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `RATE_LIMITED`: a rate limit of the key is spent; `details`: `limit`, `remaining` (0), `resetAt`, `retryAfter`. Retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the request headers are over 16 KB */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /** @description - `INTERNAL`: never expected; `details` carries the request id, never a stack trace */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'INTERNAL';
+            };
+          };
+        };
+      };
+      /** @description - `SERVICE_UNAVAILABLE`: a service or its database is unavailable for now; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'SERVICE_UNAVAILABLE';
+            };
+          };
+        };
+      };
+    };
+  };
+  testHelperReadClock: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your clock now */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "now": "2019-08-24T14:15:22Z",
+           *         "aheadBySeconds": -9007199254740991
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: {
+              /**
+               * Format: date-time
+               * @description Your sandbox clock now: what your deadlines run on
+               */
+              now: string;
+              /** @description How far your sandbox clock runs ahead of real time (0 until you advance it) */
+              aheadBySeconds: number;
+            };
+          };
+        };
+      };
+      /** @description - `VALIDATION_ERROR`: the body, query, path or a header is invalid; `details.fields` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'VALIDATION_ERROR';
+            };
+          };
+        };
+      };
+      /**
+       * @description - `UNAUTHORIZED`: missing, malformed or unknown key
+       *     - `KEY_REVOKED`: the key was revoked
+       *     - `KEY_EXPIRED`: the key is past its 24 h overlap after a rotation
+       *     - `WRONG_ENVIRONMENT`: a key of the other environment (svc_live_ against sandbox, or svc_test_ against production)
+       */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'UNAUTHORIZED' | 'KEY_REVOKED' | 'KEY_EXPIRED' | 'WRONG_ENVIRONMENT';
+            };
+          };
+        };
+      };
+      /**
+       * @description FORBIDDEN: live keys
+       *     - `FORBIDDEN`: the key is valid but may not do this (its scope, `read_only` or `check_only`, does not allow the operation); with a dashboard session instead of a key: a POST, PATCH or DELETE without the session’s `X-CSRF-Token` or from another origin, the operator’s session on the public API, or another account’s on the operator API
+       */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'FORBIDDEN';
             };
           };
         };

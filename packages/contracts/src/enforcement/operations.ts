@@ -559,6 +559,14 @@ export const advancedTimeSchema = z.object({
   stepsFired: z.number().int().meta({ description: 'Reminders, ending warnings and expiries that fired' }),
 });
 
+export const sandboxClockSchema = z.object({
+  now: z.iso.datetime().meta({ description: 'Your sandbox clock now: what your deadlines run on' }),
+  aheadBySeconds: z
+    .number()
+    .int()
+    .meta({ description: 'How far your sandbox clock runs ahead of real time (0 until you advance it)' }),
+});
+
 export const obligationsSchema = z
   .object({
     takedowns: z.array(
@@ -804,6 +812,19 @@ export const enforcementOperations = {
     request: { body: advanceTimeBodySchema },
     responses: {
       200: { description: 'Your clock now', schema: dataOf(advancedTimeSchema) },
+      403: { description: 'FORBIDDEN: live keys' },
+    },
+  }),
+  testHelperReadClock: defineOperation({
+    service: 'enforcement',
+    tags: ['Test helpers'],
+    sandboxOnly: true,
+    id: 'testHelperReadClock',
+    method: 'get',
+    path: '/v1/svc/test-helpers/clock',
+    summary: 'Read your sandbox clock (what grace periods, reminders and license expiries run on)',
+    responses: {
+      200: { description: 'Your clock now', schema: dataOf(sandboxClockSchema) },
       403: { description: 'FORBIDDEN: live keys' },
     },
   }),

@@ -147,13 +147,10 @@ export const claimSchema = claimListItemSchema
       )
       .optional()
       .meta({ description: 'Owner only' }),
-    rejectionReason: z
-      .string()
-      .optional()
-      .meta({
-        description: "Owner only, once rejected: the operator's reason",
-        example: 'The documents name someone else',
-      }),
+    rejectionReason: z.string().optional().meta({
+      description: "Owner only, once rejected: the operator's reason",
+      example: 'The documents name someone else',
+    }),
     referenceImages: z.array(referenceImageSchema),
   })
   .meta({ id: 'Claim' });

@@ -121,13 +121,14 @@ describe('OpenAPI document', () => {
         required: false,
         schema: expect.objectContaining({ minimum: 0, default: 0 }),
       },
-      // The list's own filter follows the page query.
+      // The list's own filters follow the page query.
       {
         name: 'kind',
         in: 'query',
         required: false,
         schema: expect.objectContaining({ enum: ['platform', 'creator'] }),
       },
+      { name: 'ids', in: 'query', required: false, schema: expect.objectContaining({ type: 'string' }) },
     ]);
     expect(pageQuerySchema.parse({})).toEqual({ limit: 20, offset: 0 });
   });

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { components, paths } from '@svc/sdk';
 import { api, idempotencyKey, unwrap } from './client';
 import type { ApiError } from './http';
+import { rememberSandboxNow } from './sandbox-clock';
 
 // A platform developer's view of its integration: plan and usage, licenses, violations, grace
 // periods and obligations, and the sandbox clock. All of it is the public API (and the dashboard's
@@ -10,6 +11,7 @@ import type { ApiError } from './http';
 export type PlanUsage = components['schemas']['PlanUsage'];
 export type LicenseListItem = components['schemas']['LicenseListItem'];
 export type ViolationStatus = components['schemas']['Violation']['status'];
+export type LicenseStatus = components['schemas']['LicenseListItem']['status'];
 
 /** The plan, its limits, and the minute's and day's counts of each budget (refreshed every 15 s). */
 export function usePlanUsage() {
@@ -21,10 +23,16 @@ export function usePlanUsage() {
   });
 }
 
-export function useLicenses(offset: number, limit: number) {
+/** The platform's licenses, newest first; `status` filters them on the API's side. */
+export function useLicenses(offset: number, limit: number, status?: LicenseStatus) {
   return useQuery({
-    queryKey: ['licenses', offset, limit],
-    queryFn: () => unwrap(api.GET('/v1/svc/licenses', { params: { query: { offset, limit } } })),
+    queryKey: ['licenses', status ?? 'all', offset, limit],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/svc/licenses', {
+          params: { query: { offset, limit, ...(status === undefined ? {} : { status }) } },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
 }
@@ -70,8 +78,10 @@ export function useAdvanceTime() {
           }),
         )
       ).data,
-    onSuccess: () => {
-      for (const key of ['violations', 'grace-periods', 'obligations', 'licenses', 'license']) {
+    onSuccess: (moved) => {
+      // The countdowns on the pages run on the sandbox clock from now on (./sandbox-clock.ts).
+      rememberSandboxNow(client, moved.now);
+      for (const key of ['violations', 'violation', 'grace-periods', 'obligations', 'licenses', 'license']) {
         void client.invalidateQueries({ queryKey: [key] });
       }
     },

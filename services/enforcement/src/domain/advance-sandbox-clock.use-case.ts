@@ -33,3 +33,14 @@ export async function advanceSandboxClock(
   add(run, await firePlatformSteps(ctx, caller.platformId, offsetMs));
   return { now, run };
 }
+
+/** The caller's sandbox clock: real time plus how far it was advanced (sandbox keys only). */
+export async function readSandboxClock(
+  ctx: UsesPorts<'db' | 'clocks' | 'clock'>,
+  caller: Caller,
+): Promise<{ now: Date; offsetMs: number }> {
+  if (caller.environment !== 'sandbox')
+    throw errors.forbidden('Test helpers are available to sandbox keys only');
+  const offsetMs = await ctx.clocks.offsetOf(ctx.db, caller.platformId);
+  return { now: new Date(ctx.clock.now().getTime() + offsetMs), offsetMs };
+}

@@ -189,6 +189,25 @@ describe('POST /v1/svc/test-helpers/advance-time', () => {
     expect(live.body.error.code).toBe('FORBIDDEN');
     expect((await h.raw('POST', '/v1/svc/test-helpers/advance-time')).status).toBe(401);
   });
+
+  it('when a platform reads its sandbox clock, then it reads real time until it advances, then its own time; others keep theirs; a live key gets 403', async () => {
+    const mover = h.platform();
+    const other = h.platform();
+    const before = await mover.call('GET', '/v1/svc/test-helpers/clock');
+    expect(before.status).toBe(200);
+    expect(before.body.data).toEqual({ now: h.clock.now().toISOString(), aheadBySeconds: 0 });
+    const moved = await mover.call('POST', '/v1/svc/test-helpers/advance-time', { seconds: 26 * HOUR });
+    h.clock.advance(90_000);
+    const after = await mover.call('GET', '/v1/svc/test-helpers/clock');
+    expect(after.body.data.aheadBySeconds).toBe(26 * HOUR);
+    expect(after.body.data.now).toBe(new Date(Date.parse(moved.body.data.now) + 90_000).toISOString());
+    expect((await other.call('GET', '/v1/svc/test-helpers/clock')).body.data).toEqual({
+      now: h.clock.now().toISOString(),
+      aheadBySeconds: 0,
+    });
+    const live = await h.platform({ environment: 'production' }).call('GET', '/v1/svc/test-helpers/clock');
+    expect(live.status).toBe(403);
+  });
 });
 
 describe('the production timeline', () => {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fieldError, formError } from '../../api/form-errors';
+import { formatDate, formatDateTime, formatNumber, formatRemaining } from '../../api/format';
 import {
   useBoxViolations,
   useContestResolution,
@@ -7,12 +8,14 @@ import {
   type ViolationStatus,
 } from '../../api/owner';
 import { logEntryOf } from '../../api/proofs';
-import { Field, FormError, SelectField } from '../../components/Field';
+import { useClockNow } from '../../api/sandbox-clock';
+import { Field, FormError } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { ProofPanel, type ProofTarget } from '../../components/ProofPanel';
 import { QueryState } from '../../components/Status';
+import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
 
-const FILTERS: { value: ViolationStatus | 'all'; label: string }[] = [
+const FILTERS: FilterOption<ViolationStatus | 'all'>[] = [
   { value: 'all', label: 'All' },
   { value: 'pending', label: 'Pending (in their grace period)' },
   { value: 'appealed', label: 'Appealed (grace period paused)' },
@@ -27,14 +30,19 @@ const RESOLVED_BY: Record<NonNullable<BoxViolation['resolution']>['resolvedBy'],
   avatar_change: 'a change to the avatar',
 };
 
-function GracePeriod({ violation }: { violation: BoxViolation }) {
+/**
+ * `now`: the dashboard's clock (api/sandbox-clock.ts). A platform's sandbox clock is its own: the
+ * box owner counts down on the browser's clock, from the deadline the API gives.
+ */
+function GracePeriod({ violation, now }: { violation: BoxViolation; now: number }) {
   const { gracePeriod } = violation;
-  const ends = new Date(gracePeriod.expiresAt).toLocaleString();
+  const ends = formatDateTime(gracePeriod.expiresAt);
   switch (gracePeriod.status) {
     case 'active':
       return (
         <>
-          <span className="badge">active</span> {gracePeriod.daysRemaining} days left, ends {ends}
+          <span className="badge">active</span> ends {ends} (
+          {formatRemaining(Date.parse(gracePeriod.expiresAt), now)})
         </>
       );
     case 'paused':
@@ -72,8 +80,7 @@ function Resolution({ violation, onContest }: { violation: BoxViolation; onConte
   if (resolution === null) return <>—</>;
   return (
     <>
-      {resolution.resolution} by {RESOLVED_BY[resolution.resolvedBy]},{' '}
-      {new Date(resolution.resolvedAt).toLocaleDateString()}
+      {resolution.resolution} by {RESOLVED_BY[resolution.resolvedBy]}, {formatDate(resolution.resolvedAt)}
       {resolution.contest === null ? null : (
         <>
           <br />
@@ -83,9 +90,7 @@ function Resolution({ violation, onContest }: { violation: BoxViolation; onConte
       {contestable(violation) ? (
         <>
           <br />
-          <span className="hint">
-            contestable until {new Date(violation.contestableUntil ?? '').toLocaleString()}
-          </span>
+          <span className="hint">contestable until {formatDateTime(violation.contestableUntil ?? '')}</span>
           <br />
           <button
             type="button"
@@ -209,6 +214,7 @@ export function BoxViolations({ boxId }: { boxId: string }) {
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [proof, setProof] = useState<ProofTarget | undefined>(undefined);
   const violations = useBoxViolations(boxId, filter === 'all' ? undefined : filter, offset, PAGE_SIZE);
+  const now = useClockNow();
   return (
     <section aria-labelledby="violations-title">
       <div className="section-head">
@@ -222,20 +228,15 @@ export function BoxViolations({ boxId }: { boxId: string }) {
           Refresh violations
         </button>
       </div>
-      <SelectField
+      <StatusFilter
         label="Show violations"
         value={filter}
-        onChange={(event) => {
-          setFilter(event.target.value as ViolationStatus | 'all');
+        options={FILTERS}
+        onChange={(chosen) => {
+          setFilter(chosen);
           setOffset(0);
         }}
-      >
-        {FILTERS.map((f) => (
-          <option key={f.value} value={f.value}>
-            {f.label}
-          </option>
-        ))}
-      </SelectField>
+      />
       <p role="status" className="notice">
         {notice}
       </p>
@@ -282,13 +283,14 @@ export function BoxViolations({ boxId }: { boxId: string }) {
                           {violation.avatar.name}
                           <br />
                           <span className="hint">
-                            {violation.avatar.userCount} users · {violation.detection.classification} (
+                            {formatNumber(violation.avatar.userCount)} users ·{' '}
+                            {violation.detection.classification} (
                             {Math.round(violation.detection.confidence * 100)} %)
                             {violation.avatar.status === 'removed' ? ' · removed' : ''}
                           </span>
                         </td>
                         <td>{violation.platformId}</td>
-                        <td>{new Date(violation.detectedAt).toLocaleString()}</td>
+                        <td>{formatDateTime(violation.detectedAt)}</td>
                         <td>{violation.severity}</td>
                         <td>
                           <span className={`badge ${violation.status === 'resolved' ? 'ok' : ''}`}>
@@ -296,7 +298,7 @@ export function BoxViolations({ boxId }: { boxId: string }) {
                           </span>
                         </td>
                         <td>
-                          <GracePeriod violation={violation} />
+                          <GracePeriod violation={violation} now={now} />
                         </td>
                         <td>
                           <Resolution

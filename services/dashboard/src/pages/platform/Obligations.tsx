@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { formatDateTime, formatRemaining } from '../../api/format';
 import { useObligations } from '../../api/platform-activity';
+import { useClockNow } from '../../api/sandbox-clock';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
 import { SandboxClock } from './SandboxClock';
@@ -12,6 +14,8 @@ function pageOf<T>(items: T[], offset: number): T[] {
 /** What the platform must do: avatars to take down now, and running grace periods with their deadline. */
 export function Obligations() {
   const obligations = useObligations();
+  // Deadlines are counted down on the tenant's clock (the sandbox's, in the sandbox).
+  const now = useClockNow();
   const [takedownOffset, setTakedownOffset] = useState(0);
   const [graceOffset, setGraceOffset] = useState(0);
   return (
@@ -55,7 +59,7 @@ export function Obligations() {
                             <td>
                               <code>{takedown.creator_id}</code>
                             </td>
-                            <td>{new Date(takedown.enforced_at).toLocaleString()}</td>
+                            <td>{formatDateTime(takedown.enforced_at)}</td>
                           </tr>
                         ))}
                       </tbody>
@@ -108,7 +112,7 @@ export function Obligations() {
                             <td>
                               {period.status === 'paused'
                                 ? 'Paused while an appeal is reviewed'
-                                : `${new Date(period.expires_at).toLocaleString()} (${period.days_remaining} day${period.days_remaining === 1 ? '' : 's'} left)`}
+                                : `${formatDateTime(period.expires_at)} (${formatRemaining(Date.parse(period.expires_at), now)})`}
                             </td>
                           </tr>
                         ))}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { fieldError, formError } from '../../api/form-errors';
+import { formatDateTime } from '../../api/format';
 import { useAdvanceTime } from '../../api/platform-activity';
 import { useSession } from '../../api/session';
 import { FormError, SelectField } from '../../components/Field';
@@ -52,7 +53,7 @@ export function SandboxClock() {
       <p role="status">
         {advance.data === undefined
           ? null
-          : `Your sandbox clock is now ${new Date(advance.data.now).toLocaleString()}: ${advance.data.stepsFired} timed step${advance.data.stepsFired === 1 ? '' : 's'} fired.`}
+          : `Your sandbox clock is now ${formatDateTime(advance.data.now)}: ${advance.data.stepsFired} timed step${advance.data.stepsFired === 1 ? '' : 's'} fired.`}
       </p>
     </form>
   );

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { fieldError, formError } from '../../api/form-errors';
+import { formatDate, formatDateTime, formatNumber, formatRemaining } from '../../api/format';
 import {
   useActiveLicensesOn,
   useAppealViolation,
@@ -10,6 +11,7 @@ import {
   type Resolution,
   type ViolationDetail as Violation,
 } from '../../api/platform-activity';
+import { useClockNow } from '../../api/sandbox-clock';
 import { Field, FormError, SelectField } from '../../components/Field';
 import { QueryState } from '../../components/Status';
 
@@ -17,8 +19,6 @@ import { QueryState } from '../../components/Status';
 // period and what happened when, and the two ways out the API offers: a resolution, checked
 // against the facts (docs/spec/contracts.md §8: a license that covers the avatar, the avatar
 // removed or changed, a parody the box admits), or an appeal, which pauses the grace period.
-
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 const RESOLUTIONS: { value: Resolution['resolution']; label: string }[] = [
   { value: 'licensed', label: 'Licensed: one of our active licenses on this box covers the avatar' },
@@ -62,14 +62,17 @@ function timelineOf(violation: Violation): { at: string; what: string }[] {
   return events.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
-/** The grace period in words: when it ends while it runs, else what became of it. */
-function graceOf(v: Violation): string {
+/**
+ * The grace period in words: when it ends while it runs, counted down from `now` on the tenant's
+ * clock (the sandbox's, in the sandbox), else what became of it.
+ */
+function graceOf(v: Violation, now: number): string {
   const grace = v.gracePeriod;
   if (v.status === 'pending') {
-    return `ends ${when(grace.expiresAt)} (${grace.daysRemaining} day${grace.daysRemaining === 1 ? '' : 's'} left)`;
+    return `ends ${formatDateTime(grace.expiresAt)} (${formatRemaining(Date.parse(grace.expiresAt), now)})`;
   }
   if (v.status === 'appealed') return 'paused while the appeal is reviewed';
-  if (v.status === 'enforced') return `ran out ${when(grace.expiresAt)}: take the avatar down`;
+  if (v.status === 'enforced') return `ran out ${formatDateTime(grace.expiresAt)}: take the avatar down`;
   return grace.status ?? 'ended';
 }
 
@@ -89,7 +92,10 @@ function Resolve({ violation, onDone }: { violation: Violation; onDone: (notice:
         ...(resolution === 'licensed' && licenseId !== '' ? { licenseId } : {}),
         ...(notes === '' ? {} : { notes }),
       },
-      { onSuccess: (resolved) => onDone(`Resolved (${resolved.resolution}) ${when(resolved.resolvedAt)}.`) },
+      {
+        onSuccess: (resolved) =>
+          onDone(`Resolved (${resolved.resolution}) ${formatDateTime(resolved.resolvedAt)}.`),
+      },
     );
   };
   return (
@@ -118,7 +124,7 @@ function Resolve({ violation, onDone }: { violation: Violation; onDone: (notice:
           ) : null}
           {(licenses.data ?? []).map((license) => (
             <option key={license.id} value={license.id}>
-              {license.tier} license {license.id}, until {new Date(license.expiresAt).toLocaleDateString()}
+              {license.tier} license {license.id}, until {formatDate(license.expiresAt)}
             </option>
           ))}
         </SelectField>
@@ -215,6 +221,7 @@ function AppealForm({ violation, onDone }: { violation: Violation; onDone: (noti
 export function ViolationDetail() {
   const { id = '' } = useParams();
   const violation = useViolation(id);
+  const now = useClockNow();
   const [notice, setNotice] = useState<string | undefined>(undefined);
   return (
     <QueryState isPending={violation.isPending} error={violation.error} what="violation">
@@ -240,8 +247,8 @@ export function ViolationDetail() {
               <dd>{v.severity}</dd>
               <dt>Avatar</dt>
               <dd>
-                {v.avatar.name} (<code>{v.avatar.id}</code>, {v.avatar.userCount.toLocaleString()} users,
-                creator {v.avatar.creatorName ?? v.avatar.creatorId})
+                {v.avatar.name} (<code>{v.avatar.id}</code>, {formatNumber(v.avatar.userCount)} users, creator{' '}
+                {v.avatar.creatorName ?? v.avatar.creatorId})
               </dd>
               <dt>Matched</dt>
               <dd>
@@ -249,7 +256,7 @@ export function ViolationDetail() {
                 {Math.round(v.detection.confidence * 100)} % confidence), box policy {v.policy ?? '—'}
               </dd>
               <dt>Grace period</dt>
-              <dd>{graceOf(v)}</dd>
+              <dd>{graceOf(v, now)}</dd>
               {v.resolutionDetails === undefined ? null : (
                 <>
                   <dt>Resolution</dt>
@@ -266,7 +273,7 @@ export function ViolationDetail() {
             <ol aria-labelledby="timeline-title" className="timeline">
               {timelineOf(v).map((event) => (
                 <li key={`${event.at}:${event.what}`}>
-                  <time dateTime={event.at}>{when(event.at)}</time> {event.what}
+                  <time dateTime={event.at}>{formatDateTime(event.at)}</time> {event.what}
                 </li>
               ))}
             </ol>

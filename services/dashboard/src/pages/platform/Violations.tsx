@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { formatDateTime, formatNumber, formatRemaining } from '../../api/format';
 import { useViolations, type ViolationStatus } from '../../api/platform-activity';
-import { SelectField } from '../../components/Field';
+import { useClockNow } from '../../api/sandbox-clock';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
+import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
 import { SandboxClock } from './SandboxClock';
 
-const STATUSES: { value: ViolationStatus | ''; label: string }[] = [
+const STATUSES: FilterOption<ViolationStatus | ''>[] = [
   { value: '', label: 'Every status' },
   { value: 'pending', label: 'Pending: in the grace period' },
   { value: 'appealed', label: 'Appealed: the grace period is paused' },
@@ -28,24 +30,20 @@ export function Violations() {
   const [status, setStatus] = useState<ViolationStatus | ''>('');
   const [offset, setOffset] = useState(0);
   const violations = useViolations(status === '' ? undefined : status, offset, PAGE_SIZE);
+  // The deadline is counted down on the tenant's clock (the sandbox's, in the sandbox).
+  const now = useClockNow();
   return (
     <section aria-labelledby="violations-title">
       <h1 id="violations-title">Violations</h1>
-      <SelectField
+      <StatusFilter
         label="Show"
-        name="status"
         value={status}
-        onChange={(event) => {
-          setStatus(event.target.value as ViolationStatus | '');
+        options={STATUSES}
+        onChange={(chosen) => {
+          setStatus(chosen);
           setOffset(0);
         }}
-      >
-        {STATUSES.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </SelectField>
+      />
       <QueryState isPending={violations.isPending} error={violations.error} what="violations">
         {() =>
           violations.data === undefined || violations.data.meta.total === 0 ? (
@@ -78,7 +76,7 @@ export function Violations() {
                         </td>
                         <td>
                           {violation.avatar.name} (<code>{violation.avatar.id}</code>,{' '}
-                          {violation.avatar.userCount.toLocaleString()} users)
+                          {formatNumber(violation.avatar.userCount)} users)
                         </td>
                         <td>{violation.severity}</td>
                         <td>
@@ -86,7 +84,7 @@ export function Violations() {
                         </td>
                         <td>
                           {violation.status === 'pending'
-                            ? `${new Date(violation.gracePeriod.expiresAt).toLocaleString()} (${violation.gracePeriod.daysRemaining} day${violation.gracePeriod.daysRemaining === 1 ? '' : 's'} left)`
+                            ? `${formatDateTime(violation.gracePeriod.expiresAt)} (${formatRemaining(Date.parse(violation.gracePeriod.expiresAt), now)})`
                             : violation.status === 'appealed'
                               ? 'Paused while the appeal is reviewed'
                               : violation.status === 'enforced'
