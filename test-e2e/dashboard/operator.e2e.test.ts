@@ -197,4 +197,90 @@ describe('dashboard: the operator reviews in a real browser', () => {
     expect(status).toBe(403);
     await context.close();
   });
+
+  it('when a second account claims a name a creator protects, then the owner is mailed, the operator sees both claims side by side with their names and rejects with a reason the claimant reads', async () => {
+    const name = `Charles Babbage ${String(process.pid).replace(/\d/g, (d) => 'klmnopqrst'[Number(d)] ?? 'x')}`;
+    const claimThroughForm = async (page: import('playwright-core').Page, claimed: string) => {
+      await page.getByRole('link', { name: 'Claims' }).click();
+      await page.getByRole('link', { name: 'Claim an identity' }).click();
+      await page.getByLabel('Name').fill(claimed);
+      await page.getByLabel(/Reference pictures/).fill('https://images.example.com/babbage.jpg');
+      await page.getByRole('button', { name: 'Claim' }).click();
+      await page.getByRole('heading', { name: claimed }).waitFor();
+      return page.url();
+    };
+
+    // The estate claims and verifies the name (sandbox verification).
+    const ownerEmail = uniqueEmail('babbage');
+    const owner = await newVisitor(browser);
+    const ownerPage = await owner.newPage();
+    await signUp(ownerPage, deployment, { email: ownerEmail, name: 'Babbage Estate', role: 'creator' });
+    await claimThroughForm(ownerPage, name);
+    await ownerPage.getByRole('button', { name: 'Complete verification (sandbox)' }).click();
+    await ownerPage.getByText('verified', { exact: true }).waitFor();
+    await owner.close();
+
+    // Another account claims the same name, written in lower case.
+    const claimant = await newVisitor(browser);
+    const claimantPage = await claimant.newPage();
+    await signUp(claimantPage, deployment, {
+      email: uniqueEmail('claimant'),
+      name: 'Difference Engines Ltd',
+      role: 'creator',
+    });
+    const claimUrl = await claimThroughForm(claimantPage, name.toLowerCase());
+
+    // The estate is told, without being told who.
+    const told = await deployment.mail.waitFor(
+      (m) => m.to.includes(ownerEmail) && m.subject.startsWith('Another account claims'),
+      30_000,
+    );
+    expect(told.subject).toBe(`Another account claims ${name.toLowerCase()}, a name you protect`);
+    expect(told.text).not.toContain('Difference Engines');
+
+    // The operator (a code of the next time step: the first test's code signed in once already).
+    const context = await newVisitor(browser);
+    const page = await context.newPage();
+    await page.goto(`${deployment.url}/dashboard/operator-sign-in`);
+    await page.getByLabel('Operator token').fill(deployment.adminToken);
+    await page
+      .getByLabel('Authenticator code')
+      .fill(totpCodeAt(deployment.adminTotpSecret, new Date(Date.now() + 30_000)));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Open operations' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Claims to verify' })
+      .click();
+    const card = page.getByRole('listitem').filter({
+      has: page.getByRole('form', { name: `Decide the claim of ${name.toLowerCase()}` }),
+    });
+    await card.getByText('Already protected by another account').waitFor();
+    // Names, not ids: the claimant and the existing owner, side by side.
+    await card.getByText('Difference Engines Ltd (creator)').waitFor();
+    const existing = card.getByRole('listitem').filter({ hasText: 'Babbage Estate (creator)' });
+    await existing.getByText('verified SILVER').waitFor();
+    expect(await existing.getByRole('heading', { name: new RegExp(name) }).isVisible()).toBe(true);
+    await screenshot(page, 'operator-claim-conflict');
+
+    const form = page.getByRole('form', { name: `Decide the claim of ${name.toLowerCase()}` });
+    await form.getByLabel('Decision').selectOption('reject');
+    await form
+      .getByLabel(/Reason/)
+      .fill('This name is verified for its estate. Send proof that you hold it.');
+    await form.getByRole('button', { name: 'Decide' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Claim of ${name.toLowerCase()} rejected.` })
+      .waitFor();
+    await context.close();
+
+    // The claimant reads the reason on the claim's page.
+    await claimantPage.goto(claimUrl);
+    await claimantPage.getByRole('heading', { name: 'The operator rejected this claim' }).waitFor();
+    await claimantPage
+      .getByText('This name is verified for its estate. Send proof that you hold it.')
+      .waitFor();
+    await claimant.close();
+  });
 });

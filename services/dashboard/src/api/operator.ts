@@ -32,20 +32,44 @@ export function useChangePlan() {
   });
 }
 
-/** Claims waiting for verification, oldest first. */
-export function useClaimsToReview(offset: number, limit: number) {
+export type ConflictingClaim = components['schemas']['ConflictingClaim'];
+
+/**
+ * The names of these tenants (platforms and creators), in one call: a page shows names, not ids.
+ * At most 100 ids a call (the API's bound); an empty list asks nothing.
+ */
+export function useTenantNames(ids: readonly string[]) {
+  const wanted = [...new Set(ids)].sort().slice(0, 100);
   return useQuery({
-    queryKey: ['review-claims', offset, limit],
-    queryFn: () => unwrap(api.GET('/admin/claims', { params: { query: { offset, limit } } })),
+    queryKey: ['tenant-names', wanted],
+    enabled: wanted.length > 0,
+    queryFn: async () => {
+      const page = await unwrap(
+        api.GET('/admin/platforms', { params: { query: { ids: wanted.join(','), limit: 100 } } }),
+      );
+      return new Map(page.data.map((tenant) => [tenant.id, tenant]));
+    },
+    staleTime: 60_000,
+  });
+}
+
+export type ReviewClaimStatus = ReviewClaim['status'];
+export type ReviewAppealStatus = ReviewAppeal['status'];
+
+/** Every tenant's claims of one status (pending: waiting for verification), oldest first. */
+export function useClaimsToReview(status: ReviewClaimStatus, offset: number, limit: number) {
+  return useQuery({
+    queryKey: ['review-claims', status, offset, limit],
+    queryFn: () => unwrap(api.GET('/admin/claims', { params: { query: { status, offset, limit } } })),
     placeholderData: keepPreviousData,
   });
 }
 
-/** Appeals and contests awaiting a decision, oldest first. */
-export function useAppealsToReview(offset: number, limit: number) {
+/** Appeals and contests of one status (pending: awaiting a decision), oldest first. */
+export function useAppealsToReview(status: ReviewAppealStatus, offset: number, limit: number) {
   return useQuery({
-    queryKey: ['review-appeals', offset, limit],
-    queryFn: () => unwrap(api.GET('/admin/appeals', { params: { query: { offset, limit } } })),
+    queryKey: ['review-appeals', status, offset, limit],
+    queryFn: () => unwrap(api.GET('/admin/appeals', { params: { query: { status, offset, limit } } })),
     placeholderData: keepPreviousData,
   });
 }

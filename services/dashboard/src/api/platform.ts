@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components, paths } from '@svc/sdk';
 import { api, idempotencyKey, unwrap } from './client';
+import { formatDateTime } from './format';
 import type { ApiError } from './http';
 
 export type KeySummary =
@@ -10,6 +11,7 @@ export type NewWebhook = NonNullable<
 >['content']['application/json'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type DeliveryStatus = WebhookDelivery['status'];
 
 /** What the page shows once: a new key's secret, or a new endpoint's signing secret. */
 export interface ShownSecret {
@@ -51,7 +53,7 @@ export function useRotateKey() {
       return {
         label: `New secret for ${keyLabel(key)}`,
         secret: data.key,
-        note: `The old secret (key ${data.previousKeyId}) keeps working until ${new Date(data.previousKeyExpiresAt).toLocaleString()}.`,
+        note: `The old secret (key ${data.previousKeyId}) keeps working until ${formatDateTime(data.previousKeyExpiresAt)}.`,
       };
     },
     onSuccess: () => void client.invalidateQueries({ queryKey: ['keys'] }),
@@ -108,7 +110,7 @@ export function useRotateWebhookSecret(id: string) {
       return {
         label: 'New signing secret',
         secret: data.secret,
-        note: `Both secrets sign deliveries until ${new Date(data.previousSecretExpiresAt).toLocaleString()}.`,
+        note: `Both secrets sign deliveries until ${formatDateTime(data.previousSecretExpiresAt)}.`,
       };
     },
   });
@@ -122,14 +124,26 @@ export function useSendTestEvent(endpointId: string) {
   });
 }
 
-/** `watching`: a re-sent delivery is followed (read every second) until its new attempt settles. */
-export function useDeliveries(endpointId: string, offset: number, limit: number, watching = false) {
+/**
+ * An endpoint's deliveries, newest first; `status` filters them on the API's side. `watching`: a
+ * re-sent delivery is followed (read every second) until its new attempt settles.
+ */
+export function useDeliveries(
+  endpointId: string,
+  offset: number,
+  limit: number,
+  watching = false,
+  status?: DeliveryStatus,
+) {
   return useQuery({
-    queryKey: ['deliveries', endpointId, offset, limit],
+    queryKey: ['deliveries', endpointId, status ?? 'all', offset, limit],
     queryFn: () =>
       unwrap(
         api.GET('/v1/svc/webhooks/{id}/deliveries', {
-          params: { path: { id: endpointId }, query: { offset, limit } },
+          params: {
+            path: { id: endpointId },
+            query: { offset, limit, ...(status === undefined ? {} : { status }) },
+          },
         }),
       ),
     placeholderData: keepPreviousData,

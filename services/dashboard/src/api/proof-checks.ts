@@ -15,6 +15,8 @@ import {
   verifyTreeHead,
 } from '@svc/sdk/transparency';
 import { api, unwrap } from './client';
+import { nowMs } from './clock';
+import { formatTimestamp } from './format';
 import { ApiError } from './http';
 import {
   licenseCredential,
@@ -89,12 +91,11 @@ function claimedOf(jws: string): Claimed | undefined {
   }
 }
 
-const when = (date: Date) => date.toLocaleString();
 const text = (value: unknown) =>
   Array.isArray(value) ? value.map(String).join(', ') : value === undefined ? '—' : String(value);
 
 /** A JWT date (seconds since 1970) in the reader's words. */
-const seconds = (value: unknown) => (typeof value === 'number' ? when(new Date(value * 1000)) : text(value));
+const seconds = (value: unknown) => (typeof value === 'number' ? formatTimestamp(value * 1000) : text(value));
 
 function claimFacts(payload: Record<string, unknown>): Fact[] {
   return [
@@ -174,14 +175,14 @@ export async function verifyLicenseCredentialHere(expected: ExpectedLicense): Pr
     } published at /.well-known/jwks.json`,
     signature: `The Ed25519 signature verifies with key ${kid}`,
     issuer: `Issued by ${text(claimed?.payload.iss)}; this deployment is ${issuer}`,
-    period: `Not before ${seconds(claimed?.payload.nbf)}, expires ${seconds(claimed?.payload.exp)}; now is ${when(new Date())}`,
+    period: `Not before ${seconds(claimed?.payload.nbf)}, expires ${seconds(claimed?.payload.exp)}; now is ${formatTimestamp(nowMs())}`,
     status:
       status === undefined
         ? 'The revocation bit in the status list the credential names'
         : `Bit ${status.idx} of the status list ${status.uri}${
             list === undefined
               ? ''
-              : ` (signed by key ${list.keyId}, issued ${when(list.issuedAt)}) is ${list.statusOf(status.idx)}`
+              : ` (signed by key ${list.keyId}, issued ${formatTimestamp(list.issuedAt)}) is ${list.statusOf(status.idx)}`
           }: active, not revoked`,
     covers: `The claims are those of license ${expected.licenseId}${
       expected.identityName === undefined ? '' : ` of ${expected.identityName}`
@@ -257,14 +258,14 @@ function decisionFacts(decision: Record<string, unknown>, appendedAt: string): F
           .map(([key, item]) => `${key}: ${typeof item === 'object' ? JSON.stringify(item) : String(item)}`)
           .join(', ') || 'none'
       : text(value);
-  const at = typeof decision.at === 'string' ? when(new Date(decision.at)) : text(decision.at);
+  const at = typeof decision.at === 'string' ? formatTimestamp(decision.at) : text(decision.at);
   return [
     { label: 'Decision', value: text(decision.decision) },
     { label: 'Decided', value: at },
     { label: 'Identity', value: text(decision.identityName) },
     { label: 'Subject', value: pairs(decision.subject) },
     { label: 'Facts', value: pairs(decision.facts) },
-    { label: 'Appended to the log', value: when(new Date(appendedAt)) },
+    { label: 'Appended to the log', value: formatTimestamp(appendedAt) },
   ];
 }
 
@@ -312,7 +313,7 @@ export async function verifyLogEntryHere(ref: LogEntryRef): Promise<ProofReport>
   read.raw = entry.entry;
   // The decision shown is the one in the bytes that are hashed, not the answer's parsed copy.
   read.facts = decisionFacts(parsedEntry(entry.entry) ?? entry.decision, entry.appendedAt);
-  passed.entry = `Entry #${entry.index} of the log, appended ${when(new Date(entry.appendedAt))}`;
+  passed.entry = `Entry #${entry.index} of the log, appended ${formatTimestamp(entry.appendedAt)}`;
 
   const leaf = await leafHashOf(new TextEncoder().encode(entry.entry));
   const recomputed = toBase64(leaf);
@@ -341,7 +342,7 @@ export async function verifyLogEntryHere(ref: LogEntryRef): Promise<ProofReport>
       `The head of size ${head.treeSize} is not signed by a key of /.well-known/jwks.json`,
     );
   }
-  passed.head = `Size ${head.treeSize}, root ${head.rootHash}, signed ${when(new Date(head.timestamp))} by key ${kidOf(
+  passed.head = `Size ${head.treeSize}, root ${head.rootHash}, signed ${formatTimestamp(head.timestamp)} by key ${kidOf(
     head.signature,
   )} of /.well-known/jwks.json`;
 

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { formatDateTime } from '../api/format';
 import { useSession } from '../api/session';
 
 /** The first page after sign-in: what this account can do next. */
@@ -46,7 +47,7 @@ export function Overview() {
         <dt>Signed in as</dt>
         <dd>{account.email}</dd>
         <dt>Session ends</dt>
-        <dd>{new Date(session.expiresAt).toLocaleString()}</dd>
+        <dd>{formatDateTime(session.expiresAt)}</dd>
       </dl>
     </section>
   );

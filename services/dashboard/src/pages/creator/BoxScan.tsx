@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { formatDateTime, formatTime } from '../../api/format';
 import { ApiError } from '../../api/http';
 import { useBoxScan, type BoxScanProgress } from '../../api/progress';
 
@@ -20,12 +21,10 @@ function describe(scan: BoxScanProgress): string {
       return `Scanning: ${found} so far.`;
     case 'retrying':
       return `Interrupted (detection did not answer), retrying${
-        scan.nextAttemptAt === null ? '' : ` at ${new Date(scan.nextAttemptAt).toLocaleTimeString()}`
+        scan.nextAttemptAt === null ? '' : ` at ${formatTime(scan.nextAttemptAt)}`
       }: ${found} so far.`;
     case 'completed':
-      return `Completed${
-        scan.completedAt === null ? '' : ` ${new Date(scan.completedAt).toLocaleString()}`
-      }: ${found}.`;
+      return `Completed${scan.completedAt === null ? '' : ` ${formatDateTime(scan.completedAt)}`}: ${found}.`;
   }
 }
 

@@ -11,6 +11,7 @@ import {
   YAxis,
 } from 'recharts';
 import { Link } from 'react-router';
+import { formatAmount, formatPeriod } from '../../api/format';
 import { useEarlierBoxStats, useBoxStats, type BoxStatistics } from '../../api/owner';
 import { QueryState } from '../../components/Status';
 import { ChartFigure } from './ChartFigure';
@@ -27,24 +28,12 @@ const COLORS = {
   fees: '#0e7490',
 };
 
-export function money(amount: number): string {
-  return amount.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-}
-
-/** `2026-11` → `Nov 2026`. */
-export function monthName(period: string): string {
-  const [year, month] = period.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(year, month - 1, 1)).toLocaleString(undefined, {
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
+// The statistics name no currency: their amounts are shown with two decimals (formatAmount), no symbol.
 
 /** The current month's figures, in words. */
 function ThisMonth({ stats }: { stats: BoxStatistics }) {
   return (
-    <dl className="facts month-facts" aria-label={`Figures of ${monthName(stats.period)}`}>
+    <dl className="facts month-facts" aria-label={`Figures of ${formatPeriod(stats.period, 'short')}`}>
       <dt>Violations detected</dt>
       <dd>{stats.violations.detected}</dd>
       <dt>Violations resolved</dt>
@@ -67,9 +56,9 @@ function ThisMonth({ stats }: { stats: BoxStatistics }) {
       <dd>{stats.platforms.licensed}</dd>
       {/* The licensees' revenue, not the creator's (issue #32: it read as what the creator earns). */}
       <dt>Licensees' revenue this month</dt>
-      <dd>{money(stats.revenue.monthly)}</dd>
+      <dd>{formatAmount(stats.revenue.monthly)}</dd>
       <dt>Licensees' revenue since the box was created</dt>
-      <dd>{money(stats.revenue.lifetime)}</dd>
+      <dd>{formatAmount(stats.revenue.lifetime)}</dd>
       <dt>Owed to you</dt>
       <dd>
         Royalties on that revenue, by month and platform: <Link to="/earnings">see what you are owed</Link>
@@ -80,7 +69,7 @@ function ThisMonth({ stats }: { stats: BoxStatistics }) {
 
 function Charts({ current, months }: { current: BoxStatistics; months: BoxStatistics[] }) {
   const byMonth = months.map((s) => ({
-    month: monthName(s.period),
+    month: formatPeriod(s.period, 'short'),
     detected: s.violations.detected,
     resolved: s.violations.resolved,
     revenue: s.revenue.monthly,
@@ -101,7 +90,7 @@ function Charts({ current, months }: { current: BoxStatistics; months: BoxStatis
     { type: 'License fees', amount: byType.fees },
   ];
   const platforms = current.platforms.topPlatforms;
-  const thisMonth = monthName(current.period);
+  const thisMonth = formatPeriod(current.period, 'short');
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   return (
     <div className="charts">
@@ -142,10 +131,10 @@ function Charts({ current, months }: { current: BoxStatistics; months: BoxStatis
       </ChartFigure>
       <ChartFigure
         title="Licensees' revenue by month"
-        summary={`Licensees' revenue (the usage they reported plus license fees; your royalties are on the Royalties page) over the last ${months.length} months: ${byMonth.map((m) => `${m.month} ${money(m.revenue)}`).join(', ')}.`}
+        summary={`Licensees' revenue (the usage they reported plus license fees; your royalties are on the Royalties page) over the last ${months.length} months: ${byMonth.map((m) => `${m.month} ${formatAmount(m.revenue)}`).join(', ')}.`}
         table={{
           columns: ['Month', 'Revenue', 'of which license fees'],
-          rows: byMonth.map((m) => [m.month, money(m.revenue), money(m.fees)]),
+          rows: byMonth.map((m) => [m.month, formatAmount(m.revenue), formatAmount(m.fees)]),
         }}
       >
         <ResponsiveContainer width="100%" height={HEIGHT}>
@@ -162,8 +151,8 @@ function Charts({ current, months }: { current: BoxStatistics; months: BoxStatis
       </ChartFigure>
       <ChartFigure
         title={`Licensees' revenue by type, ${thisMonth}`}
-        summary={types.map((t) => `${t.type} ${money(t.amount)}`).join(', ')}
-        table={{ columns: ['Type', 'Revenue'], rows: types.map((t) => [t.type, money(t.amount)]) }}
+        summary={types.map((t) => `${t.type} ${formatAmount(t.amount)}`).join(', ')}
+        table={{ columns: ['Type', 'Revenue'], rows: types.map((t) => [t.type, formatAmount(t.amount)]) }}
       >
         <ResponsiveContainer width="100%" height={HEIGHT}>
           <BarChart data={types} accessibilityLayer={false}>
@@ -180,11 +169,11 @@ function Charts({ current, months }: { current: BoxStatistics; months: BoxStatis
         summary={
           platforms.length === 0
             ? 'No platform reported revenue or was billed a license fee this month.'
-            : platforms.map((p) => `${p.name}: ${money(p.revenue)} from ${p.users} users`).join('; ')
+            : platforms.map((p) => `${p.name}: ${formatAmount(p.revenue)} from ${p.users} users`).join('; ')
         }
         table={{
           columns: ['Platform', 'Revenue', 'Users'],
-          rows: platforms.map((p) => [p.name, money(p.revenue), p.users]),
+          rows: platforms.map((p) => [p.name, formatAmount(p.revenue), p.users]),
         }}
         empty={
           platforms.length === 0
@@ -236,7 +225,7 @@ export function BoxStats({ boxId }: { boxId: string }) {
           const months = [...earlier.map((q) => q.data).filter((s) => s !== undefined), stats];
           return (
             <>
-              <h3>{monthName(stats.period)}</h3>
+              <h3>{formatPeriod(stats.period, 'short')}</h3>
               <ThisMonth stats={stats} />
               {stats.violations.detected === 0 &&
               stats.revenue.lifetime === 0 &&

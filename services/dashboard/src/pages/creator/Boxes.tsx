@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { formatAmount } from '../../api/format';
 import { useMyBoxes } from '../../api/registry';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
-import { money } from './BoxStats';
 
 /** The creator's boxes at a glance: violations, grace periods, licensed platforms and this month's revenue. */
 export function Boxes() {
@@ -49,7 +49,7 @@ export function Boxes() {
                         <td>{box.stats.totalViolations}</td>
                         <td>{box.stats.activeGracePeriods}</td>
                         <td>{box.stats.licensedPlatforms}</td>
-                        <td>{money(box.stats.monthlyRevenue)}</td>
+                        <td>{formatAmount(box.stats.monthlyRevenue)}</td>
                       </tr>
                     ))}
                   </tbody>

@@ -34,6 +34,18 @@ export function ClaimDetail() {
               <dt>Reference pictures</dt>
               <dd>{c.referenceImages.length}</dd>
             </dl>
+            {c.status === 'rejected' ? (
+              <div className="empty" role="note" aria-labelledby="rejection-title">
+                <h2 id="rejection-title">The operator rejected this claim</h2>
+                <p>
+                  Reason: <strong>{c.rejectionReason ?? 'none given'}</strong>
+                </p>
+                <p>
+                  Nothing is protected under this claim. You may delete it and claim again with what the
+                  reason asks for.
+                </p>
+              </div>
+            ) : null}
             {c.status === 'pending' ? (
               <div className="empty">
                 <h2>Verify this identity</h2>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
+import { formatDate, formatMoney } from '../../api/format';
 import { useRevenueBalance } from '../../api/owner';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
-import { money } from './BoxStats';
 
 /**
  * What the account is owed as a box owner (license fees and royalties receivable) and what it owes
@@ -25,26 +25,24 @@ export function Earnings() {
               <div className="cards">
                 <div className="card">
                   <h2>Owed to you</h2>
-                  <p className="figure" aria-label={`Receivable: ${money(b.receivable)} ${b.currency}`}>
-                    {money(b.receivable)} {b.currency}
+                  <p className="figure" aria-label={`Receivable: ${formatMoney(b.receivable, b.currency)}`}>
+                    {formatMoney(b.receivable, b.currency)}
                   </p>
                   <dl className="facts">
                     <dt>License fees</dt>
-                    <dd>{money(b.breakdown.fees.receivable)}</dd>
+                    <dd>{formatMoney(b.breakdown.fees.receivable, b.currency)}</dd>
                     <dt>Royalties</dt>
-                    <dd>{money(b.breakdown.royalties.receivable)}</dd>
+                    <dd>{formatMoney(b.breakdown.royalties.receivable, b.currency)}</dd>
                   </dl>
                 </div>
                 <div className="card">
                   <h2>You owe</h2>
-                  <p className="figure">
-                    {money(b.balance)} {b.currency}
-                  </p>
+                  <p className="figure">{formatMoney(b.balance, b.currency)}</p>
                   <dl className="facts">
                     <dt>License fees</dt>
-                    <dd>{money(b.breakdown.fees.balance)}</dd>
+                    <dd>{formatMoney(b.breakdown.fees.balance, b.currency)}</dd>
                     <dt>Royalties</dt>
-                    <dd>{money(b.breakdown.royalties.balance)}</dd>
+                    <dd>{formatMoney(b.breakdown.royalties.balance, b.currency)}</dd>
                   </dl>
                 </div>
               </div>
@@ -81,8 +79,8 @@ export function Earnings() {
                             <td>{p.kind}</td>
                             <td>{p.license_id}</td>
                             <td>{p.period}</td>
-                            <td>{money(p.amount)}</td>
-                            <td>{new Date(p.due_date).toLocaleDateString()}</td>
+                            <td>{formatMoney(p.amount, b.currency)}</td>
+                            <td>{formatDate(p.due_date)}</td>
                           </tr>
                         ))}
                       </tbody>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { fieldError, formError } from '../../api/form-errors';
+import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../api/format';
 import {
   useApproveRequest,
   useBoxLicenseRequests,
@@ -8,14 +9,14 @@ import {
   type RequestStatus,
 } from '../../api/owner';
 import { logEntryOf } from '../../api/proofs';
-import { Field, FormError, SelectField } from '../../components/Field';
+import { Field, FormError } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { ProofPanel, type ProofTarget } from '../../components/ProofPanel';
 import { QueryState } from '../../components/Status';
-import { money } from './BoxStats';
+import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
 
 function date(iso: string | null | undefined): string {
-  return iso === null || iso === undefined ? '—' : new Date(iso).toLocaleString();
+  return iso === null || iso === undefined ? '—' : formatDateTime(iso);
 }
 
 /** One pending request's decision: approve (pricing it when it has no list price) or deny with a reason. */
@@ -123,7 +124,7 @@ function RequestCard({
         {request.estimatedUsers === null ? null : (
           <>
             <dt>Estimated users</dt>
-            <dd>{request.estimatedUsers}</dd>
+            <dd>{formatNumber(request.estimatedUsers)}</dd>
           </>
         )}
         {request.message === null ? null : (
@@ -136,8 +137,8 @@ function RequestCard({
         <dd>
           {pricing.monthlyFee === null
             ? 'no list price: you set it when approving'
-            : `${money(pricing.monthlyFee)} ${pricing.currency} a month`}
-          , royalty {Math.round(pricing.royaltyRate * 1000) / 10} %
+            : `${formatMoney(pricing.monthlyFee, pricing.currency)} a month`}
+          , royalty {formatPercent(pricing.royaltyRate)}
         </dd>
         <dt>Submitted</dt>
         <dd>{date(request.submittedAt)}</dd>
@@ -163,7 +164,7 @@ function RequestCard({
   );
 }
 
-const FILTERS: { value: RequestStatus | 'all'; label: string }[] = [
+const FILTERS: FilterOption<RequestStatus | 'all'>[] = [
   { value: 'pending', label: 'Waiting for your decision' },
   { value: 'approved', label: 'Approved' },
   { value: 'denied', label: 'Denied' },
@@ -191,20 +192,15 @@ export function LicenseRequests({ boxId }: { boxId: string }) {
           Refresh requests
         </button>
       </div>
-      <SelectField
+      <StatusFilter
         label="Show requests"
         value={filter}
-        onChange={(event) => {
-          setFilter(event.target.value as RequestStatus | 'all');
+        options={FILTERS}
+        onChange={(chosen) => {
+          setFilter(chosen);
           setOffset(0);
         }}
-      >
-        {FILTERS.map((f) => (
-          <option key={f.value} value={f.value}>
-            {f.label}
-          </option>
-        ))}
-      </SelectField>
+      />
       <p role="status" className="notice">
         {notice}
       </p>
@@ -348,7 +344,7 @@ export function GrantedLicenses({
                         <td>
                           {request.pricing.monthlyFee === null
                             ? '—'
-                            : `${money(request.pricing.monthlyFee)} ${request.pricing.currency}`}
+                            : formatMoney(request.pricing.monthlyFee, request.pricing.currency)}
                         </td>
                         <td>{request.licenseId}</td>
                         <td>{date(request.decidedAt)}</td>

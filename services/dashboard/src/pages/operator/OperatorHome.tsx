@@ -124,8 +124,8 @@ function DeadLetterQueues() {
 
 /** The operator's desk: what waits for a decision, and system health. */
 export function OperatorHome() {
-  const claims = useClaimsToReview(0, 1);
-  const appeals = useAppealsToReview(0, 1);
+  const claims = useClaimsToReview('pending', 0, 1);
+  const appeals = useAppealsToReview('pending', 0, 1);
   const waiting = (total: number | undefined) => (total === undefined ? '…' : String(total));
   return (
     <section aria-labelledby="operator-title">

@@ -1,11 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { fieldError, formError } from '../../api/form-errors';
+import { formatNumber } from '../../api/format';
 import { useChangePlan, usePlatforms, type ListedPlatform, type Plan } from '../../api/operator';
 import { FormError, SelectField } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
+import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
 
 const PLANS: Plan[] = ['sandbox', 'basic', 'standard', 'enterprise'];
+
+const KINDS: FilterOption<ListedPlatform['kind'] | ''>[] = [
+  { value: '', label: 'Platforms and creators' },
+  { value: 'platform', label: 'Platforms' },
+  { value: 'creator', label: 'Creators' },
+];
 
 /** A platform's plan, changed in place. */
 function PlanForm({ platform }: { platform: ListedPlatform }) {
@@ -46,19 +54,16 @@ export function Tenants() {
   return (
     <section aria-labelledby="tenants-title">
       <h1 id="tenants-title">Platforms and creators</h1>
-      <SelectField
+      <StatusFilter
         label="Show"
         name="kind"
         value={kind}
-        onChange={(event) => {
-          setKind(event.target.value as ListedPlatform['kind'] | '');
+        options={KINDS}
+        onChange={(chosen) => {
+          setKind(chosen);
           setOffset(0);
         }}
-      >
-        <option value="">Platforms and creators</option>
-        <option value="platform">Platforms</option>
-        <option value="creator">Creators</option>
-      </SelectField>
+      />
       <QueryState isPending={platforms.isPending} error={platforms.error} what="platforms and creators">
         {() =>
           platforms.data === undefined || platforms.data.meta.total === 0 ? (
@@ -89,8 +94,8 @@ export function Tenants() {
                           <code>{platform.id}</code>
                         </td>
                         <td>
-                          {platform.limits.perMinute.toLocaleString()}/min,{' '}
-                          {platform.limits.perDay.toLocaleString()}/day
+                          {formatNumber(platform.limits.perMinute)}/min,{' '}
+                          {formatNumber(platform.limits.perDay)}/day
                         </td>
                         <td>
                           <PlanForm key={platform.plan} platform={platform} />

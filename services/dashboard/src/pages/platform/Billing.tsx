@@ -1,3 +1,4 @@
+import { formatDate, formatMoney, formatPeriod } from '../../api/format';
 import { monthsOf, payoutsCsv } from '../../api/owed';
 import { useRevenueBalance } from '../../api/owner';
 import { useLicenses } from '../../api/platform-activity';
@@ -7,19 +8,6 @@ import { QueryState } from '../../components/Status';
 // What a platform owes (issue #32, "Platforms"): license fees and royalties not yet paid, month by
 // month, each line with the license and identity it is for, downloadable as CSV for accounting.
 // One read of GET /revenue/balance and one of the licenses (to name them), sent together.
-
-const money = (amount: number, currency: string) =>
-  amount.toLocaleString(undefined, { style: 'currency', currency });
-
-/** `2026-11` → `November 2026`. */
-function monthName(period: string): string {
-  const [year, month] = period.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(year, month - 1, 1)).toLocaleString(undefined, {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
 
 export function Billing() {
   const balance = useRevenueBalance();
@@ -38,14 +26,14 @@ export function Billing() {
             <>
               <div className="card">
                 <h2>Unpaid</h2>
-                <p className="figure" aria-label={`Balance: ${money(b.balance, b.currency)}`}>
-                  {money(b.balance, b.currency)}
+                <p className="figure" aria-label={`Balance: ${formatMoney(b.balance, b.currency)}`}>
+                  {formatMoney(b.balance, b.currency)}
                 </p>
                 <dl className="facts">
                   <dt>License fees</dt>
-                  <dd>{money(b.breakdown.fees.balance, b.currency)}</dd>
+                  <dd>{formatMoney(b.breakdown.fees.balance, b.currency)}</dd>
                   <dt>Royalties</dt>
-                  <dd>{money(b.breakdown.royalties.balance, b.currency)}</dd>
+                  <dd>{formatMoney(b.breakdown.royalties.balance, b.currency)}</dd>
                 </dl>
                 <p className="hint">
                   Fees are per calendar month, prorated to the days a license is active; royalties follow each
@@ -71,11 +59,11 @@ export function Billing() {
                       <tbody>
                         {months.map((month) => (
                           <tr key={month.period}>
-                            <th scope="row">{monthName(month.period)}</th>
-                            <td>{money(month.fees, b.currency)}</td>
-                            <td>{money(month.royalties, b.currency)}</td>
-                            <td>{money(month.total, b.currency)}</td>
-                            <td>{month.due === '' ? '—' : new Date(month.due).toLocaleDateString()}</td>
+                            <th scope="row">{formatPeriod(month.period)}</th>
+                            <td>{formatMoney(month.fees, b.currency)}</td>
+                            <td>{formatMoney(month.royalties, b.currency)}</td>
+                            <td>{formatMoney(month.total, b.currency)}</td>
+                            <td>{month.due === '' ? '—' : formatDate(month.due)}</td>
                           </tr>
                         ))}
                       </tbody>
@@ -105,13 +93,13 @@ export function Billing() {
                       <tbody>
                         {b.pending_payouts.map((line) => (
                           <tr key={`${line.period}:${line.kind}:${line.license_id}`}>
-                            <td>{monthName(line.period)}</td>
+                            <td>{formatPeriod(line.period)}</td>
                             <td>{line.kind === 'fee' ? 'License fee' : 'Royalty'}</td>
                             <td>
                               {identityOf(line.license_id)} <code>{line.license_id}</code>
                             </td>
-                            <td>{money(line.amount, b.currency)}</td>
-                            <td>{new Date(line.due_date).toLocaleDateString()}</td>
+                            <td>{formatMoney(line.amount, b.currency)}</td>
+                            <td>{formatDate(line.due_date)}</td>
                           </tr>
                         ))}
                       </tbody>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { fieldError, formError } from '../../api/form-errors';
+import { formatDateTime } from '../../api/format';
 import {
   keyLabel,
   useIssueKey,
@@ -12,8 +13,6 @@ import {
 import { Field, FormError, SelectField } from '../../components/Field';
 import { SecretOnce } from '../../components/SecretOnce';
 import { QueryState } from '../../components/Status';
-
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** What each scope reaches, in words (the API's KeyScope). */
 const SCOPES: Record<KeySummary['scope'], string> = {
@@ -170,11 +169,11 @@ export function Keys() {
                           {key.status}
                         </span>
                         {key.status === 'expiring' && key.expiresAt !== null ? (
-                          <> until {when(key.expiresAt)}</>
+                          <> until {formatDateTime(key.expiresAt)}</>
                         ) : null}
                       </td>
-                      <td>{key.lastUsedAt === null ? 'Never' : when(key.lastUsedAt)}</td>
-                      <td>{when(key.createdAt)}</td>
+                      <td>{key.lastUsedAt === null ? 'Never' : formatDateTime(key.lastUsedAt)}</td>
+                      <td>{formatDateTime(key.createdAt)}</td>
                       <td>
                         {key.status === 'active' || key.status === 'expiring' ? (
                           <div className="actions">

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { components } from '@svc/sdk';
 import { fieldError, formError } from '../../api/form-errors';
+import { formatDate, formatDateTime, formatMoney } from '../../api/format';
 import {
   useCancelLicense,
   useRenewLicense,
@@ -16,10 +17,6 @@ import { Field, FormError, SelectField } from '../../components/Field';
 type License = components['schemas']['License'];
 
 const TIERS: LicenseTier[] = ['personal', 'creator', 'commercial', 'enterprise'];
-
-const when = (iso: string) => new Date(iso).toLocaleString();
-const money = (amount: number, currency: string) =>
-  amount.toLocaleString(undefined, { style: 'currency', currency });
 
 /** A number typed in a form: what the API is sent (an empty box is 0; a non-number is its 400). */
 function amountOf(value: FormDataEntryValue | null): number {
@@ -45,12 +42,10 @@ function ReportUsage({ license, onDone }: { license: License; onDone: (notice: s
       {
         onSuccess: (result) =>
           onDone(
-            `Reported ${result.period}${result.version > 1 ? ` (correction ${result.version - 1})` : ''}: revenue ${money(
+            `Reported ${result.period}${result.version > 1 ? ` (correction ${result.version - 1})` : ''}: revenue ${formatMoney(
               result.totalRevenue,
               license.currency,
-            )}, royalty due ${money(result.royaltyDue, license.currency)} by ${new Date(
-              result.dueDate,
-            ).toLocaleDateString()}.`,
+            )}, royalty due ${formatMoney(result.royaltyDue, license.currency)} by ${formatDate(result.dueDate)}.`,
           ),
       },
     );
@@ -132,7 +127,7 @@ function Renew({ license, onDone }: { license: License; onDone: (notice: string)
         onSuccess: (renewed) =>
           onDone(
             renewed.pendingUpgrade === undefined || renewed.pendingUpgrade === null
-              ? `Renewed: valid until ${when(renewed.newExpiry)} at ${money(renewed.monthlyFee, renewed.currency)} a month.`
+              ? `Renewed: valid until ${formatDateTime(renewed.newExpiry)} at ${formatMoney(renewed.monthlyFee, renewed.currency)} a month.`
               : `The ${renewed.pendingUpgrade.tier} tier waits for the owner's approval: nothing is renewed until they approve it.`,
           ),
       },
@@ -141,7 +136,7 @@ function Renew({ license, onDone }: { license: License; onDone: (notice: string)
   return (
     <form aria-labelledby="renew-title" onSubmit={submit} noValidate>
       <h3 id="renew-title">Renew</h3>
-      <p className="hint">Adds months to the current end ({when(license.expiresAt)}).</p>
+      <p className="hint">Adds months to the current end ({formatDateTime(license.expiresAt)}).</p>
       <div className="field-row">
         <Field
           label="Months to add"
@@ -194,8 +189,8 @@ function ConfirmCancel({
         onSuccess: (cancelled) => {
           onDone(
             cancelled.cancelsAt === undefined
-              ? `Cancelled${cancelled.cancelledAt === undefined ? '' : ` ${when(cancelled.cancelledAt)}`}.`
-              : `Cancels ${when(cancelled.cancelsAt)}: it stays active until then.`,
+              ? `Cancelled${cancelled.cancelledAt === undefined ? '' : ` ${formatDateTime(cancelled.cancelledAt)}`}.`
+              : `Cancels ${formatDateTime(cancelled.cancelsAt)}: it stays active until then.`,
           );
           onClose();
         },

@@ -1,13 +1,27 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { useLicense, useLicenses, type LicenseListItem } from '../../api/platform-activity';
+import {
+  formatAmount,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+} from '../../api/format';
+import {
+  useLicense,
+  useLicenses,
+  type LicenseListItem,
+  type LicenseStatus,
+} from '../../api/platform-activity';
 import { licenseCredential, logEntryOf } from '../../api/proofs';
 import { useSession } from '../../api/session';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { ProofPanel, type ProofTarget } from '../../components/ProofPanel';
 import { saveFile } from '../../components/save-file';
 import { QueryState } from '../../components/Status';
+import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
 import { LicenseActions } from './LicenseActions';
 import { SandboxClock } from './SandboxClock';
 
@@ -97,24 +111,42 @@ function CredentialActions({
   );
 }
 
-const money = (amount: number, currency = 'USD') =>
-  amount.toLocaleString(undefined, { style: 'currency', currency });
+const STATUSES: FilterOption<LicenseStatus | ''>[] = [
+  { value: '', label: 'Every status' },
+  { value: 'active', label: 'Active' },
+  { value: 'pending', label: 'Pending: waiting for the owner' },
+  { value: 'expired', label: 'Expired' },
+  { value: 'cancelled', label: 'Cancelled' },
+  { value: 'revoked', label: 'Revoked' },
+];
 
 /** The platform's licenses: tier, fee, royalty rate and validity; each links to its usage. */
 export function Licenses() {
+  const [status, setStatus] = useState<LicenseStatus | ''>('');
   const [offset, setOffset] = useState(0);
   const [proof, setProof] = useState<ProofTarget | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
-  const licenses = useLicenses(offset, PAGE_SIZE);
+  const licenses = useLicenses(offset, PAGE_SIZE, status === '' ? undefined : status);
   return (
     <section aria-labelledby="licenses-title">
       <h1 id="licenses-title">Licenses and usage</h1>
+      <StatusFilter
+        label="Show"
+        value={status}
+        options={STATUSES}
+        onChange={(chosen) => {
+          setStatus(chosen);
+          setOffset(0);
+        }}
+      />
       <p role="status" className="notice">
         {notice}
       </p>
       <QueryState isPending={licenses.isPending} error={licenses.error} what="licenses">
         {() =>
-          licenses.data === undefined || licenses.data.meta.total === 0 ? (
+          status !== '' && licenses.data?.meta.total === 0 ? (
+            <p className="empty">No licenses with this status. Choose "Every status" to see them all.</p>
+          ) : licenses.data === undefined || licenses.data.meta.total === 0 ? (
             <div className="empty">
               <p>No licenses yet.</p>
               <p>
@@ -150,11 +182,11 @@ export function Licenses() {
                             {license.status}
                           </span>
                         </td>
-                        <td>{money(license.monthlyFee)}</td>
-                        <td>{Math.round(license.royaltyRate * 1000) / 10} %</td>
+                        {/* The list item names no currency (the license's page does): the amount alone, not a guessed one. */}
+                        <td>{formatAmount(license.monthlyFee)}</td>
+                        <td>{formatPercent(license.royaltyRate)}</td>
                         <td>
-                          {new Date(license.validFrom).toLocaleDateString()} –{' '}
-                          {new Date(license.expiresAt).toLocaleDateString()}
+                          {formatDate(license.validFrom)} – {formatDate(license.expiresAt)}
                         </td>
                         <td>
                           <CredentialActions license={license} onVerify={setProof} onNotice={setNotice} />
@@ -211,14 +243,13 @@ export function LicenseDetail() {
               </dd>
               <dt>Valid</dt>
               <dd>
-                {new Date(license.data.validFrom).toLocaleString()} –{' '}
-                {new Date(license.data.expiresAt).toLocaleString()}
+                {formatDateTime(license.data.validFrom)} – {formatDateTime(license.data.expiresAt)}
                 {license.data.autoRenew ? ' (renews automatically)' : ''}
               </dd>
               <dt>Monthly fee</dt>
               <dd>
-                {money(license.data.monthlyFee, license.data.currency)} (this period:{' '}
-                {money(license.data.fees.currentPeriodFee, license.data.currency)})
+                {formatMoney(license.data.monthlyFee, license.data.currency)} (this period:{' '}
+                {formatMoney(license.data.fees.currentPeriodFee, license.data.currency)})
               </dd>
               <dt>Territory</dt>
               <dd>{license.data.terms.territory}</dd>
@@ -226,13 +257,13 @@ export function LicenseDetail() {
             <h2>Usage reported for {license.data.usage.currentPeriod}</h2>
             <dl className="facts" aria-label="Usage of the current period">
               <dt>Subscribers</dt>
-              <dd>{license.data.usage.subscribers.toLocaleString()}</dd>
+              <dd>{formatNumber(license.data.usage.subscribers)}</dd>
               <dt>Messages</dt>
-              <dd>{license.data.usage.messages.toLocaleString()}</dd>
+              <dd>{formatNumber(license.data.usage.messages)}</dd>
               <dt>Revenue</dt>
-              <dd>{money(license.data.usage.revenue, license.data.currency)}</dd>
+              <dd>{formatMoney(license.data.usage.revenue, license.data.currency)}</dd>
               <dt>Royalty due</dt>
-              <dd>{money(license.data.usage.royaltyDue, license.data.currency)}</dd>
+              <dd>{formatMoney(license.data.usage.royaltyDue, license.data.currency)}</dd>
             </dl>
             {license.data.usage.revenue === 0 && license.data.usage.subscribers === 0 ? (
               <p className="empty">

@@ -1,14 +1,18 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { formatNumber, formatTimestamp } from '../../api/format';
 import { keyLabel, useKeys, useRequestLogs, type RequestLogQuery } from '../../api/platform';
-import { Field, SelectField } from '../../components/Field';
+import { SelectField } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
+import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
 
 // The request log (issue #32, "Platforms"): each key's requests of the last three days, newest
 // first: when, which operation, what it answered, how fast, and the request id to quote to
 // support (every answer carries it in X-Request-Id). Searchable by request id.
 
-const STATUSES: { value: '' | '2xx' | '4xx' | '5xx'; label: string }[] = [
+type AnswerClass = NonNullable<RequestLogQuery['status']>;
+
+const STATUSES: FilterOption<AnswerClass | ''>[] = [
   { value: '', label: 'Every answer' },
   { value: '2xx', label: 'Succeeded (2xx)' },
   { value: '4xx', label: 'Refused (4xx)' },
@@ -25,7 +29,7 @@ export function RequestLogs() {
   const keys = useKeys();
   const [requestId, setRequestId] = useState('');
   const [keyId, setKeyId] = useState('');
-  const [status, setStatus] = useState<(typeof STATUSES)[number]['value']>('');
+  const [status, setStatus] = useState<AnswerClass | ''>('');
   const [offset, setOffset] = useState(0);
   const query: RequestLogQuery = {
     offset,
@@ -36,9 +40,7 @@ export function RequestLogs() {
   };
   const logs = useRequestLogs(query);
   const names = new Map((keys.data ?? []).map((key) => [key.id, keyLabel(key)]));
-  const search = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const wanted = String(new FormData(event.currentTarget).get('requestId') ?? '').trim();
+  const search = (wanted: string) => {
     // The same search again asks again: the request may have been made since.
     if (wanted === requestId && offset === 0) void logs.refetch();
     setRequestId(wanted);
@@ -51,16 +53,27 @@ export function RequestLogs() {
         Every request made with your API keys in the last three days, newest first (the newest within a
         second).
       </p>
-      <form onSubmit={search} role="search" aria-label="Find a request" className="filters">
-        <Field
-          label="Request id"
-          name="requestId"
-          defaultValue={requestId}
-          hint="From an answer's X-Request-Id"
-        />
-        <button type="submit">Find</button>
+      <StatusFilter
+        label="Answer"
+        value={status}
+        options={STATUSES}
+        onChange={(chosen) => {
+          setStatus(chosen);
+          setOffset(0);
+        }}
+        searchName="Find a request"
+        search={{
+          label: 'Request id',
+          name: 'requestId',
+          value: requestId,
+          onSearch: search,
+          hint: "From an answer's X-Request-Id",
+          button: 'Find',
+        }}
+      >
         <SelectField
           label="Key"
+          name="keyId"
           value={keyId}
           onChange={(event) => {
             setKeyId(event.target.value);
@@ -74,21 +87,7 @@ export function RequestLogs() {
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label="Answer"
-          value={status}
-          onChange={(event) => {
-            setStatus(event.target.value as (typeof STATUSES)[number]['value']);
-            setOffset(0);
-          }}
-        >
-          {STATUSES.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </SelectField>
-      </form>
+      </StatusFilter>
       <QueryState isPending={logs.isPending} error={logs.error} what="request log">
         {() =>
           logs.data === undefined || logs.data.meta.total === 0 ? (
@@ -115,7 +114,7 @@ export function RequestLogs() {
                   <tbody>
                     {logs.data.data.map((entry) => (
                       <tr key={`${entry.requestId}:${entry.at}`}>
-                        <td>{new Date(entry.at).toLocaleString()}</td>
+                        <td>{formatTimestamp(entry.at)}</td>
                         <td>{names.get(entry.keyId) ?? entry.keyId}</td>
                         <td>
                           <code>
@@ -131,7 +130,7 @@ export function RequestLogs() {
                         <td>
                           <span className={`badge ${badgeOf(entry.status)}`}>{entry.status}</span>
                         </td>
-                        <td>{entry.latencyMs.toLocaleString()} ms</td>
+                        <td>{formatNumber(entry.latencyMs)} ms</td>
                         <td>
                           <code>{entry.requestId}</code>
                         </td>

@@ -1,3 +1,4 @@
+import { formatDateTime, formatNumber } from '../../api/format';
 import { usePlanUsage, type PlanUsage } from '../../api/platform-activity';
 import { QueryState } from '../../components/Status';
 
@@ -9,9 +10,8 @@ function Meter({ label, window }: { label: string; window: Window }) {
   return (
     <div className="usage">
       <p>
-        <strong>{label}</strong>: {window.used.toLocaleString()} of {window.limit.toLocaleString()} requests (
-        {(window.limit - window.used).toLocaleString()} left, resets{' '}
-        {new Date(window.resetAt).toLocaleString()})
+        <strong>{label}</strong>: {formatNumber(window.used)} of {formatNumber(window.limit)} requests (
+        {formatNumber(window.limit - window.used)} left, resets {formatDateTime(window.resetAt)})
       </p>
       <meter
         min={0}
@@ -45,8 +45,8 @@ export function Usage() {
                 </dd>
                 <dt>Limits</dt>
                 <dd>
-                  {usage.data.limits.perMinute.toLocaleString()} requests a minute,{' '}
-                  {usage.data.limits.perDay.toLocaleString()} a day, per key
+                  {formatNumber(usage.data.limits.perMinute)} requests a minute,{' '}
+                  {formatNumber(usage.data.limits.perDay)} a day, per key
                 </dd>
               </dl>
               <p className="hint">

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { formError } from '../../api/form-errors';
+import { formatTimestamp } from '../../api/format';
 import {
   useDeliveries,
   useRetryDelivery,
   useRotateWebhookSecret,
   useSendTestEvent,
   useWebhook,
+  type DeliveryStatus,
   type ShownSecret,
   type WebhookDelivery,
 } from '../../api/platform';
@@ -14,7 +16,15 @@ import { FormError } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { SecretOnce } from '../../components/SecretOnce';
 import { QueryState } from '../../components/Status';
+import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
 import { WebhookSettings } from './WebhookSettings';
+
+const STATUSES: FilterOption<DeliveryStatus | ''>[] = [
+  { value: '', label: 'Every delivery' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'pending', label: 'Pending: not delivered yet' },
+  { value: 'succeeded', label: 'Succeeded' },
+];
 
 /** A re-sent delivery being followed: its attempts before the click, and whether we gave up waiting. */
 interface Resent {
@@ -67,6 +77,7 @@ function ResendProgress({ state }: { state: ResendState }) {
 }
 
 function DeliveryLog({ endpointId }: { endpointId: string }) {
+  const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const [offset, setOffset] = useState(0);
   const [resent, setResent] = useState<Resent | null>(null);
   const deliveries = useDeliveries(
@@ -74,6 +85,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
     offset,
     PAGE_SIZE,
     resent !== null && !resent.timedOut && !resent.settled,
+    status === '' ? undefined : status,
   );
   const retry = useRetryDelivery(endpointId);
   const resentRow = resent === null ? undefined : deliveries.data?.data.find((d) => d.id === resent.id);
@@ -89,108 +101,122 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
     return () => clearTimeout(timer);
   }, [resent]);
   return (
-    <QueryState isPending={deliveries.isPending} error={deliveries.error} what="deliveries">
-      {() =>
-        deliveries.data === undefined || deliveries.data.meta.total === 0 ? (
-          <p className="empty">No deliveries yet. Send a test event to see one here.</p>
-        ) : (
-          <>
-            <ol className="deliveries" aria-label="Deliveries, newest first">
-              {deliveries.data.data.map((delivery) => (
-                <li
-                  key={delivery.id}
-                  className="card"
-                  aria-busy={resent?.id === delivery.id && resendState(delivery, resent).kind === 'sending'}
-                >
-                  <p>
-                    <strong>{delivery.eventType}</strong>{' '}
-                    {delivery.test ? <span className="badge">test</span> : null}{' '}
-                    <span
-                      className={`badge ${delivery.status === 'succeeded' ? 'ok' : delivery.status === 'failed' ? 'warn' : ''}`}
-                    >
-                      {delivery.status}
-                    </span>{' '}
-                    {delivery.status === 'pending' ? <span role="status">delivering…</span> : null}
-                  </p>
-                  <p>
-                    Event <code>{delivery.eventId}</code>, {new Date(delivery.createdAt).toLocaleString()}
-                    {delivery.lastResponseStatus === null ? null : (
-                      <>, last answer HTTP {delivery.lastResponseStatus}</>
-                    )}
-                    {delivery.lastError === null ? null : <>, {delivery.lastError}</>}
-                    {delivery.nextAttemptAt === null ? null : (
-                      <>, next attempt {new Date(delivery.nextAttemptAt).toLocaleString()}</>
-                    )}
-                  </p>
-                  <details>
-                    <summary>
-                      {delivery.attemptCount} attempt{delivery.attemptCount === 1 ? '' : 's'}
-                    </summary>
-                    <ul>
-                      {delivery.attempts.map((attempt) => (
-                        <li key={attempt.number}>
-                          #{attempt.number} {new Date(attempt.attemptedAt).toLocaleString()}:{' '}
-                          {attempt.outcome}
-                          {attempt.responseStatus === null ? '' : `, HTTP ${attempt.responseStatus}`},{' '}
-                          {attempt.durationMs} ms
-                          {attempt.error === null ? '' : `, ${attempt.error}`}
-                          {attempt.nextRetryAt === null
-                            ? ''
-                            : `; next retry ${new Date(attempt.nextRetryAt).toLocaleString()}`}
-                          {attempt.responseBody === null ? null : (
-                            <pre
-                              className="response-body"
-                              tabIndex={0}
-                              aria-label={`Answer to attempt #${attempt.number} of ${delivery.id}`}
-                            >
-                              {attempt.responseBody}
-                            </pre>
-                          )}
-                        </li>
-                      ))}
-                    </ul>
-                  </details>
-                  <details>
-                    <summary>Payload</summary>
-                    <pre className="response-body" tabIndex={0} aria-label={`Payload of ${delivery.id}`}>
-                      {JSON.stringify(delivery.payload, null, 2)}
-                    </pre>
-                  </details>
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={retry.isPending}
-                    onClick={() => {
-                      setResent({
-                        id: delivery.id,
-                        before: delivery.attemptCount,
-                        timedOut: false,
-                        settled: false,
-                      });
-                      retry.mutate(delivery.id, { onError: () => setResent(null) });
-                    }}
-                    aria-label={`Re-send delivery ${delivery.id}`}
+    <>
+      <StatusFilter
+        label="Show deliveries"
+        value={status}
+        options={STATUSES}
+        onChange={(chosen) => {
+          setStatus(chosen);
+          setOffset(0);
+        }}
+      />
+      <QueryState isPending={deliveries.isPending} error={deliveries.error} what="deliveries">
+        {() =>
+          deliveries.data === undefined || deliveries.data.meta.total === 0 ? (
+            <p className="empty">
+              {status === ''
+                ? 'No deliveries yet. Send a test event to see one here.'
+                : 'No delivery with this status. Choose "Every delivery" to see them all.'}
+            </p>
+          ) : (
+            <>
+              <ol className="deliveries" aria-label="Deliveries, newest first">
+                {deliveries.data.data.map((delivery) => (
+                  <li
+                    key={delivery.id}
+                    className="card"
+                    aria-busy={resent?.id === delivery.id && resendState(delivery, resent).kind === 'sending'}
                   >
-                    Re-send
-                  </button>
-                  {resent?.id === delivery.id ? (
-                    <ResendProgress state={resendState(delivery, resent)} />
-                  ) : null}
-                </li>
-              ))}
-            </ol>
-            <FormError error={formError(retry.error, [])} />
-            <Pager
-              offset={offset}
-              limit={PAGE_SIZE}
-              total={deliveries.data.meta.total}
-              onChange={setOffset}
-              label="Deliveries"
-            />
-          </>
-        )
-      }
-    </QueryState>
+                    <p>
+                      <strong>{delivery.eventType}</strong>{' '}
+                      {delivery.test ? <span className="badge">test</span> : null}{' '}
+                      <span
+                        className={`badge ${delivery.status === 'succeeded' ? 'ok' : delivery.status === 'failed' ? 'warn' : ''}`}
+                      >
+                        {delivery.status}
+                      </span>{' '}
+                      {delivery.status === 'pending' ? <span role="status">delivering…</span> : null}
+                    </p>
+                    <p>
+                      Event <code>{delivery.eventId}</code>, {formatTimestamp(delivery.createdAt)}
+                      {delivery.lastResponseStatus === null ? null : (
+                        <>, last answer HTTP {delivery.lastResponseStatus}</>
+                      )}
+                      {delivery.lastError === null ? null : <>, {delivery.lastError}</>}
+                      {delivery.nextAttemptAt === null ? null : (
+                        <>, next attempt {formatTimestamp(delivery.nextAttemptAt)}</>
+                      )}
+                    </p>
+                    <details>
+                      <summary>
+                        {delivery.attemptCount} attempt{delivery.attemptCount === 1 ? '' : 's'}
+                      </summary>
+                      <ul>
+                        {delivery.attempts.map((attempt) => (
+                          <li key={attempt.number}>
+                            #{attempt.number} {formatTimestamp(attempt.attemptedAt)}: {attempt.outcome}
+                            {attempt.responseStatus === null ? '' : `, HTTP ${attempt.responseStatus}`},{' '}
+                            {attempt.durationMs} ms
+                            {attempt.error === null ? '' : `, ${attempt.error}`}
+                            {attempt.nextRetryAt === null
+                              ? ''
+                              : `; next retry ${formatTimestamp(attempt.nextRetryAt)}`}
+                            {attempt.responseBody === null ? null : (
+                              <pre
+                                className="response-body"
+                                tabIndex={0}
+                                aria-label={`Answer to attempt #${attempt.number} of ${delivery.id}`}
+                              >
+                                {attempt.responseBody}
+                              </pre>
+                            )}
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                    <details>
+                      <summary>Payload</summary>
+                      <pre className="response-body" tabIndex={0} aria-label={`Payload of ${delivery.id}`}>
+                        {JSON.stringify(delivery.payload, null, 2)}
+                      </pre>
+                    </details>
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={retry.isPending}
+                      onClick={() => {
+                        setResent({
+                          id: delivery.id,
+                          before: delivery.attemptCount,
+                          timedOut: false,
+                          settled: false,
+                        });
+                        retry.mutate(delivery.id, { onError: () => setResent(null) });
+                      }}
+                      aria-label={`Re-send delivery ${delivery.id}`}
+                    >
+                      Re-send
+                    </button>
+                    {resent?.id === delivery.id ? (
+                      <ResendProgress state={resendState(delivery, resent)} />
+                    ) : null}
+                  </li>
+                ))}
+              </ol>
+              <FormError error={formError(retry.error, [])} />
+              <Pager
+                offset={offset}
+                limit={PAGE_SIZE}
+                total={deliveries.data.meta.total}
+                onChange={setOffset}
+                label="Deliveries"
+              />
+            </>
+          )
+        }
+      </QueryState>
+    </>
   );
 }
 
