@@ -9,6 +9,7 @@ import { enforcementOperations } from './enforcement/operations';
 import { dashboardOperations } from './gateway/dashboard';
 import { dashboardBatchOperations } from './gateway/dashboard-batch';
 import { requestLogOperations } from './gateway/request-log';
+import { memberOperations } from './gateway/members';
 import { accountMailOperations } from './gateway/account-mail';
 import { adminOperations } from './gateway/operations';
 import { licensingEvents } from './licensing/events';
@@ -49,6 +50,7 @@ export const allOperations: readonly Operation[] = listOperations([
   ...Object.values(dashboardOperations),
   ...Object.values(dashboardBatchOperations),
   ...Object.values(requestLogOperations),
+  ...Object.values(memberOperations),
   // Listed here, not in adminOperations: account-mail.ts reads dashboard.ts's session schema (#30).
   ...Object.values(accountMailOperations),
   ...Object.values(registryOperations),

@@ -27,6 +27,7 @@ export const ID_PREFIXES = [
   'sess',
   // The gateway's mail outbox (#30).
   'mail',
+  'inv',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

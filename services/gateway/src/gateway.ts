@@ -30,6 +30,8 @@ import { RouteTable, routesFrom, type Route } from './domain/route-table';
 import { UploadBudget } from './domain/upload-budget';
 import { UpstreamClient } from './domain/upstream.client';
 import { accountMailRoutes } from './entry-points/http/account-mail.routes';
+import { memberRoutes } from './entry-points/http/members.routes';
+import { MemberRepository } from './data-access/member.repository';
 import { adminRoutes } from './entry-points/http/admin.routes';
 import { accountRoutes } from './entry-points/http/account.routes';
 import { batchRoutes } from './entry-points/http/batch.routes';
@@ -150,6 +152,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     maxActiveApiKeys: options.maxActiveApiKeys,
     sessionBudget: options.sessionBudget,
     accountMail: new AccountMailRepository(),
+    members: new MemberRepository(),
     mailOutbox: new MailOutboxRepository(),
     signUpsPerHour: options.signUpsPerHour,
     security: new AccountSecurityRepository(),
@@ -167,6 +170,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       accountRoutes(own, context);
       // Before the dashboard's routes: they end with a 404 for every other /dashboard/api path.
       accountMailRoutes(own, context);
+      memberRoutes(own, context);
       batchRoutes(own, context);
       requestLogRoutes(own, context);
       dashboardRoutes(own, context);

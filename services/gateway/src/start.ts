@@ -177,6 +177,7 @@ export async function startGateway(
             built.context.idempotency.purge(built.context.hotPathDb, dayAgo),
             built.context.sessions.purge(built.context.db, dayAgo),
             built.context.accountMail.purge(built.context.db, dayAgo),
+            built.context.members.purge(built.context.db, dayAgo),
             built.context.requestLog.purge(
               built.context.hotPathDb,
               new Date(clock.now().getTime() - REQUEST_LOG_RETENTION_DAYS * 86_400_000),

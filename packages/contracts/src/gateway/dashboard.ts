@@ -90,6 +90,9 @@ export const sessionSchema = z
         .string()
         .nullable()
         .meta({ description: 'The tenant the account acts as; null for operators' }),
+      memberRole: z.enum(['owner', 'developer', 'read_only']).nullable().meta({
+        description: "The account's role among its tenant's members (docs/adr/0034); null for operators",
+      }),
     }),
     csrfToken: z
       .string()

@@ -6,3 +6,4 @@ export * from './account-security';
 export * from './key-scopes';
 export * from './dashboard-batch';
 export * from './request-log';
+export * from './members';

@@ -15,7 +15,9 @@ import type { DB } from './db.generated';
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
 function accounts(q: Queryable) {
-  return db(q).selectFrom('accounts').select(['id', 'email', 'name', 'role', 'platformId', 'createdAt']);
+  return db(q)
+    .selectFrom('accounts')
+    .select(['id', 'email', 'name', 'role', 'platformId', 'memberRole', 'createdAt']);
 }
 
 /** Dashboard accounts (argon2id hashes only) in the gateway's database. */
@@ -33,7 +35,7 @@ export class AccountRepository implements AccountStore {
   async findByEmail(q: Queryable, email: string): Promise<{ account: Account; passwordHash: string } | null> {
     const row = await db(q)
       .selectFrom('accounts')
-      .select(['id', 'email', 'name', 'role', 'platformId', 'createdAt', 'passwordHash'])
+      .select(['id', 'email', 'name', 'role', 'platformId', 'memberRole', 'createdAt', 'passwordHash'])
       .where('email', '=', email)
       .executeTakeFirst();
     if (row === undefined) return null;
@@ -73,6 +75,7 @@ export class SessionRepository implements SessionStore {
         'a.name',
         'a.role',
         'a.platformId',
+        'a.memberRole',
         'a.createdAt as accountCreatedAt',
         'p.name as platformName',
         'p.plan',
@@ -92,6 +95,7 @@ export class SessionRepository implements SessionStore {
       name: row.name,
       role: row.role,
       platformId: row.platformId,
+      memberRole: row.memberRole,
       createdAt: row.accountCreatedAt,
     };
     const platform =

@@ -3,7 +3,7 @@
 import type { AccountRole } from '../domain/account';
 import type { Environment } from '../domain/api-key';
 import type { Plan } from '../domain/plans';
-import type { KeyScope } from '@svc/contracts/gateway';
+import type { KeyScope, MemberRole } from '@svc/contracts/gateway';
 import type { ColumnType } from '@svc/storage';
 
 export type Generated<T> =
@@ -29,6 +29,7 @@ export interface Accounts {
   createdAt: Timestamp;
   email: string;
   id: string;
+  memberRole: MemberRole;
   name: string;
   passwordHash: string;
   platformId: string | null;
@@ -75,6 +76,19 @@ export interface IdempotencyBindings {
   fingerprint: string;
   idempotencyKey: string;
   platformId: string;
+}
+
+export interface Invitations {
+  acceptedAt: Timestamp | null;
+  createdAt: Timestamp;
+  email: string;
+  expiresAt: Timestamp;
+  id: string;
+  invitedBy: string;
+  memberRole: MemberRole;
+  platformId: string;
+  revokedAt: Timestamp | null;
+  tokenHash: string;
 }
 
 export interface KnownDevices {
@@ -186,6 +200,7 @@ export interface DB {
   dashboardUploads: DashboardUploads;
   entityVersions: EntityVersions;
   idempotencyBindings: IdempotencyBindings;
+  invitations: Invitations;
   knownDevices: KnownDevices;
   mailOutbox: MailOutbox;
   outbox: Outbox;

@@ -217,3 +217,28 @@ export function claimConflictMail(
     ].join('\n'),
   };
 }
+
+/** An owner invited the address to join their tenant (issue #32, "Platform members"; ADR 0034). */
+export function invitationMail(
+  links: MailLinks,
+  to: string,
+  invitation: { tenantName: string; inviterName: string; role: string; token: string; days: number },
+): OutgoingMail {
+  const role = { owner: 'an owner', developer: 'a developer', read_only: 'a read-only member' }[
+    invitation.role
+  ];
+  return {
+    to,
+    subject: `You are invited to join ${invitation.tenantName}`,
+    text: [
+      'Hello,',
+      '',
+      `${invitation.inviterName} invites you to join ${invitation.tenantName} as ${role ?? invitation.role}.`,
+      `Choose your name and a password to accept (the link works for ${invitation.days} days, once):`,
+      '',
+      page(links, `accept-invitation#token=${invitation.token}`),
+      '',
+      'If you did not expect this, ignore this message: nothing happens without this link.',
+    ].join('\n'),
+  };
+}

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import type { MemberRole } from '@svc/contracts/gateway';
 import { randomBase62 } from '@svc/ids';
 
 /** Who an account is (ADR 0024): a creator or a platform acts as its tenant; the operator has none. */
@@ -11,6 +12,8 @@ export interface Account {
   role: AccountRole;
   /** The tenant (platform record) the account acts as; null for the operator. */
   platformId: string | null;
+  /** Its role among the tenant's members (docs/adr/0034); the operator's is `owner`, and unused. */
+  memberRole: MemberRole;
   createdAt: Date;
 }
 

@@ -21,6 +21,7 @@ import type { RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 import type { SessionBudget } from './authenticate-session.use-case';
 import type { RequestLogBuffer, RequestLogStore } from './request-log';
+import type { MemberStore } from './members';
 
 /** Everything the gateway's entry points hand to its use cases. */
 export interface GatewayContext {
@@ -73,6 +74,8 @@ export interface GatewayContext {
   signUpsPerHour?: number | undefined;
   /** Wakes the mail relay after a mail was queued (unset: no relay runs; mail waits in the outbox). */
   mailQueued?: (() => void) | undefined;
+  /** Members of tenants and their invitations (#32, ADR 0034). */
+  members: MemberStore;
   /** Second factors, recovery codes, known devices, password changes (#30). */
   security: AccountSecurityStore;
   /** Each key's recent requests (#32): stored, and this replica's buffer of those not yet written. */

@@ -138,10 +138,22 @@ export function matchAnonymous(
   return deps.routes.matchAnonymous(method, path);
 }
 
-/** A restricted key (#32) asked for an operation its scope does not reach. */
-function outOfScope(scope: KeyScope, operationId: string): AppError {
+/**
+ * A restricted key (#32) asked for an operation its scope does not reach; or a read-only member's
+ * session (ADR 0034: its caller's keyId is the account's id) asked to change something.
+ */
+function outOfScope(scope: KeyScope, operationId: string, keyId: string): AppError {
   const reaches =
     scope === 'read_only' ? 'GET operations only' : 'the identity checks and a check’s status only';
+  if (keyId.startsWith('acct_')) {
+    return new AppError('FORBIDDEN', `Your role (read-only member) cannot call ${operationId}`, {
+      details: {
+        memberRole: 'read_only',
+        operation: operationId,
+        reason: 'Only an owner or a developer can; ask an owner of your account.',
+      },
+    });
+  }
   return new AppError('FORBIDDEN', `This key's scope (${scope}) does not allow ${operationId}`, {
     details: { scope, operation: operationId, reason: `A ${scope} key reaches ${reaches}; use a full key.` },
   });
@@ -199,7 +211,7 @@ export async function handlePublicRequest(
   if (!auth.rate.allowed) return { kind: 'refused', rateHeaders, error: rateLimitedError(auth.rate) };
   const scope = auth.caller.scope;
   if (scope !== undefined && matched !== null && !scopeAllows(scope, matched.route)) {
-    return { kind: 'refused', rateHeaders, error: outOfScope(scope, matched.route.id) };
+    return { kind: 'refused', rateHeaders, error: outOfScope(scope, matched.route.id, auth.caller.keyId) };
   }
   try {
     const result = await dispatchRequest(deps, {

@@ -211,6 +211,7 @@ async function operatorAccount(deps: OperatorDeps): Promise<Account> {
       name: 'Operator',
       role: 'operator',
       platformId: null,
+      memberRole: 'owner',
       createdAt: deps.clock.now(),
     };
     // No password signs in as the operator: '!' is no argon2 hash. A race with another first

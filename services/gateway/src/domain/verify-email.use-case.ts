@@ -55,6 +55,8 @@ export async function verifyEmail(
       name: pending.name,
       role: pending.role,
       platformId: newId('plat'),
+      // Who signs up owns the tenant they create (docs/adr/0034).
+      memberRole: 'owner',
       createdAt: now,
     };
     if ((await deps.accounts.findByEmail(tx, pending.email)) !== null) throw LINK_UNUSABLE();

@@ -37,6 +37,7 @@ async function signUp(harness = h) {
       name: `Secure ${n}`,
       role: 'creator',
       platformId,
+      memberRole: 'owner',
       createdAt: harness.clock.now(),
     },
     await ctx.passwords.hash(PASSWORD),

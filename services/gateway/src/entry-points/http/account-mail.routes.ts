@@ -13,6 +13,7 @@ import type { GatewayContext } from '../../domain/gateway-context';
 import { requestPasswordReset } from '../../domain/request-password-reset.use-case';
 import { resetPassword } from '../../domain/reset-password.use-case';
 import { verifyEmail } from '../../domain/verify-email.use-case';
+import { presentSession } from './presenters';
 import { setSessionCookie } from './session-cookie';
 
 /**
@@ -54,20 +55,8 @@ export function accountMailRoutes(router: Router, ctx: GatewayContext): void {
     const body = parseBody(verifyEmailBodySchema, req);
     const started = await verifyEmail(ctx, body);
     setSessionCookie(req, res, started.token, started.expiresAt);
-    const { account } = started;
     respond(res, accountMailOperations.verifyEmail, 200, {
-      data: {
-        account: {
-          id: account.id,
-          email: account.email,
-          name: account.name,
-          role: account.role,
-          platformId: account.platformId,
-        },
-        csrfToken: started.csrfToken,
-        expiresAt: started.expiresAt.toISOString(),
-        environment: ctx.environment,
-      },
+      data: presentSession(ctx, started),
     });
   });
 

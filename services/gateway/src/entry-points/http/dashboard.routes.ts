@@ -27,8 +27,8 @@ import { describePlanUsage, type BudgetUsage } from '../../domain/plan-usage.use
 import { signIn, signInAsOperator } from '../../domain/sign-in.use-case';
 import { signUp } from '../../domain/sign-up.use-case';
 import { mailClientOf, mailLinksOf } from './account-mail.routes';
-import type { StartedSession } from '../../domain/start-session';
-import { presentKey, presentKeySummary } from './presenters';
+import { requireMemberRole } from '../../domain/members';
+import { presentKey, presentKeySummary, presentSession } from './presenters';
 import {
   clearSessionCookie,
   deviceToken,
@@ -36,25 +36,6 @@ import {
   setDeviceCookie,
   setSessionCookie,
 } from './session-cookie';
-
-function presentSession(
-  ctx: GatewayContext,
-  session: Pick<StartedSession, 'account' | 'csrfToken' | 'expiresAt'>,
-) {
-  const { account } = session;
-  return {
-    account: {
-      id: account.id,
-      email: account.email,
-      name: account.name,
-      role: account.role,
-      platformId: account.platformId,
-    },
-    csrfToken: session.csrfToken,
-    expiresAt: session.expiresAt.toISOString(),
-    environment: ctx.environment,
-  };
-}
 
 // Signing in or up from another site's page is refused too (login CSRF): a browser names the page's origin.
 function refuseCrossSite(req: Request): void {
@@ -168,7 +149,9 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   });
 
   router.post('/dashboard/api/keys', async (req, res) => {
-    const platformId = tenantOf(await session(req));
+    const active = await session(req);
+    requireMemberRole(active, 'write', 'issue API keys');
+    const platformId = tenantOf(active);
     // The name is optional, and so is the body that carries it.
     const body = req.body === undefined ? {} : parseBody(dashboardIssueKeyBodySchema, req);
     const issued = await issueOwnKey(ctx, {
@@ -181,7 +164,9 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   });
 
   router.post('/dashboard/api/keys/:id/rotate', async (req, res) => {
-    const platformId = tenantOf(await session(req));
+    const active = await session(req);
+    requireMemberRole(active, 'write', 'rotate API keys');
+    const platformId = tenantOf(active);
     const { id } = parseParams(idParamSchema, req);
     const rotated = await rotateOwnKey(ctx, platformId, id);
     respond(res, dashboardOperations.rotateKey, 200, {
@@ -190,7 +175,9 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   });
 
   router.post('/dashboard/api/keys/:id/revoke', async (req, res) => {
-    const platformId = tenantOf(await session(req));
+    const active = await session(req);
+    requireMemberRole(active, 'write', 'revoke API keys');
+    const platformId = tenantOf(active);
     const { id } = parseParams(idParamSchema, req);
     const revoked = await revokeOwnKey(ctx, platformId, id);
     respond(res, dashboardOperations.revokeKey, 200, {

@@ -1,6 +1,7 @@
 import { errors } from '@svc/errors';
 import type { GatewayContext } from '../../domain/gateway-context';
 import type { IssuedKey } from '../../domain/issue-api-key.use-case';
+import type { StartedSession } from '../../domain/start-session';
 import type { ApiKeyRecord, Platform } from '../../domain/ports';
 
 /** The public form of a platform. */
@@ -59,5 +60,26 @@ export async function describePlatform(ctx: GatewayContext, id: string) {
   return {
     ...presentPlatform(platform),
     keys: keys.map((key) => presentKeySummary(key, now)),
+  };
+}
+
+/** A signed-in session as the dashboard reads it (DashboardSession). */
+export function presentSession(
+  ctx: GatewayContext,
+  session: Pick<StartedSession, 'account' | 'csrfToken' | 'expiresAt'>,
+) {
+  const { account } = session;
+  return {
+    account: {
+      id: account.id,
+      email: account.email,
+      name: account.name,
+      role: account.role,
+      platformId: account.platformId,
+      memberRole: account.role === 'operator' ? null : account.memberRole,
+    },
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt.toISOString(),
+    environment: ctx.environment,
   };
 }

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, errors } from '@svc/errors';
 import { authenticateSession } from '../../domain/authenticate-session.use-case';
+import { requireMemberRole } from '../../domain/members';
 import type { GatewayContext } from '../../domain/gateway-context';
 import {
   checkDeclaredType,
@@ -50,6 +51,7 @@ export function uploadRoutes(router: Router, ctx: GatewayContext): void {
         details: 'Sign in as a creator.',
       });
     }
+    requireMemberRole(session, 'write', 'upload pictures');
     checkDeclaredType(req.header('content-type'));
     const length = Number(req.header('content-length') ?? '0');
     if (Number.isFinite(length) && length > MAX_UPLOAD_BYTES) throw uploadTooLarge();
