@@ -44,8 +44,60 @@ describe('validationErrorFrom', () => {
     const err = validationErrorFrom(failureOf(claimBody, { referenceImages: [], policy: 'OPEN' }));
 
     expect(err.details).toEqual({
-      fields: [{ field: 'name', message: expect.stringMatching(/expected string/i) }],
+      fields: [{ field: 'name', message: 'required' }],
     });
+  });
+
+  it('when zod words a problem, then the field gets plain words; a schema’s own message is kept', () => {
+    const schema = z
+      .object({
+        name: z.string().trim().min(1).max(200),
+        note: z.string().min(3, 'say a little more'),
+        tags: z.array(z.string()).max(2),
+        rate: z.number().min(0).max(1),
+        count: z.number().int().positive(),
+        email: z.email(),
+        site: z.url(),
+        at: z.iso.datetime(),
+        policy: z.enum(['BLOCK_ALL', 'OPEN']),
+        flag: z.boolean(),
+      })
+      .strict();
+    const problems = fieldProblems(
+      failureOf(schema, {
+        name: 'x'.repeat(201),
+        note: 'hi',
+        tags: ['a', 'b', 'c'],
+        rate: 1.5,
+        count: 0,
+        email: 'nope',
+        site: 'not a url',
+        at: 'yesterday',
+        policy: 'SOMETIMES',
+        flag: 'yes',
+        extra: 1,
+      }),
+    );
+    expect(Object.fromEntries(problems.map((p) => [p.field, p.message]))).toEqual({
+      name: 'at most 200 characters',
+      note: 'say a little more',
+      tags: 'at most 2 items',
+      rate: 'at most 1',
+      count: 'more than 0',
+      email: 'expected an e-mail address such as ada@example.com',
+      site: 'expected a URL such as https://example.com/a.png',
+      at: 'expected a date and time such as 2026-01-31T12:00:00Z',
+      policy: 'expected one of: BLOCK_ALL, OPEN',
+      flag: 'expected a boolean',
+      '(body)': 'unknown field: extra',
+    });
+    const empty = fieldProblems(
+      failureOf(schema.pick({ name: true, tags: true }), { name: '  ', tags: 'a' }),
+    );
+    expect(empty).toEqual([
+      { field: 'name', message: 'required' },
+      { field: 'tags', message: 'expected a list' },
+    ]);
   });
 
   it('when the query or the path is invalid, then fields are prefixed query. and path. and the message says where', () => {

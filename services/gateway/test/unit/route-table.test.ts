@@ -54,7 +54,7 @@ describe('route table', () => {
     ['a NUL', '/v1/svc/licenses/lic_%00', 'expected an id'],
     ['a lone surrogate', '/v1/svc/licenses/%ED%A0%80', 'malformed percent-encoding'],
     ['a space', '/v1/svc/licenses/lic%201', 'expected an id'],
-    ['over 100 characters', `/v1/svc/licenses/${'a'.repeat(101)}`, 'Too big'],
+    ['over 100 characters', `/v1/svc/licenses/${'a'.repeat(101)}`, 'at most 100 characters'],
   ])(
     'when a path parameter has %s, then the match carries a VALIDATION_ERROR naming path.id',
     (_l, path, text) => {
