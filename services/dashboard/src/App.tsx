@@ -6,6 +6,7 @@ import { PageSuspense } from './components/PageSuspense';
 import { RequireSession } from './components/RequireSession';
 import { NotFound } from './pages/NotFound';
 import {
+  AcceptInvitation,
   AccountSecurity,
   AppealsToReview,
   BoxDetail,
@@ -18,6 +19,7 @@ import {
   Keys,
   LicenseDetail,
   Licenses,
+  Members,
   NewClaim,
   Obligations,
   OperatorHome,
@@ -74,6 +76,15 @@ export function App() {
           element={
             <PageSuspense>
               <VerifyEmail />
+            </PageSuspense>
+          }
+        />
+        {/* An invitation's link (#32) signs the new member in, as the verification link does. */}
+        <Route
+          path="/accept-invitation"
+          element={
+            <PageSuspense>
+              <AcceptInvitation />
             </PageSuspense>
           }
         />
@@ -282,6 +293,14 @@ export function App() {
             element={
               <RequireSession roles={['creator', 'platform']}>
                 <BoxDetail />
+              </RequireSession>
+            }
+          />
+          <Route
+            path="members"
+            element={
+              <RequireSession roles={['platform', 'creator']}>
+                <Members />
               </RequireSession>
             }
           />

@@ -32,6 +32,8 @@ const load = {
   ForgotPassword: () => import('./pages/account-mail/ForgotPassword'),
   ResetPassword: () => import('./pages/account-mail/ResetPassword'),
   VerifyEmail: () => import('./pages/account-mail/VerifyEmail'),
+  AcceptInvitation: () => import('./pages/account-mail/AcceptInvitation'),
+  Members: () => import('./pages/members/Members'),
 };
 
 export const AccountSecurity = lazy(() =>
@@ -70,6 +72,10 @@ export const SignUp = lazy(() => load.SignUp().then((m) => ({ default: m.SignUp 
 export const ForgotPassword = lazy(() => load.ForgotPassword().then((m) => ({ default: m.ForgotPassword })));
 export const ResetPassword = lazy(() => load.ResetPassword().then((m) => ({ default: m.ResetPassword })));
 export const VerifyEmail = lazy(() => load.VerifyEmail().then((m) => ({ default: m.VerifyEmail })));
+export const AcceptInvitation = lazy(() =>
+  load.AcceptInvitation().then((m) => ({ default: m.AcceptInvitation })),
+);
+export const Members = lazy(() => load.Members().then((m) => ({ default: m.Members })));
 
 /** The chunk of each page by its path, asked for as the app starts (preloadPage). */
 const FIRST_LOADS: [string, () => Promise<unknown>][] = [
@@ -77,6 +83,7 @@ const FIRST_LOADS: [string, () => Promise<unknown>][] = [
   ['/operator-sign-in', load.SignIn],
   ['/sign-up', load.SignUp],
   ['/verify-email', load.VerifyEmail],
+  ['/accept-invitation', load.AcceptInvitation],
   ['/reset-password', load.ResetPassword],
   ['/forgot-password', load.ForgotPassword],
   ['/', load.Overview],
@@ -103,6 +110,7 @@ const FIRST_LOADS: [string, () => Promise<unknown>][] = [
   ['/earnings', load.Earnings],
   ['/boxes/:id', load.BoxDetail],
   ['/account', load.AccountSecurity],
+  ['/members', load.Members],
 ];
 
 /**

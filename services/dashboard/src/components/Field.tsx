@@ -41,23 +41,33 @@ export function Field({ label, error, hint, ...input }: FieldProps) {
 interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;
   error?: string | undefined;
+  hint?: ReactNode;
   children: ReactNode;
 }
 
-export function SelectField({ label, error, children, ...select }: SelectProps) {
+export function SelectField({ label, error, hint, children, ...select }: SelectProps) {
   const id = useId();
+  const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
+  const describedBy = [hint === undefined ? null : hintId, error === undefined ? null : errorId]
+    .filter((part) => part !== null)
+    .join(' ');
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
         aria-invalid={error === undefined ? undefined : true}
-        aria-describedby={error === undefined ? undefined : errorId}
+        aria-describedby={describedBy === '' ? undefined : describedBy}
         {...select}
       >
         {children}
       </select>
+      {hint === undefined ? null : (
+        <p className="hint" id={hintId}>
+          {hint}
+        </p>
+      )}
       {error === undefined ? null : (
         <p className="field-error" id={errorId} role="alert">
           {error}

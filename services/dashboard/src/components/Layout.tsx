@@ -9,6 +9,7 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
     { to: '/claims', label: 'Claims' },
     { to: '/boxes', label: 'Boxes' },
     { to: '/earnings', label: 'Royalties' },
+    { to: '/members', label: 'Members' },
   ],
   platform: [
     { to: '/', label: 'Overview' },
@@ -20,6 +21,7 @@ const NAV: Record<Role, { to: string; label: string }[]> = {
     { to: '/violations', label: 'Violations' },
     { to: '/obligations', label: 'Obligations' },
     { to: '/billing', label: 'What you owe' },
+    { to: '/members', label: 'Members' },
   ],
   operator: [
     { to: '/', label: 'Overview' },

@@ -10,7 +10,9 @@ import {
   type KeySummary,
   type ShownSecret,
 } from '../../api/platform';
+import { useReadOnly } from '../../api/members';
 import { Field, FormError, SelectField } from '../../components/Field';
+import { ReadOnlyNote } from '../../components/ReadOnlyNote';
 import { SecretOnce } from '../../components/SecretOnce';
 import { QueryState } from '../../components/Status';
 
@@ -69,6 +71,7 @@ export function Keys() {
   const issue = useIssueKey();
   const rotate = useRotateKey();
   const revoke = useRevokeKey();
+  const readOnly = useReadOnly();
   const [shown, setShown] = useState<ShownSecret | null>(null);
   const [confirming, setConfirming] = useState<KeySummary | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
@@ -100,25 +103,34 @@ export function Keys() {
           {revoked} is revoked: the API refuses it from now on.
         </p>
       )}
-      <form className="inline-form" onSubmit={create} noValidate>
-        <Field
-          label="Name (optional)"
-          name="name"
-          maxLength={60}
-          placeholder="Production checks"
-          error={fieldError(issue.error, 'name')}
-        />
-        <SelectField label="Scope" name="scope" defaultValue="full" error={fieldError(issue.error, 'scope')}>
-          {Object.entries(SCOPES).map(([scope, label]) => (
-            <option key={scope} value={scope}>
-              {label}
-            </option>
-          ))}
-        </SelectField>
-        <button type="submit" disabled={issue.isPending}>
-          Create a key
-        </button>
-      </form>
+      {readOnly ? (
+        <ReadOnlyNote />
+      ) : (
+        <form className="inline-form" onSubmit={create} noValidate>
+          <Field
+            label="Name (optional)"
+            name="name"
+            maxLength={60}
+            placeholder="Production checks"
+            error={fieldError(issue.error, 'name')}
+          />
+          <SelectField
+            label="Scope"
+            name="scope"
+            defaultValue="full"
+            error={fieldError(issue.error, 'scope')}
+          >
+            {Object.entries(SCOPES).map(([scope, label]) => (
+              <option key={scope} value={scope}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
+          <button type="submit" disabled={issue.isPending}>
+            Create a key
+          </button>
+        </form>
+      )}
       <FormError error={formError(error, ['name', 'scope'])} />
       {confirming === null ? null : (
         <ConfirmRevoke
@@ -175,7 +187,7 @@ export function Keys() {
                       <td>{key.lastUsedAt === null ? 'Never' : formatDateTime(key.lastUsedAt)}</td>
                       <td>{formatDateTime(key.createdAt)}</td>
                       <td>
-                        {key.status === 'active' || key.status === 'expiring' ? (
+                        {!readOnly && (key.status === 'active' || key.status === 'expiring') ? (
                           <div className="actions">
                             {key.status === 'active' ? (
                               <button

@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { fieldError, formError } from '../../api/form-errors';
 import { useCreateWebhook, useWebhooks, type ShownSecret } from '../../api/platform';
+import { useReadOnly } from '../../api/members';
 import { Field, FormError } from '../../components/Field';
+import { ReadOnlyNote } from '../../components/ReadOnlyNote';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { SecretOnce } from '../../components/SecretOnce';
 import { EventPicker, eventsOf } from './EventPicker';
@@ -12,6 +14,7 @@ export function Webhooks() {
   const [offset, setOffset] = useState(0);
   const endpoints = useWebhooks(offset, PAGE_SIZE);
   const create = useCreateWebhook();
+  const readOnly = useReadOnly();
   const [shown, setShown] = useState<ShownSecret | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -39,22 +42,26 @@ export function Webhooks() {
       </p>
       {shown === null ? null : <SecretOnce shown={shown} onDone={() => setShown(null)} />}
       <h2>Add an endpoint</h2>
-      <form onSubmit={submit} noValidate aria-label="Add an endpoint">
-        <Field
-          label="Endpoint URL"
-          name="url"
-          type="url"
-          required
-          error={fieldError(create.error, 'url')}
-          hint="Deliveries are signed per Standard Webhooks."
-        />
-        <Field label="Description" name="description" error={fieldError(create.error, 'description')} />
-        <EventPicker error={fieldError(create.error, 'events', 'events.0')} />
-        <FormError error={formError(create.error, ['url', 'description', 'events', 'events.0'])} />
-        <button type="submit" disabled={create.isPending}>
-          Add endpoint
-        </button>
-      </form>
+      {readOnly ? (
+        <ReadOnlyNote />
+      ) : (
+        <form onSubmit={submit} noValidate aria-label="Add an endpoint">
+          <Field
+            label="Endpoint URL"
+            name="url"
+            type="url"
+            required
+            error={fieldError(create.error, 'url')}
+            hint="Deliveries are signed per Standard Webhooks."
+          />
+          <Field label="Description" name="description" error={fieldError(create.error, 'description')} />
+          <EventPicker error={fieldError(create.error, 'events', 'events.0')} />
+          <FormError error={formError(create.error, ['url', 'description', 'events', 'events.0'])} />
+          <button type="submit" disabled={create.isPending}>
+            Add endpoint
+          </button>
+        </form>
+      )}
       <h2>Your endpoints</h2>
       <QueryState isPending={endpoints.isPending} error={endpoints.error} what="webhook endpoints">
         {() =>
