@@ -179,6 +179,9 @@ try {
     { name: 'platform: licenses', path: '/dashboard/licenses', cookie: platform },
     { name: 'platform: webhooks', path: '/dashboard/webhooks', cookie: platform },
     { name: 'platform: usage', path: '/dashboard/usage', cookie: platform },
+    { name: 'platform: violations', path: '/dashboard/violations', cookie: platform },
+    { name: 'platform: what you owe', path: '/dashboard/billing', cookie: platform },
+    { name: 'platform: members', path: '/dashboard/members', cookie: platform },
   ];
   for (const formFactor of FORM_FACTORS) {
     console.log(
