@@ -13,7 +13,7 @@ export const licensingConfigSchema = baseEnvSchema.extend({
   AMQP_URL: env.url(['amqp', 'amqps']).optional(),
   /** The registry, asked about a box the projection has not heard of yet (read-through). */
   REGISTRY_URL: env.url(['http', 'https']).default('http://127.0.0.1:8081'),
-  /** Short: a licence request waits for it. */
+  /** Short: a license request waits for it. */
   REGISTRY_TIMEOUT_MS: env.int(2000),
   /** Billing, which owns usage: a license's detail shows the current period's figures from it (docs/adr/0016). */
   BILLING_URL: env.url(['http', 'https']).default('http://127.0.0.1:8085'),

@@ -29,7 +29,7 @@ function periodsBetween(first: string, last: string): string[] {
 }
 
 /**
- * Brings a license's fees up to date on its licensee's clock (docs/adr/0012-licence-fees.md):
+ * Brings a license's fees up to date on its licensee's clock (docs/adr/0012-license-fees.md):
  * each billing period (calendar month, UTC) from `validFrom` up to the current one, and not past
  * the license's end, is charged monthlyFee × the share of the month the license is active,
  * rounded half-up. A period billed before is recomputed (an expiry moved by a renewal, an early

@@ -40,7 +40,7 @@ describe('a usage report on a license billing has not projected yet', () => {
     return data;
   };
 
-  it('when licensing activated the license a moment ago, then the report is accepted at once with the licence terms', async () => {
+  it('when licensing activated the license a moment ago, then the report is accepted at once with the license terms', async () => {
     const license = licensingKnows(1);
     const reply = await licensee.call('POST', `/v1/svc/licenses/${license.licenseId}/usage`, body);
     expect(reply.status).toBe(201);

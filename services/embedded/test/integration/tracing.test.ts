@@ -65,7 +65,7 @@ afterAll(async () => {
 const attribute = (span: ReadableSpan, name: string): unknown => span.attributes[name];
 
 describe('tracing across services (embedded, in-memory exporter)', () => {
-  it('when a platform requests a licence through the gateway, then the services, the event and the webhook POST share one trace id', async () => {
+  it('when a platform requests a license through the gateway, then the services, the event and the webhook POST share one trace id', async () => {
     const gw = running.url;
     const owner = running.sandboxKey;
     const platform = await requestJson(gw, running.adminToken, 'POST', '/admin/platforms', {

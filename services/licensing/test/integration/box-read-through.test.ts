@@ -14,10 +14,10 @@ import {
   type LicensingHarness,
 } from '../fixtures/licensing-harness';
 
-// ADR 0010: a licence request on a box the registry created a moment ago, before licensing's box
+// ADR 0010: a license request on a box the registry created a moment ago, before licensing's box
 // projection has heard of it, asks the registry instead of answering 404.
 
-describe('a licence request on a box licensing has not projected yet', () => {
+describe('a license request on a box licensing has not projected yet', () => {
   let registry: FakeSnapshotOwner;
   let h: LicensingHarness;
 
