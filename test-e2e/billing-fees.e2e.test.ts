@@ -115,7 +115,7 @@ describe('license fees through the gateway (cluster mode)', () => {
     const p0 = feePeriodOf(validFrom);
     const p1 = periodAfter(validFrom, 1);
     const p2 = periodAfter(validFrom, 2);
-    // The first month is prorated from validFrom (docs/adr/0012-licence-fees.md), half-up to a cent.
+    // The first month is prorated from validFrom (docs/adr/0012-license-fees.md), half-up to a cent.
     const firstCents = Number(feeCentsOfPeriod(3000, validFrom, expiresAt, p0));
     expect(detail.fees).toEqual({
       basis: 'prorated_calendar_month',

@@ -134,7 +134,7 @@ describe('billing through the gateway (cluster mode)', () => {
     expect([stolen.response.status, stolen.error?.error.code]).toEqual([404, 'NOT_FOUND']);
 
     // The license costs 29.00 a month from the first of the previous month: two whole months of
-    // fees (issue #15, docs/adr/0012-licence-fees.md) beside the 18.05 of royalties.
+    // fees (issue #15, docs/adr/0012-license-fees.md) beside the 18.05 of royalties.
     const balance = await expectStatus(200, licenseeApi.GET('/revenue/balance'));
     expect(balance).toMatchObject({
       currency: 'USD',

@@ -3356,7 +3356,7 @@ export interface components {
         revenue: number;
         royaltyDue: number;
       };
-      /** @description How the monthly fee is billed (docs/adr/0012-licence-fees.md) */
+      /** @description How the monthly fee is billed (docs/adr/0012-license-fees.md) */
       fees: {
         /** @constant */
         basis: 'prorated_calendar_month';
@@ -23011,7 +23011,7 @@ export interface operations {
             /** @description License fees and royalties owed to the caller as a box owner */
             receivable: number;
             /**
-             * @description Fees per calendar month, prorated to the days active (docs/adr/0012-licence-fees.md)
+             * @description Fees per calendar month, prorated to the days active (docs/adr/0012-license-fees.md)
              * @constant
              */
             fee_basis: 'prorated_calendar_month';

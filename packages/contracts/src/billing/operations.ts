@@ -92,7 +92,7 @@ export const revenueBalanceSchema = z.object({
     .number()
     .meta({ description: 'License fees and royalties owed to the caller as a box owner' }),
   fee_basis: z.literal('prorated_calendar_month').meta({
-    description: 'Fees per calendar month, prorated to the days active (docs/adr/0012-licence-fees.md)',
+    description: 'Fees per calendar month, prorated to the days active (docs/adr/0012-license-fees.md)',
   }),
   breakdown: z.object({
     fees: z.object({ balance: z.number(), receivable: z.number() }),

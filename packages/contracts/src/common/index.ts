@@ -3,7 +3,7 @@
 export * from './envelope';
 export * as sharedSchemas from './event-values';
 export * from './identity';
-export * from './licence-fees';
+export * from './license-fees';
 export * from './log-entry';
 export * from './names';
 export * from './operation';

@@ -195,7 +195,7 @@ export const licenseSchema = licenseListItemSchema
           .number()
           .meta({ description: 'monthlyFee × the share of the month the license is active, half-up' }),
       })
-      .meta({ description: 'How the monthly fee is billed (docs/adr/0012-licence-fees.md)' }),
+      .meta({ description: 'How the monthly fee is billed (docs/adr/0012-license-fees.md)' }),
   })
   .meta({ id: 'License' });
 

@@ -1,4 +1,4 @@
-// How a license's monthly fee is billed (docs/adr/0012-licence-fees.md): per calendar month (UTC),
+// How a license's monthly fee is billed (docs/adr/0012-license-fees.md): per calendar month (UTC),
 // the billing period of usage reports too, prorated to the time the license is active in it, in
 // integer cents rounded half-up. Licensing shows it; billing accrues it. One rule for both.
 
