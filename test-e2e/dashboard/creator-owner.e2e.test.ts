@@ -118,10 +118,10 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     expect(told.text).toContain('30 days to license the identity or take the avatar down');
     expect(told.links).toContain(`${deployment.url}/dashboard/boxes/${boxId}`);
 
-    // The creator sees it on the box page: pending, in its grace period, on that platform.
+    // The creator sees it on the box page: pending, in its grace period, on that platform (by name).
     const row = page.getByRole('row', { name: new RegExp(name) });
     await refreshUntil(page, 'Refresh violations', row);
-    expect(await row.getByRole('cell').nth(1).textContent()).toBe(host.platformId);
+    expect(await row.getByRole('cell').nth(1).textContent()).toMatch(/^Avatar Hub /);
     expect(await row.getByText('pending', { exact: true }).isVisible()).toBe(true);
     expect(await row.getByText('active', { exact: true }).isVisible()).toBe(true);
     expect(await row.getByRole('cell').nth(3).textContent()).toBe('high');
@@ -197,7 +197,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
     await other.goto(boxUrl);
     await other.getByText('This box belongs to another account').waitFor();
     expect(await other.getByRole('heading', { name: 'Violations and grace periods' }).count()).toBe(0);
-    expect(await other.getByText(host.platformId).count()).toBe(0);
+    expect(await other.getByText(/Avatar Hub/).count()).toBe(0);
     await intruder.close();
   });
 

@@ -4128,6 +4128,11 @@ export interface components {
       /** @description The platform hosting the avatar */
       platformId: string;
       /**
+       * @description The hosting platform's name when it reported the avatar (null for avatars reported before names were kept)
+       * @example Avatar Studio
+       */
+      platformName: string | null;
+      /**
        * @description pending: in its grace period. resolved: the platform complied (licensed, removed, modified, parody). enforced: the grace period ran out; the avatar is to be deactivated. appealed: under human review, the grace period is paused. dismissed: a false positive (appeal upheld) or the box was removed.
        * @enum {string}
        */
@@ -28121,6 +28126,7 @@ export interface operations {
            *           "boxId": "string",
            *           "identityName": "string",
            *           "platformId": "string",
+           *           "platformName": "Avatar Studio",
            *           "status": "pending",
            *           "severity": "low",
            *           "detectedAt": "2019-08-24T14:15:22Z",

@@ -382,6 +382,11 @@ export const boxViolationSchema = z
     boxId: z.string(),
     identityName: z.string(),
     platformId: z.string().meta({ description: 'The platform hosting the avatar' }),
+    platformName: z.string().nullable().meta({
+      description:
+        "The hosting platform's name when it reported the avatar (null for avatars reported before names were kept)",
+      example: 'Avatar Studio',
+    }),
     status: violationStatusSchema,
     severity: severitySchema,
     detectedAt: z.iso.datetime(),

@@ -73,6 +73,7 @@ export interface Avatars {
   nextEvaluationAt: Timestamp | null;
   platformDomain: string | null;
   platformId: string;
+  platformName: string | null;
   ref: string;
   revision: number;
   seq: Generated<number>;

@@ -26,6 +26,8 @@ export interface Avatar {
   userCount: number;
   commercial: boolean;
   platformDomain: string | null;
+  /** The hosting platform's name when it reported the avatar (null before names were kept). */
+  platformName: string | null;
   /** Grows with every change: an evaluation of an older revision is not applied. */
   revision: number;
   evaluation: EvaluationStatus;

@@ -28,6 +28,8 @@ export interface Caller {
   platformId: string;
   environment: Environment;
   platformDomain: string | null;
+  /** The platform's name, when the gateway's token carries it. */
+  platformName?: string | null;
   role: 'platform' | 'operator';
 }
 

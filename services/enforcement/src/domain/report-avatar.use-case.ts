@@ -105,6 +105,7 @@ export async function reportAvatar(
     const pending = {
       ...input,
       platformDomain: caller.platformDomain,
+      platformName: caller.platformName ?? null,
       evaluation: 'pending' as const,
       evaluationAttempts: 0,
       nextEvaluationAt: ctx.clock.now(),

@@ -18,7 +18,8 @@ describe('GET /v1/svc/boxes/:id/violations', () => {
   it("when the owner lists its box's violations, then every platform's, with the resolution and its evidence, and no creator data", async () => {
     const box = await h.box('Frida Kahlo', 'LICENSE');
     const owner = h.owner(box);
-    const host = h.platform();
+    // The host's name rides in the gateway's token; the other platform's token has none.
+    const host = h.platform({ platformName: 'Casa Azul Avatars' });
     const other = h.platform();
     const removed = await h.violation(host, box, { creatorName: 'Maker', description: 'Painter' });
     h.clock.advance(1000);
@@ -36,6 +37,7 @@ describe('GET /v1/svc/boxes/:id/violations', () => {
     expect(item).toMatchObject({
       id: removed.violationId,
       platformId: host.platformId,
+      platformName: 'Casa Azul Avatars',
       status: 'resolved',
       avatar: { id: removed.avatarId, name: 'Frida Kahlo bot', description: 'Painter', status: 'removed' },
       gracePeriod: { status: 'resolved', expiresAt: '2026-11-23T10:00:00.000Z' },
@@ -51,7 +53,13 @@ describe('GET /v1/svc/boxes/:id/violations', () => {
     const text = JSON.stringify(res.body);
     for (const personal of ['creator@example.com', 'creator-1', 'Maker'])
       expect(text).not.toContain(personal);
-    expect(res.body.data[0]).toMatchObject({ status: 'pending', resolution: null, contestableUntil: null });
+    expect(res.body.data[0]).toMatchObject({
+      platformId: other.platformId,
+      platformName: null,
+      status: 'pending',
+      resolution: null,
+      contestableUntil: null,
+    });
     const filtered = await owner.call('GET', `/v1/svc/boxes/${box.boxId}/violations?status=pending`);
     expect(filtered.body.data.map((v: { id: string }) => v.id)).toEqual([open.violationId]);
   });

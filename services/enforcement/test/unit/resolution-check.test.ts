@@ -35,6 +35,7 @@ const avatar = (extra: Partial<Avatar> = {}): Avatar => ({
   userCount: 10,
   commercial: false,
   platformDomain: null,
+  platformName: null,
   revision: 1,
   evaluation: 'completed',
   evaluationAttempts: 0,

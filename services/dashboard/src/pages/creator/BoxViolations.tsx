@@ -289,7 +289,7 @@ export function BoxViolations({ boxId }: { boxId: string }) {
                             {violation.avatar.status === 'removed' ? ' · removed' : ''}
                           </span>
                         </td>
-                        <td>{violation.platformId}</td>
+                        <td>{violation.platformName ?? <code>{violation.platformId}</code>}</td>
                         <td>{formatDateTime(violation.detectedAt)}</td>
                         <td>{violation.severity}</td>
                         <td>

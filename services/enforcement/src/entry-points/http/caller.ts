@@ -9,6 +9,7 @@ export function callerOf(req: Request): Caller {
     platformId: claims.platformId,
     environment: claims.environment,
     platformDomain: claims.platformDomain ?? null,
+    platformName: claims.platformName ?? null,
     role: claims.role ?? 'platform',
   };
 }

@@ -203,6 +203,7 @@ export function boxViolationItem(view: BoxViolationView) {
     boxId: violation.boxId,
     identityName: violation.identityName,
     platformId: violation.platformId,
+    platformName: avatar.platformName,
     status: violation.status,
     severity: violation.severity,
     detectedAt: iso(violation.detectedAt),
