@@ -375,6 +375,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
       ['Violations', 'Violations'],
       ['Obligations', 'Obligations'],
       ['What you owe', 'What you owe'],
+      ['Members', 'Members'],
       ['Overview', /^Welcome/],
     ] as const) {
       perPage[label] = await open(
