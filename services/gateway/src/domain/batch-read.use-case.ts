@@ -102,14 +102,18 @@ function bodyOf(raw: Buffer | string, contentType: string | undefined): unknown 
 
 /**
  * Authenticates the session (a POST: its CSRF token is checked), counts the batch once against
- * the session's budget (a spent budget refuses it whole, 429 with Retry-After), then makes every
- * read at once. Returns the budget's headers and the answers in the order of the reads.
+ * the session's budget (a spent budget refuses it whole, 429 with Retry-After), validates the
+ * reads (a bad one: 400, counted like any refused call), then makes every read at once. Returns the budget's headers and the answers in the order of the reads.
  */
 export async function batchRead(
   deps: Deps,
-  input: { session: SessionCredentials; paths: readonly string[]; requestId: string },
+  input: {
+    session: SessionCredentials;
+    /** The reads of the request's body; throws its 400 (called once the session is known). */
+    readPaths: () => readonly string[];
+    requestId: string;
+  },
 ): Promise<{ rateHeaders: Record<string, string>; answers: BatchAnswer[] }> {
-  const routes = routesOf(deps, input.paths);
   const auth = await authenticateSessionRequest(
     {
       db: deps.hotPathDb,
@@ -122,8 +126,11 @@ export async function batchRead(
     deps.sessionBudget,
   );
   if (!auth.rate.allowed) throw rateLimitedError(auth.rate);
+  // Who asks is known before what is asked is judged: a stranger gets 401, never a 400 about paths.
+  const paths = input.readPaths();
+  const routes = routesOf(deps, paths);
   const answers = await Promise.all(
-    input.paths.map(async (url, index): Promise<BatchAnswer> => {
+    paths.map(async (url, index): Promise<BatchAnswer> => {
       try {
         const result = await dispatchRequest(deps, {
           caller: auth.caller,

@@ -63,7 +63,7 @@ describe('the dashboard batch (#32)', () => {
     });
     const { answers, rateHeaders } = await batchRead(deps, {
       session: credentials,
-      paths: ['/v1/svc/things/a?x=1', '/v1/svc/things/down', '/v1/svc/nothing'],
+      readPaths: () => ['/v1/svc/things/a?x=1', '/v1/svc/things/down', '/v1/svc/nothing'],
       requestId: 'req_1',
     });
     expect(increments).toHaveLength(1);
@@ -77,7 +77,7 @@ describe('the dashboard batch (#32)', () => {
     expect(answers[2]).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
   });
 
-  it('when a read is outside the public API or has its own bucket, or the budget is spent, then the batch is refused and nothing is sent', async () => {
+  it('when a read is outside the public API or has its own bucket, or the budget is spent, then the batch is refused (counted, as any refused call) and nothing is sent', async () => {
     let sent = 0;
     const forward = async () => {
       sent += 1;
@@ -85,23 +85,40 @@ describe('the dashboard batch (#32)', () => {
     };
     const fresh = depsWith(1, forward);
     await expect(
-      batchRead(fresh.deps, { session: credentials, paths: ['/admin/platforms'], requestId: 'r' }),
+      batchRead(fresh.deps, { session: credentials, readPaths: () => ['/admin/platforms'], requestId: 'r' }),
     ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     await expect(
-      batchRead(fresh.deps, { session: credentials, paths: ['/v1/svc/usage'], requestId: 'r' }),
+      batchRead(fresh.deps, { session: credentials, readPaths: () => ['/v1/svc/usage'], requestId: 'r' }),
     ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect(fresh.increments).toHaveLength(0);
+    // The session is known (and its budget counted) before the reads are judged.
+    expect(fresh.increments).toHaveLength(2);
     const spent = depsWith(6, forward);
     await expect(
-      batchRead(spent.deps, { session: credentials, paths: ['/v1/svc/things/a'], requestId: 'r' }),
+      batchRead(spent.deps, { session: credentials, readPaths: () => ['/v1/svc/things/a'], requestId: 'r' }),
     ).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     expect(sent).toBe(0);
     // An empty answer reads as null.
     const empty = await batchRead(fresh.deps, {
       session: credentials,
-      paths: ['/v1/svc/things/a'],
+      readPaths: () => ['/v1/svc/things/a'],
       requestId: 'r',
     });
     expect(empty.answers).toEqual([{ status: 200, body: null }]);
+  });
+
+  it('when the session is unknown, then 401 before the reads are even looked at', async () => {
+    const fresh = depsWith(1, async () => ({ status: 200, headers: {}, body: Buffer.alloc(0) }));
+    let judged = false;
+    await expect(
+      batchRead(fresh.deps, {
+        session: { ...credentials, token: undefined },
+        readPaths: () => {
+          judged = true;
+          return ['/admin/platforms'];
+        },
+        requestId: 'r',
+      }),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(judged).toBe(false);
   });
 });

@@ -9,10 +9,9 @@ import { sessionCredentials } from './session-cookie';
 /** A dashboard page's reads in one call (issue #32): the budget's headers on the answer, as on any counted call. */
 export function batchRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/dashboard/api/batch', async (req, res) => {
-    const body = parseBody(batchReadBodySchema, req);
     const { rateHeaders, answers } = await batchRead(ctx, {
       session: sessionCredentials(req),
-      paths: body.requests.map((read) => read.path),
+      readPaths: () => parseBody(batchReadBodySchema, req).requests.map((read) => read.path),
       requestId: currentRequestId() ?? '',
     });
     res.set(rateHeaders).set('Cache-Control', 'no-store');
