@@ -80,6 +80,28 @@ describe('the request log', () => {
     expect((await logs(headers, `?keyId=${key.id}&limit=1`)).data).toHaveLength(1);
   });
 
+  it('when the client gives up before the answer, then the request is logged all the same, with status 499', async () => {
+    const { headers } = await h.session('platform');
+    const key = await issuedKey(headers);
+    const controller = new AbortController();
+    const call = fetch(`${h.url}/v1/svc/echo-slow`, {
+      headers: { authorization: `Bearer ${key.key}` },
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 200);
+    await expect(call).rejects.toThrow();
+    const read = await waitFor(
+      async () => {
+        const found = await logs(headers);
+        return found.meta.total === 1 ? found : undefined;
+      },
+      { what: 'the abandoned request in the log', timeoutMs: 10_000 },
+    );
+    expect(read.data[0]).toMatchObject({ path: '/v1/svc/echo-slow', operation: 'echoSlow', status: 499 });
+    expect(read.data[0]?.latencyMs).toBeLessThan(1500);
+    expect((await logs(headers, '?status=4xx')).meta.total).toBe(1);
+  });
+
   it("when another platform, a dashboard call or a bad query asks, then it sees none of this platform's requests, is not logged, or is refused on the field", async () => {
     const owner = await h.session('platform');
     const key = await issuedKey(owner.headers);

@@ -48,7 +48,13 @@ export function publicRoutesBeforeBody(router: Router, ctx: GatewayContext): voi
   });
 }
 
-/** Notes the request in this replica's request-log buffer when its answer is sent (one push, no I/O). */
+/**
+ * Notes the request in this replica's request-log buffer once it is over (one push, no I/O): when
+ * its answer was sent, or when the client gave up first (status 499, as proxies log it).
+ */
+/** The status a request log gives a request whose client closed the connection before the answer. */
+const CLIENT_CLOSED_REQUEST = 499;
+
 function logWhenAnswered(
   ctx: GatewayContext,
   req: Request,
@@ -58,7 +64,7 @@ function logWhenAnswered(
 ): void {
   const { caller } = counted.auth;
   const requestId = currentRequestId() ?? '';
-  res.once('finish', () => {
+  res.once('close', () => {
     ctx.requestLogBuffer.note({
       platformId: caller.platformId,
       keyId: caller.keyId,
@@ -66,7 +72,7 @@ function logWhenAnswered(
       method: req.method,
       path: req.path,
       operation: counted.matched?.route.id ?? null,
-      status: res.statusCode,
+      status: res.writableFinished ? res.statusCode : CLIENT_CLOSED_REQUEST,
       latencyMs: Math.round(performance.now() - started),
       requestId,
     });
