@@ -1,6 +1,7 @@
 import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
 import type { FaceStatus } from '@svc/contracts/common';
-import { nameKeysOf, type Claim, type ClaimStatus, type EntityType } from '../domain/claim';
+import type { Claim, ClaimStatus, EntityType } from '../domain/claim';
+import { nameKeysOf } from './name-keys';
 import type { ClaimStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 

@@ -50,7 +50,7 @@ export interface ClaimStore {
   ): Promise<{ items: Claim[]; total: number }>;
   /**
    * For each of these claims, the other accounts' pending and verified claims that share one of its
-   * name keys (domain/claim.ts nameKeysOf), oldest first: the conflicts of issue #32.
+   * name keys (data-access/name-keys.ts), oldest first: the conflicts of issue #32.
    */
   conflictsOf(q: Queryable, claimIds: readonly string[]): Promise<Map<string, Claim[]>>;
   delete(tx: Queryable, id: string): Promise<void>;

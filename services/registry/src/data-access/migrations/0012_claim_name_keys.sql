@@ -1,6 +1,6 @@
 -- Each claim's name and variations in the form a conflict is found by (issue #32, "Creators"):
 -- another account's claim on a name that shares a key with this one is shown to the operator
--- beside it, and its owner is told. Written by the registry (domain/claim.ts nameKeyOf) on every
+-- beside it, and its owner is told. Written by the registry (data-access/name-keys.ts nameKeyOf) on every
 -- insert and update; the backfill below applies the same rule.
 ALTER TABLE claims ADD COLUMN name_keys text[] NOT NULL DEFAULT '{}';
 
