@@ -4747,6 +4747,7 @@ export interface operations {
         limit?: number;
         offset?: number;
         kind?: 'platform' | 'creator';
+        q?: string;
         ids?: string;
       };
       header?: never;
@@ -11125,6 +11126,7 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
+        q?: string;
         owner?: 'me';
         status?: 'pending' | 'verified' | 'rejected' | 'suspended';
         entityType?: 'INDIVIDUAL' | 'ESTATE' | 'CORPORATION' | 'AGENCY';
@@ -12953,6 +12955,7 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
+        q?: string;
         owner?: 'me';
         policy?: 'BLOCK_ALL' | 'BLOCK_COMMERCIAL' | 'MONETIZE' | 'LICENSE' | 'TEAM' | 'OPEN';
         claimId?: string;
@@ -14395,6 +14398,7 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
+        q?: string;
         status?: 'pending' | 'verified' | 'rejected' | 'suspended';
       };
       header?: never;

@@ -49,6 +49,13 @@ export const platformKindSchema = z.enum(['platform', 'creator']);
 
 export const listPlatformsQuerySchema = pageQuerySchema.extend({
   kind: platformKindSchema.optional().meta({ description: 'Only platforms, or only creators; default both' }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: 'Only tenants whose name contains this (any case)', example: 'studio' }),
   ids: z
     .string()
     .transform((value) => [

@@ -80,7 +80,21 @@ export const addImageBodySchema = z.object({
   isPrimary: z.boolean().optional().meta({ description: 'A new primary image demotes the old one' }),
 });
 
+/** A search of identities by name (issue #32, "search on every long list"). */
+export const nameSearchSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .optional()
+  .meta({
+    description:
+      'Only those whose name or a variation contains this (case, spacing, dots, quotes and hyphens aside)',
+    example: 'lovelace',
+  });
+
 export const listClaimsQuerySchema = pageQuerySchema.extend({
+  q: nameSearchSchema,
   owner: z.enum(['me']).optional().meta({
     description:
       "`me`: only the caller's own (the dashboard's lists); default: the caller's and every verified one",
@@ -157,6 +171,7 @@ export const claimSchema = claimListItemSchema
 
 /** The operator's review queue (GET /admin/claims): every tenant's claims of one status. */
 export const reviewClaimsQuerySchema = pageQuerySchema.extend({
+  q: nameSearchSchema,
   status: claimStatusSchema
     .default('pending')
     .meta({ description: 'Default `pending`: the claims waiting for verification' }),
@@ -365,6 +380,7 @@ export const updateBoxBodySchema = z
   .superRefine((body, ctx) => checkPolicyConfig(body.policy, body.policyConfig, ctx));
 
 export const listBoxesQuerySchema = pageQuerySchema.extend({
+  q: nameSearchSchema,
   owner: z.enum(['me']).optional().meta({
     description:
       "`me`: only the caller's own (the dashboard's lists); default: the caller's and every verified one",

@@ -128,6 +128,7 @@ describe('OpenAPI document', () => {
         required: false,
         schema: expect.objectContaining({ enum: ['platform', 'creator'] }),
       },
+      { name: 'q', in: 'query', required: false, schema: expect.objectContaining({ type: 'string' }) },
       { name: 'ids', in: 'query', required: false, schema: expect.objectContaining({ type: 'string' }) },
     ]);
     expect(pageQuerySchema.parse({})).toEqual({ limit: 20, offset: 0 });

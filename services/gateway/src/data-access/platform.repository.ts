@@ -54,6 +54,7 @@ export class PlatformRepository implements PlatformStore {
       limit: number;
       offset: number;
       kind?: PlatformKind | undefined;
+      q?: string | undefined;
       ids?: readonly string[] | undefined;
     },
   ): Promise<{ items: { platform: Platform; kind: PlatformKind }[]; total: number }> {
@@ -66,6 +67,9 @@ export class PlatformRepository implements PlatformStore {
       .$if(filter.kind === 'creator', (qb) => qb.where(isCreator))
       .$if(filter.kind === 'platform', (qb) => qb.where((eb) => eb.not(isCreator)))
       .$if(filter.ids !== undefined, (qb) => qb.where('id', 'in', [...(filter.ids ?? [])]))
+      .$if(filter.q !== undefined, (qb) =>
+        qb.where('name', 'ilike', `%${(filter.q ?? '').replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+      )
       .orderBy('createdAt', 'desc')
       .orderBy('id', 'desc');
     const { rows, total } = await pageOf(query, filter);

@@ -72,6 +72,8 @@ export interface PlatformStore {
       limit: number;
       offset: number;
       kind?: PlatformKind | undefined;
+      /** Only tenants whose name contains this, any case. */
+      q?: string | undefined;
       /** Only these platforms. */
       ids?: readonly string[] | undefined;
     },

@@ -67,6 +67,11 @@ describe('operator API: platforms and creators, and their plans', () => {
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body.error.details)).toContain('ids');
     expect((await h.admin('GET', '/admin/platforms?ids=,')).status).toBe(400);
+
+    // A search by name, any case; LIKE's wildcards are plain characters.
+    const found = await h.admin('GET', '/admin/platforms?q=NAMED%20est&limit=100');
+    expect(found.body.data.map((p: { id: string }) => p.id)).toEqual([named]);
+    expect((await h.admin('GET', '/admin/platforms?q=%25%25%25')).body.meta.total).toBe(0);
   });
 
   it('when the operator changes a plan, then the platform answers with it and its key runs under the new limits at once', async () => {

@@ -4,6 +4,8 @@ import type { ClaimStatus } from '../domain/claim';
 import type { BoxStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 
+import { nameKeysContain } from './name-keys';
+
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
 /** Boxes with the identity name and the claim's status, from the claims table. */
@@ -92,6 +94,7 @@ export class BoxRepository implements BoxStore {
       owner?: 'me' | undefined;
       policy?: Policy | undefined;
       claimId?: string | undefined;
+      q?: string | undefined;
     },
   ): Promise<{ items: Box[]; total: number }> {
     let matching = boxesWithClaim(q).where((eb) =>
@@ -100,6 +103,7 @@ export class BoxRepository implements BoxStore {
     if (filter.owner === 'me') matching = matching.where('b.ownerPlatformId', '=', filter.viewerPlatformId);
     if (filter.policy !== undefined) matching = matching.where('b.policy', '=', filter.policy);
     if (filter.claimId !== undefined) matching = matching.where('b.claimId', '=', filter.claimId);
+    if (filter.q !== undefined) matching = matching.where(nameKeysContain('c.name_keys', filter.q));
     const { rows, total } = await pageOf(
       matching.orderBy('b.createdAt', 'desc').orderBy('b.seq', 'desc'),
       filter,

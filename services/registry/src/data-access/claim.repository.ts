@@ -1,7 +1,7 @@
 import { jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
 import type { FaceStatus } from '@svc/contracts/common';
 import type { Claim, ClaimStatus, EntityType } from '../domain/claim';
-import { nameKeysOf } from './name-keys';
+import { nameKeysContain, nameKeysOf } from './name-keys';
 import type { ClaimStore, Page } from '../domain/ports';
 import type { DB } from './db.generated';
 
@@ -102,6 +102,7 @@ export class ClaimRepository implements ClaimStore {
       owner?: 'me' | undefined;
       status?: ClaimStatus | undefined;
       entityType?: EntityType | undefined;
+      q?: string | undefined;
     },
   ): Promise<{ items: Claim[]; total: number }> {
     // Others see verified claims only (docs/spec/contracts.md §6); the owner sees all of its own.
@@ -111,6 +112,7 @@ export class ClaimRepository implements ClaimStore {
     if (filter.owner === 'me') matching = matching.where('c.ownerPlatformId', '=', filter.viewerPlatformId);
     if (filter.status !== undefined) matching = matching.where('c.status', '=', filter.status);
     if (filter.entityType !== undefined) matching = matching.where('c.entityType', '=', filter.entityType);
+    if (filter.q !== undefined) matching = matching.where(nameKeysContain('c.name_keys', filter.q));
     const { rows, total } = await pageOf(
       matching.orderBy('c.createdAt', 'desc').orderBy('c.seq', 'desc'),
       filter,
@@ -120,11 +122,12 @@ export class ClaimRepository implements ClaimStore {
 
   async listForReview(
     q: Queryable,
-    filter: Page & { status: ClaimStatus },
+    filter: Page & { status: ClaimStatus; q?: string | undefined },
   ): Promise<{ items: Claim[]; total: number }> {
     const { rows, total } = await pageOf(
       claimsWithBox(q)
         .where('c.status', '=', filter.status)
+        .$if(filter.q !== undefined, (query) => query.where(nameKeysContain('c.name_keys', filter.q ?? '')))
         .orderBy('c.createdAt', 'asc')
         .orderBy('c.seq', 'asc'),
       filter,

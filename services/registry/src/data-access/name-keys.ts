@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from '@svc/storage';
 import type { Claim } from '../domain/claim';
 
 // How claims' names are stored for finding conflicts between accounts (docs/adr/0033).
@@ -19,4 +20,13 @@ export function nameKeyOf(value: string): string {
 /** Every key of a claim: its name's and each variation's. */
 export function nameKeysOf(claim: Pick<Claim, 'name' | 'variations'>): string[] {
   return [...new Set([claim.name, ...claim.variations].map(nameKeyOf))];
+}
+
+/**
+ * A condition: one of the claim's name keys (the column `column`, e.g. `c.name_keys`) contains the
+ * search, compared in the same form. LIKE's wildcards in the search are taken literally.
+ */
+export function nameKeysContain(column: string, search: string): RawBuilder<boolean> {
+  const pattern = `%${nameKeyOf(search).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`EXISTS (SELECT 1 FROM unnest(${sql.ref(column)}) AS k(key) WHERE k.key LIKE ${pattern})`;
 }

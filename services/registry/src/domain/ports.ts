@@ -41,12 +41,14 @@ export interface ClaimStore {
       owner?: 'me' | undefined;
       status?: ClaimStatus | undefined;
       entityType?: EntityType | undefined;
+      /** Only claims whose name or a variation contains this (compared as name keys). */
+      q?: string | undefined;
     },
   ): Promise<{ items: Claim[]; total: number }>;
   /** Every tenant's claims of one status, oldest first (the operator's review queue). */
   listForReview(
     q: Queryable,
-    filter: Page & { status: ClaimStatus },
+    filter: Page & { status: ClaimStatus; q?: string | undefined },
   ): Promise<{ items: Claim[]; total: number }>;
   /**
    * For each of these claims, the other accounts' pending and verified claims that share one of its
@@ -78,6 +80,8 @@ export interface BoxStore {
       owner?: 'me' | undefined;
       policy?: Policy | undefined;
       claimId?: string | undefined;
+      /** Only boxes whose identity's name or a variation contains this. */
+      q?: string | undefined;
     },
   ): Promise<{ items: Box[]; total: number }>;
   delete(tx: Queryable, id: string): Promise<void>;

@@ -19,7 +19,7 @@ export async function getBox(ctx: RegistryContext, caller: Caller, id: string): 
 export async function listBoxes(
   ctx: RegistryContext,
   caller: Caller,
-  query: Page & { policy?: Policy | undefined; claimId?: string | undefined },
+  query: Page & { policy?: Policy | undefined; claimId?: string | undefined; q?: string | undefined },
 ): Promise<{ items: BoxWithStats[]; total: number }> {
   const { items, total } = await ctx.boxes.list(ctx.db, { ...query, viewerPlatformId: caller.platformId });
   const summaries = await ctx.stats.summaries(

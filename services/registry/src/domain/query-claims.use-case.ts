@@ -17,7 +17,11 @@ export async function getClaim(
 export function listClaims(
   ctx: RegistryContext,
   caller: Caller,
-  query: Page & { status?: ClaimStatus | undefined; entityType?: EntityType | undefined },
+  query: Page & {
+    status?: ClaimStatus | undefined;
+    entityType?: EntityType | undefined;
+    q?: string | undefined;
+  },
 ): Promise<{ items: Claim[]; total: number }> {
   return ctx.claims.list(ctx.db, { ...query, viewerPlatformId: caller.platformId });
 }
@@ -29,7 +33,7 @@ export function listClaims(
 export async function listClaimsForReview(
   ctx: RegistryContext,
   caller: Caller,
-  query: Page & { status: ClaimStatus },
+  query: Page & { status: ClaimStatus; q?: string | undefined },
 ): Promise<{ items: Claim[]; total: number; conflicts: Map<string, Claim[]> }> {
   if (caller.role !== 'operator')
     throw new AppError('FORBIDDEN', 'Only the operator API lists claims for review');

@@ -148,3 +148,29 @@ describe('a claim on a name another account protects', () => {
     expect(review.conflicts.map((c: Conflict) => c.id)).not.toContain(id);
   });
 });
+
+describe('searching claims and boxes by name', () => {
+  it('when a list is searched, then only names or variations containing the words come back, case, dots and hyphens aside; LIKE wildcards are taken literally', async () => {
+    const searcher = h.platform();
+    const ada = await h.verifiedClaim(searcher, { name: 'Ada King-Noel', variations: ['A.K. Noel'] });
+    await searcher.call('POST', '/v1/svc/claims', claimBody({ name: 'Mary Shelley', variations: [] }));
+    await searcher.call('POST', '/v1/svc/claims', claimBody({ name: '100% Real_Person', variations: [] }));
+    const names = async (path: string) =>
+      (await searcher.call('GET', path)).body.data.map((claim: { name: string }) => claim.name).sort();
+    expect(await names('/v1/svc/claims?owner=me&q=king%20noel')).toEqual(['Ada King-Noel']);
+    expect(await names('/v1/svc/claims?owner=me&q=ak%20noel')).toEqual(['Ada King-Noel']);
+    expect(await names('/v1/svc/claims?owner=me&q=SHELL')).toEqual(['Mary Shelley']);
+    expect(await names('/v1/svc/claims?owner=me&q=%25')).toEqual(['100% Real_Person']);
+    expect(await names('/v1/svc/claims?owner=me&q=nobody')).toEqual([]);
+    expect((await searcher.call('GET', '/v1/svc/claims?q=')).status).toBe(400);
+
+    const box = await searcher.call('POST', '/v1/svc/boxes', { claimId: ada.id, policy: 'BLOCK_ALL' });
+    expect(box.status).toBe(201);
+    const boxes = await searcher.call('GET', '/v1/svc/boxes?owner=me&q=noel');
+    expect(boxes.body.data.map((b: { id: string }) => b.id)).toEqual([box.body.data.id]);
+    expect((await searcher.call('GET', '/v1/svc/boxes?owner=me&q=shelley')).body.meta.total).toBe(0);
+
+    const review = await h.operator().call('GET', '/admin/claims?q=shelley');
+    expect(review.body.data.map((claim: { name: string }) => claim.name)).toEqual(['Mary Shelley']);
+  });
+});
