@@ -89,6 +89,17 @@ describe('dashboard: a creator claims, verifies and protects an identity in a re
     await page.getByRole('link', { name: 'Claims' }).click();
     const row = page.getByRole('row', { name: new RegExp(name) });
     await row.getByRole('link', { name: 'protected' }).waitFor();
+    // Found by a variation's words, any case; a name nobody claimed finds nothing.
+    const find = page.getByRole('search', { name: 'Find a claim' });
+    await find.getByLabel('Name').fill(`countess of LOVELACE ${suffix}`);
+    await find.getByRole('button', { name: 'Find' }).click();
+    await row.waitFor();
+    await find.getByLabel('Name').fill('Nobody Claimed This');
+    await find.getByRole('button', { name: 'Find' }).click();
+    await page.getByText('No claim matches').waitFor();
+    await find.getByLabel('Name').fill('');
+    await find.getByRole('button', { name: 'Find' }).click();
+    await row.waitFor();
 
     // A second claim stays pending: another account opening it gets the not-found page.
     await page.getByRole('link', { name: 'Claim an identity' }).click();

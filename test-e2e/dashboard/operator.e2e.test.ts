@@ -252,6 +252,13 @@ describe('dashboard: the operator reviews in a real browser', () => {
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Claims to verify' })
       .click();
+    // Found by name among every waiting claim.
+    const find = page.getByRole('search', { name: 'Find a claim' });
+    await find.getByLabel('Name').fill('no such person');
+    await find.getByRole('button', { name: 'Find' }).click();
+    await page.getByText('No pending claim whose name contains “no such person”.').waitFor();
+    await find.getByLabel('Name').fill(name.split(' ').at(-1) ?? name);
+    await find.getByRole('button', { name: 'Find' }).click();
     const card = page.getByRole('listitem').filter({
       has: page.getByRole('form', { name: `Decide the claim of ${name.toLowerCase()}` }),
     });

@@ -10,13 +10,20 @@ export type ReviewClaim = components['schemas']['ReviewClaim'];
 export type ReviewAppeal = components['schemas']['ReviewAppeal'];
 export type Plan = ListedPlatform['plan'];
 
-export function usePlatforms(kind: ListedPlatform['kind'] | undefined, offset: number, limit: number) {
+export function usePlatforms(
+  kind: ListedPlatform['kind'] | undefined,
+  offset: number,
+  limit: number,
+  q = '',
+) {
   return useQuery({
-    queryKey: ['platforms', kind ?? 'all', offset, limit],
+    queryKey: ['platforms', kind ?? 'all', offset, limit, q],
     queryFn: () =>
       unwrap(
         api.GET('/admin/platforms', {
-          params: { query: { offset, limit, ...(kind === undefined ? {} : { kind }) } },
+          params: {
+            query: { offset, limit, ...(kind === undefined ? {} : { kind }), ...(q === '' ? {} : { q }) },
+          },
         }),
       ),
     placeholderData: keepPreviousData,
@@ -57,10 +64,15 @@ export type ReviewClaimStatus = ReviewClaim['status'];
 export type ReviewAppealStatus = ReviewAppeal['status'];
 
 /** Every tenant's claims of one status (pending: waiting for verification), oldest first. */
-export function useClaimsToReview(status: ReviewClaimStatus, offset: number, limit: number) {
+export function useClaimsToReview(status: ReviewClaimStatus, offset: number, limit: number, q = '') {
   return useQuery({
-    queryKey: ['review-claims', status, offset, limit],
-    queryFn: () => unwrap(api.GET('/admin/claims', { params: { query: { status, offset, limit } } })),
+    queryKey: ['review-claims', status, offset, limit, q],
+    queryFn: () =>
+      unwrap(
+        api.GET('/admin/claims', {
+          params: { query: { status, offset, limit, ...(q === '' ? {} : { q }) } },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
 }

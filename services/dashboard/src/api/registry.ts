@@ -15,10 +15,26 @@ export type NewClaim = Body<'/v1/svc/claims', 'post'>;
 export type NewBox = Body<'/v1/svc/boxes', 'post'>;
 export type BoxChange = Body<'/v1/svc/boxes/{id}', 'patch'>;
 
-export function useMyClaims(offset: number, limit: number) {
+export type ClaimStatus = components['schemas']['ClaimListItem']['status'];
+export type Policy = components['schemas']['Box']['policy'];
+
+/** A list's filters as the API takes them; an empty one is not sent. */
+const given = <T extends Record<string, string | undefined>>(filters: T) =>
+  Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== ''));
+
+export function useMyClaims(
+  offset: number,
+  limit: number,
+  filters: { status?: ClaimStatus | undefined; q?: string | undefined } = {},
+) {
   return useQuery({
-    queryKey: ['claims', 'mine', offset, limit],
-    queryFn: () => unwrap(api.GET('/v1/svc/claims', { params: { query: { owner: 'me', offset, limit } } })),
+    queryKey: ['claims', 'mine', offset, limit, filters.status ?? '', filters.q ?? ''],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/svc/claims', {
+          params: { query: { owner: 'me', offset, limit, ...given(filters) } },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
 }
@@ -71,10 +87,19 @@ export function useBox(id: string) {
   });
 }
 
-export function useMyBoxes(offset: number, limit: number) {
+export function useMyBoxes(
+  offset: number,
+  limit: number,
+  filters: { policy?: Policy | undefined; q?: string | undefined } = {},
+) {
   return useQuery({
-    queryKey: ['boxes', 'mine', offset, limit],
-    queryFn: () => unwrap(api.GET('/v1/svc/boxes', { params: { query: { owner: 'me', offset, limit } } })),
+    queryKey: ['boxes', 'mine', offset, limit, filters.policy ?? '', filters.q ?? ''],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/svc/boxes', {
+          params: { query: { owner: 'me', offset, limit, ...given(filters) } },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,29 +1,68 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatAmount } from '../../api/format';
-import { useMyBoxes } from '../../api/registry';
+import { useMyBoxes, type Policy } from '../../api/registry';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
+import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
+
+const POLICIES: readonly FilterOption<Policy | ''>[] = [
+  { value: '', label: 'Every policy' },
+  { value: 'BLOCK_ALL', label: 'BLOCK_ALL: no avatars' },
+  { value: 'BLOCK_COMMERCIAL', label: 'BLOCK_COMMERCIAL: no commercial use' },
+  { value: 'LICENSE', label: 'LICENSE: by license' },
+  { value: 'MONETIZE', label: 'MONETIZE: royalties' },
+  { value: 'TEAM', label: 'TEAM: named platforms' },
+  { value: 'OPEN', label: 'OPEN: anyone' },
+];
 
 /** The creator's boxes at a glance: violations, grace periods, licensed platforms and this month's revenue. */
 export function Boxes() {
   const [offset, setOffset] = useState(0);
-  const boxes = useMyBoxes(offset, PAGE_SIZE);
+  const [policy, setPolicy] = useState<Policy | ''>('');
+  const [search, setSearch] = useState('');
+  const filtered = policy !== '' || search !== '';
+  const boxes = useMyBoxes(offset, PAGE_SIZE, { policy: policy === '' ? undefined : policy, q: search });
   return (
     <section aria-labelledby="boxes-title">
       <h1 id="boxes-title">Your boxes</h1>
       <p>Each box’s page has its statistics, license requests and violations on every platform.</p>
+      <StatusFilter
+        label="Policy"
+        name="policy"
+        value={policy}
+        options={POLICIES}
+        onChange={(chosen) => {
+          setPolicy(chosen);
+          setOffset(0);
+        }}
+        searchName="Find a box"
+        search={{
+          label: 'Identity',
+          name: 'q',
+          value: search,
+          button: 'Find',
+          onSearch: (text) => {
+            setSearch(text);
+            setOffset(0);
+          },
+        }}
+      />
       <QueryState isPending={boxes.isPending} error={boxes.error} what="boxes">
         {() =>
           boxes.data === undefined || boxes.data.meta.total === 0 ? (
-            <div className="empty">
-              <p>No box yet. Protect a verified claim with a box: open the claim and choose a policy.</p>
-              <p>
-                <Link className="button" to="/claims">
-                  Go to your claims
-                </Link>
-              </p>
-            </div>
+            filtered ? (
+              <p className="empty">No box matches: change the identity or the policy shown.</p>
+            ) : (
+              <div className="empty">
+                <p>No box yet. Protect a verified claim with a box: open the claim and choose a policy.</p>
+                <p>
+                  <Link className="button" to="/claims">
+                    Go to your claims
+                  </Link>
+                </p>
+              </div>
+            )
           ) : (
             <>
               <div className="table-wrap" tabIndex={0}>

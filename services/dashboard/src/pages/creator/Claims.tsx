@@ -1,12 +1,24 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useMyClaims } from '../../api/registry';
+import { useMyClaims, type ClaimStatus } from '../../api/registry';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
+import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
+
+const STATUSES: readonly FilterOption<ClaimStatus | ''>[] = [
+  { value: '', label: 'Every status' },
+  { value: 'pending', label: 'Pending: to verify' },
+  { value: 'verified', label: 'Verified' },
+  { value: 'rejected', label: 'Rejected' },
+  { value: 'suspended', label: 'Suspended' },
+];
 
 export function Claims() {
   const [offset, setOffset] = useState(0);
-  const claims = useMyClaims(offset, PAGE_SIZE);
+  const [status, setStatus] = useState<ClaimStatus | ''>('');
+  const [search, setSearch] = useState('');
+  const filtered = status !== '' || search !== '';
+  const claims = useMyClaims(offset, PAGE_SIZE, { status: status === '' ? undefined : status, q: search });
   return (
     <section aria-labelledby="claims-title">
       <h1 id="claims-title">Your claims</h1>
@@ -15,13 +27,37 @@ export function Claims() {
           Claim an identity
         </Link>
       </p>
+      <StatusFilter
+        label="Show"
+        value={status}
+        options={STATUSES}
+        onChange={(chosen) => {
+          setStatus(chosen);
+          setOffset(0);
+        }}
+        searchName="Find a claim"
+        search={{
+          label: 'Name',
+          name: 'q',
+          value: search,
+          button: 'Find',
+          onSearch: (text) => {
+            setSearch(text);
+            setOffset(0);
+          },
+        }}
+      />
       <QueryState isPending={claims.isPending} error={claims.error} what="claims">
         {() =>
           claims.data === undefined || claims.data.meta.total === 0 ? (
-            <p className="empty">
-              No claims yet. Claim an identity: its name, variations and reference pictures; then verify it
-              and protect it with a box.
-            </p>
+            filtered ? (
+              <p className="empty">No claim matches: change the name or the status shown.</p>
+            ) : (
+              <p className="empty">
+                No claims yet. Claim an identity: its name, variations and reference pictures; then verify it
+                and protect it with a box.
+              </p>
+            )
           ) : (
             <>
               <div className="table-wrap" tabIndex={0}>

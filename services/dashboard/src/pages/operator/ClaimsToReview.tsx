@@ -196,7 +196,8 @@ function ClaimCard({
 export function ClaimsToReview() {
   const [offset, setOffset] = useState(0);
   const [status, setStatus] = useState<ReviewClaimStatus>('pending');
-  const claims = useClaimsToReview(status, offset, PAGE_SIZE);
+  const [search, setSearch] = useState('');
+  const claims = useClaimsToReview(status, offset, PAGE_SIZE, search);
   const tenants = useTenantNames(
     (claims.data?.data ?? []).flatMap((claim) => [
       claim.ownerPlatformId,
@@ -215,13 +216,26 @@ export function ClaimsToReview() {
           setStatus(chosen);
           setOffset(0);
         }}
+        searchName="Find a claim"
+        search={{
+          label: 'Name',
+          name: 'q',
+          value: search,
+          button: 'Find',
+          onSearch: (text) => {
+            setSearch(text);
+            setOffset(0);
+          },
+        }}
       />
       <p role="status">{done}</p>
       <QueryState isPending={claims.isPending} error={claims.error} what="claims waiting for verification">
         {() =>
           claims.data === undefined || claims.data.meta.total === 0 ? (
-            status !== 'pending' ? (
-              <p className="empty">No claim is {status}.</p>
+            status !== 'pending' || search !== '' ? (
+              <p className="empty">
+                No {status} claim{search === '' ? '' : ` whose name contains “${search}”`}.
+              </p>
             ) : (
               <p className="empty">
                 No claim is waiting for verification. New claims appear here, oldest first, as creators submit

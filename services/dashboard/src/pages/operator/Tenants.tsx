@@ -50,7 +50,8 @@ function PlanForm({ platform }: { platform: ListedPlatform }) {
 export function Tenants() {
   const [kind, setKind] = useState<ListedPlatform['kind'] | ''>('');
   const [offset, setOffset] = useState(0);
-  const platforms = usePlatforms(kind === '' ? undefined : kind, offset, PAGE_SIZE);
+  const [search, setSearch] = useState('');
+  const platforms = usePlatforms(kind === '' ? undefined : kind, offset, PAGE_SIZE, search);
   return (
     <section aria-labelledby="tenants-title">
       <h1 id="tenants-title">Platforms and creators</h1>
@@ -63,14 +64,29 @@ export function Tenants() {
           setKind(chosen);
           setOffset(0);
         }}
+        searchName="Find a tenant"
+        search={{
+          label: 'Name',
+          name: 'q',
+          value: search,
+          button: 'Find',
+          onSearch: (text) => {
+            setSearch(text);
+            setOffset(0);
+          },
+        }}
       />
       <QueryState isPending={platforms.isPending} error={platforms.error} what="platforms and creators">
         {() =>
           platforms.data === undefined || platforms.data.meta.total === 0 ? (
-            <p className="empty">
-              None yet: creators and platforms appear here when they sign up (or when you register a platform
-              with POST /admin/platforms).
-            </p>
+            search !== '' ? (
+              <p className="empty">No tenant's name contains “{search}”.</p>
+            ) : (
+              <p className="empty">
+                None yet: creators and platforms appear here when they sign up (or when you register a
+                platform with POST /admin/platforms).
+              </p>
+            )
           ) : (
             <>
               <div className="table-wrap" tabIndex={0}>
