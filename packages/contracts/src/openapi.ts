@@ -5,7 +5,7 @@ import { errorBodySchema } from './common/schemas';
 import { scopesAllowing } from './gateway/key-scopes';
 import type { Operation } from './common/operation';
 import { publicEventBodySchemas, PUBLIC_EVENT_SUMMARIES } from './webhook-dispatcher/public-events';
-import { BOXING_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './webhook-dispatcher/operations';
+import { BOXING_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './webhook-dispatcher/event-types';
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { instant, licenseTier, period, policy } from '../common/event-values';
-import { BOXING_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './operations';
+import { BOXING_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types';
 
 // The bodies platforms receive at their webhook endpoints (docs/spec/service-interface.md, Events;
 // docs/spec/contracts.md §10). The webhook dispatcher builds every body to these types

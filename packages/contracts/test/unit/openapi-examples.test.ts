@@ -1,7 +1,7 @@
 import { allOperations } from '../../src/catalogue';
 import { publicOpenApiDocument } from '../../src/public-document';
 import { publicEventBodySchemas } from '../../src/webhook-dispatcher/public-events';
-import { WEBHOOK_EVENT_TYPES } from '../../src/webhook-dispatcher/operations';
+import { WEBHOOK_EVENT_TYPES } from '../../src/webhook-dispatcher/event-types';
 
 // Issue #32: no operation or webhook of the document had an example. Now every JSON request body,
 // success answer and webhook payload has one, and the very schema that checks the real thing
