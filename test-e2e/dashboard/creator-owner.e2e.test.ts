@@ -1,4 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
+import { seriousViolations } from './accessibility';
 import { waitFor } from '@svc/test-kit';
 import { call, newPlatform } from '../helpers';
 import {
@@ -304,8 +305,9 @@ describe('dashboard: a creator sees violations, statistics and license requests 
 
   // Issue #32, "Budgets": a box page made 11 to 13 calls, and a few of them spent a session's
   // minute. Each page now loads with at most 3 calls: its reads of the public API go together.
-  it('when a creator and a platform open each page of their dashboards, then each page loads with at most 3 API calls', async () => {
+  it('when a creator and a platform open each page of their dashboards, then each page loads with at most 3 API calls and has no serious accessibility violation', async () => {
     const calls: string[] = [];
+    const inaccessible: string[] = [];
     const counted = (url: string) => {
       const { pathname } = new URL(url);
       return /^\/(dashboard\/api|v1\/svc|identity|licensing|revenue|enforcement)\//.test(pathname);
@@ -321,7 +323,10 @@ describe('dashboard: a creator sees violations, statistics and license requests 
         seen = calls.length;
         await page.waitForTimeout(1000);
       }
-      return [...calls];
+      const made = [...calls];
+      // Every page as drawn once loaded: axe's serious and critical findings (none expected).
+      inaccessible.push(...(await seriousViolations(page)));
+      return made;
     }
     const perPage: Record<string, string[]> = {};
 
@@ -388,6 +393,7 @@ describe('dashboard: a creator sees violations, statistics and license requests 
 
     const over = Object.entries(perPage).filter(([, made]) => made.length > 3);
     expect(over).toEqual([]);
+    expect(inaccessible).toEqual([]);
     // The box page's twelve reads (the box, six months of statistics, requests, licenses,
     // violations) went as two batches; its scan's progress is the gateway's own.
     expect(perPage.boxAfresh?.filter((call) => call === 'POST /dashboard/api/batch')).toHaveLength(2);

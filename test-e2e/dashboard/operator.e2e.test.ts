@@ -8,6 +8,7 @@ import {
   uniqueEmail,
   type Deployment,
 } from './browser';
+import { seriousViolations } from './accessibility';
 import { totpCodeAt } from './otp';
 
 jest.setTimeout(300_000);
@@ -151,6 +152,7 @@ describe('dashboard: the operator reviews in a real browser', () => {
     await bootstrap.getByRole('combobox', { name: 'Plan of bootstrap' }).selectOption('basic');
     await bootstrap.getByRole('button', { name: 'Change plan' }).click();
     await bootstrap.getByRole('cell', { name: '300/min, 50,000/day' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     const limited = await fetch(`${deployment.url}/v1/svc/claims`, {
       headers: { authorization: `Bearer ${deployment.sandboxKey}` },
     });
