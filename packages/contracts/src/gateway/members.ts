@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, storable } from '../common/schemas';
+import { dataOf, idSchema, storable } from '../common/schemas';
 import { defineOperation } from '../common/operation';
 import { emailSchema, sessionSchema, signUpBodySchema } from './dashboard';
 
@@ -66,7 +66,7 @@ export const acceptInvitationBodySchema = z.object({
 
 const tags = ['Dashboard'];
 const common = { service: 'gateway' as const, tags, auth: 'session' as const };
-const idParamSchema = z.object({ id: z.string().max(100) });
+const idParamSchema = z.object({ id: idSchema });
 
 export const memberOperations = {
   listMembers: defineOperation({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, idParamSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
+import { dataOf, idParamSchema, idSchema, listOf, pageQuerySchema, storable } from '../common/schemas';
 import { defineOperation } from '../common/operation';
 import { accountSecurityOperations } from './account-security';
 import { keyScopeSchema } from './key-scopes';
@@ -49,15 +49,10 @@ export const platformKindSchema = z.enum(['platform', 'creator']);
 
 export const listPlatformsQuerySchema = pageQuerySchema.extend({
   kind: platformKindSchema.optional().meta({ description: 'Only platforms, or only creators; default both' }),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
+  q: storable(z.string().trim().min(1).max(200))
     .optional()
     .meta({ description: 'Only tenants whose name contains this (any case)', example: 'studio' }),
-  ids: z
-    .string()
+  ids: storable(z.string().max(10_000))
     .transform((value) => [
       ...new Set(
         value
@@ -66,7 +61,7 @@ export const listPlatformsQuerySchema = pageQuerySchema.extend({
           .filter((id) => id !== ''),
       ),
     ])
-    .pipe(z.array(z.string().max(64)).min(1, 'at least one id').max(100, 'at most 100 ids'))
+    .pipe(z.array(idSchema).min(1, 'at least one id').max(100, 'at most 100 ids'))
     .optional()
     .meta({
       description:

@@ -81,17 +81,11 @@ export const addImageBodySchema = z.object({
 });
 
 /** A search of identities by name (issue #32, "search on every long list"). */
-export const nameSearchSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .optional()
-  .meta({
-    description:
-      'Only those whose name or a variation contains this (case, spacing, dots, quotes and hyphens aside)',
-    example: 'lovelace',
-  });
+export const nameSearchSchema = storable(z.string().trim().min(1).max(200)).optional().meta({
+  description:
+    'Only those whose name or a variation contains this (case, spacing, dots, quotes and hyphens aside)',
+  example: 'lovelace',
+});
 
 export const listClaimsQuerySchema = pageQuerySchema.extend({
   q: nameSearchSchema,

@@ -72,6 +72,12 @@ describe('operator API: platforms and creators, and their plans', () => {
     const found = await h.admin('GET', '/admin/platforms?q=NAMED%20est&limit=100');
     expect(found.body.data.map((p: { id: string }) => p.id)).toEqual([named]);
     expect((await h.admin('GET', '/admin/platforms?q=%25%25%25')).body.meta.total).toBe(0);
+    // Text PostgreSQL cannot store (a NUL) is refused on its field, never a 500 (the input fuzz found it).
+    for (const query of ['ids=%00', 'ids=plat_a,%00', 'q=%00']) {
+      const refused = await h.admin('GET', `/admin/platforms?${query}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details.fields[0].field).toMatch(/^query\.(ids|q)/);
+    }
   });
 
   it('when the operator changes a plan, then the platform answers with it and its key runs under the new limits at once', async () => {

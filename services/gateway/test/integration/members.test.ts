@@ -231,6 +231,8 @@ describe('members of a tenant', () => {
     });
     expect(taken.status).toBe(409);
     expect(taken.body.error.details.fields[0].field).toBe('email');
+    expect((await as(owner.headers).delete('/dashboard/api/members/%00')).status).toBe(400);
+    expect((await as(owner.headers).delete('/dashboard/api/members/invitations/%00')).status).toBe(400);
     const bad = await as(owner.headers).post('/dashboard/api/members/invitations', {
       email: 'nope',
       role: 'boss',

@@ -163,6 +163,8 @@ describe('searching claims and boxes by name', () => {
     expect(await names('/v1/svc/claims?owner=me&q=%25')).toEqual(['100% Real_Person']);
     expect(await names('/v1/svc/claims?owner=me&q=nobody')).toEqual([]);
     expect((await searcher.call('GET', '/v1/svc/claims?q=')).status).toBe(400);
+    expect((await searcher.call('GET', '/v1/svc/claims?q=%00')).status).toBe(400);
+    expect((await searcher.call('GET', '/v1/svc/boxes?q=%00')).status).toBe(400);
 
     const box = await searcher.call('POST', '/v1/svc/boxes', { claimId: ada.id, policy: 'BLOCK_ALL' });
     expect(box.status).toBe(201);

@@ -1,5 +1,6 @@
 import type { Request, Router } from 'express';
 import { z } from 'zod';
+import { idSchema } from '@svc/contracts/common';
 import {
   acceptInvitationBodySchema,
   changeMemberRoleBodySchema,
@@ -24,7 +25,7 @@ import { mailLinksOf, refuseCrossSiteMail } from './account-mail.routes';
 import { presentSession } from './presenters';
 import { sessionCredentials, setSessionCookie } from './session-cookie';
 
-const idParams = z.object({ id: z.string().max(100) });
+const idParams = z.object({ id: idSchema });
 
 function presentMember(account: Account, session: ActiveSession) {
   return {
