@@ -263,4 +263,12 @@ export function fromRowJson<Row>(json: RowJson<Row>): Jsonified<Row> {
 }
 
 // Repositories reach Kysely only through this package (docs/spec/style.md rule 4).
-export { sql, type ColumnType, type RawBuilder, type Kysely, type Selectable, type Insertable, type Updateable } from 'kysely';
+export {
+  sql,
+  type ColumnType,
+  type RawBuilder,
+  type Kysely,
+  type Selectable,
+  type Insertable,
+  type Updateable,
+} from 'kysely';
