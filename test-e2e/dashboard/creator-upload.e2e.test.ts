@@ -42,6 +42,8 @@ describe('dashboard: a creator uploads reference pictures in a real browser', ()
     });
     await page.getByRole('link', { name: 'Claims' }).click();
     await page.getByRole('link', { name: 'Claim an identity' }).click();
+    // The form's own page, before its Name field is filled (the claims list has a search by name).
+    await page.getByRole('heading', { name: 'Claim an identity', level: 1 }).waitFor();
     await page.getByLabel('Name').fill(name);
 
     // A text file is refused by the gateway; its message shows next to the file input.

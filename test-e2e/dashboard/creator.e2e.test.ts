@@ -91,18 +91,20 @@ describe('dashboard: a creator claims, verifies and protects an identity in a re
     await row.getByRole('link', { name: 'protected' }).waitFor();
     // Found by a variation's words, any case; a name nobody claimed finds nothing.
     const find = page.getByRole('search', { name: 'Find a claim' });
-    await find.getByLabel('Name').fill(`countess of LOVELACE ${suffix}`);
+    await find.getByLabel('Find by name').fill(`countess of LOVELACE ${suffix}`);
     await find.getByRole('button', { name: 'Find' }).click();
     await row.waitFor();
-    await find.getByLabel('Name').fill('Nobody Claimed This');
+    await find.getByLabel('Find by name').fill('Nobody Claimed This');
     await find.getByRole('button', { name: 'Find' }).click();
     await page.getByText('No claim matches').waitFor();
-    await find.getByLabel('Name').fill('');
+    await find.getByLabel('Find by name').fill('');
     await find.getByRole('button', { name: 'Find' }).click();
     await row.waitFor();
 
     // A second claim stays pending: another account opening it gets the not-found page.
     await page.getByRole('link', { name: 'Claim an identity' }).click();
+    // The form's own page, before its Name field is filled (the claims list has a search by name).
+    await page.getByRole('heading', { name: 'Claim an identity', level: 1 }).waitFor();
     await page.getByLabel('Name').fill(`Private Person ${suffix}`);
     await page.getByLabel(/Reference pictures/).fill('https://images.example.com/private.jpg');
     await page.getByRole('button', { name: 'Claim' }).click();

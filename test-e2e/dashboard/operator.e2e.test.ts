@@ -205,6 +205,8 @@ describe('dashboard: the operator reviews in a real browser', () => {
     const claimThroughForm = async (page: import('playwright-core').Page, claimed: string) => {
       await page.getByRole('link', { name: 'Claims' }).click();
       await page.getByRole('link', { name: 'Claim an identity' }).click();
+      // The form's own page, before its Name field is filled (the claims list has a search by name).
+      await page.getByRole('heading', { name: 'Claim an identity', level: 1 }).waitFor();
       await page.getByLabel('Name').fill(claimed);
       await page.getByLabel(/Reference pictures/).fill('https://images.example.com/babbage.jpg');
       await page.getByRole('button', { name: 'Claim' }).click();
@@ -256,10 +258,10 @@ describe('dashboard: the operator reviews in a real browser', () => {
       .click();
     // Found by name among every waiting claim.
     const find = page.getByRole('search', { name: 'Find a claim' });
-    await find.getByLabel('Name').fill('no such person');
+    await find.getByLabel('Find by name').fill('no such person');
     await find.getByRole('button', { name: 'Find' }).click();
     await page.getByText('No pending claim whose name contains “no such person”.').waitFor();
-    await find.getByLabel('Name').fill(name.split(' ').at(-1) ?? name);
+    await find.getByLabel('Find by name').fill(name.split(' ').at(-1) ?? name);
     await find.getByRole('button', { name: 'Find' }).click();
     const card = page.getByRole('listitem').filter({
       has: page.getByRole('form', { name: `Decide the claim of ${name.toLowerCase()}` }),

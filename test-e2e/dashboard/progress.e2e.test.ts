@@ -66,6 +66,8 @@ describe('dashboard: long operations show their progress in a real browser', () 
     });
     await page.getByRole('link', { name: 'Claims' }).click();
     await page.getByRole('link', { name: 'Claim an identity' }).click();
+    // The form's own page, before its Name field is filled (the claims list has a search by name).
+    await page.getByRole('heading', { name: 'Claim an identity', level: 1 }).waitFor();
     await page.getByLabel('Name').fill(name);
     await page.getByLabel(/Reference pictures/).fill('https://images.example.com/hedy.jpg');
     await page.getByRole('button', { name: 'Claim' }).click();

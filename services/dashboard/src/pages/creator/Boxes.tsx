@@ -38,7 +38,7 @@ export function Boxes() {
         }}
         searchName="Find a box"
         search={{
-          label: 'Identity',
+          label: 'Find by identity',
           name: 'q',
           value: search,
           button: 'Find',

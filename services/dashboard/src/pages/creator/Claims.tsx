@@ -37,7 +37,7 @@ export function Claims() {
         }}
         searchName="Find a claim"
         search={{
-          label: 'Name',
+          label: 'Find by name',
           name: 'q',
           value: search,
           button: 'Find',

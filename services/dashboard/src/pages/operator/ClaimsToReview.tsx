@@ -218,7 +218,7 @@ export function ClaimsToReview() {
         }}
         searchName="Find a claim"
         search={{
-          label: 'Name',
+          label: 'Find by name',
           name: 'q',
           value: search,
           button: 'Find',

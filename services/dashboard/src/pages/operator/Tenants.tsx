@@ -66,7 +66,7 @@ export function Tenants() {
         }}
         searchName="Find a tenant"
         search={{
-          label: 'Name',
+          label: 'Find by name',
           name: 'q',
           value: search,
           button: 'Find',
