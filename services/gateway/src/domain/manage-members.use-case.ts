@@ -1,14 +1,12 @@
-import { newId } from '@svc/ids';
+import { INVITATION_TTL_DAYS, type MemberRole } from '@svc/contracts/gateway';
 import { AppError } from '@svc/errors';
-import type { MemberRole } from '@svc/contracts/gateway';
+import { newId } from '@svc/ids';
 import type { Account } from './account';
 import { hashMailToken, invitationMail, newMailToken, type MailLinks } from './account-mail';
-import { INVITATION_TTL_MS, requireMemberRole, type Invitation, type MemberStore } from './members';
-import { INVITATION_TTL_DAYS } from '@svc/contracts/gateway';
+import { INVITATION_TTL_MS, memberTenant, type Invitation, type MemberStore } from './members';
 import { assertAcceptablePassword } from './password-policy';
 import type { ActiveSession, PlatformStore, SessionStore } from './ports';
-import type { AccountMailDeps } from './sign-up.use-case';
-import { queueMail } from './sign-up.use-case';
+import { queueMail, type AccountMailDeps } from './sign-up.use-case';
 import { startSession, type StartedSession } from './start-session';
 
 // A tenant's members (issue #32, "Platform members"; docs/adr/0034): owners invite by e-mail,
@@ -19,17 +17,6 @@ export type MembersDeps = AccountMailDeps & {
   platforms: PlatformStore;
   sessions: SessionStore;
 };
-
-/** The session's tenant: a member session always has one (the operator's has none). */
-function tenantOf(session: ActiveSession): string {
-  const platformId = session.account.platformId;
-  if (platformId === null) {
-    throw new AppError('FORBIDDEN', 'The operator has no members', {
-      details: 'Sign in as a creator or a platform.',
-    });
-  }
-  return platformId;
-}
 
 const notAMember = (id: string) =>
   new AppError('NOT_FOUND', `No member ${id} in your account`, { details: { accountId: id } });
@@ -43,7 +30,7 @@ export async function listMembers(
   deps: Pick<MembersDeps, 'db' | 'accounts' | 'members' | 'clock'>,
   session: ActiveSession,
 ): Promise<{ members: Account[]; invitations: Invitation[] }> {
-  const platformId = tenantOf(session);
+  const platformId = memberTenant(session, 'read', 'list members');
   const [members, invitations] = await Promise.all([
     deps.accounts.listByPlatform(deps.db, platformId),
     deps.members.listOpen(deps.db, platformId, deps.clock.now()),
@@ -62,8 +49,7 @@ export async function inviteMember(
   input: { email: string; role: MemberRole },
   links: MailLinks,
 ): Promise<Invitation> {
-  requireMemberRole(session, 'manage-members', 'invite members');
-  const platformId = tenantOf(session);
+  const platformId = memberTenant(session, 'manage-members', 'invite members');
   const now = deps.clock.now();
   const token = newMailToken();
   const invitation: Invitation = {
@@ -109,9 +95,9 @@ export async function withdrawInvitation(
   session: ActiveSession,
   id: string,
 ): Promise<Date> {
-  requireMemberRole(session, 'manage-members', 'withdraw invitations');
+  const platformId = memberTenant(session, 'manage-members', 'withdraw invitations');
   const now = deps.clock.now();
-  const withdrawn = await deps.db.transaction((tx) => deps.members.withdraw(tx, tenantOf(session), id, now));
+  const withdrawn = await deps.db.transaction((tx) => deps.members.withdraw(tx, platformId, id, now));
   if (!withdrawn) {
     throw new AppError('NOT_FOUND', `No open invitation ${id} in your account`, { details: { id } });
   }
@@ -125,8 +111,7 @@ export async function changeMemberRole(
   accountId: string,
   role: MemberRole,
 ): Promise<Account> {
-  requireMemberRole(session, 'manage-members', 'change roles');
-  const platformId = tenantOf(session);
+  const platformId = memberTenant(session, 'manage-members', 'change roles');
   return deps.db.transaction(async (tx) => {
     await deps.members.lockTenant(tx, platformId);
     const changed = await deps.members.setRole(tx, platformId, accountId, role);
@@ -148,8 +133,8 @@ export async function removeMember(
   accountId: string,
 ): Promise<Date> {
   const leaving = accountId === session.account.id;
-  if (!leaving) requireMemberRole(session, 'manage-members', 'remove members');
-  const platformId = tenantOf(session);
+  // Anyone may leave; removing another takes an owner.
+  const platformId = memberTenant(session, leaving ? 'read' : 'manage-members', 'remove members');
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     await deps.members.lockTenant(tx, platformId);

@@ -26,13 +26,17 @@ const ROLE_NAMES: Record<MemberRole, string> = {
 };
 
 /**
- * Refuses (403) a session whose member role does not allow `action`. The operator's session is
- * no member: the operator API has its own rule.
+ * The tenant a dashboard session acts for, when its member role allows `action` (`doing` names it
+ * in the refusal); 403 otherwise, and for the operator's session, which has no tenant.
  */
-export function requireMemberRole(session: ActiveSession, action: MemberAction, doing: string): void {
-  if (session.account.role === 'operator') return;
-  const role = session.account.memberRole;
-  if (memberMay(role, action)) return;
+export function memberTenant(session: ActiveSession, action: MemberAction, doing: string): string {
+  const { platformId, memberRole: role } = session.account;
+  if (platformId === null) {
+    throw new AppError('FORBIDDEN', `The operator has no account to ${doing} in`, {
+      details: 'Sign in as a creator or a platform.',
+    });
+  }
+  if (memberMay(role, action)) return platformId;
   const needed = action === 'manage-members' ? 'an owner' : 'an owner or a developer';
   throw new AppError('FORBIDDEN', `Your role (${ROLE_NAMES[role]}) cannot ${doing}`, {
     details: { memberRole: role, reason: `Only ${needed} can; ask an owner of your account.` },

@@ -12,7 +12,7 @@ import {
   withdrawInvitation,
   type MembersDeps,
 } from '../../src/domain/manage-members.use-case';
-import { memberMay, requireMemberRole, type Invitation, type MemberStore } from '../../src/domain/members';
+import { memberMay, memberTenant, type Invitation, type MemberStore } from '../../src/domain/members';
 import type { ActiveSession } from '../../src/domain/ports';
 
 // The member rules (ADR 0034) on in-memory stores; the gateway's integration test runs them on
@@ -115,12 +115,17 @@ describe('member roles', () => {
       ),
     ).toEqual([['read', 'write', 'manage-members'], ['read', 'write'], ['read']]);
     const { person, sessionOf } = world();
-    expect(() => requireMemberRole(sessionOf(person('ro', 'read_only')), 'write', 'issue API keys')).toThrow(
+    expect(() => memberTenant(sessionOf(person('ro', 'read_only')), 'write', 'issue API keys')).toThrow(
       'Your role (read-only member) cannot issue API keys',
     );
-    expect(() => requireMemberRole(sessionOf(person('dev', 'developer')), 'write', 'x')).not.toThrow();
-    const operator = { account: { role: 'operator', memberRole: 'read_only' } } as ActiveSession;
-    expect(() => requireMemberRole(operator, 'manage-members', 'x')).not.toThrow();
+    expect(memberTenant(sessionOf(person('dev', 'developer')), 'write', 'x')).toBe('plat_a');
+    // The operator's session has no tenant to act in.
+    const operator = {
+      account: { role: 'operator', platformId: null, memberRole: 'owner' },
+    } as ActiveSession;
+    expect(() => memberTenant(operator, 'read', 'list members')).toThrow(
+      'The operator has no account to list members in',
+    );
   });
 });
 

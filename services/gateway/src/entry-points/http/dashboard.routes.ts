@@ -22,12 +22,11 @@ import {
 } from '../../domain/authenticate-session.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
 import { issueOwnKey, listOwnKeys, revokeOwnKey, rotateOwnKey } from '../../domain/manage-own-keys.use-case';
-import type { ActiveSession } from '../../domain/ports';
 import { describePlanUsage, type BudgetUsage } from '../../domain/plan-usage.use-case';
 import { signIn, signInAsOperator } from '../../domain/sign-in.use-case';
 import { signUp } from '../../domain/sign-up.use-case';
 import { mailClientOf, mailLinksOf } from './account-mail.routes';
-import { requireMemberRole } from '../../domain/members';
+import { memberTenant } from '../../domain/members';
 import { presentKey, presentKeySummary, presentSession } from './presenters';
 import {
   clearSessionCookie,
@@ -58,13 +57,6 @@ function presentBudget(budget: BudgetUsage) {
 /** The client's address: the socket's, or behind the proxies TRUST_PROXY names, the one they forwarded. */
 function clientOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
-}
-
-function tenantOf(session: ActiveSession): string {
-  if (session.account.platformId === null) {
-    throw new AppError('FORBIDDEN', 'The operator has no API keys', { details: 'Sign in as a platform.' });
-  }
-  return session.account.platformId;
 }
 
 /**
@@ -140,7 +132,7 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   });
 
   router.get('/dashboard/api/keys', async (req, res) => {
-    const platformId = tenantOf(await session(req));
+    const platformId = memberTenant(await session(req), 'read', 'list API keys');
     const now = ctx.clock.now();
     res.set('Cache-Control', 'no-store');
     respond(res, dashboardOperations.listKeys, 200, {
@@ -149,9 +141,7 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   });
 
   router.post('/dashboard/api/keys', async (req, res) => {
-    const active = await session(req);
-    requireMemberRole(active, 'write', 'issue API keys');
-    const platformId = tenantOf(active);
+    const platformId = memberTenant(await session(req), 'write', 'issue API keys');
     // The name is optional, and so is the body that carries it.
     const body = req.body === undefined ? {} : parseBody(dashboardIssueKeyBodySchema, req);
     const issued = await issueOwnKey(ctx, {
@@ -164,9 +154,7 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   });
 
   router.post('/dashboard/api/keys/:id/rotate', async (req, res) => {
-    const active = await session(req);
-    requireMemberRole(active, 'write', 'rotate API keys');
-    const platformId = tenantOf(active);
+    const platformId = memberTenant(await session(req), 'write', 'rotate API keys');
     const { id } = parseParams(idParamSchema, req);
     const rotated = await rotateOwnKey(ctx, platformId, id);
     respond(res, dashboardOperations.rotateKey, 200, {
@@ -175,9 +163,7 @@ export function dashboardRoutes(router: Router, ctx: GatewayContext): void {
   });
 
   router.post('/dashboard/api/keys/:id/revoke', async (req, res) => {
-    const active = await session(req);
-    requireMemberRole(active, 'write', 'revoke API keys');
-    const platformId = tenantOf(active);
+    const platformId = memberTenant(await session(req), 'write', 'revoke API keys');
     const { id } = parseParams(idParamSchema, req);
     const revoked = await revokeOwnKey(ctx, platformId, id);
     respond(res, dashboardOperations.revokeKey, 200, {

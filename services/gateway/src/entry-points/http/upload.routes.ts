@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { AppError, errors } from '@svc/errors';
+import { errors } from '@svc/errors';
 import { authenticateSession } from '../../domain/authenticate-session.use-case';
-import { requireMemberRole } from '../../domain/members';
+import { memberTenant } from '../../domain/members';
 import type { GatewayContext } from '../../domain/gateway-context';
 import {
   checkDeclaredType,
@@ -46,12 +46,7 @@ function baseUrlOf(ctx: GatewayContext, req: Request): string {
 export function uploadRoutes(router: Router, ctx: GatewayContext): void {
   router.post('/dashboard/api/uploads', async (req, res) => {
     const session = await authenticateSession(ctx, sessionCredentials(req));
-    if (session.account.platformId === null) {
-      throw new AppError('FORBIDDEN', 'The operator has no claims to upload pictures for', {
-        details: 'Sign in as a creator.',
-      });
-    }
-    requireMemberRole(session, 'write', 'upload pictures');
+    const platformId = memberTenant(session, 'write', 'upload pictures');
     checkDeclaredType(req.header('content-type'));
     const length = Number(req.header('content-length') ?? '0');
     if (Number.isFinite(length) && length > MAX_UPLOAD_BYTES) throw uploadTooLarge();
@@ -61,7 +56,7 @@ export function uploadRoutes(router: Router, ctx: GatewayContext): void {
     try {
       const bytes = await readPicture(req, res);
       stored = await storeUpload(ctx, {
-        platformId: session.account.platformId,
+        platformId,
         accountId: session.account.id,
         bytes,
       });
