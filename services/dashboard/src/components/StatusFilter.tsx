@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Field, SelectField } from './Field';
 
 // The filters above a long list (issue "Polish"): a labelled choice of status, and where the list's
@@ -10,11 +10,40 @@ export interface FilterOption<V extends string> {
   label: string;
 }
 
+/**
+ * A long list's page and filters: changing the filter or the search goes back to the first page.
+ * `filter` starts as `initial`; `search` is the name searched for ('' when none).
+ */
+export function useListFilters<F extends string>(initial: F) {
+  const [offset, setOffset] = useState(0);
+  const [filter, setFilter] = useState<F>(initial);
+  const [search, setSearch] = useState('');
+  return {
+    offset,
+    setOffset,
+    filter,
+    search,
+    chooseFilter: (chosen: F) => {
+      setFilter(chosen);
+      setOffset(0);
+    },
+    /** The search box of StatusFilter: a search by name (`q`) unless said otherwise. */
+    searchBox: (box: Partial<Search> = {}): Search => ({
+      value: search,
+      onSearch: (text) => {
+        setSearch(text);
+        setOffset(0);
+      },
+      ...box,
+    }),
+  };
+}
+
 interface Search {
-  /** The search box's label, e.g. "Request id". */
-  label: string;
-  /** The field's name in the form. */
-  name: string;
+  /** The search box's label (default "Find by name"). */
+  label?: string;
+  /** The field's name in the form (default `q`, as the lists' APIs call it). */
+  name?: string;
   /** What is searched for now (the box starts with it). */
   value: string;
   /** Called with the trimmed text when the search is submitted (Enter or the button). */
@@ -75,20 +104,16 @@ export function StatusFilter<V extends string>({
       </div>
     );
   }
+  const searchLabel = search.label ?? 'Find by name';
+  const field = search.name ?? 'q';
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    search.onSearch(String(new FormData(event.currentTarget).get(search.name) ?? '').trim());
+    search.onSearch(String(new FormData(event.currentTarget).get(field) ?? '').trim());
   };
   return (
-    <form onSubmit={submit} role="search" aria-label={searchName ?? search.label} className="filters">
-      <Field
-        type="search"
-        label={search.label}
-        name={search.name}
-        defaultValue={search.value}
-        hint={search.hint}
-      />
-      <button type="submit">{search.button ?? 'Search'}</button>
+    <form onSubmit={submit} role="search" aria-label={searchName ?? searchLabel} className="filters">
+      <Field type="search" label={searchLabel} name={field} defaultValue={search.value} hint={search.hint} />
+      <button type="submit">{search.button ?? 'Find'}</button>
       {children}
       {select}
     </form>

@@ -1,10 +1,9 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatAmount } from '../../api/format';
 import { useMyBoxes, type Policy } from '../../api/registry';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
-import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
+import { StatusFilter, useListFilters, type FilterOption } from '../../components/StatusFilter';
 
 const POLICIES: readonly FilterOption<Policy | ''>[] = [
   { value: '', label: 'Every policy' },
@@ -18,9 +17,8 @@ const POLICIES: readonly FilterOption<Policy | ''>[] = [
 
 /** The creator's boxes at a glance: violations, grace periods, licensed platforms and this month's revenue. */
 export function Boxes() {
-  const [offset, setOffset] = useState(0);
-  const [policy, setPolicy] = useState<Policy | ''>('');
-  const [search, setSearch] = useState('');
+  const list = useListFilters<Policy | ''>('');
+  const { offset, setOffset, filter: policy, search } = list;
   const filtered = policy !== '' || search !== '';
   const boxes = useMyBoxes(offset, PAGE_SIZE, { policy: policy === '' ? undefined : policy, q: search });
   return (
@@ -32,21 +30,9 @@ export function Boxes() {
         name="policy"
         value={policy}
         options={POLICIES}
-        onChange={(chosen) => {
-          setPolicy(chosen);
-          setOffset(0);
-        }}
+        onChange={list.chooseFilter}
         searchName="Find a box"
-        search={{
-          label: 'Find by identity',
-          name: 'q',
-          value: search,
-          button: 'Find',
-          onSearch: (text) => {
-            setSearch(text);
-            setOffset(0);
-          },
-        }}
+        search={list.searchBox({ label: 'Find by identity' })}
       />
       <QueryState isPending={boxes.isPending} error={boxes.error} what="boxes">
         {() =>

@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { useMyClaims, type ClaimStatus } from '../../api/registry';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
-import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
+import { StatusFilter, useListFilters, type FilterOption } from '../../components/StatusFilter';
 
 const STATUSES: readonly FilterOption<ClaimStatus | ''>[] = [
   { value: '', label: 'Every status' },
@@ -14,9 +13,8 @@ const STATUSES: readonly FilterOption<ClaimStatus | ''>[] = [
 ];
 
 export function Claims() {
-  const [offset, setOffset] = useState(0);
-  const [status, setStatus] = useState<ClaimStatus | ''>('');
-  const [search, setSearch] = useState('');
+  const list = useListFilters<ClaimStatus | ''>('');
+  const { offset, setOffset, filter: status, search } = list;
   const filtered = status !== '' || search !== '';
   const claims = useMyClaims(offset, PAGE_SIZE, { status: status === '' ? undefined : status, q: search });
   return (
@@ -31,21 +29,9 @@ export function Claims() {
         label="Show"
         value={status}
         options={STATUSES}
-        onChange={(chosen) => {
-          setStatus(chosen);
-          setOffset(0);
-        }}
+        onChange={list.chooseFilter}
         searchName="Find a claim"
-        search={{
-          label: 'Find by name',
-          name: 'q',
-          value: search,
-          button: 'Find',
-          onSearch: (text) => {
-            setSearch(text);
-            setOffset(0);
-          },
-        }}
+        search={list.searchBox()}
       />
       <QueryState isPending={claims.isPending} error={claims.error} what="claims">
         {() =>

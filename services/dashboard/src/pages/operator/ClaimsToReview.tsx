@@ -13,7 +13,7 @@ import {
 import { Field, FormError, SelectField } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
-import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
+import { StatusFilter, useListFilters, type FilterOption } from '../../components/StatusFilter';
 import { Tenant, type Tenants } from './Tenant';
 
 const FILTERS: readonly FilterOption<ReviewClaimStatus>[] = [
@@ -194,9 +194,8 @@ function ClaimCard({
 
 /** Claims waiting for verification, oldest first, each decided in place. */
 export function ClaimsToReview() {
-  const [offset, setOffset] = useState(0);
-  const [status, setStatus] = useState<ReviewClaimStatus>('pending');
-  const [search, setSearch] = useState('');
+  const list = useListFilters<ReviewClaimStatus>('pending');
+  const { offset, setOffset, filter: status, search } = list;
   const claims = useClaimsToReview(status, offset, PAGE_SIZE, search);
   const tenants = useTenantNames(
     (claims.data?.data ?? []).flatMap((claim) => [
@@ -212,21 +211,9 @@ export function ClaimsToReview() {
         label="Show claims"
         value={status}
         options={FILTERS}
-        onChange={(chosen) => {
-          setStatus(chosen);
-          setOffset(0);
-        }}
+        onChange={list.chooseFilter}
         searchName="Find a claim"
-        search={{
-          label: 'Find by name',
-          name: 'q',
-          value: search,
-          button: 'Find',
-          onSearch: (text) => {
-            setSearch(text);
-            setOffset(0);
-          },
-        }}
+        search={list.searchBox()}
       />
       <p role="status">{done}</p>
       <QueryState isPending={claims.isPending} error={claims.error} what="claims waiting for verification">

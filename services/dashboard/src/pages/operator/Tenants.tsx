@@ -5,7 +5,7 @@ import { useChangePlan, usePlatforms, type ListedPlatform, type Plan } from '../
 import { FormError, SelectField } from '../../components/Field';
 import { PAGE_SIZE, Pager } from '../../components/Pager';
 import { QueryState } from '../../components/Status';
-import { StatusFilter, type FilterOption } from '../../components/StatusFilter';
+import { StatusFilter, useListFilters, type FilterOption } from '../../components/StatusFilter';
 
 const PLANS: Plan[] = ['sandbox', 'basic', 'standard', 'enterprise'];
 
@@ -48,9 +48,8 @@ function PlanForm({ platform }: { platform: ListedPlatform }) {
 
 /** Platforms and creators (each creator account is a tenant of its own), newest first. */
 export function Tenants() {
-  const [kind, setKind] = useState<ListedPlatform['kind'] | ''>('');
-  const [offset, setOffset] = useState(0);
-  const [search, setSearch] = useState('');
+  const list = useListFilters<ListedPlatform['kind'] | ''>('');
+  const { offset, setOffset, filter: kind, search } = list;
   const platforms = usePlatforms(kind === '' ? undefined : kind, offset, PAGE_SIZE, search);
   return (
     <section aria-labelledby="tenants-title">
@@ -60,21 +59,9 @@ export function Tenants() {
         name="kind"
         value={kind}
         options={KINDS}
-        onChange={(chosen) => {
-          setKind(chosen);
-          setOffset(0);
-        }}
+        onChange={list.chooseFilter}
         searchName="Find a tenant"
-        search={{
-          label: 'Find by name',
-          name: 'q',
-          value: search,
-          button: 'Find',
-          onSearch: (text) => {
-            setSearch(text);
-            setOffset(0);
-          },
-        }}
+        search={list.searchBox()}
       />
       <QueryState isPending={platforms.isPending} error={platforms.error} what="platforms and creators">
         {() =>
