@@ -16,6 +16,7 @@ import {
 } from '../../api/members';
 import { Field, FormError, SelectField } from '../../components/Field';
 import { QueryState } from '../../components/Status';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 const ROLES = Object.keys(MEMBER_ROLES) as MemberRole[];
 
@@ -31,27 +32,22 @@ function ConfirmRemove({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  // A modal dialog, as the key revocation's: focus moves into it, Escape cancels.
-  const open = (element: HTMLDialogElement | null) => {
-    if (element !== null && !element.open) element.showModal();
-  };
   return (
-    <dialog ref={open} aria-labelledby="remove-title" onCancel={onCancel}>
-      <h2 id="remove-title">{member.you ? 'Leave and delete your account?' : `Remove ${member.name}?`}</h2>
+    <ConfirmDialog
+      titleId="remove-title"
+      title={member.you ? 'Leave and delete your account?' : `Remove ${member.name}?`}
+      confirm={member.you ? 'Leave' : 'Remove member'}
+      confirming="Removing…"
+      pending={pending}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
       <p>
         {member.you
           ? 'Your account is deleted and you are signed out at once. An owner can invite you again.'
           : `${member.name} (${member.email}) can no longer sign in: the account is deleted and its sessions end at once. You can invite the address again.`}
       </p>
-      <div className="actions">
-        <button type="button" className="danger" disabled={pending} onClick={onConfirm}>
-          {pending ? 'Removing…' : member.you ? 'Leave' : 'Remove member'}
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }
 

@@ -15,6 +15,7 @@ import { Field, FormError, SelectField } from '../../components/Field';
 import { ReadOnlyNote } from '../../components/ReadOnlyNote';
 import { SecretOnce } from '../../components/SecretOnce';
 import { QueryState } from '../../components/Status';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 /** What each scope reaches, in words (the API's KeyScope). */
 const SCOPES: Record<KeySummary['scope'], string> = {
@@ -35,14 +36,17 @@ function ConfirmRevoke({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  // A modal dialog: focus moves into it, the page behind is inert, Escape cancels.
-  const open = (element: HTMLDialogElement | null) => {
-    if (element !== null && !element.open) element.showModal();
-  };
   const label = keyLabel(keyToRevoke);
   return (
-    <dialog ref={open} aria-labelledby="revoke-title" onCancel={onCancel}>
-      <h2 id="revoke-title">Revoke {label}?</h2>
+    <ConfirmDialog
+      titleId="revoke-title"
+      title={`Revoke ${label}?`}
+      confirm="Revoke key"
+      confirming="Revoking…"
+      pending={pending}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
       <p>
         Requests with this key
         {keyToRevoke.last4 === null ? null : (
@@ -54,15 +58,7 @@ function ConfirmRevoke({
         are refused at once with <code>KEY_REVOKED</code>. No key replaces it: to change a secret without
         downtime, rotate instead. This cannot be undone.
       </p>
-      <div className="actions">
-        <button type="button" className="danger" disabled={pending} onClick={onConfirm}>
-          {pending ? 'Revoking…' : 'Revoke key'}
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }
 

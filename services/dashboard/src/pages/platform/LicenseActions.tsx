@@ -9,6 +9,7 @@ import {
   type LicenseTier,
 } from '../../api/platform-activity';
 import { Field, FormError, SelectField } from '../../components/Field';
+import { openAsModal } from '../../components/ConfirmDialog';
 
 // What a platform does with an active license from its dashboard (issue #32, "Platforms"): report
 // a period's usage (or correct it), renew it, cancel it. Each is the public API's operation, with
@@ -174,10 +175,6 @@ function ConfirmCancel({
   onClose: () => void;
 }) {
   const cancel = useCancelLicense(license.id);
-  // A modal dialog: focus moves into it, the page behind is inert, Escape closes it.
-  const open = (element: HTMLDialogElement | null) => {
-    if (element !== null && !element.open) element.showModal();
-  };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -198,7 +195,7 @@ function ConfirmCancel({
     );
   };
   return (
-    <dialog ref={open} aria-labelledby="cancel-title" onCancel={onClose}>
+    <dialog ref={openAsModal} aria-labelledby="cancel-title" onCancel={onClose}>
       <form onSubmit={submit} noValidate>
         <h2 id="cancel-title">
           Cancel the {license.tier} license of {license.identityName}?

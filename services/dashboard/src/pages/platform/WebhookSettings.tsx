@@ -9,6 +9,7 @@ import {
 } from '../../api/platform';
 import { Field, FormError } from '../../components/Field';
 import { EventPicker, eventsOf } from './EventPicker';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 // An endpoint's settings (issue #32, "Webhooks"): its URL, description and events changed in
 // place, disabled and enabled again (enabling resets its failure count), or deleted after a
@@ -17,32 +18,23 @@ import { EventPicker, eventsOf } from './EventPicker';
 function ConfirmDelete({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClose: () => void }) {
   const remove = useDeleteWebhook(endpoint.id);
   const navigate = useNavigate();
-  // A modal dialog: focus moves into it, the page behind is inert, Escape closes it.
-  const open = (element: HTMLDialogElement | null) => {
-    if (element !== null && !element.open) element.showModal();
-  };
   return (
-    <dialog ref={open} aria-labelledby="delete-endpoint-title" onCancel={onClose}>
-      <h2 id="delete-endpoint-title">Delete {endpoint.url}?</h2>
+    <ConfirmDialog
+      titleId="delete-endpoint-title"
+      title={`Delete ${endpoint.url}?`}
+      confirm="Delete endpoint"
+      confirming="Deleting…"
+      cancel="Keep it"
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate(undefined, { onSuccess: () => void navigate('/webhooks') })}
+      onCancel={onClose}
+    >
       <p>
         No event is sent to it any more, and its delivery log goes with it. This cannot be undone: to stop
         deliveries for a while, disable it instead.
       </p>
       <FormError error={formError(remove.error, [])} />
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(undefined, { onSuccess: () => void navigate('/webhooks') })}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete endpoint'}
-        </button>
-        <button type="button" className="secondary" onClick={onClose}>
-          Keep it
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }
 
