@@ -7,6 +7,27 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   hint?: ReactNode;
 }
 
+/** The password an account chooses (sign-up, invitation, reset): the rules the API checks, said up front. */
+export function NewPasswordField({
+  label = 'Password',
+  error,
+}: {
+  label?: string;
+  error: string | undefined;
+}) {
+  return (
+    <Field
+      label={label}
+      name="password"
+      type="password"
+      autoComplete="new-password"
+      required
+      hint="At least 12 characters, not a common or easily guessed password: a few unrelated words work well."
+      error={error}
+    />
+  );
+}
+
 /** A labelled input whose error (the API's own message) is tied to it for screen readers. */
 export function Field({ label, error, hint, ...input }: FieldProps) {
   const id = useId();

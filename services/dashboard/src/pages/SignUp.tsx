@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { fieldError, formError } from '../api/form-errors';
 import { useSignUp } from '../api/account-mail';
-import { Field, FormError } from '../components/Field';
+import { NewPasswordField, Field, FormError } from '../components/Field';
 import { PublicFrame } from '../components/Layout';
 import { CheckInbox } from './account-mail/CheckInbox';
 
@@ -61,15 +61,7 @@ export function SignUp() {
           required
           error={fieldError(signUp.error, 'email')}
         />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 12 characters, not a common or easily guessed password: a few unrelated words work well."
-          error={fieldError(signUp.error, 'password')}
-        />
+        <NewPasswordField error={fieldError(signUp.error, 'password')} />
         <FormError error={formError(signUp.error, FIELDS)} />
         <button type="submit" disabled={signUp.isPending}>
           {signUp.isPending ? 'Creating…' : 'Create account'}

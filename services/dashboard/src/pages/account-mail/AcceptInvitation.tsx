@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { tokenFromHash } from '../../api/account-mail';
 import { fieldError, formError } from '../../api/form-errors';
 import { useAcceptInvitation } from '../../api/members';
-import { Field, FormError } from '../../components/Field';
+import { NewPasswordField, Field, FormError } from '../../components/Field';
 import { PublicFrame } from '../../components/Layout';
 
 /**
@@ -49,15 +49,7 @@ export function AcceptInvitation() {
           required
           error={fieldError(accept.error, 'name')}
         />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 12 characters, not a common or easily guessed password: a few unrelated words work well."
-          error={fieldError(accept.error, 'password')}
-        />
+        <NewPasswordField error={fieldError(accept.error, 'password')} />
         <FormError error={formError(accept.error, ['name', 'password', 'token'])} />
         <button type="submit" disabled={accept.isPending}>
           {accept.isPending ? 'Joining…' : 'Join'}

@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { tokenFromHash, useResetPassword } from '../../api/account-mail';
 import { fieldError, formError } from '../../api/form-errors';
-import { Field, FormError } from '../../components/Field';
+import { NewPasswordField, FormError } from '../../components/Field';
 import { PublicFrame } from '../../components/Layout';
 
 /** The landing page of a reset link: a new password, then sign in (every session ended). */
@@ -33,15 +33,7 @@ export function ResetPassword() {
         </p>
       ) : null}
       <form onSubmit={submit} noValidate>
-        <Field
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 12 characters, not a common or easily guessed password: a few unrelated words work well."
-          error={fieldError(reset.error, 'password')}
-        />
+        <NewPasswordField label="New password" error={fieldError(reset.error, 'password')} />
         <FormError error={formError(reset.error, ['password', 'token'])} />
         <button type="submit" disabled={reset.isPending || token === ''}>
           {reset.isPending ? 'Saving…' : 'Save new password'}
