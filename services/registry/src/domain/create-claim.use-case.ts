@@ -51,8 +51,9 @@ export async function createClaim(
     // Another account already protects this name: its owner is told (issue #32), in the same
     // transaction, so that no conflict goes untold and none is told twice.
     const met = (await ctx.claims.conflictsOf(tx, [claim.id])).get(claim.id) ?? [];
-    for (const existing of met.filter((other) => other.status === 'verified')) {
-      await ctx.outbox(tx, claimConflictEvent(claim, existing, now));
+    const told = met.filter((other) => other.status === 'verified');
+    if (told.length > 0) {
+      await ctx.outbox(tx, ...told.map((existing) => claimConflictEvent(claim, existing, now)));
     }
   });
   ctx.eventsCommitted();
