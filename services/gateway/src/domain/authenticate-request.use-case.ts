@@ -1,4 +1,4 @@
-import type { KeyScope } from '@svc/contracts/gateway';
+import type { KeyScope, MemberRole } from '@svc/contracts/gateway';
 import { AppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
@@ -16,8 +16,13 @@ export interface Caller {
   plan: Plan;
   name: string;
   domain: string | null;
-  /** The key's scope (#32); a dashboard session, or an anonymous call, has none: everything its kind may reach. */
+  /**
+   * The key's scope (#32), or a read-only member's session's (ADR 0034); otherwise none: everything
+   * its kind may reach.
+   */
   scope?: KeyScope;
+  /** A dashboard session's member role (ADR 0034); a key has none. */
+  memberRole?: MemberRole;
 }
 
 export interface AuthenticatedRequest {

@@ -133,6 +133,7 @@ export async function authenticateSessionRequest(
       plan: platform.plan,
       name: platform.name,
       domain: platform.domain,
+      memberRole: session.account.memberRole,
       // A read-only member reaches what a read-only key does (docs/adr/0034).
       ...(session.account.memberRole === 'read_only' ? { scope: 'read_only' as const } : {}),
     },

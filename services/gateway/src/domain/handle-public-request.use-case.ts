@@ -1,4 +1,4 @@
-import { scopeAllows, type KeyScope } from '@svc/contracts/gateway';
+import { scopeAllows, type KeyScope, type MemberRole } from '@svc/contracts/gateway';
 import { AppError } from '@svc/errors';
 import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
@@ -140,12 +140,12 @@ export function matchAnonymous(
 
 /**
  * A restricted key (#32) asked for an operation its scope does not reach; or a read-only member's
- * session (ADR 0034: its caller's keyId is the account's id) asked to change something.
+ * session (ADR 0034) asked to change something.
  */
-function outOfScope(scope: KeyScope, operationId: string, keyId: string): AppError {
+function outOfScope(scope: KeyScope, operationId: string, memberRole: MemberRole | undefined): AppError {
   const reaches =
     scope === 'read_only' ? 'GET operations only' : 'the identity checks and a check’s status only';
-  if (keyId.startsWith('acct_')) {
+  if (memberRole !== undefined) {
     return new AppError('FORBIDDEN', `Your role (read-only member) cannot call ${operationId}`, {
       details: {
         memberRole: 'read_only',
@@ -211,7 +211,11 @@ export async function handlePublicRequest(
   if (!auth.rate.allowed) return { kind: 'refused', rateHeaders, error: rateLimitedError(auth.rate) };
   const scope = auth.caller.scope;
   if (scope !== undefined && matched !== null && !scopeAllows(scope, matched.route)) {
-    return { kind: 'refused', rateHeaders, error: outOfScope(scope, matched.route.id, auth.caller.keyId) };
+    return {
+      kind: 'refused',
+      rateHeaders,
+      error: outOfScope(scope, matched.route.id, auth.caller.memberRole),
+    };
   }
   try {
     const result = await dispatchRequest(deps, {
