@@ -12,7 +12,10 @@
  * (BENCH_LOAD=fork) so that load generation does not share the servers' event loop;
  * BENCH_LOAD=inline runs it here instead (see bench/README.md).
  *
- * Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS
+ * The four targets are measured in turn, BENCH_RUNS times (default 3, alternated: the machine's speed
+ * drifts over minutes), and the goals are judged on the medians of each figure.
+ *
+ * Environment: BENCH_RUNS (default 3), BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS
  * (default 10), BENCH_PIPELINING (default 1), BENCH_LOAD (fork | inline), BENCH_BREAKDOWN=1
  * (time the gateway's stages), TEST_DATABASE_URL (PostgreSQL server, default
  * postgres://postgres@127.0.0.1:5432/postgres).
@@ -71,6 +74,7 @@ function readSettings(): Settings {
     warmupSeconds: intFromEnv('BENCH_WARMUP', 3),
     durationSeconds: intFromEnv('BENCH_DURATION', 10),
     breakdown: process.env.BENCH_BREAKDOWN === '1' || process.env.BENCH_BREAKDOWN === 'true',
+    runs: intFromEnv('BENCH_RUNS', 3),
   };
 }
 
@@ -234,8 +238,8 @@ async function main(): Promise<number> {
         headers: { authorization: `Bearer ${internalToken}` },
         expectBody: PING_BODY,
       },
-      gatewaySpec,
       { ...common, name: 'bare Node proxy', url: proxy.url + PING_PATH, headers: {}, expectBody: PING_BODY },
+      gatewaySpec,
     ];
     for (const spec of specs) await preflight(spec);
 
@@ -245,28 +249,37 @@ async function main(): Promise<number> {
         `autocannon ${settings.load === 'fork' ? 'in a forked child process' : 'in the servers’ process'} ` +
         `(BENCH_LOAD=${settings.load}); all servers in one process; node ${process.version}, ${availableParallelism()} CPUs`,
     );
-    const measured: LoadResult[] = [];
-    const cpu: ServerCpu[] = [];
-    for (const spec of specs) {
-      console.log(`bench-gateway: measuring ${spec.name} (${spec.url})`);
-      // The breakdown and the CPU count the measured run only, not its warm-up.
-      let cpuAtStart: NodeJS.CpuUsage | undefined;
-      const onMeasuring = (): void => {
-        cpuAtStart = process.cpuUsage();
-        if (spec === gatewaySpec) breakdown?.start();
-      };
-      const result =
-        settings.load === 'fork' ? await runLoadInChild(spec, onMeasuring) : await runLoad(spec, onMeasuring);
-      measured.push(result);
-      cpu.push(serverCpuOf(process.cpuUsage(cpuAtStart), result));
+    const rounds: { result: LoadResult; cpu: ServerCpu }[][] = specs.map(() => []);
+    for (let round = 1; round <= settings.runs; round++) {
+      for (const [index, spec] of specs.entries()) {
+        console.log(`bench-gateway: run ${round}/${settings.runs}, measuring ${spec.name} (${spec.url})`);
+        // The breakdown and the CPU count the measured run only, not its warm-up.
+        let cpuAtStart: NodeJS.CpuUsage | undefined;
+        const onMeasuring = (): void => {
+          cpuAtStart = process.cpuUsage();
+          if (spec === gatewaySpec) breakdown?.start();
+        };
+        const result =
+          settings.load === 'fork'
+            ? await runLoadInChild(spec, onMeasuring)
+            : await runLoad(spec, onMeasuring);
+        const used = serverCpuOf(process.cpuUsage(cpuAtStart), result);
+        rounds[index]!.push({ result, cpu: used });
+        console.log(
+          `bench-gateway:   ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(3)} ms, ` +
+            `p99 ${result.p99Ms.toFixed(3)} ms, ${used.microsPerRequest.toFixed(1)} µs CPU a request`,
+        );
+      }
     }
-    const [bareResult, directResult, gatewayResult, proxyResult] = measured as [
+    const measured = rounds.map((runs) => medianResult(runs.map((run) => run.result)));
+    const cpu = rounds.map((runs) => medianCpu(runs.map((run) => run.cpu)));
+    const [bareResult, directResult, proxyResult, gatewayResult] = measured as [
       LoadResult,
       LoadResult,
       LoadResult,
       LoadResult,
     ];
-    const [bareCpu, directCpu, gatewayCpu, proxyCpu] = cpu as [ServerCpu, ServerCpu, ServerCpu, ServerCpu];
+    const [bareCpu, directCpu, proxyCpu, gatewayCpu] = cpu as [ServerCpu, ServerCpu, ServerCpu, ServerCpu];
     const results: Results = {
       bare: bareResult,
       direct: directResult,
@@ -288,6 +301,47 @@ async function main(): Promise<number> {
   }
   if (!(await stopAll())) exitCode = 1;
   return exitCode;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** One target's runs as one: the median of each figure, the requests and failures of all runs. */
+function medianResult(runs: LoadResult[]): LoadResult {
+  const first = runs[0]!;
+  const of = (pick: (run: LoadResult) => number): number => median(runs.map(pick));
+  const sum = (pick: (failures: LoadResult['measured']) => number, phase: 'measured' | 'warmup'): number =>
+    runs.reduce((total, run) => total + pick(run[phase]), 0);
+  const failures = (phase: 'measured' | 'warmup'): LoadResult['measured'] => ({
+    non2xx: sum((f) => f.non2xx, phase),
+    errors: sum((f) => f.errors, phase),
+    timeouts: sum((f) => f.timeouts, phase),
+    mismatches: sum((f) => f.mismatches, phase),
+    statusCodes: Object.assign({}, ...runs.map((run) => run[phase].statusCodes)) as Record<string, number>,
+  });
+  return {
+    ...first,
+    requests: runs.reduce((total, run) => total + run.requests, 0),
+    durationSeconds: runs.reduce((total, run) => total + run.durationSeconds, 0),
+    requestsPerSecond: of((run) => run.requestsPerSecond),
+    p50Ms: of((run) => run.p50Ms),
+    p90Ms: of((run) => run.p90Ms),
+    p99Ms: of((run) => run.p99Ms),
+    meanMs: of((run) => run.meanMs),
+    maxMs: Math.max(...runs.map((run) => run.maxMs)),
+    measured: failures('measured'),
+    warmup: failures('warmup'),
+  };
+}
+
+function medianCpu(runs: ServerCpu[]): ServerCpu {
+  return {
+    microsPerRequest: median(runs.map((run) => run.microsPerRequest)),
+    busyShare: median(runs.map((run) => run.busyShare)),
+  };
 }
 
 main().then(

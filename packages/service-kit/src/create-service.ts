@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import express from 'express';
@@ -7,7 +7,8 @@ import { systemClock, type Clock } from '@svc/clock';
 import type { Logger } from '@svc/logger';
 import type { Database } from '@svc/storage';
 import { accessLog } from './access-log.middleware';
-import { errorHandler, notFound } from './error.middleware';
+import { errorHandler, notFound, tooLargeMessageOf } from './error.middleware';
+import { exchangeKit, type ExchangeKit } from './exchange';
 import {
   evaluateReadiness,
   mountHealthRoutes,
@@ -70,7 +71,17 @@ export interface CreateServiceOptions {
    * none (the socket's address), which every service behind the gateway keeps.
    */
   trustProxy?: TrustProxy;
+  /**
+   * The service's own path for requests it serves without express (the gateway's public API, ADR
+   * 0036): given the exchange kit (request id, span, metrics, access line, error answers) and whether
+   * a request came over https (`trust proxy` applied), it returns a handler that takes a request
+   * (true) or leaves it to the express app (false, before touching it).
+   */
+  fastPath?: (kit: ExchangeKit, isSecure: (req: IncomingMessage) => boolean) => FastHandler;
 }
+
+/** Takes a request and answers it (true), or leaves it untouched for the express app (false). */
+export type FastHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /** What express's `trust proxy` takes: true, a hop count, or addresses, CIDRs and `loopback`-like names. */
 export type TrustProxy = boolean | number | string | string[];
@@ -164,6 +175,18 @@ export function createService(options: CreateServiceOptions): Service {
   app.use(notFound());
   app.use(errorHandler(logger, jsonLimit));
 
+  const fast = options.fastPath?.(
+    exchangeKit({
+      service: options.name,
+      registry,
+      logger,
+      tooLargeMessage: tooLargeMessageOf(jsonLimit),
+      bodyLimitBytes: bytesOf(jsonLimit),
+      isStopping: () => stopping,
+    }),
+    secureBy(app),
+  );
+
   const markNotReady = (): void => {
     notReady = true;
   };
@@ -179,7 +202,13 @@ export function createService(options: CreateServiceOptions): Service {
 
   const listen = async (port: number, host?: string): Promise<Listening> => {
     if (server !== undefined) throw new Error(`${options.name} is already listening`);
-    const srv = createServer(app);
+    const srv = createServer(
+      fast === undefined
+        ? app
+        : (req, res) => {
+            if (!fast(req, res)) app(req, res);
+          },
+    );
     srv.on('clientError', answerClientError);
     server = srv;
     const bound = await new Promise<number>((resolve, reject) => {
@@ -215,6 +244,31 @@ export function createService(options: CreateServiceOptions): Service {
 
   const readiness = (): Promise<ReadinessReport> => evaluateReadiness(options.readiness ?? [], notReady);
   return { app, registry, listen, stop, markNotReady, readiness };
+}
+
+/** "1mb" → 1,048,576 (units of 1024, as body-parser reads its limit). */
+function bytesOf(limit: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(limit);
+  if (match === null) throw new Error(`jsonLimit "${limit}" is not a size such as 1mb`);
+  const power = { b: 0, kb: 1, mb: 2, gb: 3 }[(match[2] ?? 'b').toLowerCase() as 'b' | 'kb' | 'mb' | 'gb'];
+  return Math.floor(Number(match[1]) * 1024 ** power);
+}
+
+/**
+ * Whether a request came over https, as express's `req.secure` says: the socket's TLS, or the first
+ * X-Forwarded-Proto when the socket's peer is a proxy `trust proxy` names.
+ */
+function secureBy(app: express.Express): (req: IncomingMessage) => boolean {
+  const trust = app.get('trust proxy fn') as (address: string | undefined, hop: number) => boolean;
+  return (req) => {
+    const socketSecure = (req.socket as { encrypted?: boolean }).encrypted === true;
+    if (!trust(req.socket.remoteAddress, 0)) return socketSecure;
+    const header = req.headers['x-forwarded-proto'];
+    const forwarded = typeof header === 'string' ? header : undefined;
+    if (forwarded === undefined) return socketSecure;
+    const comma = forwarded.indexOf(',');
+    return (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim() === 'https';
+  };
 }
 
 /**

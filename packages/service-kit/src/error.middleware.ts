@@ -14,13 +14,55 @@ export function notFound(): RequestHandler {
   };
 }
 
+/** What an error answers: status, headers, the JSON body, and the closed code it names. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  code: string;
+}
+
 /**
  * The one place an error becomes a response: AppError as is, body-parser and zod failures as
  * VALIDATION_ERROR, a dependency that is down (database connection lost or refused, timeouts) as
- * 503 SERVICE_UNAVAILABLE with Retry-After, anything else 500 INTERNAL without a stack.
+ * 503 SERVICE_UNAVAILABLE with Retry-After, anything else 500 INTERNAL without a stack (logged).
+ * Shared by the express error handler and the gateway's public path, which answers without express.
  */
+export function errorAnswerOf(
+  err: unknown,
+  logger: Logger,
+  request: { method: string; url: string; requestId: string | undefined },
+  tooLargeMessage: string,
+): ErrorAnswer {
+  const appError = toAppError(err, tooLargeMessage);
+  if (appError === undefined || appError.code === 'INTERNAL') {
+    logger.error({ err, method: request.method, url: request.url }, 'Unexpected error');
+    const body = {
+      error: { code: 'INTERNAL', message: 'Internal error', details: { requestId: request.requestId } },
+    };
+    return { status: 500, headers: {}, body, code: 'INTERNAL' };
+  }
+  if (appError.status >= 500) {
+    logger.warn({ err: appError, method: request.method, url: request.url }, appError.message);
+  } else {
+    logger.debug({ code: appError.code, method: request.method, url: request.url }, appError.message);
+  }
+  // A 503 always says when to come back (docs/spec/contracts.md §2), whoever raised it.
+  const headers =
+    appError.status === 503 && !hasHeader(appError.headers, 'retry-after')
+      ? { ...appError.headers, 'Retry-After': String(DEFAULT_RETRY_AFTER_SECONDS) }
+      : appError.headers;
+  return { status: appError.status, headers, body: appError.toBody(), code: appError.code };
+}
+
+/** The message of a 413 for a body over `jsonLimit` ("1mb": "Request body is larger than the 1 MB limit"). */
+export function tooLargeMessageOf(jsonLimit: string): string {
+  return `Request body is larger than the ${describeLimit(jsonLimit)} limit`;
+}
+
+/** The express error handler: every error of a route answered through errorAnswerOf. */
 export function errorHandler(logger: Logger, jsonLimit: string): ErrorRequestHandler {
-  const tooLargeMessage = `Request body is larger than the ${describeLimit(jsonLimit)} limit`;
+  const tooLargeMessage = tooLargeMessageOf(jsonLimit);
 
   return (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
@@ -29,28 +71,14 @@ export function errorHandler(logger: Logger, jsonLimit: string): ErrorRequestHan
       next(err);
       return;
     }
-    const appError = toAppError(err, tooLargeMessage);
-    const requestId = requestIdOf(req);
-    describeRequest(req, { errorCode: appError?.code ?? 'INTERNAL' });
-    if (appError === undefined || appError.code === 'INTERNAL') {
-      logger.error({ err, method: req.method, url: req.originalUrl }, 'Unexpected error');
-      const body = {
-        error: { code: 'INTERNAL', message: 'Internal error', details: { requestId } },
-      };
-      res.status(500).json(body);
-      return;
-    }
-    if (appError.status >= 500) {
-      logger.warn({ err: appError, method: req.method, url: req.originalUrl }, appError.message);
-    } else {
-      logger.debug({ code: appError.code, method: req.method, url: req.originalUrl }, appError.message);
-    }
-    // A 503 always says when to come back (docs/spec/contracts.md §2), whoever raised it.
-    const headers =
-      appError.status === 503 && !hasHeader(appError.headers, 'retry-after')
-        ? { ...appError.headers, 'Retry-After': String(DEFAULT_RETRY_AFTER_SECONDS) }
-        : appError.headers;
-    res.status(appError.status).set(headers).json(appError.toBody());
+    const answer = errorAnswerOf(
+      err,
+      logger,
+      { method: req.method, url: req.originalUrl, requestId: requestIdOf(req) },
+      tooLargeMessage,
+    );
+    describeRequest(req, { errorCode: answer.code });
+    res.status(answer.status).set(answer.headers).json(answer.body);
   };
 }
 

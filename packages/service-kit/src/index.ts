@@ -13,7 +13,10 @@ export {
   type Listening,
   type Service,
   type TrustProxy,
+  type FastHandler,
 } from './create-service';
+export { exchangeKit, pathOf, type Exchange, type ExchangeKit } from './exchange';
+export { errorAnswerOf, tooLargeMessageOf, type ErrorAnswer } from './error.middleware';
 export {
   evaluateReadiness,
   type ReadinessCheck,
@@ -30,7 +33,7 @@ export {
 } from './request-context.middleware';
 export { routeNamer, UNMATCHED_ROUTE, type NamedOperation, type RouteNamer } from './route-names';
 export { parseBody, parseQuery, parseParams } from './parse-request';
-export { jsonBody, checkJsonDepth, MAX_JSON_DEPTH } from './json-body.middleware';
+export { jsonBody, checkJsonDepth, bodyPolicyErrorOf, hasBody, MAX_JSON_DEPTH } from './json-body.middleware';
 export { runUntilSignalled, stopInOrder, type Stoppable, type ShutdownOptions } from './graceful-shutdown';
 export {
   createHttpClient,

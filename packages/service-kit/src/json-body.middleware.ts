@@ -5,7 +5,8 @@ import { AppError } from '@svc/errors';
 /** The deepest nesting of arrays and objects a JSON body may have (README, Input limits). */
 export const MAX_JSON_DEPTH = 64;
 
-const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods whose body, if any, is not read. */
+export const BODYLESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** A body-parser-shaped error: the error middleware maps it by `type`. */
 class BodyPolicyError extends Error {
@@ -19,7 +20,8 @@ class BodyPolicyError extends Error {
   }
 }
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether a request carries a body (a Transfer-Encoding, or a Content-Length above 0). */
+export function hasBody(req: IncomingMessage): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = Number(req.headers['content-length'] ?? '0');
   return !Number.isFinite(length) || length > 0;
@@ -32,25 +34,39 @@ function unsupported(message: string): AppError {
   });
 }
 
-/** 415 for a body the service cannot read as JSON: another media type, a charset other than UTF-8, or any Content-Encoding. */
+/** The media type of a Content-Type (`application/json; charset=utf-8` → `application/json`), lower case. */
+function mediaTypeOf(contentType: string): string {
+  const end = contentType.indexOf(';');
+  return (end === -1 ? contentType : contentType.slice(0, end)).trim().toLowerCase();
+}
+
+/**
+ * 415 for a body the service cannot read as JSON: another media type, a charset other than UTF-8,
+ * or any Content-Encoding; undefined for a request without a body or with a JSON one. The one
+ * policy of the express services and of the gateway's public path.
+ */
+export function bodyPolicyErrorOf(req: IncomingMessage): AppError | undefined {
+  if (BODYLESS_METHODS.has(req.method ?? '') || !hasBody(req)) return undefined;
+  // Compressed bodies are refused rather than inflated: one encoding to get right, no zip bombs.
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && encoding !== '') {
+    return unsupported(`Content-Encoding ${encoding} is not supported: send the JSON body uncompressed`);
+  }
+  const contentType = req.headers['content-type'];
+  if (contentType === undefined || mediaTypeOf(contentType) !== 'application/json') {
+    return unsupported('The body must be JSON: send Content-Type: application/json');
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return unsupported(`The body must be UTF-8 JSON, not ${charset}`);
+  }
+  return undefined;
+}
+
 function bodyPolicy(): RequestHandler {
   return (req: Request, _res, next) => {
-    if (BODYLESS_METHODS.has(req.method) || !hasBody(req)) {
-      next();
-      return;
-    }
-    // Compressed bodies are refused rather than inflated: one encoding to get right, no zip bombs.
-    const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-    if (encoding !== 'identity' && encoding !== '') {
-      throw unsupported(`Content-Encoding ${encoding} is not supported: send the JSON body uncompressed`);
-    }
-    if (req.is('application/json') === false || req.headers['content-type'] === undefined) {
-      throw unsupported('The body must be JSON: send Content-Type: application/json');
-    }
-    const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.headers['content-type'])?.[1]?.toLowerCase();
-    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      throw unsupported(`The body must be UTF-8 JSON, not ${charset}`);
-    }
+    const refused = bodyPolicyErrorOf(req);
+    if (refused !== undefined) throw refused;
     next();
   };
 }
@@ -83,6 +99,28 @@ export function checkJsonDepth(raw: Buffer, maxDepth = MAX_JSON_DEPTH): void {
       depth--;
     }
   }
+}
+
+// What body-parser's strict JSON accepts at the top: an object or an array, after white space.
+const STRICT_JSON_START = /^[ \t\n\r]*[{[]/;
+
+/**
+ * Refuses bytes that are not a JSON body every service would accept (a body nested too deep, not
+ * an object or an array, malformed), as body-parser and the depth check refuse them; the bytes
+ * themselves are left as they are (the gateway forwards them).
+ */
+export function checkJsonBody(raw: Buffer): void {
+  checkJsonDepth(raw);
+  const text = raw.toString('utf8');
+  let valid = STRICT_JSON_START.test(text);
+  if (valid) {
+    try {
+      JSON.parse(text);
+    } catch {
+      valid = false;
+    }
+  }
+  if (!valid) throw new BodyPolicyError('Malformed JSON body', 'entity.parse.failed', 400);
 }
 
 /**

@@ -7,6 +7,11 @@ import type { InternalClaims } from './internal-token';
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** Whether a caller's X-Request-Id may be kept: at most 128 of [A-Za-z0-9._-]. */
+export function saneRequestId(given: string): boolean {
+  return SANE_REQUEST_ID.test(given);
+}
+
 const CONTEXT = Symbol('service-kit.request-context');
 const CLAIMS = Symbol('service-kit.internal-claims');
 const FACTS = Symbol('service-kit.request-facts');
@@ -42,7 +47,7 @@ export interface RequestFacts {
 export function requestContext(isStopping: () => boolean): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const given = req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomBase62(20);
+    const requestId = typeof given === 'string' && saneRequestId(given) ? given : randomBase62(20);
     const ctx: RequestContext = { requestId };
     (req as KitRequest)[CONTEXT] = ctx;
     res.setHeader(REQUEST_ID_HEADER, requestId);

@@ -10,6 +10,7 @@ import {
   type ReadinessReport,
   type Service,
   type TrustProxy,
+  type CreateServiceOptions,
 } from '@svc/service-kit';
 import { createDatabase, runMigrations, type Database, type MigrationSource } from '@svc/storage';
 
@@ -71,6 +72,8 @@ export interface HttpParts {
   readiness?: ReadinessCheck[];
   /** createService's `trustProxy` (the gateway's TRUST_PROXY); default: trust no proxy. */
   trustProxy?: TrustProxy;
+  /** createService's `fastPath`: requests the service answers without express (the gateway's public API). */
+  fastPath?: CreateServiceOptions['fastPath'];
 }
 
 export interface RunningHttpService {
@@ -140,6 +143,7 @@ export async function startHttpService(options: {
         operations: allOperations.filter((operation) => operation.service === name),
         ...(config.METRICS_PORT === undefined ? {} : { metricsPort: config.METRICS_PORT }),
         ...(parts.trustProxy === undefined ? {} : { trustProxy: parts.trustProxy }),
+        ...(parts.fastPath === undefined ? {} : { fastPath: parts.fastPath }),
         routes: (router) => parts.routes(router, self),
         ...(parts.beforeBody === undefined
           ? {}

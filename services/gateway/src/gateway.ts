@@ -7,6 +7,7 @@ import type { Logger } from '@svc/logger';
 import express, { type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { ServiceSelf } from '@svc/service-runtime';
+import type { CreateServiceOptions } from '@svc/service-kit';
 import { Argon2PasswordHasher } from './adapters/argon2-password.hasher';
 import { FileUploadFiles } from './adapters/file-upload-files';
 import {
@@ -40,6 +41,7 @@ import { RequestLogRepository } from './data-access/request-log.repository';
 import { RequestLogBuffer } from './domain/request-log';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 import { publicRoutes, publicRoutesBeforeBody } from './entry-points/http/public.routes';
+import { publicFastPath } from './entry-points/http/public-fast-path';
 import { sampleRoutes } from './entry-points/http/samples.routes';
 import { securityHeaderRoutes } from './entry-points/http/security-headers';
 import { uploadRoutes } from './entry-points/http/upload.routes';
@@ -101,6 +103,8 @@ export interface Gateway {
   beforeBody(router: Router): void;
   /** What every answer passes through first, health included: the security headers (#30). */
   everyAnswer(router: Router): void;
+  /** The public API's requests with a key, served without express (ADR 0041). */
+  fastPath: NonNullable<CreateServiceOptions['fastPath']>;
   close(): Promise<void>;
 }
 
@@ -189,6 +193,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       uploadRoutes(router, context);
       publicRoutesBeforeBody(router, context);
     },
+    fastPath: publicFastPath(context),
     close: () => upstreams.close(),
   };
 }

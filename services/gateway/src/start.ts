@@ -231,6 +231,7 @@ export async function startGateway(
         routes: built.routes,
         beforeBody: built.beforeBody,
         everyAnswer: built.everyAnswer,
+        fastPath: built.fastPath,
         // The client's address (sign-in throttling) behind the proxies TRUST_PROXY names.
         ...(config.TRUST_PROXY === undefined ? {} : { trustProxy: config.TRUST_PROXY }),
         background: [

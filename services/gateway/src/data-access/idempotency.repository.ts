@@ -4,6 +4,15 @@ import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
+// Fingerprints taken over the body's bytes start with this (the domain's BYTES_FINGERPRINT_PREFIX,
+// ADR 0041). A row without it was bound by an older gateway over re-serialised JSON: it cannot be
+// compared, so it does not refuse the request (the owning service's own record still does).
+const BYTES_FINGERPRINT_PREFIX = 'b1:';
+
+function sameBinding(bound: string, fingerprint: string): boolean {
+  return bound === fingerprint || !bound.startsWith(BYTES_FINGERPRINT_PREFIX);
+}
+
 // Per request with an Idempotency-Key: built and compiled once, then run with each request's values.
 const bindIfFree = preparedStatement(
   'gateway_idempotency_bind',
@@ -63,7 +72,7 @@ export class IdempotencyRepository implements IdempotencyStore {
     const { rows } = await binding(q, { platformId, idempotencyKey: key });
     // Released in between: nothing holds it any more, so this request may take it next time.
     const bound = rows[0];
-    return bound === undefined || bound.fingerprint === fingerprint ? 'same' : 'different';
+    return bound === undefined || sameBinding(bound.fingerprint, fingerprint) ? 'same' : 'different';
   }
 
   async release(q: Queryable, platformId: string, key: string, fingerprint: string): Promise<void> {

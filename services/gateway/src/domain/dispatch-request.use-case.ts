@@ -7,7 +7,7 @@ import {
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_TTL_MS,
   isIdempotentCandidate,
-  requestFingerprint,
+  requestFingerprintOfBytes,
 } from './idempotency';
 import type { IdempotencyBinding, IdempotencyStore } from './ports';
 import type { MatchedRoute, RouteTable } from './route-table';
@@ -20,7 +20,8 @@ export interface DispatchInput {
   /** Path and query as received. */
   url: string;
   search: string;
-  body: unknown;
+  /** The body's bytes as received (forwarded as they are), undefined without one. */
+  body: Buffer | undefined;
   idempotencyKey: string | undefined;
   requestId: string;
 }
@@ -83,7 +84,7 @@ export async function dispatchRequest(
         details: { fields: [{ field: 'Idempotency-Key', message: 'invalid' }] },
       });
     }
-    const fingerprint = requestFingerprint(input.method, input.url, input.body);
+    const fingerprint = requestFingerprintOfBytes(input.method, input.url, input.body);
     const bound = await deps.idempotency
       .bind(deps.hotPathDb, caller.platformId, key, fingerprint, deps.clock.now(), IDEMPOTENCY_TTL_MS)
       // The binding only catches a key reused for another route; the owning service still runs the
@@ -114,7 +115,7 @@ export async function dispatchRequest(
       method: input.method,
       path: matched.upstreamPath + input.search,
       requestId: input.requestId,
-      ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
+      ...(input.body === undefined ? {} : { body: input.body }),
       ...(key === undefined ? {} : { idempotencyKey: key }),
       ...(matched.route.timeoutMs === undefined ? {} : { timeoutMs: matched.route.timeoutMs }),
     });

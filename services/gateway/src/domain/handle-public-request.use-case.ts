@@ -36,7 +36,8 @@ export interface PublicRequest {
   /** A dashboard session's cookie and headers: used when no Authorization header is sent (ADR 0024). */
   session?: SessionCredentials;
   idempotencyKey: string | undefined;
-  body: unknown;
+  /** The body's bytes as received, forwarded as they are; undefined without one. */
+  body: Buffer | undefined;
   requestId: string;
   /**
    * Told the operation id once the route is matched, and the platform once the key is

@@ -9,7 +9,7 @@ export interface UpstreamRequest {
   method: string;
   path: string;
   requestId: string;
-  body?: string;
+  body?: string | Buffer;
   contentType?: string;
   /** The route's budget; default the client's. */
   timeoutMs?: number;

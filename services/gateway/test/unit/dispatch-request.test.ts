@@ -85,7 +85,7 @@ function input(method: string, url: string, overrides: Partial<Parameters<typeof
     method,
     url,
     search: searchOf(url),
-    body: method === 'GET' ? undefined : { name: 'Ada Lovelace' },
+    body: method === 'GET' ? undefined : Buffer.from(JSON.stringify({ name: 'Ada Lovelace' })),
     idempotencyKey: undefined,
     requestId: 'req_1',
     ...overrides,

@@ -3,7 +3,7 @@ import { allOperations } from '@svc/contracts/catalogue';
 import { IDENTITY_CHECK_TIMEOUT_MS } from '@svc/contracts/common';
 import { RouteTable, routesFrom } from '../../src/domain/route-table';
 import { isReplayable } from '@svc/service-kit';
-import { requestFingerprint } from '../../src/domain/idempotency';
+import { BYTES_FINGERPRINT_PREFIX, requestFingerprintOfBytes } from '../../src/domain/idempotency';
 
 const table = new RouteTable([
   { id: 'getLicense', method: 'GET', path: '/v1/svc/licenses/:id', service: 'licensing' },
@@ -89,12 +89,17 @@ describe('route table', () => {
 });
 
 describe('idempotency rules', () => {
-  it('when method, url or body differ, then the fingerprint differs', () => {
-    const base = requestFingerprint('POST', '/v1/svc/claims', { name: 'A' });
-    expect(requestFingerprint('POST', '/v1/svc/claims', { name: 'A' })).toBe(base);
-    expect(requestFingerprint('POST', '/v1/svc/claims', { name: 'B' })).not.toBe(base);
-    expect(requestFingerprint('PATCH', '/v1/svc/claims', { name: 'A' })).not.toBe(base);
-    expect(requestFingerprint('POST', '/v1/svc/claims?x=1', { name: 'A' })).not.toBe(base);
+  it('when method, url or body bytes differ, then the fingerprint differs', () => {
+    const bytes = (text: string) => Buffer.from(text);
+    const base = requestFingerprintOfBytes('POST', '/v1/svc/claims', bytes('{"name":"A"}'));
+    expect(base.startsWith(BYTES_FINGERPRINT_PREFIX)).toBe(true);
+    expect(requestFingerprintOfBytes('POST', '/v1/svc/claims', bytes('{"name":"A"}'))).toBe(base);
+    expect(requestFingerprintOfBytes('POST', '/v1/svc/claims', bytes('{"name":"B"}'))).not.toBe(base);
+    // The bytes, not their meaning: the same JSON written otherwise is another request.
+    expect(requestFingerprintOfBytes('POST', '/v1/svc/claims', bytes('{ "name": "A" }'))).not.toBe(base);
+    expect(requestFingerprintOfBytes('PATCH', '/v1/svc/claims', bytes('{"name":"A"}'))).not.toBe(base);
+    expect(requestFingerprintOfBytes('POST', '/v1/svc/claims?x=1', bytes('{"name":"A"}'))).not.toBe(base);
+    expect(requestFingerprintOfBytes('POST', '/v1/svc/claims', undefined)).not.toBe(base);
   });
 
   // A 5xx is never kept for a key (docs/spec/contracts.md §7): the retry must be able to run or find the real answer.

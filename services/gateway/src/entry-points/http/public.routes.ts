@@ -12,7 +12,7 @@ import {
 import { sessionCredentials } from './session-cookie';
 
 /** The document is served to anyone, without a key, and counted against no budget. */
-const OPENAPI_PATH = '/v1/svc/openapi.json';
+export const OPENAPI_PATH = '/v1/svc/openapi.json';
 
 /**
  * Before the body is read: authenticate and count a public request, and put its X-RateLimit-* on
@@ -53,7 +53,7 @@ export function publicRoutesBeforeBody(router: Router, ctx: GatewayContext): voi
  * its answer was sent, or when the client gave up first (status 499, as proxies log it).
  */
 /** The status a request log gives a request whose client closed the connection before the answer. */
-const CLIENT_CLOSED_REQUEST = 499;
+export const CLIENT_CLOSED_REQUEST = 499;
 
 function logWhenAnswered(
   ctx: GatewayContext,
@@ -111,7 +111,8 @@ export function publicRoutes(router: Router, ctx: GatewayContext): void {
         authorization: req.header('authorization'),
         session: sessionCredentials(req),
         idempotencyKey: req.header('idempotency-key'),
-        body: req.body as unknown,
+        // A session's body, parsed by the JSON body policy, is forwarded as JSON.
+        body: req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body)),
         requestId: currentRequestId() ?? '',
         note: (facts) => describeRequest(req, facts),
       },

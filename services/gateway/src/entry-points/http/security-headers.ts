@@ -101,3 +101,31 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
 export function securityHeaderRoutes(router: Router): void {
   router.use(securityHeaders);
 }
+
+/** The API's security headers, plain and over https (HSTS added): the same helmet sets, taken once. */
+export interface ApiHeaderSets {
+  plain: Record<string, string>;
+  secure: Record<string, string>;
+}
+
+/**
+ * What `securityHeaders` sets on an API answer, read once from helmet itself: the public path that
+ * answers without express (ADR 0041) puts these on every answer without running helmet per request.
+ */
+export function apiHeaderSets(): ApiHeaderSets {
+  const capture = (middleware: RequestHandler): Record<string, string> => {
+    const headers: Record<string, string> = {};
+    const res = {
+      setHeader: (name: string, value: string | number | readonly string[]) => {
+        headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      },
+      removeHeader: (name: string) => {
+        delete headers[name];
+      },
+    };
+    middleware({} as never, res as never, () => undefined);
+    return headers;
+  };
+  const plain = capture(apiHeaders);
+  return { plain, secure: { ...plain, ...capture(hsts) } };
+}
