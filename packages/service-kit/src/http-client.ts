@@ -1,87 +1,41 @@
 import { performance } from 'node:perf_hooks';
 import CircuitBreaker from 'opossum';
-import { Registry, type Counter } from 'prom-client';
+import { Registry } from 'prom-client';
 import { Pool } from 'undici';
 import { AppError } from '@svc/errors';
-import type { Logger } from '@svc/logger';
-import { injectTraceContext, openSpan, SpanKind, tracingEnabled, type OpenSpan } from '@svc/telemetry';
-import { counterOn, gaugeOn, histogramOn } from './metric-registration';
+import { tracingEnabled } from '@svc/telemetry';
+import {
+  CallFailure,
+  errorCode,
+  failureKind,
+  failureMessage,
+  hasHeader,
+  isCallerMistake,
+  parseJson,
+  safeToRepeat,
+  UnavailableAnswer,
+  UNAVAILABLE_STATUSES,
+  type FailureKind,
+} from './http-client-failures';
+import { clientMetrics, clientSpan, tracedHeaders } from './http-client-telemetry';
+import type {
+  HttpClient,
+  HttpClientOptions,
+  HttpRequest,
+  HttpResponse,
+  JsonRequest,
+  JsonResponse,
+} from './http-client.types';
+import { TenantTimeouts } from './tenant-timeouts';
 
-export interface HttpClientOptions {
-  /** A name for metrics and logs, e.g. 'registry'. */
-  target: string;
-  /** Origin (and optional path prefix) of the downstream, e.g. 'http://registry:3000'. */
-  baseUrl: string;
-  /** Default 1000. */
-  connectTimeoutMs?: number;
-  /** Default 10000: the whole exchange, headers and body. */
-  timeoutMs?: number;
-  breaker?: {
-    /** Default 50. */
-    errorThresholdPercentage?: number;
-    /** How long the breaker stays open before letting one trial call through. Default 5000. */
-    resetTimeoutMs?: number;
-    /** Calls in the rolling window before the breaker may open. Default 10. */
-    volumeThreshold?: number;
-    /** Default 10000. */
-    rollingCountTimeoutMs?: number;
-    /**
-     * Requests that name a `tenant` (docs/spec/contracts.md §17): a timeout is first that tenant's
-     * own failure (its own circuit opens at its second timeout in a row within the window,
-     * answering its calls fast with 503 while every other tenant's go on), and counts against the target's
-     * shared circuit only while timeouts come from at least this many tenants in the window.
-     * Default 2. A refused connection or a 502/503/504 is always the target's own failure.
-     */
-    tenantsForSharedTimeouts?: number;
-  };
-  /** Where the client metrics go; pass the service's registry so /metrics shows them. */
-  registry?: Registry;
-  logger?: Logger;
-  /** Keep-alive connections to the target. Default 128. */
-  connections?: number;
-}
-
-export interface HttpRequest {
-  method: string;
-  /** May include ?query. */
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-  timeoutMs?: number;
-  /**
-   * Who the call is made for (a platform): its timeouts open its own circuit first, so that one
-   * tenant's slow inputs do not open the circuit every tenant shares.
-   */
-  tenant?: string;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: Buffer;
-}
-
-export interface JsonRequest extends Omit<HttpRequest, 'body'> {
-  /** Serialised with JSON.stringify; Content-Type set unless given. */
-  body?: unknown;
-}
-
-export interface JsonResponse<T> {
-  status: number;
-  headers: Record<string, string | string[]>;
-  /** The parsed body; undefined when the answer had none (204). */
-  body: T;
-}
-
-export interface HttpClient {
-  /** Sends a request; any HTTP answer (4xx and 5xx included) resolves; a down, hanging or broken-circuit target throws AppError SERVICE_UNAVAILABLE. */
-  request(req: HttpRequest): Promise<HttpResponse>;
-  /** `request` with a JSON body and a parsed JSON answer. */
-  json<T>(req: JsonRequest): Promise<JsonResponse<T>>;
-  /** True while the breaker refuses calls. */
-  isOpen(): boolean;
-  close(): Promise<void>;
-}
+export type {
+  HttpClient,
+  HttpClientOptions,
+  HttpRequest,
+  HttpResponse,
+  JsonRequest,
+  JsonResponse,
+} from './http-client.types';
 
 const DEFAULTS = {
   connectTimeoutMs: 1000,
@@ -96,104 +50,6 @@ const DEFAULTS = {
 };
 
 const BREAKER_STATE = { closed: 0, halfOpen: 1, open: 2 } as const;
-// 502, 503 and 504 say the target (or what is behind it) is down; they trip the breaker. A 500 is
-// a bug in one request, and a 4xx is the caller's fault: neither says the target is down.
-const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-type FailureKind = 'timeout' | 'unreachable' | 'error';
-
-/** A 502/503/504 answer: thrown inside the breaker so that it counts as a failure, then handed back to the caller. */
-class UnavailableAnswer extends Error {
-  constructor(readonly response: HttpResponse) {
-    super(`Downstream answered ${response.status}`);
-  }
-}
-
-/** The network let the call down (refused, timed out, reset). */
-class CallFailure extends Error {
-  constructor(
-    readonly kind: FailureKind,
-    readonly timeoutMs: number,
-    cause: unknown,
-    /** One tenant's timeout while others are answered: not counted against the shared circuit. */
-    readonly tenantOnly = false,
-  ) {
-    super(kind, { cause });
-  }
-}
-
-/** A tenant's own circuit: its recent timeouts and, once they reach the threshold, until when it is open. */
-interface TenantCircuit {
-  timeouts: number[];
-  openUntil: number;
-}
-
-// Tenants tracked at most; past it the quietest are forgotten (a circuit is short-lived anyway).
-const MAX_TRACKED_TENANTS = 10_000;
-
-/**
- * Per-tenant timeouts (docs/spec/contracts.md §17): each tenant's circuit, and how many tenants
- * timed out lately, which decides whether a timeout says the target itself is slow.
- */
-class TenantTimeouts {
-  private readonly circuits = new Map<string, TenantCircuit>();
-
-  constructor(
-    private readonly threshold: number,
-    private readonly windowMs: number,
-    private readonly openMs: number,
-  ) {}
-
-  /** Until when the tenant's own circuit refuses its calls (0: closed). */
-  openUntil(tenant: string, now: number): number {
-    const circuit = this.circuits.get(tenant);
-    return circuit !== undefined && circuit.openUntil > now ? circuit.openUntil : 0;
-  }
-
-  /** Records a timeout of the tenant's; true when it opened the tenant's circuit. */
-  record(tenant: string, now: number): boolean {
-    let circuit = this.circuits.get(tenant);
-    if (circuit === undefined) {
-      if (this.circuits.size >= MAX_TRACKED_TENANTS) this.forgetQuiet(now);
-      circuit = { timeouts: [], openUntil: 0 };
-      this.circuits.set(tenant, circuit);
-    }
-    circuit.timeouts = circuit.timeouts.filter((at) => now - at < this.windowMs);
-    circuit.timeouts.push(now);
-    if (circuit.timeouts.length >= this.threshold && circuit.openUntil <= now) {
-      circuit.openUntil = now + this.openMs;
-      circuit.timeouts = [];
-      return true;
-    }
-    return false;
-  }
-
-  /** A call of the tenant's answered in time: its count starts again. */
-  succeeded(tenant: string): void {
-    const circuit = this.circuits.get(tenant);
-    if (circuit !== undefined && circuit.openUntil === 0) this.circuits.delete(tenant);
-  }
-
-  /** Tenants with a timeout (or an open circuit) in the window. */
-  tenantsTimingOut(now: number): number {
-    let count = 0;
-    for (const circuit of this.circuits.values()) {
-      if (circuit.openUntil > now || circuit.timeouts.some((at) => now - at < this.windowMs)) count += 1;
-    }
-    return count;
-  }
-
-  private forgetQuiet(now: number): void {
-    for (const [tenant, circuit] of this.circuits) {
-      if (circuit.openUntil <= now && circuit.timeouts.every((at) => now - at >= this.windowMs)) {
-        this.circuits.delete(tenant);
-      }
-    }
-    if (this.circuits.size >= MAX_TRACKED_TENANTS) this.circuits.clear();
-  }
-}
 
 /** A keep-alive HTTP client for one downstream, with a total timeout, an opossum breaker and metrics; a down target is a fast 503. */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
@@ -409,123 +265,4 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 
   return { request, json, isOpen: () => breaker.opened, close };
-}
-
-function clientSpan(target: string, req: HttpRequest): OpenSpan | undefined {
-  return openSpan('svc.http-client', `${req.method} ${target}`, {
-    kind: SpanKind.CLIENT,
-    attributes: {
-      'http.request.method': req.method,
-      'server.address': target,
-      'url.path': req.path.split('?')[0] ?? '',
-    },
-  });
-}
-
-/** The request's headers plus the span's `traceparent` (a copy: the caller's object is left alone). */
-function tracedHeaders(span: OpenSpan, headers: Record<string, string> | undefined): Record<string, string> {
-  const traced = { ...headers };
-  span.run(() => injectTraceContext(traced));
-  return traced;
-}
-
-interface ClientMetrics {
-  count(outcome: string): void;
-  duration: { observe(seconds: number): void };
-  state: { set(value: number): void };
-}
-
-/** The client's metrics bound to its target; label children are cached so that a call allocates none. */
-function clientMetrics(registry: Registry, target: string): ClientMetrics {
-  const requests = counterOn(registry, {
-    name: 'http_client_requests_total',
-    help: 'Outbound HTTP calls by target and outcome (HTTP status, timeout, unreachable, error, circuit_open, invalid_request; retried: a broken call sent once more).',
-    labelNames: ['target', 'status'] as const,
-  });
-  const duration = histogramOn(registry, {
-    name: 'http_client_request_duration_seconds',
-    help: 'Time of outbound HTTP calls that reached the network, by target.',
-    labelNames: ['target'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  });
-  const state = gaugeOn(registry, {
-    name: 'circuit_breaker_state',
-    help: 'Circuit breaker state by target: 0 closed, 1 half-open, 2 open.',
-    labelNames: ['target'] as const,
-  });
-  const counters = new Map<string, Counter.Internal>();
-  return {
-    count(outcome) {
-      let child = counters.get(outcome);
-      if (child === undefined) {
-        child = requests.labels({ target, status: outcome });
-        counters.set(outcome, child);
-      }
-      child.inc();
-    },
-    duration: duration.labels({ target }),
-    state: state.labels({ target }),
-  };
-}
-
-const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** A read, or a write its service deduplicates by its Idempotency-Key. */
-function safeToRepeat(req: HttpRequest): boolean {
-  if (REPEATABLE_METHODS.has(req.method.toUpperCase())) return true;
-  return Object.keys(req.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
-}
-
-function failureMessage(target: string, failure: CallFailure): string {
-  switch (failure.kind) {
-    case 'timeout':
-      return `${target} did not answer within ${failure.timeoutMs} ms`;
-    case 'unreachable':
-      return `${target} is unreachable`;
-    case 'error':
-      return `${target} is unavailable (connection failed)`;
-  }
-}
-
-function failureKind(err: unknown): FailureKind {
-  const code = errorCode(err);
-  if (code !== undefined && TIMEOUT_CODES.has(code)) return 'timeout';
-  if (code !== undefined && UNREACHABLE_CODES.has(code)) return 'unreachable';
-  return 'error';
-}
-
-/** An error that is the caller's doing (a bad header, an unsupported method), not the target's. */
-function isCallerMistake(err: unknown): boolean {
-  const code = errorCode(err);
-  return code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED';
-}
-
-function errorCode(err: unknown): string | undefined {
-  if (typeof err !== 'object' || err === null || !('code' in err)) return undefined;
-  return typeof err.code === 'string' ? err.code : undefined;
-}
-
-function hasHeader(headers: Record<string, string>, name: string): boolean {
-  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) return true;
-  return false;
-}
-
-function parseJson<T>(target: string, status: number, body: Buffer): T {
-  // An empty answer (204) has no JSON; the caller reads the status.
-  if (body.length === 0) return undefined as T;
-  try {
-    return JSON.parse(body.toString('utf8')) as T;
-  } catch (err) {
-    // A 502, 503 or 504 that is not JSON is a proxy's page between us and the target (a load
-    // balancer whose replica died mid-request, an ingress): the target is unavailable, not buggy.
-    if (UNAVAILABLE_STATUSES.has(status)) {
-      throw new AppError('SERVICE_UNAVAILABLE', `${target} is unavailable (answered ${status})`, {
-        headers: { 'Retry-After': '1' },
-        details: { reason: 'unavailable_answer', status },
-        cause: err,
-      });
-    }
-    // A service of ours answering something other than JSON is a bug, not an outage: 500, logged.
-    throw new AppError('INTERNAL', `${target} answered with a body that is not JSON`, { cause: err });
-  }
 }
