@@ -12,10 +12,10 @@ import { Argon2PasswordHasher } from './adapters/argon2-password.hasher';
 import { FileUploadFiles } from './adapters/file-upload-files';
 import {
   AccountRepository,
-  AccountSecurityRepository,
   RateCounterRepository,
   SessionRepository,
 } from './data-access/account.repository';
+import { AccountSecurityRepository } from './data-access/account-security.repository';
 import { AccountMailRepository, MailOutboxRepository } from './data-access/account-mail.repository';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { IdempotencyRepository } from './data-access/idempotency.repository';

@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import type { PasswordHasher } from '../domain/ports';
+import type { PasswordHasher } from '../domain/account-ports';
 
 /**
  * argon2id through @node-rs/argon2 (prebuilt binaries in npm packages, no compiler at install).

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { UploadFiles } from '../domain/ports';
+import type { UploadFiles } from '../domain/account-ports';
 
 const ID = /^[A-Za-z0-9_-]{24}$/;
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { kyselyOn, type Queryable } from '@svc/storage';
-import type { Upload, UploadStore } from '../domain/ports';
+import type { Upload, UploadStore } from '../domain/account-ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);

@@ -2,7 +2,7 @@ import { AppError } from '@svc/errors';
 import { assertAcceptablePassword } from './password-policy';
 import { reserveAttempt, type SignInDeps } from './sign-in.use-case';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpStepOf, totpUri } from './second-factor';
-import type { ActiveSession } from './ports';
+import type { ActiveSession } from './account-ports';
 
 // An account's own security settings from the dashboard's account page (#30): password change,
 // sign out everywhere, and its second factor (TOTP with recovery codes).

@@ -7,7 +7,7 @@ import type { AuthenticatedRequest, ExtraBucket } from './authenticate-request.u
 import { EXTRA_BUCKETS } from './plans';
 import { sessionBudgetId } from './plan-usage.use-case';
 import { decide, windowOf, type BucketState } from './rate-limit';
-import type { ActiveSession, RateCounterStore, SessionStore } from './ports';
+import type { ActiveSession, RateCounterStore, SessionStore } from './account-ports';
 
 /** What a browser sent that bears on its session. */
 export interface SessionCredentials {

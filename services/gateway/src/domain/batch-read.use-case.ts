@@ -10,7 +10,8 @@ import {
 } from './authenticate-session.use-case';
 import { dispatchRequest, searchOf } from './dispatch-request.use-case';
 import { isPublicPath } from './handle-public-request.use-case';
-import type { IdempotencyStore, RateCounterStore, SessionStore } from './ports';
+import type { IdempotencyStore } from './ports';
+import type { RateCounterStore, SessionStore } from './account-ports';
 import type { MatchedRoute, RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 

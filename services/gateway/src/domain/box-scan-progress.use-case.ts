@@ -2,7 +2,7 @@ import { INTERNAL_BOX_SCAN_PATH } from '@svc/contracts/gateway';
 import { AppError } from '@svc/errors';
 import type { Environment } from './api-key';
 import { claimsOf, type DispatchResult } from './dispatch-request.use-case';
-import type { ActiveSession } from './ports';
+import type { ActiveSession } from './account-ports';
 import type { UpstreamClient } from './upstream.client';
 
 /**

@@ -3,19 +3,21 @@ import type { Queryable } from '@svc/ports';
 import type { Environment } from './api-key';
 import type { AccountMailStore, MailOutboxStore } from './account-mail';
 import type {
-  AccountSecurityStore,
-  AccountStore,
   ApiKeyStore,
-  PasswordHasher,
-  RateCounterStore,
-  SessionStore,
   IdempotencyStore,
   KeyAuthenticationStore,
   PlatformStore,
   TransactionRunner,
+} from './ports';
+import type {
+  AccountSecurityStore,
+  AccountStore,
+  PasswordHasher,
+  RateCounterStore,
+  SessionStore,
   UploadFiles,
   UploadStore,
-} from './ports';
+} from './account-ports';
 import type { UploadBudget } from './upload-budget';
 import type { RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';

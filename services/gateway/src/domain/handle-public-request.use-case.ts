@@ -14,7 +14,8 @@ import {
   type SessionCredentials,
 } from './authenticate-session.use-case';
 import { dispatchRequest, searchOf, type DispatchResult } from './dispatch-request.use-case';
-import type { IdempotencyStore, KeyAuthenticationStore, RateCounterStore, SessionStore } from './ports';
+import type { IdempotencyStore, KeyAuthenticationStore } from './ports';
+import type { RateCounterStore, SessionStore } from './account-ports';
 import type { MatchedRoute, RouteTable } from './route-table';
 import type { UpstreamClient } from './upstream.client';
 

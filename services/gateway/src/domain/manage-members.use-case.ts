@@ -5,7 +5,8 @@ import type { Account } from './account';
 import { hashMailToken, invitationMail, newMailToken, type MailLinks } from './account-mail';
 import { INVITATION_TTL_MS, memberTenant, type Invitation, type MemberStore } from './members';
 import { assertAcceptablePassword } from './password-policy';
-import type { ActiveSession, PlatformStore, SessionStore } from './ports';
+import type { PlatformStore } from './ports';
+import type { ActiveSession, SessionStore } from './account-ports';
 import { queueMail, type AccountMailDeps } from './sign-up.use-case';
 import { startSession, type StartedSession } from './start-session';
 

@@ -2,7 +2,7 @@ import { INVITATION_TTL_DAYS, type MemberRole } from '@svc/contracts/gateway';
 import { AppError } from '@svc/errors';
 import type { Queryable } from '@svc/ports';
 import type { Account } from './account';
-import type { ActiveSession } from './ports';
+import type { ActiveSession } from './account-ports';
 
 // Members of a tenant and what each role may do (issue #32, "Platform members"; docs/adr/0034).
 

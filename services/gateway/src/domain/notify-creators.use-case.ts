@@ -12,7 +12,8 @@ import {
   type MailOutboxStore,
   type OutgoingMail,
 } from './account-mail';
-import type { AccountStore, PlatformStore } from './ports';
+import type { PlatformStore } from './ports';
+import type { AccountStore } from './account-ports';
 import { queueMail } from './sign-up.use-case';
 
 /** The grace period a violation opens (service interface, Enforcement: 30 days to comply). */

@@ -2,7 +2,8 @@ import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
 import type { Limits, Plan } from './plans';
 import { windowOf } from './rate-limit';
-import type { ApiKeyStore, Platform, RateCounterStore } from './ports';
+import type { ApiKeyStore, Platform } from './ports';
+import type { RateCounterStore } from './account-ports';
 
 export interface WindowUsage {
   used: number;

@@ -1,6 +1,7 @@
 import type { Clock } from '@svc/clock';
 import type { Logger } from '@svc/logger';
-import type { TransactionRunner, UploadFiles, UploadStore } from './ports';
+import type { TransactionRunner } from './ports';
+import type { UploadFiles, UploadStore } from './account-ports';
 
 /** Uploads looked at in one pass, and asked about in one call to the registry. */
 const PURGE_BATCH = 200;

@@ -1,7 +1,7 @@
 import { AppError } from '@svc/errors';
 import { hashMailToken } from './account-mail';
 import { assertAcceptablePassword } from './password-policy';
-import type { SessionStore } from './ports';
+import type { SessionStore } from './account-ports';
 import type { AccountMailDeps } from './sign-up.use-case';
 
 const LINK_UNUSABLE = () =>

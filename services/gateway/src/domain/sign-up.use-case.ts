@@ -17,7 +17,8 @@ import {
 } from './account-mail';
 import { assertAcceptablePassword } from './password-policy';
 import { windowOf } from './rate-limit';
-import type { AccountStore, PasswordHasher, RateCounterStore, TransactionRunner } from './ports';
+import type { TransactionRunner } from './ports';
+import type { AccountStore, PasswordHasher, RateCounterStore } from './account-ports';
 
 export interface SignUpInput {
   email: string;

@@ -2,7 +2,7 @@ import { newId } from '@svc/ids';
 import type { Clock } from '@svc/clock';
 import type { Queryable } from '@svc/ports';
 import { hashSessionToken, newSessionSecrets, SESSION_TTL_MS, type Account } from './account';
-import type { SessionStore } from './ports';
+import type { SessionStore } from './account-ports';
 
 /** A session just started: the token goes into the cookie once and only its hash is kept. */
 export interface StartedSession {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '@svc/clock';
 import { AppError } from '@svc/errors';
-import type { TransactionRunner, UploadFiles, UploadStore } from './ports';
+import type { TransactionRunner } from './ports';
+import type { UploadFiles, UploadStore } from './account-ports';
 
 /** The largest picture the dashboard accepts (5 MiB); detection fetches up to 10 MB. */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;

@@ -3,7 +3,8 @@ import { AppError } from '@svc/errors';
 import type { Account } from './account';
 import { hashMailToken } from './account-mail';
 import { limitsFor } from './plans';
-import type { PlatformStore, SessionStore } from './ports';
+import type { PlatformStore } from './ports';
+import type { SessionStore } from './account-ports';
 import type { AccountMailDeps } from './sign-up.use-case';
 import { startSession, type StartedSession } from './start-session';
 

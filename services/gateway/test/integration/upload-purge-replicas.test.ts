@@ -9,7 +9,7 @@ import { freshPostgresDatabase, waitFor } from '@svc/test-kit';
 import { gatewayMigrations } from '../../src';
 import { FileUploadFiles } from '../../src/adapters/file-upload-files';
 import { UploadRepository } from '../../src/data-access/upload.repository';
-import type { UploadFiles } from '../../src/domain/ports';
+import type { UploadFiles } from '../../src/domain/account-ports';
 import { purgeUnreferencedUploads, type PurgeUploadsDeps } from '../../src/domain/purge-uploads.use-case';
 
 // The purge of uploads no claim names, on two gateway replicas (issue #34, "Singletons that are

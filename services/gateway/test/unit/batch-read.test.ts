@@ -2,7 +2,8 @@ import type { Queryable } from '@svc/storage';
 import { ManualClock } from '@svc/clock';
 import { AppError } from '@svc/errors';
 import { batchRead } from '../../src/domain/batch-read.use-case';
-import type { ActiveSession, IdempotencyStore, RateCounterStore, SessionStore } from '../../src/domain/ports';
+import type { IdempotencyStore } from '../../src/domain/ports';
+import type { ActiveSession, RateCounterStore, SessionStore } from '../../src/domain/account-ports';
 import { RouteTable } from '../../src/domain/route-table';
 import type { UpstreamClient } from '../../src/domain/upstream.client';
 

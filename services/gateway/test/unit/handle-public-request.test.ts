@@ -3,13 +3,8 @@ import { ManualClock } from '@svc/clock';
 import { isAppError } from '@svc/errors';
 import { hashApiKey } from '../../src/domain/api-key';
 import { handlePublicRequest, type PublicRequest } from '../../src/domain/handle-public-request.use-case';
-import type {
-  AuthenticatedKey,
-  IdempotencyStore,
-  KeyAuthenticationStore,
-  RateCounterStore,
-  SessionStore,
-} from '../../src/domain/ports';
+import type { AuthenticatedKey, IdempotencyStore, KeyAuthenticationStore } from '../../src/domain/ports';
+import type { RateCounterStore, SessionStore } from '../../src/domain/account-ports';
 import { RouteTable } from '../../src/domain/route-table';
 import type { UpstreamClient } from '../../src/domain/upstream.client';
 

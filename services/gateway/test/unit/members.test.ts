@@ -13,7 +13,7 @@ import {
   type MembersDeps,
 } from '../../src/domain/manage-members.use-case';
 import { memberMay, memberTenant, type Invitation, type MemberStore } from '../../src/domain/members';
-import type { ActiveSession } from '../../src/domain/ports';
+import type { ActiveSession } from '../../src/domain/account-ports';
 
 // The member rules (ADR 0034) on in-memory stores; the gateway's integration test runs them on
 // PostgreSQL through HTTP.

@@ -19,7 +19,7 @@ import {
 } from '../../domain/account-security.use-case';
 import { authenticateSession } from '../../domain/authenticate-session.use-case';
 import type { GatewayContext } from '../../domain/gateway-context';
-import { operatorTotpEnrolment } from '../../domain/sign-in.use-case';
+import { operatorTotpEnrolment } from '../../domain/operator-sign-in.use-case';
 import { clearSessionCookie, clientAddress, deviceToken, sessionCredentials } from './session-cookie';
 
 /**

@@ -23,7 +23,8 @@ import {
 import type { GatewayContext } from '../../domain/gateway-context';
 import { issueOwnKey, listOwnKeys, revokeOwnKey, rotateOwnKey } from '../../domain/manage-own-keys.use-case';
 import { describePlanUsage, type BudgetUsage } from '../../domain/plan-usage.use-case';
-import { signIn, signInAsOperator } from '../../domain/sign-in.use-case';
+import { signIn } from '../../domain/sign-in.use-case';
+import { signInAsOperator } from '../../domain/operator-sign-in.use-case';
 import { signUp } from '../../domain/sign-up.use-case';
 import { mailClientOf, mailLinksOf } from './account-mail.routes';
 import { memberTenant } from '../../domain/members';

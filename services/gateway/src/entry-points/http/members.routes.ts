@@ -20,7 +20,7 @@ import {
   withdrawInvitation,
 } from '../../domain/manage-members.use-case';
 import type { Invitation } from '../../domain/members';
-import type { ActiveSession } from '../../domain/ports';
+import type { ActiveSession } from '../../domain/account-ports';
 import { mailLinksOf, refuseCrossSiteMail } from './account-mail.routes';
 import { presentSession } from './presenters';
 import { sessionCredentials, setSessionCookie } from './session-cookie';
