@@ -56,7 +56,7 @@ describe('license fees', () => {
     );
     expect(notice?.data).toMatchObject({
       kind: 'fee',
-      amountCents: 2030,
+      amountCents: '2030',
       recipient: owner.platformId,
       payerPlatformId: licensee.platformId,
       period: '2026-09',
