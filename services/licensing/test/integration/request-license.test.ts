@@ -70,7 +70,7 @@ describe('POST /v1/svc/licenses/request', () => {
     );
     expect(activated.data).toMatchObject({
       status: 'active',
-      monthlyFeeCents: 999,
+      monthlyFeeCents: '999',
       licenseePlatformName: 'Avatars Inc',
       validFrom: '2026-11-22T10:00:00.000Z',
       expiresAt: '2026-12-22T10:00:00.000Z',
