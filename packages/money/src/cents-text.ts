@@ -28,7 +28,8 @@ export function centsProblem(value: unknown): string | null {
     // The form events had before ADR 0039, read for one release. Past 2^53 a double may already have
     // been rounded by whoever wrote it: refused, never taken as an amount it perhaps was not.
     if (!Number.isInteger(value) || value < 0) return 'cents must be a whole number ≥ 0';
-    if (!Number.isSafeInteger(value)) return 'cents past 2^53 as a JSON number may be rounded: send them as a string';
+    if (!Number.isSafeInteger(value))
+      return 'cents past 2^53 as a JSON number may be rounded: send them as a string';
     return null;
   }
   return 'cents must be a string of decimal digits';

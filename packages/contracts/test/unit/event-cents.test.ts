@@ -97,15 +97,15 @@ describe('events: money as cents text', () => {
   });
 
   it('when an event written before ADR 0039 (number cents) is read, then the amount comes out as text', () => {
-    const old = { ...overTheWire(paymentDue.create(due(0n), meta)) as object, data: due(2900) };
+    const old = { ...(overTheWire(paymentDue.create(due(0n), meta)) as object), data: due(2900) };
     expect(paymentDue.parse(old).data.amountCents).toBe('2900');
     const license = {
       licenseId: 'lic_1',
       boxId: 'box_1',
       claimId: 'claim_1',
       identityName: 'Ada',
-      tier: 'creator',
-      status: 'active',
+      tier: 'creator' as const,
+      status: 'active' as const,
       licenseePlatformId: 'plat_payer',
       licenseePlatformName: 'Payer',
       boxOwnerPlatformId: 'plat_owner',
@@ -116,7 +116,9 @@ describe('events: money as cents text', () => {
       expiresAt: '2027-11-01T00:00:00.000Z',
       autoRenew: false,
     };
-    const envelope = overTheWire(licenseActivated.create({ ...license, monthlyFeeCents: '0' }, meta)) as object;
+    const envelope = overTheWire(
+      licenseActivated.create({ ...license, monthlyFeeCents: '0' }, meta),
+    ) as object;
     expect(licenseActivated.parse({ ...envelope, data: license }).data.monthlyFeeCents).toBe('999');
   });
 

@@ -16,7 +16,12 @@ type RequestRow = Awaited<ReturnType<ReturnType<typeof requests>['executeTakeFir
 
 // The one mapping left: the fee is cents as a bigint in the domain, read as text (an int8 read as a
 // number is exact only below 2^53: ADR 0039).
-function toRequest({ seq: _seq, monthlyFeeCents: _asNumber, monthlyFeeText, ...row }: RequestRow): LicenseRequest {
+function toRequest({
+  seq: _seq,
+  monthlyFeeCents: _asNumber,
+  monthlyFeeText,
+  ...row
+}: RequestRow): LicenseRequest {
   return { ...row, monthlyFeeCents: monthlyFeeText === null ? null : BigInt(monthlyFeeText) };
 }
 

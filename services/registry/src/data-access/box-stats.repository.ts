@@ -94,7 +94,10 @@ export class BoxStatsRepository implements BoxStatsStore {
             .as('licensedPlatforms'),
           licenses().select(count.as('n')).as('totalLicenses'),
           licenses().where('l.status', '=', 'active').select(count.as('n')).as('activeLicenses'),
-          usage().where('u.period', '=', period).select(sumCentsOf('u.totalCents').as('n')).as('monthlyUsage'),
+          usage()
+            .where('u.period', '=', period)
+            .select(sumCentsOf('u.totalCents').as('n'))
+            .as('monthlyUsage'),
           fees().where('f.period', '=', period).select(sumCentsOf('f.amountCents').as('n')).as('monthlyFees'),
           usage().select(sumCentsOf('u.totalCents').as('n')).as('lifetimeUsage'),
           fees().select(sumCentsOf('f.amountCents').as('n')).as('lifetimeFees'),
