@@ -169,24 +169,24 @@ describe('billing through the gateway (cluster mode)', () => {
       what: 'three royalty and two fee payment.due events',
       timeoutMs: 10_000,
     });
-    expect(notices('royalty').map((m) => m.body.data.amountCents)).toEqual([500, 1505, 300]);
+    expect(notices('royalty').map((m) => m.body.data.amountCents)).toEqual(['500', '1505', '300']);
     expect(
       notices('fee')
         .map((m) => [m.body.data.period, m.body.data.amountCents])
         .sort(),
     ).toEqual(
       [
-        [previous, 2900],
-        [current, 2900],
+        [previous, '2900'],
+        [current, '2900'],
       ].sort(),
     );
     const versions = broker.received
       .filter((m) => m.routingKey === 'billing.usage.reported' && m.body.data.licenseId === licenseId)
       .map((m) => [m.body.data.period, m.body.data.version, m.body.data.royaltyDueCents]);
     expect(versions).toEqual([
-      [previous, 1, 500],
-      [previous, 2, 1505],
-      [current, 1, 300],
+      [previous, 1, '500'],
+      [previous, 2, '1505'],
+      [current, 1, '300'],
     ]);
   });
 });

@@ -4,7 +4,7 @@ import { cents, period } from '../common/event-values';
 /**
  * Billing: a license's usage of one period as its current report says (docs/adr/0016): billing
  * owns usage, and licensing reads it here for a license's detail instead of keeping a copy.
- * All zeros when nothing was reported for the period. Money in integer cents.
+ * All zeros when nothing was reported for the period. Money in integer cents as text (ADR 0039).
  */
 export const INTERNAL_USAGE_PATH = '/internal/licenses/:id/usage/:period';
 export const usageFiguresSchema = z.object({
@@ -15,8 +15,8 @@ export const usageFiguresSchema = z.object({
     version: z.number().int().min(0),
     subscribers: z.number().int().min(0),
     messages: z.number().min(0),
-    revenueCents: cents.min(0),
-    royaltyDueCents: cents.min(0),
+    revenueCents: cents,
+    royaltyDueCents: cents,
   }),
 });
 export type UsageFigures = z.output<typeof usageFiguresSchema>['data'];

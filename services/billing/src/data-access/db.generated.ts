@@ -75,7 +75,7 @@ export interface Licenses {
   lastEventAt: Timestamp;
   licenseePlatformId: string;
   licenseePlatformName: string;
-  monthlyFeeCents: Generated<number>;
+  monthlyFeeCents: Int8Cents;
   royaltyRate: string;
   status: LicenseProjection['status'];
   validFrom: Timestamp;

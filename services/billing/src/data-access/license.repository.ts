@@ -1,3 +1,4 @@
+import { centsText } from '@svc/money';
 import { kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
 import type { LicenseProjection } from '../domain/license';
 import type { LicenseStore } from '../domain/ports';
@@ -5,19 +6,30 @@ import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
+// The fee is read as text: exact past 2^53, where an int8 read as a number is not (ADR 0039).
+const licenseRow = (db: Kysely<DB>, id: string) =>
+  db
+    .selectFrom('licenses')
+    .selectAll()
+    .select((eb) => eb.cast<string>('monthlyFeeCents', 'text').as('monthlyFeeText'))
+    .where('id', '=', id);
+
 // Read (and locked) once per usage report: built and compiled once, run with each id.
 const findLicense = preparedStatement('billing_find_license', (db: Kysely<DB>, input: { id: string }) =>
-  db.selectFrom('licenses').selectAll().where('id', '=', input.id),
+  licenseRow(db, input.id),
 );
 const lockLicense = preparedStatement('billing_lock_license', (db: Kysely<DB>, input: { id: string }) =>
-  db.selectFrom('licenses').selectAll().where('id', '=', input.id).forUpdate(),
+  licenseRow(db, input.id).forUpdate(),
 );
 
 /** The license projection (SQL lives here). */
 export class LicenseRepository implements LicenseStore {
   async find(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<LicenseProjection | null> {
     const { rows } = await (options.lock === true ? lockLicense : findLicense)(q, { id });
-    return rows[0] ?? null;
+    const row = rows[0];
+    if (row === undefined) return null;
+    const { monthlyFeeCents: _asNumber, monthlyFeeText, ...license } = row;
+    return { ...license, monthlyFeeCents: BigInt(monthlyFeeText) };
   }
 
   async save(tx: Queryable, l: LicenseProjection): Promise<void> {
@@ -36,7 +48,7 @@ export class LicenseRepository implements LicenseStore {
         expiresAt: l.expiresAt,
         endedAt: l.endedAt,
         lastEventAt: l.lastEventAt,
-        monthlyFeeCents: l.monthlyFeeCents,
+        monthlyFeeCents: centsText(l.monthlyFeeCents),
         version: l.version,
       })
       .onConflict((conflict) =>

@@ -52,7 +52,7 @@ export async function accrueLicenseFees(
   let changes = 0;
   for (const period of [...periods].sort()) {
     const previous = charged.get(period) ?? null;
-    const price = previous?.monthlyFeeCents ?? BigInt(license.monthlyFeeCents);
+    const price = previous?.monthlyFeeCents ?? license.monthlyFeeCents;
     const amount = feeCentsOfPeriod(price, license.validFrom, end, period);
     if (previous === null ? amount === 0n : previous.amountCents === amount) continue;
     const charge: FeeCharge = {
@@ -90,7 +90,7 @@ export async function accrueLicenseFees(
           licenseId: license.id,
           boxId: license.boxId,
           period,
-          amountCents: Number(amount),
+          amountCents: amount,
           currency: license.currency,
           recipient: license.boxOwnerPlatformId,
           payerPlatformId: license.licenseePlatformId,

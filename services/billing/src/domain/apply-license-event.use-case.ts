@@ -7,6 +7,7 @@ import {
   licenseRevoked,
   type LicenseSnapshot,
 } from '@svc/contracts/licensing';
+import { centsFromText } from '@svc/money';
 import type { Queryable } from '@svc/ports';
 import type { LicenseProjection } from './license';
 import type { BillingContext, LicenseStore } from './ports';
@@ -51,7 +52,7 @@ export async function applyLicenseEvent(
     boxOwnerPlatformId: data.boxOwnerPlatformId,
     royaltyRate: String(data.royaltyRate),
     currency: data.currency,
-    monthlyFeeCents: data.monthlyFeeCents,
+    monthlyFeeCents: centsFromText(data.monthlyFeeCents),
     status,
     validFrom: new Date(data.validFrom),
     expiresAt: new Date(data.expiresAt),
@@ -91,7 +92,7 @@ function licenseOfSnapshot({ entity, version }: LicenseSnapshot, now: Date): Lic
     boxOwnerPlatformId: entity.boxOwnerPlatformId,
     royaltyRate: String(entity.royaltyRate),
     currency: entity.currency,
-    monthlyFeeCents: entity.monthlyFeeCents,
+    monthlyFeeCents: centsFromText(entity.monthlyFeeCents),
     status: entity.status,
     validFrom: new Date(entity.validFrom),
     expiresAt: new Date(entity.expiresAt),

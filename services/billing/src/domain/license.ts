@@ -1,3 +1,5 @@
+import type { Cents } from '@svc/money';
+
 /** Billing's copy of a license (what licensing's events said last). */
 export interface LicenseProjection {
   id: string;
@@ -9,7 +11,7 @@ export interface LicenseProjection {
   royaltyRate: string;
   currency: string;
   /** The monthly fee in integer cents (0: the license earns through royalties only). */
-  monthlyFeeCents: number;
+  monthlyFeeCents: Cents;
   status: 'pending' | 'active' | 'expired' | 'revoked' | 'cancelled';
   validFrom: Date;
   expiresAt: Date;

@@ -1,3 +1,4 @@
+import { centsText } from '@svc/money';
 import type { UsageFigures } from '@svc/contracts/billing';
 import type { BillingContext } from './ports';
 import { usersOf } from './usage-report';
@@ -20,8 +21,8 @@ export async function queryUsage(
       version: 0,
       subscribers: 0,
       messages: 0,
-      revenueCents: 0,
-      royaltyDueCents: 0,
+      revenueCents: '0',
+      royaltyDueCents: '0',
     };
   }
   return {
@@ -30,7 +31,7 @@ export async function queryUsage(
     version: report.version,
     subscribers: usersOf(report.metrics),
     messages: report.metrics.messages ?? report.metrics.interactions ?? 0,
-    revenueCents: Number(report.totalRevenueCents),
-    royaltyDueCents: Number(report.royaltyDueCents),
+    revenueCents: centsText(report.totalRevenueCents),
+    royaltyDueCents: centsText(report.royaltyDueCents),
   };
 }

@@ -35,16 +35,16 @@ export function totalOf(cents: Record<string, Cents>): Cents {
 /** The event's revenue breakdown: the four named types and the rest as `other`. */
 export function revenueByType(
   cents: Record<string, bigint>,
-): Record<(typeof NAMED_REVENUE_TYPES)[number] | 'other', number> {
+): Record<(typeof NAMED_REVENUE_TYPES)[number] | 'other', Cents> {
   const named = new Set<string>(NAMED_REVENUE_TYPES);
   let other = 0n;
   for (const [type, value] of Object.entries(cents)) if (!named.has(type)) other += value;
   return {
-    subscriptions: Number(cents.subscriptions ?? 0n),
-    messages: Number(cents.messages ?? 0n),
-    tips: Number(cents.tips ?? 0n),
-    ads: Number(cents.ads ?? 0n),
-    other: Number(other),
+    subscriptions: cents.subscriptions ?? 0n,
+    messages: cents.messages ?? 0n,
+    tips: cents.tips ?? 0n,
+    ads: cents.ads ?? 0n,
+    other,
   };
 }
 

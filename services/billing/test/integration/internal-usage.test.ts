@@ -40,8 +40,8 @@ describe('GET /internal/licenses/:id/usage/:period (for licensing)', () => {
       version: 2,
       subscribers: 40,
       messages: 900,
-      revenueCents: 3_333,
-      royaltyDueCents: 500, // 15 % of 33.33 = 4.9995, half-up
+      revenueCents: '3333',
+      royaltyDueCents: '500', // 15 % of 33.33 = 4.9995, half-up
     });
   });
 
@@ -54,8 +54,8 @@ describe('GET /internal/licenses/:id/usage/:period (for licensing)', () => {
       version: 0,
       subscribers: 0,
       messages: 0,
-      revenueCents: 0,
-      royaltyDueCents: 0,
+      revenueCents: '0',
+      royaltyDueCents: '0',
     });
   });
 

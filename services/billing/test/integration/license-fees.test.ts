@@ -56,7 +56,7 @@ describe('license fees', () => {
     );
     expect(notice?.data).toMatchObject({
       kind: 'fee',
-      amountCents: 2030,
+      amountCents: '2030',
       recipient: owner.platformId,
       payerPlatformId: licensee.platformId,
       period: '2026-09',
@@ -75,6 +75,19 @@ describe('license fees', () => {
       receivable: 78.3,
       breakdown: { fees: { receivable: 78.3 } },
     });
+  });
+
+  it('when the monthly fee is past 2^53 cents, then the ledger and payment.due carry it to the cent', async () => {
+    // 12345678901234567 cents is odd: no double holds it, so a number anywhere on the way would show (ADR 0039).
+    const license = await h.activeLicense(h.platform(), h.platform(), {
+      monthlyFeeCents: '12345678901234567',
+      validFrom: '2026-11-01T00:00:00.000Z',
+    });
+    expect(await feeLedger(license.licenseId)).toEqual([['2026-11', 'accrual', '12345678901234567']]);
+    const notice = (await h.outbox()).find(
+      (e) => e.type === paymentDue.type && e.data.licenseId === license.licenseId,
+    );
+    expect(paymentDue.parse(notice).data.amountCents).toBe('12345678901234567');
   });
 
   it('when a new billing period begins, then the fee job bills it once', async () => {

@@ -56,9 +56,9 @@ describe('POST /v1/svc/licenses/:id/usage', () => {
       period: '2026-10',
       version: 1,
       users: 1200,
-      revenueCents: { subscriptions: 2000, messages: 1033, tips: 300, ads: 0, other: 0 },
-      totalRevenueCents: 3333,
-      royaltyDueCents: 500,
+      revenueCents: { subscriptions: '2000', messages: '1033', tips: '300', ads: '0', other: '0' },
+      totalRevenueCents: '3333',
+      royaltyDueCents: '500',
       currency: 'USD',
       dueDate: '2026-11-15T00:00:00.000Z',
     });
@@ -66,7 +66,7 @@ describe('POST /v1/svc/licenses/:id/usage', () => {
     const due = outbox.filter((e) => e.type === paymentDue.type && e.data.licenseId === license.licenseId);
     expect(due).toHaveLength(1);
     expect(paymentDue.parse(due[0]).data).toMatchObject({
-      amountCents: 500,
+      amountCents: '500',
       currency: 'USD',
       recipient: owner.platformId,
       payerPlatformId: licensee.platformId,
@@ -105,8 +105,8 @@ describe('POST /v1/svc/licenses/:id/usage', () => {
       .filter((e) => e.type === usageReported.type && e.data.licenseId === license.licenseId)
       .map((e) => [e.data.version, e.data.royaltyDueCents]);
     expect(versions).toEqual([
-      [1, 500],
-      [2, 1500],
+      [1, '500'],
+      [2, '1500'],
     ]);
   });
 
@@ -127,8 +127,8 @@ describe('POST /v1/svc/licenses/:id/usage', () => {
     );
     // Every version announces the period's current royalty, so the last notice is always true.
     expect(dues.map((e) => [e.data.version, e.data.kind, e.data.amountCents])).toEqual([
-      [1, 'royalty', expect.any(Number)],
-      [2, 'royalty', 0],
+      [1, 'royalty', expect.any(String)],
+      [2, 'royalty', '0'],
     ]);
   });
 

@@ -36,7 +36,7 @@ describe('POST /revenue/report (second family)', () => {
     expect(event?.data).toMatchObject({
       users: 321,
       metrics: { messages: 5000, subscribers: 321 },
-      revenueCents: { subscriptions: 0, messages: 0, tips: 0, ads: 0, other: 100004 },
+      revenueCents: { subscriptions: '0', messages: '0', tips: '0', ads: '0', other: '100004' },
     });
 
     // The reference family sees the same report: a second report there is its correction.

@@ -42,11 +42,11 @@ describe('royalty arithmetic', () => {
 
   it('when revenue has other types, then the event breakdown sums them as other', () => {
     expect(revenueByType({ subscriptions: 100n, merch: 5n, donations: 7n })).toEqual({
-      subscriptions: 100,
-      messages: 0,
-      tips: 0,
-      ads: 0,
-      other: 12,
+      subscriptions: 100n,
+      messages: 0n,
+      tips: 0n,
+      ads: 0n,
+      other: 12n,
     });
   });
 });

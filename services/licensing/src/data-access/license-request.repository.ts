@@ -6,14 +6,23 @@ import type { DB } from './db.generated';
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
 function requests(q: Queryable) {
-  return db(q).selectFrom('licenseRequests').selectAll();
+  return db(q)
+    .selectFrom('licenseRequests')
+    .selectAll()
+    .select((eb) => eb.cast<string | null>('monthlyFeeCents', 'text').as('monthlyFeeText'));
 }
 
 type RequestRow = Awaited<ReturnType<ReturnType<typeof requests>['executeTakeFirstOrThrow']>>;
 
-// The one mapping left: the fee is cents as a bigint in the domain, an int8 (a number) when read.
-function toRequest({ seq: _seq, monthlyFeeCents, ...row }: RequestRow): LicenseRequest {
-  return { ...row, monthlyFeeCents: monthlyFeeCents === null ? null : BigInt(monthlyFeeCents) };
+// The one mapping left: the fee is cents as a bigint in the domain, read as text (an int8 read as a
+// number is exact only below 2^53: ADR 0039).
+function toRequest({
+  seq: _seq,
+  monthlyFeeCents: _asNumber,
+  monthlyFeeText,
+  ...row
+}: RequestRow): LicenseRequest {
+  return { ...row, monthlyFeeCents: monthlyFeeText === null ? null : BigInt(monthlyFeeText) };
 }
 
 /** License requests. */

@@ -11,6 +11,7 @@ function licenses(q: Queryable) {
     .selectFrom('licenses')
     .selectAll('licenses')
     .select((eb) => [
+      eb.cast<string>('licenses.monthlyFeeCents', 'text').as('monthlyFeeText'),
       eb
         .selectFrom('licenseLogEntries as e')
         .select('e.logEntryIndex')
@@ -25,14 +26,17 @@ function licenses(q: Queryable) {
 }
 
 type LicenseRow = Selectable<DB['licenses']> & {
+  monthlyFeeText: string;
   logEntryIndex?: number | string | null;
   logEntryLeafHash?: string | null;
 };
 
-// The one mapping left: the fee is cents as a bigint in the domain, an int8 (a number) when read.
+// The one mapping left: the fee is cents as a bigint in the domain, read as text (an int8 read as a
+// number is exact only below 2^53: ADR 0039).
 function toLicense({
   seq: _seq,
-  monthlyFeeCents,
+  monthlyFeeCents: _asNumber,
+  monthlyFeeText,
   logEntryIndex,
   logEntryLeafHash,
   ...row
@@ -41,7 +45,7 @@ function toLicense({
     logEntryIndex == null || logEntryLeafHash == null
       ? null
       : { index: Number(logEntryIndex), leafHash: logEntryLeafHash };
-  return { ...row, monthlyFeeCents: BigInt(monthlyFeeCents), logEntry };
+  return { ...row, monthlyFeeCents: BigInt(monthlyFeeText), logEntry };
 }
 
 /** Licenses. */
@@ -164,6 +168,7 @@ export class LicenseRepository implements LicenseStore {
           + COALESCE(${sql.ref('c.offsetMs')}, 0) * interval '1 millisecond' AS now)`.as('t'),
       )
       .selectAll('l')
+      .select((eb) => eb.cast<string>('l.monthlyFeeCents', 'text').as('monthlyFeeText'))
       .where('l.status', '=', 'active')
       .where((eb) =>
         eb.or([

@@ -9,6 +9,7 @@ import {
   licenseRequestDenied,
   licenseRevoked,
 } from '@svc/contracts/licensing';
+import { centsText } from '@svc/money';
 import type { CancelTiming, License, LicenseRequest } from './license';
 
 // Licensing's events, built from the domain objects. The envelope's platformId is the licensee.
@@ -42,7 +43,7 @@ export function licenseData(license: License) {
     licenseePlatformId: license.licenseePlatformId,
     licenseePlatformName: license.licenseePlatformName,
     boxOwnerPlatformId: license.boxOwnerPlatformId,
-    monthlyFeeCents: Number(license.monthlyFeeCents),
+    monthlyFeeCents: centsText(license.monthlyFeeCents),
     royaltyRate: license.royaltyRate,
     currency: license.currency,
     validFrom: license.validFrom.toISOString(),

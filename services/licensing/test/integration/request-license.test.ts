@@ -1,4 +1,9 @@
+import { snapshotPath } from '@svc/contracts/common';
+import { INTERNAL_LICENSE_PATH, licenseSnapshotSchema } from '@svc/contracts/licensing';
+import { serviceClaims } from '@svc/service-kit';
+import { internalClient } from '@svc/test-kit';
 import {
+  JWT_SECRET,
   LICENSE_CONFIG,
   requestBody,
   startLicensingHarness,
@@ -70,7 +75,7 @@ describe('POST /v1/svc/licenses/request', () => {
     );
     expect(activated.data).toMatchObject({
       status: 'active',
-      monthlyFeeCents: 999,
+      monthlyFeeCents: '999',
       licenseePlatformName: 'Avatars Inc',
       validFrom: '2026-11-22T10:00:00.000Z',
       expiresAt: '2026-12-22T10:00:00.000Z',
@@ -98,6 +103,31 @@ describe('POST /v1/svc/licenses/request', () => {
       expiresAt: '2027-11-22T10:00:00.000Z',
       autoRenew: false,
     });
+  });
+
+  it('when the list price is past 2^53 cents, then the event and the read-through answer carry its exact cents', async () => {
+    // 123456789012345.67 a month is 12345678901234567 cents: odd, so no double holds it (ADR 0039).
+    const box = await h.box('LICENSE', {
+      licenseTypes: { personal: { price: 123456789012345.67, autoApprove: true } },
+    });
+    const client = h.platform();
+    const res = await client.call(
+      'POST',
+      '/v1/svc/licenses/request',
+      requestBody(box.boxId, { tier: 'personal' }),
+    );
+    expect(res.body.data.status).toBe('approved');
+    const activated = await h.waitForEvent(
+      'licensing.license.activated',
+      (e) => e.data.licenseePlatformId === client.platformId,
+    );
+    expect(activated.data.monthlyFeeCents).toBe('12345678901234567');
+    const service = internalClient(h.running.url, JWT_SECRET, serviceClaims('billing', 'sandbox'));
+    const reply = await service.call(
+      'GET',
+      snapshotPath(INTERNAL_LICENSE_PATH, String(activated.data.licenseId)),
+    );
+    expect(licenseSnapshotSchema.parse(reply.body).data.entity.monthlyFeeCents).toBe('12345678901234567');
   });
 
   it('when the box is MONETIZE, then the royalty rate comes from it and there is no fee', async () => {

@@ -1,3 +1,4 @@
+import type { Cents } from '@svc/money';
 import { kyselyOn, sql, type Queryable } from '@svc/storage';
 import {
   type BoxStatistics,
@@ -20,6 +21,9 @@ const db = (q: Queryable) => kyselyOn<DB>(q);
 const count = sql<number>`count(*)`;
 const sumOf = (column: string) => sql<number>`COALESCE(sum(${sql.ref(column)}), 0)::int8`;
 const n = (value: number | null | undefined): number => value ?? 0;
+// Money is summed as numeric and read as text, never as a number (exact at any size: ADR 0039).
+const sumCentsOf = (column: string) => sql<string>`COALESCE(sum(${sql.ref(column)}), 0)::text`;
+const cents = (value: string | null | undefined): Cents => BigInt(value ?? 0);
 
 /** The counts of `column`'s values among a box's resolved violations of the period, by value. */
 async function resolvedBy(
@@ -90,10 +94,13 @@ export class BoxStatsRepository implements BoxStatsStore {
             .as('licensedPlatforms'),
           licenses().select(count.as('n')).as('totalLicenses'),
           licenses().where('l.status', '=', 'active').select(count.as('n')).as('activeLicenses'),
-          usage().where('u.period', '=', period).select(sumOf('u.totalCents').as('n')).as('monthlyUsage'),
-          fees().where('f.period', '=', period).select(sumOf('f.amountCents').as('n')).as('monthlyFees'),
-          usage().select(sumOf('u.totalCents').as('n')).as('lifetimeUsage'),
-          fees().select(sumOf('f.amountCents').as('n')).as('lifetimeFees'),
+          usage()
+            .where('u.period', '=', period)
+            .select(sumCentsOf('u.totalCents').as('n'))
+            .as('monthlyUsage'),
+          fees().where('f.period', '=', period).select(sumCentsOf('f.amountCents').as('n')).as('monthlyFees'),
+          usage().select(sumCentsOf('u.totalCents').as('n')).as('lifetimeUsage'),
+          fees().select(sumCentsOf('f.amountCents').as('n')).as('lifetimeFees'),
         ];
       })
       .execute();
@@ -105,8 +112,8 @@ export class BoxStatsRepository implements BoxStatsStore {
         licensedPlatforms: n(row.licensedPlatforms),
         totalLicenses: n(row.totalLicenses),
         activeLicenses: n(row.activeLicenses),
-        monthlyRevenueCents: n(row.monthlyUsage) + n(row.monthlyFees),
-        lifetimeRevenueCents: n(row.lifetimeUsage) + n(row.lifetimeFees),
+        monthlyRevenueCents: cents(row.monthlyUsage) + cents(row.monthlyFees),
+        lifetimeRevenueCents: cents(row.lifetimeUsage) + cents(row.lifetimeFees),
       });
     }
     return out;
@@ -135,9 +142,9 @@ export class BoxStatsRepository implements BoxStatsStore {
             .select(count.as('n'));
         const licenses = () => eb.selectFrom('statsLicenses').where('boxId', '=', boxId);
         const usage = (column: 'totalCents' | 'subscriptionsCents' | 'messagesCents' | 'tipsCents') =>
-          eb.selectFrom('statsUsage').where('boxId', '=', boxId).select(sumOf(column).as('n'));
+          eb.selectFrom('statsUsage').where('boxId', '=', boxId).select(sumCentsOf(column).as('n'));
         const fees = () =>
-          eb.selectFrom('statsFees').where('boxId', '=', boxId).select(sumOf('amountCents').as('n'));
+          eb.selectFrom('statsFees').where('boxId', '=', boxId).select(sumCentsOf('amountCents').as('n'));
         return [
           violations()
             .where('detectedAt', '>=', bounds.start)
@@ -202,7 +209,7 @@ export class BoxStatsRepository implements BoxStatsStore {
     const name = sql<string>`COALESCE(max(${sql.ref('name')}), ${sql.ref('licenseePlatformId')})`;
     const top = await db(q)
       .selectFrom(billed.unionAll(reported).as('revenue'))
-      .select([name.as('name'), sumOf('cents').as('revenueCents'), sumOf('users').as('users')])
+      .select([name.as('name'), sumCentsOf('cents').as('revenueCents'), sumOf('users').as('users')])
       .groupBy('licenseePlatformId')
       .orderBy(sql`sum(${sql.ref('cents')})`, 'desc')
       .orderBy(name)
@@ -236,16 +243,19 @@ export class BoxStatsRepository implements BoxStatsStore {
         expired: n(c.licensesExpired),
       },
       revenueCents: {
-        monthly: n(c.usageMonthly) + n(c.feesMonthly),
-        lifetime: n(c.usageLifetime) + n(c.feesLifetime),
+        monthly: cents(c.usageMonthly) + cents(c.feesMonthly),
+        lifetime: cents(c.usageLifetime) + cents(c.feesLifetime),
         byType: {
-          subscriptions: n(c.subscriptions),
-          messages: n(c.messages),
-          tips: n(c.tips),
-          fees: n(c.feesMonthly),
+          subscriptions: cents(c.subscriptions),
+          messages: cents(c.messages),
+          tips: cents(c.tips),
+          fees: cents(c.feesMonthly),
         },
       },
-      platforms: { licensed: n(c.platformsLicensed), topPlatforms: top },
+      platforms: {
+        licensed: n(c.platformsLicensed),
+        topPlatforms: top.map((p) => ({ ...p, revenueCents: cents(p.revenueCents) })),
+      },
     };
   }
 }

@@ -9,7 +9,7 @@ import type {
   Verification,
   VerificationTier,
 } from '../domain/claim';
-import type { Jsonb, Jsonified } from '@svc/storage';
+import type { Int8Cents, Jsonb, Jsonified } from '@svc/storage';
 import type { ColumnType } from '@svc/storage';
 
 export type Generated<T> =
@@ -101,7 +101,7 @@ export interface ProcessedMessages {
 }
 
 export interface StatsFees {
-  amountCents: number;
+  amountCents: Int8Cents;
   boxId: string;
   licenseePlatformId: string;
   licenseId: string;
@@ -143,11 +143,11 @@ export interface StatsUsage {
   licenseePlatformId: string;
   licenseePlatformName: string;
   licenseId: string;
-  messagesCents: number;
+  messagesCents: Int8Cents;
   period: string;
-  subscriptionsCents: number;
-  tipsCents: number;
-  totalCents: number;
+  subscriptionsCents: Int8Cents;
+  tipsCents: Int8Cents;
+  totalCents: Int8Cents;
   users: number;
   version: number;
 }

@@ -1,5 +1,7 @@
 // Box statistics: a read model of enforcement's, licensing's and billing's events. Money is kept
-// in integer cents and becomes a number of currency units only when presented.
+// in integer cents (bigint; the events' decimal text, ADR 0039) and becomes a number of currency
+// units only when presented.
+import type { Cents, CentsText } from '@svc/money';
 
 /** What a box's list and detail forms show. */
 export interface BoxStatsSummary {
@@ -9,8 +11,8 @@ export interface BoxStatsSummary {
   licensedPlatforms: number;
   totalLicenses: number;
   activeLicenses: number;
-  monthlyRevenueCents: number;
-  lifetimeRevenueCents: number;
+  monthlyRevenueCents: Cents;
+  lifetimeRevenueCents: Cents;
 }
 
 export const EMPTY_SUMMARY: BoxStatsSummary = {
@@ -20,8 +22,8 @@ export const EMPTY_SUMMARY: BoxStatsSummary = {
   licensedPlatforms: 0,
   totalLicenses: 0,
   activeLicenses: 0,
-  monthlyRevenueCents: 0,
-  lifetimeRevenueCents: 0,
+  monthlyRevenueCents: 0n,
+  lifetimeRevenueCents: 0n,
 };
 
 /** The statistics object of `/boxes/{id}/stats`, in cents. */
@@ -39,12 +41,12 @@ export interface BoxStatistics {
   gracePeriods: { active: number; expired: number; resolved: number };
   licenses: { total: number; active: number; pending: number; expired: number };
   revenueCents: {
-    monthly: number;
-    lifetime: number;
+    monthly: Cents;
+    lifetime: Cents;
     /** `fees`: license fees billed for the period (billing.payment.due, kind fee). */
-    byType: { subscriptions: number; messages: number; tips: number; fees: number };
+    byType: { subscriptions: Cents; messages: Cents; tips: Cents; fees: Cents };
   };
-  platforms: { licensed: number; topPlatforms: { name: string; revenueCents: number; users: number }[] };
+  platforms: { licensed: number; topPlatforms: { name: string; revenueCents: Cents; users: number }[] };
 }
 
 /** `YYYY-MM` of an instant, in UTC. */
@@ -95,10 +97,10 @@ export interface UsageFact {
   licenseePlatformId: string;
   licenseePlatformName: string;
   users: number;
-  subscriptionsCents: number;
-  messagesCents: number;
-  tipsCents: number;
-  totalCents: number;
+  subscriptionsCents: CentsText;
+  messagesCents: CentsText;
+  tipsCents: CentsText;
+  totalCents: CentsText;
 }
 
 /** A license's fee for one period, as billing's latest notice says (highest version wins). */
@@ -108,7 +110,7 @@ export interface FeeFact {
   version: number;
   boxId: string;
   licenseePlatformId: string;
-  amountCents: number;
+  amountCents: CentsText;
 }
 
 /** Tie-break rank of a status: a final one wins over an open one at the same instant. */

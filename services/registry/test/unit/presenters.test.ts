@@ -81,8 +81,8 @@ describe('box presenters', () => {
   const stats = {
     ...EMPTY_SUMMARY,
     totalViolations: 3,
-    monthlyRevenueCents: 1999,
-    lifetimeRevenueCents: 1_000_001,
+    monthlyRevenueCents: 1999n,
+    lifetimeRevenueCents: 1_000_001n,
   };
 
   it('when listed, then royaltyRate and the four list stats appear, never policyConfig', () => {
@@ -129,11 +129,11 @@ describe('box presenters', () => {
       gracePeriods: { active: 1, expired: 0, resolved: 0 },
       licenses: { total: 0, active: 0, pending: 0, expired: 0 },
       revenueCents: {
-        monthly: 35,
-        lifetime: 35,
-        byType: { subscriptions: 10, messages: 20, tips: 0, fees: 5 },
+        monthly: 35n,
+        lifetime: 35n,
+        byType: { subscriptions: 10n, messages: 20n, tips: 0n, fees: 5n },
       },
-      platforms: { licensed: 0, topPlatforms: [{ name: 'A', revenueCents: 30, users: 2 }] },
+      platforms: { licensed: 0, topPlatforms: [{ name: 'A', revenueCents: 30n, users: 2 }] },
     });
     expect(out.revenue).toEqual({
       monthly: 0.35,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { amountOf } from '@svc/money';
+import { amountOf, centsFromText } from '@svc/money';
 import type { z } from 'zod';
 import { paymentDue } from '@svc/contracts/billing';
 import type { EventEnvelope } from '@svc/contracts/common';
@@ -197,7 +197,7 @@ export function toPublicEvents(envelope: EventEnvelope): PublicEvent[] {
       const d = paymentDue.parse(envelope).data;
       return one('payment.due', {
         // Events carry integer cents; the public amount is a decimal in the currency's units.
-        amount: amountOf(d.amountCents),
+        amount: amountOf(centsFromText(d.amountCents)),
         kind: d.kind,
         currency: d.currency,
         recipient: d.recipient,
