@@ -21,15 +21,15 @@ const ENABLED = sql.lit<EndpointStatus>('enabled');
 const PENDING = sql.lit<DeliveryStatus>('pending');
 
 // A row of the lease, typed from the generated tables: the leased endpoint (columns renamed
-// endpoint*), and one of its due deliveries by reference, null when it has none (LEFT JOIN LATERAL).
+// endpoint*); and one of the leased endpoints' due deliveries, by reference.
 type Leased = Pick<
   Selectable<DB['webhookEndpoints']>,
   'platformId' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'
 >;
-type LeasedPart = { leasedId: string; leaseToken: number } & {
+type LeasedRow = { leasedId: string; leaseToken: number } & {
   [K in keyof Leased as `endpoint${Capitalize<K>}`]: Leased[K];
 };
-type DueRow = LeasedPart & { [K in keyof DueRef]: DueRef[K] | null };
+type DueRow = DueRef & { endpointId: string };
 
 // Whether the lease is still the worker's (owner and token: no other worker took the endpoint
 // since), unexpired, on an enabled endpoint, and the delivery about to be sent still pending as
@@ -54,10 +54,9 @@ export async function leaseDue(
   perEndpoint: number,
 ): Promise<LeasedEndpoint[]> {
   // One statement, no transaction around it (ADR 0022): take the endpoints (FOR UPDATE SKIP
-  // LOCKED: a replica's concurrent lease skips them), lease them, and name the first batch of
-  // each (ADR 0036: by reference; the worker has the payloads the intake handed it, and reads only
-  // those it has not). The least recently served come first (a release stamps lease_until).
-  const { rows } = await sql<DueRow>`
+  // LOCKED: a replica's concurrent lease skips them) and lease them. The least recently served
+  // come first (a release stamps lease_until with its time).
+  const { rows: leased } = await sql<LeasedRow>`
     WITH due AS (
       SELECT e.id FROM webhook_endpoints AS e
       WHERE e.status = ${ENABLED}
@@ -71,46 +70,47 @@ export async function leaseDue(
       ORDER BY e.lease_until ASC NULLS FIRST, e.id
       LIMIT ${limit}
       FOR UPDATE OF e SKIP LOCKED
-    ), leased AS (
-      UPDATE webhook_endpoints AS e
-      SET lease_owner = ${owner}, lease_until = ${leaseUntil}, lease_token = e.lease_token + 1
-      FROM due WHERE e.id = due.id
-      RETURNING e.id, e.lease_token, e.platform_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
     )
-    SELECT l.id AS leased_id, l.lease_token, l.platform_id AS endpoint_platform_id, l.url AS endpoint_url, l.secret AS endpoint_secret,
-      l.previous_secret AS endpoint_previous_secret,
-      l.previous_secret_expires_at AS endpoint_previous_secret_expires_at, d.id, d.attempt_count, d.manual
-    FROM leased AS l
-    LEFT JOIN LATERAL (
-      SELECT d.id, d.attempt_count, d.manual, d.seq
+    UPDATE webhook_endpoints AS e
+    SET lease_owner = ${owner}, lease_until = ${leaseUntil}, lease_token = e.lease_token + 1
+    FROM due WHERE e.id = due.id
+    RETURNING e.id AS leased_id, e.lease_token, e.platform_id AS endpoint_platform_id,
+      e.url AS endpoint_url, e.secret AS endpoint_secret, e.previous_secret AS endpoint_previous_secret,
+      e.previous_secret_expires_at AS endpoint_previous_secret_expires_at`.execute(db(q));
+  if (leased.length === 0) return [];
+  // Then, in a statement of its own, the first batch of each, by reference (ADR 0036: the worker
+  // has the payloads the intake handed it, and reads only those it has not). Read after the lease
+  // committed, it sees every record of the endpoint's previous holder: that record released the
+  // lease in the same statement, and one that has not is fenced off by the new token. (Read in the
+  // lease's own statement, the batch could predate such a record, and each batch's first POST
+  // needed a round trip to check that it was still due.)
+  const { rows: due } = await sql<DueRow>`
+    SELECT d.endpoint_id, d.id, d.attempt_count, d.manual
+    FROM unnest(${leased.map((l) => l.leasedId)}::text[]) AS l(id)
+    CROSS JOIN LATERAL (
+      SELECT d.endpoint_id, d.id, d.attempt_count, d.manual, d.seq
       FROM webhook_deliveries AS d
       WHERE d.endpoint_id = l.id AND d.status = ${PENDING} AND d.next_attempt_at <= ${now}
       ORDER BY d.seq
       LIMIT ${perEndpoint}
-    ) AS d ON true
-    ORDER BY l.id, d.seq`.execute(db(q));
+    ) AS d
+    ORDER BY d.endpoint_id, d.seq`.execute(db(q));
   const byEndpoint = new Map<string, LeasedEndpoint>();
-  for (const row of rows) {
-    let found = byEndpoint.get(row.leasedId);
-    if (found === undefined) {
-      found = {
-        endpoint: {
-          id: row.leasedId,
-          platformId: row.endpointPlatformId,
-          url: row.endpointUrl,
-          secret: row.endpointSecret,
-          previousSecret: row.endpointPreviousSecret,
-          previousSecretExpiresAt: row.endpointPreviousSecretExpiresAt,
-        },
-        due: [],
-        leaseToken: row.leaseToken,
-      };
-      byEndpoint.set(row.leasedId, found);
-    }
-    // An endpoint whose delivery was taken between the two reads comes back with no batch.
-    if (row.id === null || row.attemptCount === null || row.manual === null) continue;
-    found.due.push({ id: row.id, attemptCount: row.attemptCount, manual: row.manual });
-  }
+  for (const row of leased)
+    byEndpoint.set(row.leasedId, {
+      endpoint: {
+        id: row.leasedId,
+        platformId: row.endpointPlatformId,
+        url: row.endpointUrl,
+        secret: row.endpointSecret,
+        previousSecret: row.endpointPreviousSecret,
+        previousSecretExpiresAt: row.endpointPreviousSecretExpiresAt,
+      },
+      due: [],
+      leaseToken: row.leaseToken,
+    });
+  // An endpoint whose deliveries were taken meanwhile (a manual change) comes back with no batch.
+  for (const { endpointId, ...ref } of due) byEndpoint.get(endpointId)?.due.push(ref);
   return [...byEndpoint.values()];
 }
 

@@ -103,14 +103,15 @@ export interface BatchRecording {
  * schedule, `failed` when the schedule is spent, or the endpoint disabled (410 Gone at once; or
  * no success for days). A crash before the record re-sends the batch (at least once).
  *
- * The lease is checked before the batch's first POST, and before each later one unless the lease
- * is surely still held (taken less than its length, less a margin, ago) and the last check is under
- * a second old; the record is fenced by it (issue #34). A worker that stalled past its lease, whose
- * endpoint another replica has taken and is serving, sends no more of its batch and records none
- * of it. The first check cannot be skipped: the statement that took the lease may have read the
- * deliveries before another worker's record of them committed, and the first delivery found not
- * due stops the batch (the deliveries of a batch are the endpoint's oldest, so if the first is
- * still due, so is the rest). Returns the recorded attempts (none when the lease was lost).
+ * The lease is checked before a POST unless it is surely still held (taken at `leasedAt` less than
+ * its length, less a margin, ago) and the last word on it is under a second old; the record is
+ * fenced by it (issue #34). A worker that stalled past its lease, whose endpoint another replica
+ * has taken and is serving, sends no more of its batch and records none of it. The first word is
+ * the lease itself (ADR 0036): the batch was read after the lease statement committed, so it
+ * holds no delivery another worker has recorded since, and a first POST within a second of the
+ * lease needs no check. A delivery found no longer due stops the batch (the deliveries of a batch
+ * are the endpoint's oldest, so if one is still due, so is the rest). Returns the recorded
+ * attempts (none when the lease was lost).
  */
 export async function deliverDue(
   ctx: WebhookContext,
@@ -130,10 +131,10 @@ export async function deliverDue(
   };
   const sent: Sent[] = [];
   const surelyHeldUntil = recording.surelyHeldUntil(leasedAt).getTime();
-  let checkedAt: number | undefined;
+  let checkedAt = leasedAt.getTime();
   for (const delivery of due) {
     const at = ctx.clock.now().getTime();
-    const stillSure = checkedAt !== undefined && at < surelyHeldUntil && at - checkedAt < LEASE_RECHECK_MS;
+    const stillSure = at < surelyHeldUntil && at - checkedAt < LEASE_RECHECK_MS;
     if (!stillSure) {
       const check = await checkBeforeSending(ctx, lease, delivery);
       if (check === 'lost') return lost(sent.length);

@@ -29,14 +29,15 @@ export interface DeliveryWorkerOptions {
  * across every replica one delivery per endpoint is in flight, oldest first; different
  * endpoints are served concurrently, so a slow or dead endpoint only holds its own slot.
  *
- * Round trips are shared (ADR 0022): one statement leases every endpoint a tick can take and
- * names the first batch of each (up to `maxPerLease`), whose deliveries the intake handed over in
- * memory when it committed them (ADR 0036; those it did not are read); each batch is sent in order;
+ * Round trips are shared (ADR 0022): one statement leases every endpoint a tick can take and the
+ * next names the first batch of each (up to `maxPerLease`), whose deliveries the intake handed over
+ * in memory when it committed them (ADR 0036; those it did not are read); each batch is sent in order;
  * the batches that all succeeded are recorded together, lease released, in one statement
  * (GroupCommit). A lease serves one batch, then the endpoint goes back to the pool, least
- * recently served first. Each lease taken has a new token (fencing): a batch's first POST, and any
- * later one sent when the lease may have run out, is preceded by a check that this worker still
- * holds it unexpired, and renewals, releases and records take effect only while it does (#34).
+ * recently served first. Each lease taken has a new token (fencing): a POST sent when the lease
+ * may have run out, or more than a second after the last word on it, is preceded by a check that
+ * this worker still holds it unexpired, and renewals, releases and records take effect only while
+ * it does (#34).
  */
 export class DeliveryWorker {
   readonly owner = `worker_${randomBase62(12)}`;

@@ -153,7 +153,7 @@ export interface EndpointStore {
    * Takes up to `limit` enabled endpoints with a due delivery, closed circuit and no live lease
    * (FOR UPDATE SKIP LOCKED), least recently served first, leases them to `owner` until
    * `leaseUntil` (counting its lease token up), and returns each with its token and its first
-   * `perEndpoint` due deliveries by reference, oldest first: one statement.
+   * `perEndpoint` due deliveries by reference, oldest first, read once the lease has committed.
    */
   leaseDue(
     q: Queryable,
