@@ -69,7 +69,7 @@ const deliveries = (q: Queryable) =>
 const INSERT_DELIVERIES = `
   WITH payloads AS (
     INSERT INTO webhook_event_payloads (event_id, payload)
-    SELECT p.event_id, p.payload FROM json_to_recordset($1::json) AS p(event_id text, payload text)
+    SELECT p.event_id, p.payload::text FROM json_to_recordset($1::json) AS p(event_id text, payload json)
     ON CONFLICT (event_id) DO NOTHING
   )
   INSERT INTO webhook_deliveries (id, endpoint_id, platform_id, event_id, event_type, status,
@@ -96,8 +96,12 @@ export class DeliveryRepository implements DeliveryStore {
     // One statement for the whole fan-out (ADR 0022), its rows as JSON parameters: one
     // JSON.stringify instead of a dozen parameters a row for the client to encode, and one SQL text
     // prepared once per connection instead of a new one for every batch size.
+    // Each event's payload once, spliced in as the JSON it is (a json field keeps its text as
+    // written): no second escaping of every quote in it.
     const payloads = new Map<string, string>();
-    for (const d of deliveries) payloads.set(d.eventId, d.payload);
+    for (const d of deliveries)
+      if (!payloads.has(d.eventId))
+        payloads.set(d.eventId, `{"event_id":${JSON.stringify(d.eventId)},"payload":${d.payload}}`);
     const rows = deliveries.map((d) => ({
       id: d.id,
       endpoint_id: d.endpointId,
@@ -111,10 +115,7 @@ export class DeliveryRepository implements DeliveryStore {
     }));
     const { rows: inserted } = await tx.query<{ id: string }>(
       INSERT_DELIVERIES,
-      [
-        JSON.stringify([...payloads].map(([eventId, payload]) => ({ event_id: eventId, payload }))),
-        JSON.stringify(rows),
-      ],
+      [`[${[...payloads.values()].join(',')}]`, JSON.stringify(rows)],
       { name: 'webhooks_insert_deliveries' },
     );
     return inserted.map((r) => r.id);

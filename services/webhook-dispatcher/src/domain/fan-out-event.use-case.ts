@@ -1,7 +1,7 @@
 import { newId } from '@svc/ids';
 import type { Queryable } from '@svc/ports';
 import { currentTraceCarrier } from '@svc/telemetry';
-import type { Delivery, NewDelivery, WebhookContext } from './ports';
+import type { Delivery, WebhookContext } from './ports';
 import { endpointWants, type PublicEvent } from './public-events';
 
 /** A public event to fan out, with the trace it came in (tracing on; null otherwise). */
@@ -38,7 +38,7 @@ export async function fanOutEvents(
   const endpointsOf = new Map<string, Awaited<ReturnType<typeof ctx.endpoints.enabledOf>>>();
   for (const endpoint of await ctx.endpoints.enabledOf(tx, platformIds))
     endpointsOf.set(endpoint.platformId, [...(endpointsOf.get(endpoint.platformId) ?? []), endpoint]);
-  const deliveries: NewDelivery[] = [];
+  const deliveries: Delivery[] = [];
   for (const { event, traceContext } of events) {
     let payload: string | undefined;
     for (const endpoint of endpointsOf.get(event.platformId) ?? []) {
@@ -52,6 +52,13 @@ export async function fanOutEvents(
         eventType: event.type,
         payload,
         test: false,
+        // As the insert records it: pending, due at once, never attempted.
+        status: 'pending',
+        manual: false,
+        attemptCount: 0,
+        nextAttemptAt: now,
+        lastResponseStatus: null,
+        lastError: null,
         eventCreatedAt: event.createdAt,
         createdAt: now,
         // Each delivery's attempts join its event's trace.
@@ -61,21 +68,10 @@ export async function fanOutEvents(
   }
   if (deliveries.length === 0) return [];
   if (options.inIntakeOrder === true) await ctx.deliveries.lockIntakeOrder(tx);
-  const inserted = new Set(await ctx.deliveries.insertMany(tx, deliveries));
-  return deliveries.filter((d) => inserted.has(d.id)).map(recorded);
-}
-
-/** A delivery as its insert recorded it: pending, due at once, never attempted. */
-function recorded(d: NewDelivery): Delivery {
-  return {
-    ...d,
-    status: 'pending',
-    manual: false,
-    attemptCount: 0,
-    nextAttemptAt: d.createdAt,
-    lastResponseStatus: null,
-    lastError: null,
-  };
+  const inserted = await ctx.deliveries.insertMany(tx, deliveries);
+  if (inserted.length === deliveries.length) return deliveries;
+  const recorded = new Set(inserted);
+  return deliveries.filter((d) => recorded.has(d.id));
 }
 
 /** The events to fan out, in the trace that is active now (the consumer's span, tracing on). */
