@@ -1,7 +1,7 @@
 import { executeNamed, jsonb, kyselyOn, pageOf, sql, type Queryable } from '@svc/storage';
 import type { Endpoint, EndpointPatch, EndpointStatus, EndpointStore } from '../domain/ports';
 import type { DB } from './db.generated';
-import { checkLease, leaseDue, releaseLease, renewLeases } from './endpoint-leases';
+import { checkLease, leaseDue, releaseLease, renewLeases } from './endpoint-lease.repository';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
@@ -158,7 +158,7 @@ export class EndpointRepository implements EndpointStore {
       .execute();
   }
 
-  // The worker's leases: endpoint-leases.ts.
+  // The worker's leases: endpoint-lease.repository.ts.
   leaseDue = leaseDue;
   checkLease = checkLease;
   releaseLease = releaseLease;
