@@ -140,7 +140,7 @@ test: check build ## The whole suite: static checks, build, unit (coverage thres
 bench-gateway: build ## Gateway overhead vs direct vs bare express (autocannon); BENCH_CONNECTIONS, BENCH_DURATION
 	$(PNPM) exec tsc -b bench && node bench/dist/gateway/run.js
 
-bench-webhooks: build ## Webhook dispatcher: 10,000 events to 100 local endpoints, a tenth slow (about 75 s)
+bench-webhooks: build ## Webhook dispatcher: 10,000 events to 100 local endpoints, a tenth slow (3 alternated runs, about 4 min)
 	$(PNPM) exec tsc -b bench && node bench/dist/webhooks/run.js
 
 bench-billing: build ## Billing: 20 keys x 100 usage reports through the gateway, none lost or doubled (< 30 s)

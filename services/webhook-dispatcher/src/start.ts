@@ -68,6 +68,7 @@ export async function startWebhookDispatcher(
         fetch: overrides.fetch ?? guardedFetch,
         attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
         kick: () => late.worker?.kick(),
+        handOff: (deliveries) => late.worker?.handOff(deliveries),
         kickOutbox: kickRelay,
       };
 

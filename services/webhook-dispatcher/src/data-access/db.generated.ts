@@ -82,7 +82,6 @@ export interface WebhookDeliveries {
   lastResponseStatus: number | null;
   manual: Generated<boolean>;
   nextAttemptAt: Timestamp | null;
-  payload: string;
   platformId: string;
   seq: Generated<number>;
   status: DeliveryStatus;
@@ -113,6 +112,11 @@ export interface WebhookEndpoints {
   url: string;
 }
 
+export interface WebhookEventPayloads {
+  eventId: string;
+  payload: string;
+}
+
 export interface DB {
   entityVersions: EntityVersions;
   idempotencyKeys: IdempotencyKeys;
@@ -121,4 +125,5 @@ export interface DB {
   webhookAttempts: WebhookAttempts;
   webhookDeliveries: WebhookDeliveries;
   webhookEndpoints: WebhookEndpoints;
+  webhookEventPayloads: WebhookEventPayloads;
 }

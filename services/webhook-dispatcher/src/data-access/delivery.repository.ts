@@ -35,41 +35,55 @@ function updateDeliveries(updates: DeliveryUpdate[], fenced = false) {
 // index on pending deliveries (WHERE status = 'pending') only when the condition says so itself.
 const PENDING = sql.lit<DeliveryStatus>('pending');
 
-// A delivery as the domain knows it: every column but its insertion order (seq).
-export const DELIVERY_COLUMNS = [
-  'id',
-  'endpointId',
-  'platformId',
-  'eventId',
-  'eventType',
-  'payload',
-  'status',
-  'test',
-  'manual',
-  'attemptCount',
-  'nextAttemptAt',
-  'lastResponseStatus',
-  'lastError',
-  'eventCreatedAt',
-  'createdAt',
-  'traceContext',
+// A delivery as the domain knows it: every column but its insertion order (seq), and its event's
+// payload, stored once per event (ADR 0036).
+const DELIVERY = [
+  'd.id',
+  'd.endpointId',
+  'd.platformId',
+  'd.eventId',
+  'd.eventType',
+  'p.payload',
+  'd.status',
+  'd.test',
+  'd.manual',
+  'd.attemptCount',
+  'd.nextAttemptAt',
+  'd.lastResponseStatus',
+  'd.lastError',
+  'd.eventCreatedAt',
+  'd.createdAt',
+  'd.traceContext',
 ] as const;
-const DELIVERY = DELIVERY_COLUMNS;
+
+/** Deliveries joined with their event's payload. */
+const deliveries = (q: Queryable) =>
+  db(q)
+    .selectFrom('webhookDeliveries as d')
+    .innerJoin('webhookEventPayloads as p', 'p.eventId', 'd.eventId')
+    .select(DELIVERY);
 
 // The deliveries of a fan-out, inserted in the order given (WITH ORDINALITY): `seq` is the order
-// an endpoint's deliveries are sent in.
+// an endpoint's deliveries are sent in. Each event's payload once ($1), before its deliveries ($2):
+// the foreign key is checked at the end of the statement, when the payload is there.
 const INSERT_DELIVERIES = `
-  INSERT INTO webhook_deliveries (id, endpoint_id, platform_id, event_id, event_type, payload, status,
+  WITH payloads AS (
+    INSERT INTO webhook_event_payloads (event_id, payload)
+    SELECT p.event_id, p.payload::text FROM json_to_recordset($1::json) AS p(event_id text, payload json)
+    ON CONFLICT (event_id) DO NOTHING
+  )
+  INSERT INTO webhook_deliveries (id, endpoint_id, platform_id, event_id, event_type, status,
     test, next_attempt_at, event_created_at, created_at, trace_context)
-  SELECT d.id, d.endpoint_id, d.platform_id, d.event_id, d.event_type, d.payload, 'pending',
+  SELECT d.id, d.endpoint_id, d.platform_id, d.event_id, d.event_type, 'pending',
     d.test, d.created_at, d.event_created_at, d.created_at, d.trace_context
-  FROM ROWS FROM (json_to_recordset($1::json) AS (id text, endpoint_id text, platform_id text,
-    event_id text, event_type text, payload text, test boolean, event_created_at timestamptz,
+  FROM ROWS FROM (json_to_recordset($2::json) AS (id text, endpoint_id text, platform_id text,
+    event_id text, event_type text, test boolean, event_created_at timestamptz,
     created_at timestamptz, trace_context jsonb)) WITH ORDINALITY
-    AS d(id, endpoint_id, platform_id, event_id, event_type, payload, test, event_created_at,
+    AS d(id, endpoint_id, platform_id, event_id, event_type, test, event_created_at,
       created_at, trace_context, n)
   ORDER BY d.n
-  ON CONFLICT (endpoint_id, event_id) DO NOTHING`;
+  ON CONFLICT (endpoint_id, event_id) DO NOTHING
+  RETURNING id`;
 
 /** Deliveries owed to endpoints: one per (endpoint, public event), sent oldest first. */
 export class DeliveryRepository implements DeliveryStore {
@@ -77,37 +91,49 @@ export class DeliveryRepository implements DeliveryStore {
     await sql`SELECT pg_advisory_xact_lock(hashtext('webhook-dispatcher.intake-order'))`.execute(db(tx));
   }
 
-  async insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number> {
-    if (deliveries.length === 0) return 0;
-    // One statement for the whole fan-out (ADR 0022), its rows as one JSON parameter: one
+  async insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<string[]> {
+    if (deliveries.length === 0) return [];
+    // One statement for the whole fan-out (ADR 0022), its rows as JSON parameters: one
     // JSON.stringify instead of a dozen parameters a row for the client to encode, and one SQL text
     // prepared once per connection instead of a new one for every batch size.
+    // Each event's payload once, spliced in as the JSON it is (a json field keeps its text as
+    // written): no second escaping of every quote in it.
+    const payloads = new Map<string, string>();
+    for (const d of deliveries)
+      if (!payloads.has(d.eventId))
+        payloads.set(d.eventId, `{"event_id":${JSON.stringify(d.eventId)},"payload":${d.payload}}`);
     const rows = deliveries.map((d) => ({
       id: d.id,
       endpoint_id: d.endpointId,
       platform_id: d.platformId,
       event_id: d.eventId,
       event_type: d.eventType,
-      payload: d.payload,
       test: d.test,
       event_created_at: d.eventCreatedAt,
       created_at: d.createdAt,
       trace_context: d.traceContext,
     }));
-    const { rowCount } = await tx.query(INSERT_DELIVERIES, [JSON.stringify(rows)], {
-      name: 'webhooks_insert_deliveries',
-    });
-    return rowCount;
+    const { rows: inserted } = await tx.query<{ id: string }>(
+      INSERT_DELIVERIES,
+      [`[${[...payloads.values()].join(',')}]`, JSON.stringify(rows)],
+      { name: 'webhooks_insert_deliveries' },
+    );
+    return inserted.map((r) => r.id);
   }
 
   async find(q: Queryable, endpointId: string, id: string): Promise<Delivery | null> {
-    const row = await db(q)
-      .selectFrom('webhookDeliveries')
-      .select(DELIVERY)
-      .where('id', '=', id)
-      .where('endpointId', '=', endpointId)
+    const row = await deliveries(q)
+      .where('d.id', '=', id)
+      .where('d.endpointId', '=', endpointId)
       .executeTakeFirst();
     return row ?? null;
+  }
+
+  async findMany(q: Queryable, ids: string[]): Promise<Delivery[]> {
+    if (ids.length === 0) return [];
+    return deliveries(q)
+      .where((eb) => eb('d.id', '=', eb.fn.any(sql<string[]>`${ids}::text[]`)))
+      .execute();
   }
 
   async list(
@@ -115,12 +141,9 @@ export class DeliveryRepository implements DeliveryStore {
     endpointId: string,
     filter: { status?: DeliveryStatus | undefined; limit: number; offset: number },
   ): Promise<{ items: Delivery[]; total: number }> {
-    let matching = db(q)
-      .selectFrom('webhookDeliveries')
-      .select(DELIVERY)
-      .where('endpointId', '=', endpointId);
-    if (filter.status !== undefined) matching = matching.where('status', '=', filter.status);
-    const { rows, total } = await pageOf(matching.orderBy('seq', 'desc'), filter);
+    let matching = deliveries(q).where('d.endpointId', '=', endpointId);
+    if (filter.status !== undefined) matching = matching.where('d.status', '=', filter.status);
+    const { rows, total } = await pageOf(matching.orderBy('d.seq', 'desc'), filter);
     return { items: rows, total };
   }
 

@@ -1,42 +1,23 @@
-import { performance } from 'node:perf_hooks';
 import { webhookEndpointDisabled } from '@svc/contracts/webhook-dispatcher';
-import { isTransientFailure } from '@svc/errors';
-import { isFetchGuardError } from '@svc/fetch-guard';
 import { appendToOutbox } from '@svc/messaging';
 import type { Queryable } from '@svc/ports';
-import { inSpan, injectTraceContext, markFailed, SpanKind } from '@svc/telemetry';
-import { fetchPolicyOf } from './endpoint-url';
 import { fanOutEvents, inCurrentTrace } from './fan-out-event.use-case';
-import { signingSecrets } from './manage-endpoints.use-case';
 import type {
   Attempt,
   Delivery,
   DeliveryUpdate,
   DueDeliveries,
   Lease,
-  LeaseCheck,
   SendingEndpoint,
   SucceededBatch,
   WebhookContext,
 } from './ports';
 import { endpointDisabledEvent } from './public-events';
+import { checkBeforeSending, recordOutcome } from './record-outcome';
 import { breakerCooldownMs, failedForTooLong, retryDelayMs } from './retry-schedule';
-import { webhookHeaders } from './webhook-signature';
+import { send } from './send-attempt';
 
-/** Receivers answer with a short acknowledgement; a larger answer is cut off and counts as a failure. */
-const MAX_RESPONSE_BYTES = 1024 * 1024;
-/** How much of an answer's body each attempt keeps, for the developer reading the delivery log. */
-export const RESPONSE_EXCERPT_CHARS = 1024;
-
-/** The start of an answer's body as text (NUL, which PostgreSQL's text refuses, replaced); null when empty. */
-export function excerptOf(body: Buffer): string | null {
-  if (body.length === 0) return null;
-  return body
-    .subarray(0, RESPONSE_EXCERPT_CHARS * 4)
-    .toString('utf8')
-    .slice(0, RESPONSE_EXCERPT_CHARS)
-    .replaceAll('\u0000', '\uFFFD');
-}
+export { excerptOf, RESPONSE_EXCERPT_CHARS } from './send-attempt';
 
 export interface AttemptOutcome {
   deliveryId: string;
@@ -48,78 +29,6 @@ export interface AttemptOutcome {
   /** Set when this attempt disabled the endpoint. */
   disabled?: 'gone' | 'failing';
   eventCreatedAt: Date;
-}
-
-/**
- * One attempt; with tracing on and a delivery made in a trace, a CLIENT span of that trace whose
- * `traceparent` the POST carries (a receiver that traces joins it; the signature does not cover it).
- */
-function send(ctx: WebhookContext, endpoint: SendingEndpoint, delivery: Delivery) {
-  if (delivery.traceContext === null) return attempt(ctx, endpoint, delivery);
-  return inSpan(
-    'svc.webhook-dispatcher',
-    `webhook ${delivery.eventType}`,
-    {
-      kind: SpanKind.CLIENT,
-      parent: delivery.traceContext,
-      attributes: {
-        'svc.delivery_id': delivery.id,
-        'svc.endpoint_id': endpoint.id,
-        'svc.event.type': delivery.eventType,
-        'svc.attempt': delivery.attemptCount + 1,
-      },
-    },
-    async (span) => {
-      const sent = await attempt(ctx, endpoint, delivery);
-      if (sent.responseStatus !== null) span?.setAttribute('http.response.status_code', sent.responseStatus);
-      if (sent.error !== null) markFailed(span, sent.error);
-      return sent;
-    },
-  );
-}
-
-async function attempt(ctx: WebhookContext, endpoint: SendingEndpoint, delivery: Delivery) {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': 'svc-webhooks/1',
-    ...webhookHeaders({
-      id: delivery.eventId,
-      timestamp: ctx.clock.now(),
-      body: delivery.payload,
-      secrets: signingSecrets(endpoint, ctx.clock.now()),
-    }),
-  };
-  injectTraceContext(headers);
-  const started = performance.now();
-  try {
-    const response = await ctx.fetch(endpoint.url, {
-      method: 'POST',
-      headers,
-      body: delivery.payload,
-      timeoutMs: ctx.attemptTimeoutMs,
-      maxBytes: MAX_RESPONSE_BYTES,
-      // Standard Webhooks: a redirect is not followed; it counts as a failure.
-      maxRedirects: 0,
-      ...fetchPolicyOf(ctx),
-    });
-    const ok = response.status >= 200 && response.status < 300;
-    return {
-      responseStatus: response.status,
-      responseBody: excerptOf(response.body),
-      durationMs: Math.round(performance.now() - started),
-      error: ok ? null : `HTTP ${response.status}`,
-    };
-  } catch (err) {
-    const error = isFetchGuardError(err)
-      ? `${err.reason}: ${err.message}`
-      : `error: ${err instanceof Error ? err.message : String(err)}`;
-    return {
-      responseStatus: null,
-      responseBody: null,
-      durationMs: Math.round(performance.now() - started),
-      error,
-    };
-  }
 }
 
 async function disable(
@@ -152,69 +61,6 @@ async function disable(
     { endpointId: endpoint.id, platformId: endpoint.platformId, reason },
     'webhook endpoint disabled',
   );
-}
-
-// How long the outcome of a sent delivery is held while the database is unavailable.
-const RECORD_BUDGET_MS = 60_000;
-const RECORD_RETRY_CAP_MS = 2000;
-
-/**
- * Records what happened to a sent delivery. Once the endpoint has answered, forgetting the answer
- * would send the delivery again (a second delivery after a 200), so a database outage is waited
- * out here (capped backoff, up to a minute); only a longer outage or a real error gives up, and
- * then the delivery is sent again later (at least once). The record is fenced by the lease: if
- * another worker has taken the endpoint meanwhile, `record` writes nothing and says so (false).
- */
-function recordOutcome(
-  ctx: WebhookContext,
-  deliveryId: string,
-  record: (q: Queryable) => Promise<boolean>,
-  oneStatement = false,
-): Promise<boolean> {
-  return waitingOutOutages(ctx, deliveryId, 'recording a sent delivery', () =>
-    // One statement is a transaction of its own: no BEGIN and COMMIT round trips around it.
-    oneStatement ? record(ctx.db) : ctx.db.transaction(record),
-  );
-}
-
-/** Runs `run` again after a transient failure (database unavailable), for up to RECORD_BUDGET_MS. */
-async function waitingOutOutages<T>(
-  ctx: WebhookContext,
-  deliveryId: string,
-  what: string,
-  run: () => Promise<T>,
-): Promise<T> {
-  const started = performance.now();
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await run();
-    } catch (err) {
-      if (!isTransientFailure(err) || performance.now() - started > RECORD_BUDGET_MS) throw err;
-      const delay = Math.min(RECORD_RETRY_CAP_MS, 100 * 2 ** Math.min(attempt - 1, 10));
-      ctx.logger.warn({ err, deliveryId, attempt, delay }, `webhook worker: ${what}, retrying`);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
-}
-
-/**
- * Whether the lease still allows sending `delivery`. A database outage is waited out like a
- * record's (the batch's sent deliveries wait for it anyway); past that, the batch stops there and
- * what was sent is recorded.
- */
-async function checkBeforeSending(
-  ctx: WebhookContext,
-  lease: Lease,
-  delivery: Delivery,
-): Promise<LeaseCheck> {
-  try {
-    return await waitingOutOutages(ctx, delivery.id, 'checking the lease', () =>
-      ctx.endpoints.checkLease(ctx.db, lease, delivery, ctx.clock.now()),
-    );
-  } catch (err) {
-    ctx.logger.error({ err, endpointId: lease.endpointId }, 'webhook worker: checking the lease failed');
-    return 'stop';
-  }
 }
 
 interface Sent {
@@ -257,14 +103,15 @@ export interface BatchRecording {
  * schedule, `failed` when the schedule is spent, or the endpoint disabled (410 Gone at once; or
  * no success for days). A crash before the record re-sends the batch (at least once).
  *
- * The lease is checked before the batch's first POST, and before each later one unless the lease
- * is surely still held (taken less than its length, less a margin, ago) and the last check is under
- * a second old; the record is fenced by it (issue #34). A worker that stalled past its lease, whose
- * endpoint another replica has taken and is serving, sends no more of its batch and records none
- * of it. The first check cannot be skipped: the statement that took the lease may have read the
- * deliveries before another worker's record of them committed, and the first delivery found not
- * due stops the batch (the deliveries of a batch are the endpoint's oldest, so if the first is
- * still due, so is the rest). Returns the recorded attempts (none when the lease was lost).
+ * The lease is checked before a POST unless it is surely still held (taken at `leasedAt` less than
+ * its length, less a margin, ago) and the last word on it is under a second old; the record is
+ * fenced by it (issue #34). A worker that stalled past its lease, whose endpoint another replica
+ * has taken and is serving, sends no more of its batch and records none of it. The first word is
+ * the lease itself (ADR 0036): the batch was read after the lease statement committed, so it
+ * holds no delivery another worker has recorded since, and a first POST within a second of the
+ * lease needs no check. A delivery found no longer due stops the batch (the deliveries of a batch
+ * are the endpoint's oldest, so if one is still due, so is the rest). Returns the recorded
+ * attempts (none when the lease was lost).
  */
 export async function deliverDue(
   ctx: WebhookContext,
@@ -284,10 +131,10 @@ export async function deliverDue(
   };
   const sent: Sent[] = [];
   const surelyHeldUntil = recording.surelyHeldUntil(leasedAt).getTime();
-  let checkedAt: number | undefined;
+  let checkedAt = leasedAt.getTime();
   for (const delivery of due) {
     const at = ctx.clock.now().getTime();
-    const stillSure = checkedAt !== undefined && at < surelyHeldUntil && at - checkedAt < LEASE_RECHECK_MS;
+    const stillSure = at < surelyHeldUntil && at - checkedAt < LEASE_RECHECK_MS;
     if (!stillSure) {
       const check = await checkBeforeSending(ctx, lease, delivery);
       if (check === 'lost') return lost(sent.length);

@@ -1,7 +1,8 @@
 import { randomBase62 } from '@svc/ids';
 import { deliverDue, type AttemptOutcome, type BatchRecording } from './deliver-due.use-case';
+import { batchesOf, DeliveryCache } from './delivery-cache';
 import { GroupCommit } from './group-commit';
-import type { DueDeliveries, SucceededBatch, WebhookContext } from './ports';
+import type { Delivery, DueDeliveries, LeasedEndpoint, SucceededBatch, WebhookContext } from './ports';
 
 export interface DeliveryWorkerOptions {
   /** Endpoints served at the same time (each with one delivery in flight). Default 32. */
@@ -28,13 +29,15 @@ export interface DeliveryWorkerOptions {
  * across every replica one delivery per endpoint is in flight, oldest first; different
  * endpoints are served concurrently, so a slow or dead endpoint only holds its own slot.
  *
- * Round trips are shared (ADR 0022): one statement leases every endpoint a tick can take and
- * reads the first batch of each (up to `maxPerLease`); each endpoint's batch is sent in order;
+ * Round trips are shared (ADR 0022): one statement leases every endpoint a tick can take and the
+ * next names the first batch of each (up to `maxPerLease`), whose deliveries the intake handed over
+ * in memory when it committed them (ADR 0036; those it did not are read); each batch is sent in order;
  * the batches that all succeeded are recorded together, lease released, in one statement
  * (GroupCommit). A lease serves one batch, then the endpoint goes back to the pool, least
- * recently served first. Each lease taken has a new token (fencing): a batch's first POST, and any
- * later one sent when the lease may have run out, is preceded by a check that this worker still
- * holds it unexpired, and renewals, releases and records take effect only while it does (#34).
+ * recently served first. Each lease taken has a new token (fencing): a POST sent when the lease
+ * may have run out, or more than a second after the last word on it, is preceded by a check that
+ * this worker still holds it unexpired, and renewals, releases and records take effect only while
+ * it does (#34).
  */
 export class DeliveryWorker {
   readonly owner = `worker_${randomBase62(12)}`;
@@ -50,6 +53,8 @@ export class DeliveryWorker {
   private again = false;
   private running = false;
   private readonly recording: BatchRecording;
+  /** The deliveries the intake of this process committed, until a lease hands them to a batch. */
+  private readonly cache = new DeliveryCache();
 
   constructor(
     private readonly ctx: WebhookContext,
@@ -96,6 +101,12 @@ export class DeliveryWorker {
       .catch((err: unknown) => this.ctx.logger.warn({ err }, 'webhook worker: lease renewal failed'));
   }
 
+  /** Keeps deliveries just committed to send when a lease names them, and looks for due ones now. */
+  handOff(deliveries: Delivery[]): void {
+    this.cache.remember(deliveries);
+    this.kick();
+  }
+
   /** Looks for due deliveries now. */
   kick(): void {
     if (!this.running) return;
@@ -125,9 +136,10 @@ export class DeliveryWorker {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const now = this.ctx.clock.now();
+    let taken: LeasedEndpoint[] = [];
     let leased: DueDeliveries[];
     try {
-      leased = await this.ctx.endpoints.leaseDue(
+      taken = await this.ctx.endpoints.leaseDue(
         this.ctx.db,
         this.owner,
         free,
@@ -136,8 +148,11 @@ export class DeliveryWorker {
         new Date(now.getTime() + this.leaseMs),
         this.maxPerLease,
       );
+      leased = await batchesOf(this.ctx, this.cache, taken);
     } catch (err) {
       this.ctx.logger.error({ err }, 'webhook worker: leasing endpoints failed');
+      // Taken but not served (reading their batches failed): back to the pool now, not at expiry.
+      for (const t of taken) void this.release(t.endpoint.id, t.leaseToken);
       return;
     }
     for (const found of leased) {
@@ -161,16 +176,16 @@ export class DeliveryWorker {
     } catch (err) {
       this.ctx.logger.error({ err, endpointId }, 'webhook worker: delivery failed unexpectedly');
     } finally {
-      if (!recorded)
-        await this.ctx.endpoints
-          .releaseLease(
-            this.ctx.db,
-            { endpointId, owner: this.owner, token: found.leaseToken },
-            this.ctx.clock.now(),
-          )
-          .catch((err: unknown) =>
-            this.ctx.logger.error({ err, endpointId }, 'webhook worker: lease release failed'),
-          );
+      if (!recorded) await this.release(endpointId, found.leaseToken);
     }
+  }
+
+  private async release(endpointId: string, token: number): Promise<void> {
+    await this.ctx.endpoints
+      .releaseLease(this.ctx.db, { endpointId, owner: this.owner, token }, this.ctx.clock.now())
+      .then(
+        () => undefined,
+        (err: unknown) => this.ctx.logger.error({ err, endpointId }, 'webhook worker: lease release failed'),
+      );
   }
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '@svc/ports';
 import { fanOutEvents, type EventToFanOut } from './fan-out-event.use-case';
-import type { WebhookContext } from './ports';
+import type { Delivery, WebhookContext } from './ports';
 import type { PublicEvent } from './public-events';
 
 /** What an internal event became (toPublicEvents), with the trace it arrived in. */
@@ -16,12 +16,13 @@ export interface ArrivedEvent {
  * insert their deliveries one after the other (a transaction lock held until commit): the seq
  * order of an endpoint's deliveries is the order they become visible, so the worker, which sends
  * oldest seq first, never sends a delivery before an older one that was not yet committed.
+ * Returns the new deliveries, for the worker once the transaction has committed (ADR 0036).
  */
 export async function dispatchEvents(
   ctx: Pick<WebhookContext, 'endpoints' | 'deliveries' | 'clock'>,
   tx: Queryable,
   arrived: ArrivedEvent[],
-): Promise<number> {
+): Promise<Delivery[]> {
   const events: EventToFanOut[] = arrived.flatMap(({ events: becomes, traceContext }) =>
     becomes.map((event) => ({ event, traceContext })),
   );

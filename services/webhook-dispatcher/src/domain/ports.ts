@@ -63,6 +63,12 @@ export interface DueDeliveries {
   leaseToken: number;
 }
 
+/** What the lease statement says of a due delivery: which, and its state (not its payload). */
+export type DueRef = Pick<Delivery, 'id' | 'attemptCount' | 'manual'>;
+
+/** A leased endpoint as the lease statement returns it: its due deliveries by reference (ADR 0036). */
+export type LeasedEndpoint = Omit<DueDeliveries, 'due'> & { due: DueRef[] };
+
 /** An endpoint's lease as the worker that took it knows it. */
 export interface Lease {
   endpointId: string;
@@ -147,7 +153,7 @@ export interface EndpointStore {
    * Takes up to `limit` enabled endpoints with a due delivery, closed circuit and no live lease
    * (FOR UPDATE SKIP LOCKED), least recently served first, leases them to `owner` until
    * `leaseUntil` (counting its lease token up), and returns each with its token and its first
-   * `perEndpoint` due deliveries: one statement.
+   * `perEndpoint` due deliveries by reference, oldest first, read once the lease has committed.
    */
   leaseDue(
     q: Queryable,
@@ -157,7 +163,7 @@ export interface EndpointStore {
     now: Date,
     leaseUntil: Date,
     perEndpoint: number,
-  ): Promise<DueDeliveries[]>;
+  ): Promise<LeasedEndpoint[]>;
   /**
    * Before each POST: whether `lease` is still held (owner and token) and unexpired at `now`, the
    * endpoint enabled and `delivery` still pending after `attemptCount` attempts.
@@ -199,9 +205,14 @@ export interface DeliveryStore {
    * the others back until this one ends (a transaction-level advisory lock).
    */
   lockIntakeOrder(tx: Queryable): Promise<void>;
-  /** Inserts deliveries; one already there for (endpoint, event) is kept. Returns how many are new. */
-  insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<number>;
+  /**
+   * Inserts deliveries, each event's payload stored once; one already there for (endpoint, event)
+   * is kept. Returns the ids of the new ones.
+   */
+  insertMany(tx: Queryable, deliveries: NewDelivery[]): Promise<string[]>;
   find(q: Queryable, endpointId: string, id: string): Promise<Delivery | null>;
+  /** These deliveries, in no particular order (those not found left out). */
+  findMany(q: Queryable, ids: string[]): Promise<Delivery[]>;
   /** Newest first. */
   list(
     q: Queryable,
@@ -274,6 +285,8 @@ export interface WebhookContext {
   attemptTimeoutMs: number;
   /** Tells the worker that deliveries are due now. */
   kick(): void;
+  /** Hands deliveries just committed to the worker, which keeps them to send (ADR 0036), and kicks it. */
+  handOff(deliveries: Delivery[]): void;
   /** Publishes events recorded in the outbox now rather than at the next poll. */
   kickOutbox(): void;
 }

@@ -36,15 +36,27 @@ export interface PublicEvent {
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** `evt_` + 24 base62 characters derived from (source event id, public type): stable across redeliveries. */
+/**
+ * `evt_` + 24 base62 characters derived from (source event id, public type): stable across
+ * redeliveries. The SHA-256 as a 256-bit number, its 24 lowest base-62 digits, lowest first. Worked
+ * out on eight 32-bit limbs (long division by 62: each step's remainder × 2³² + limb stays under
+ * 2⁵³) rather than with BigInt, which allocated two numbers a digit (a tenth of the intake's own
+ * CPU per event); the digits are the same.
+ */
 export function publicEventId(sourceId: string, type: string): string {
-  let n = BigInt(`0x${createHash('sha256').update(`${sourceId}:${type}`).digest('hex')}`);
-  let out = '';
-  while (out.length < 24) {
-    out += ALPHABET[Number(n % 62n)];
-    n /= 62n;
+  const digest = createHash('sha256').update(`${sourceId}:${type}`).digest();
+  const limbs = [0, 4, 8, 12, 16, 20, 24, 28].map((at) => digest.readUInt32BE(at));
+  let out = 'evt_';
+  for (let digit = 0; digit < 24; digit += 1) {
+    let remainder = 0;
+    for (let i = 0; i < limbs.length; i += 1) {
+      const current = remainder * 0x1_0000_0000 + (limbs[i] as number);
+      limbs[i] = Math.floor(current / 62);
+      remainder = current % 62;
+    }
+    out += ALPHABET[remainder];
   }
-  return `evt_${out}`;
+  return out;
 }
 
 /** The grace-period family: `{id, type, createdAt, data}` (camelCase data). */

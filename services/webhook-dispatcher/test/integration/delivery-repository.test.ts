@@ -4,6 +4,7 @@ import { startHarness, startReceiver, type Harness } from '../fixtures/dispatche
 
 // The fan-out's one insert (ADR 0022) sends its rows as one JSON parameter: what comes back must
 // be exactly what went in, in the order given, and a delivery already recorded is kept as it was.
+// Each event's payload is stored once, however many endpoints it goes to (ADR 0036).
 
 let h: Harness;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -56,10 +57,12 @@ describe('recording the deliveries of a fan-out', () => {
       delivery(2, payloads[2] as string, null),
     ];
 
-    expect(await repository.insertMany(h.dispatcher.db, batch)).toBe(3);
+    expect(await repository.insertMany(h.dispatcher.db, batch)).toEqual(batch.map((d) => d.id));
     // The same endpoint and event again (a redelivered internal event), beside a new one.
     const again = { ...delivery(1, '{"changed":true}', null), id: 'del_repoInsert9999999999' };
-    expect(await repository.insertMany(h.dispatcher.db, [again, delivery(4, '{}', null)])).toBe(1);
+    expect(await repository.insertMany(h.dispatcher.db, [again, delivery(4, '{}', null)])).toEqual([
+      'del_repoInsert0000000004',
+    ]);
 
     const { rows } = await h.dispatcher.db.query<{
       id: string;
@@ -72,8 +75,9 @@ describe('recording the deliveries of a fan-out', () => {
       status: string;
       trace_context: Record<string, string> | null;
     }>(
-      `SELECT id, payload, test, event_id, event_created_at, created_at, next_attempt_at, status, trace_context
-       FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY seq`,
+      `SELECT id, payload, test, d.event_id, event_created_at, created_at, next_attempt_at, status, trace_context
+       FROM webhook_deliveries AS d JOIN webhook_event_payloads USING (event_id)
+       WHERE endpoint_id = $1 ORDER BY seq`,
       [endpointId],
     );
     expect(rows.map((r) => r.id)).toEqual([
@@ -94,5 +98,31 @@ describe('recording the deliveries of a fan-out', () => {
       expect(new Date(r.next_attempt_at).getTime()).toBe(later.getTime());
       expect(r.status).toBe('pending');
     }
+  });
+
+  it('when an event goes to several endpoints, then its payload is stored once and each delivery reads it', async () => {
+    const repository = new DeliveryRepository();
+    const other = await h.call('plat_repoInsert000000001', 'POST', '/v1/svc/webhooks', { url: receiver.url });
+    const payload = JSON.stringify({ shared: 'by both deliveries' });
+    const toBoth = [
+      { ...delivery(5, payload, null), id: 'del_repoInsertBoth000001' },
+      {
+        ...delivery(5, payload, null),
+        id: 'del_repoInsertBoth000002',
+        endpointId: other.body.data.id as string,
+      },
+    ];
+    expect(await repository.insertMany(h.dispatcher.db, toBoth)).toHaveLength(2);
+
+    const { rows } = await h.dispatcher.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhook_event_payloads WHERE event_id = $1',
+      [toBoth[0]?.eventId],
+    );
+    expect(rows[0]?.n).toBe(1);
+    const read = await repository.findMany(h.dispatcher.db, [
+      'del_repoInsertBoth000001',
+      'del_repoInsertBoth000002',
+    ]);
+    expect(read.map((d) => d.payload)).toEqual([payload, payload]);
   });
 });

@@ -1,7 +1,7 @@
 import { batchedIdempotentHandler, type Subscription } from '@svc/messaging';
 import type { Database } from '@svc/storage';
 import { dispatchEvents } from '../../domain/dispatch-event.use-case';
-import type { InternalEvent, WebhookContext } from '../../domain/ports';
+import type { Delivery, InternalEvent, WebhookContext } from '../../domain/ports';
 import { toPublicEvents, type PublicEvent } from '../../domain/public-events';
 import { patternsOf } from '@svc/contracts/topology';
 
@@ -20,6 +20,8 @@ const INTAKE_IN_FLIGHT = 2;
 export function platformEventsSubscription(db: Database, ctx: WebhookContext): Subscription {
   // What each message becomes, worked out once when it is checked and used when its batch commits.
   const publicEvents = new WeakMap<InternalEvent, PublicEvent[]>();
+  // The deliveries a batch recorded, under its first message, until it has committed.
+  const recorded = new WeakMap<object, Delivery[]>();
   return {
     queue: PLATFORM_EVENTS_QUEUE,
     patterns: patternsOf(PLATFORM_EVENTS_QUEUE),
@@ -34,7 +36,7 @@ export function platformEventsSubscription(db: Database, ctx: WebhookContext): S
       // here, for that message alone, and the bus retries it, then dead-letters it.
       check: (envelope) => void publicEvents.set(envelope, toPublicEvents(envelope)),
       handle: async (tx, messages) => {
-        await dispatchEvents(
+        const deliveries = await dispatchEvents(
           ctx,
           tx,
           messages.map(({ envelope, traceContext }) => ({
@@ -42,8 +44,19 @@ export function platformEventsSubscription(db: Database, ctx: WebhookContext): S
             traceContext,
           })),
         );
+        const first = messages[0];
+        if (first !== undefined) recorded.set(first, deliveries);
       },
-      afterCommit: () => ctx.kick(),
+      // Committed: the worker gets the deliveries in memory (ADR 0036); their leases are taken in
+      // the database when it has room, and what the database says is due is what it sends.
+      afterCommit: (messages) => {
+        const deliveries = messages.flatMap((m) => {
+          const found = recorded.get(m) ?? [];
+          recorded.delete(m);
+          return found;
+        });
+        ctx.handOff(deliveries);
+      },
     }),
   };
 }
