@@ -32,6 +32,19 @@ function counts(file) {
   return !/^(packages\/test-kit|services\/dashboard)\//.test(relative);
 }
 
+// A module of types only (interfaces, ports) compiles to nothing but tsc's preamble: no line of it
+// can run, yet V8 counts every line of a file no test loaded (and a types-only import never loads
+// it). Such files are left out, as generated types are; a file missing from dist/ stays counted.
+const PREAMBLE =
+  /^("use strict";|Object\.defineProperty\(exports, "__esModule", \{ value: true \}\);|\/\/# sourceMappingURL=.*)?$/;
+function typesOnly(file) {
+  const compiled = file.replace(/\/src\/(.+)\.tsx?$/, '/dist/$1.js');
+  if (compiled === file || !existsSync(compiled)) return false;
+  return readFileSync(compiled, 'utf8')
+    .split('\n')
+    .every((line) => PREAMBLE.test(line.trim()));
+}
+
 // A child's script worth converting: compiled JavaScript of the workspace, not its dependencies.
 const DIST_SCRIPT = new RegExp(
   `^${pathToFileURL(ROOT).href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(packages|services)/(?!test-kit/|dashboard/)[^/]+/dist/(?!.*node_modules).+\\.js$`,
@@ -91,7 +104,8 @@ async function main() {
   }
   const children = await childrenMap(options.children);
   map.merge(children.map);
-  map.filter((file) => counts(file));
+  const typeFiles = map.files().filter((file) => counts(file) && typesOnly(file));
+  map.filter((file) => counts(file) && !typeFiles.includes(file));
 
   const out = path.resolve(ROOT, options.out);
   rmSync(out, { recursive: true, force: true });
@@ -101,7 +115,7 @@ async function main() {
     reports.create(reporter, { file: reporter === 'lcovonly' ? 'lcov.info' : undefined }).execute(context);
   console.log(
     `Merged: ${options.jest.length} jest report(s), ${children.dumps} child process dump(s) ` +
-      `(${children.scripts} scripts), ${map.files().length} source files; lcov at ${path.relative(ROOT, out)}/lcov.info`,
+      `(${children.scripts} scripts), ${map.files().length} source files (${typeFiles.length} of types only left out); lcov at ${path.relative(ROOT, out)}/lcov.info`,
   );
 
   // Where the uncovered lines are: the files with the most, the first place to add a test.
