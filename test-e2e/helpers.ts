@@ -9,7 +9,7 @@ import {
   type DataOf,
   type SvcClient,
 } from '@svc/sdk';
-import { requestJson, uniqueSuffix, type JsonReply } from '@svc/test-kit';
+import { childCoverageEnv, requestJson, uniqueSuffix, type JsonReply } from '@svc/test-kit';
 
 export const ROOT = path.resolve(__dirname, '..');
 
@@ -109,6 +109,7 @@ export async function startEmbedded(dataDir: string, port: number, timeoutMs = 1
       METRICS_PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      ...childCoverageEnv(),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { seriousViolations } from './accessibility';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { MailCatcher } from '@svc/mail';
-import { freePort } from '@svc/test-kit';
+import { childCoverageEnv, freePort } from '@svc/test-kit';
 import { ROOT } from '../helpers';
 
 // The dashboard's browser tests (issue #20): the embedded default as `make dev` starts it, driven
@@ -46,6 +46,7 @@ export async function startDeployment(options: { env?: Record<string, string> } 
       SMTP_URL: mail.url,
       // A suite signs up several accounts from 127.0.0.1 within the hour.
       SIGN_UPS_PER_HOUR: '100',
+      ...childCoverageEnv(),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,6 +13,17 @@ import { randomBytes } from 'node:crypto';
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--min-semi-space-size=16'];
 
+/**
+ * `make test` measures the code these child processes run too (docs/adr/0040): when
+ * SVC_CHILD_V8_COVERAGE names a directory, each child started here writes V8's coverage into it
+ * (NODE_V8_COVERAGE) on exit, and scripts/coverage-merge.mjs maps it back to src/. Jest's own
+ * processes are left out: their coverage is jest's, of the TypeScript it transforms.
+ */
+export function childCoverageEnv(): NodeJS.ProcessEnv {
+  const dir = process.env.SVC_CHILD_V8_COVERAGE;
+  return dir === undefined || dir === '' ? {} : { NODE_V8_COVERAGE: path.resolve(dir) };
+}
+
 /** The port each service takes in cluster mode when ports are fixed (`make up`). */
 export const SERVICE_PORTS: Record<string, number> = {
   gateway: 8080,
@@ -344,6 +355,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     INTERNAL_JWT_SECRET: internalJwtSecret,
     AMQP_URL: options.amqpUrl,
     HOST: '127.0.0.1',
+    ...childCoverageEnv(),
     ...options.env,
   };
 
