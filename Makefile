@@ -127,14 +127,15 @@ soak: build ## Soak (issue #34, not in make test): two replicas of everything fo
 # processes the e2e and integration tests start (SVC_CHILD_V8_COVERAGE, test-kit's childCoverageEnv),
 # merged by scripts/coverage-merge.mjs into coverage/merged (lcov.info, coverage-summary.json).
 # It fails below COVERAGE_LINES % of lines, about a point under the level measured (ADR 0040).
-COVERAGE_LINES ?= 91
+# jest's own coverage of the integration and e2e projects is left out: it doubled their time (see above)
+# and would take make test past 45 minutes; the processes those tests start are measured instead.
+COVERAGE_LINES ?= 89
 JEST_UNIT_COVERAGE = NODE_OPTIONS=--experimental-vm-modules $(PNPM) exec jest --ci --coverage \
 	--coverageDirectory=coverage/unit --selectProjects unit --maxWorkers=$(UNIT_WORKERS)
 JEST_IO_COVERAGE = SVC_CHILD_V8_COVERAGE=coverage/v8-children NODE_OPTIONS=--experimental-vm-modules \
-	$(PNPM) exec jest --ci --coverage --coverageDirectory=coverage/integration --coverageThreshold='{}' \
-	--selectProjects integration e2e
+	$(PNPM) exec jest --ci --selectProjects integration e2e
 COVERAGE_MERGE = node scripts/coverage-merge.mjs --lines=$(COVERAGE_LINES) --out=coverage/merged \
-	--children=coverage/v8-children coverage/unit/coverage-final.json coverage/integration/coverage-final.json
+	--children=coverage/v8-children coverage/unit/coverage-final.json
 
 test: check build ## The whole suite: static checks, build, unit (coverage thresholds), integration, e2e, coverage over all three (>= COVERAGE_LINES % lines), then the fault suite
 	@mkdir -p coverage
