@@ -103,7 +103,9 @@ describe('createService with a fast path', () => {
       body: '{}',
     });
     expect(zipped.status).toBe(415);
-    expect((await zipped.json()).error.message).toMatch(/Content-Encoding gzip/);
+    expect(((await zipped.json()) as { error: { message: string } }).error.message).toMatch(
+      /Content-Encoding gzip/,
+    );
   });
 
   it('when the body is malformed, not an object or an array, or nested too deep, then 400 as body-parser answers, and a valid one passes byte for byte', async () => {
@@ -113,9 +115,11 @@ describe('createService with a fast path', () => {
     for (const bad of ['{"name":', '"just a string"', '42', `${'['.repeat(100)}${']'.repeat(100)}`]) {
       const res = await post(bad);
       expect(res.status).toBe(400);
-      expect((await res.json()).error.code).toBe('VALIDATION_ERROR');
+      const body = (await res.json()) as { error: { code: string } };
+      expect(body.error.code).toBe('VALIDATION_ERROR');
     }
-    expect((await (await post('{"name":')).clone().json()).error.message).toBe('Malformed JSON body');
+    const malformed = (await (await post('{"name":')).json()) as { error: { message: string } };
+    expect(malformed.error.message).toBe('Malformed JSON body');
     const fine = ' \n[1, {"a": "b"}] ';
     const res = await post(fine);
     expect(res.status).toBe(200);
