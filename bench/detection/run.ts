@@ -10,8 +10,8 @@
  *     index's bytes per name (to show memory grows linearly: run again at BENCH_IDENTITIES=5000000);
  *   - single-check p50/p99: in-service (the index, no HTTP), HTTP to detection, and through the
  *     gateway, for exact names, one-typo names, one-typo names wrapped in other words ("X AI",
- *     "The Real X"...) and unknown names; the picture is one local image whose fingerprint is
- *     cached after the first call;
+ *     "The Real X"...) and unknown names; the picture is one local image, which (since the
+ *     likeness work) each check fetches again and has its faces examined in a face worker;
  *   - batch of 100: p50/p99 HTTP to detection and through the gateway.
  * Goals (issue 17) are printed PASS/MISS, and the last line is JSON with every figure.
  *
@@ -267,11 +267,11 @@ async function main(): Promise<number> {
     ['one typo, wrapped', wrapped],
     ['unknown', () => unknownName(random)],
   ];
-  // Warm the picture's fingerprint cache and the JIT.
+  // Start the face workers and warm the JIT.
   await post(detection.url, tokenNow(), '/v1/svc/identity/check', { name: pick(), imageUrl });
   for (let i = 0; i < 500; i++) detection.catalogue.matchName(i % 2 ? wrapped() : typo(random, pick()));
 
-  console.log('\nsingle check (picture fingerprint cached)');
+  console.log('\nsingle check (with the picture, examined each time)');
   let found = 0;
   let protectedChecks = 0;
   const figures: Record<string, { inService: number[]; direct: number[]; viaGateway: number[] }> = {};
