@@ -10,6 +10,7 @@
  * per-response event (its own histogram holds whole milliseconds).
  */
 import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
 import { createHistogram } from 'node:perf_hooks';
 
 export interface CheckBody {
@@ -124,6 +125,38 @@ export async function runLoad(spec: LoadSpec, onMeasuring: () => void): Promise<
   if (spec.warmupSeconds > 0) await fire(spec, spec.warmupSeconds);
   onMeasuring();
   return fire(spec, spec.durationSeconds);
+}
+
+// Load generators running now; an interrupted bench ends them.
+const children = new Set<ChildProcess>();
+
+export function stopLoads(): void {
+  for (const child of children) child.kill();
+}
+
+/** Parent side: `spec` run by this file in a forked child; `onMeasuring` when its warm-up is over. */
+export function runLoadInChild(spec: LoadSpec, onMeasuring: () => void): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    // execArgv: [] so that flags given to this process (--cpu-prof) stay with the servers.
+    const child = fork(__filename, [], {
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    children.add(child);
+    let settled = false;
+    child.on('message', (message: LoadMessage) => {
+      if (message.kind === 'measuring') return onMeasuring();
+      settled = true;
+      if (message.kind === 'result') resolve(message.result);
+      else reject(new Error(`load generator failed on ${spec.name}: ${message.error}`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      if (!settled) reject(new Error(`load generator exited (${signal ?? code}) on ${spec.name}`));
+    });
+    child.send(spec);
+  });
 }
 
 function serveOneSpec(): void {

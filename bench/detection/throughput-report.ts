@@ -61,7 +61,7 @@ export function printReport(identities: number, runs: { trivial: Run; check: Run
     }
   }
   console.log(
-    '  answers that matched a claimed identity, by kind of name: ' +
+    '  200 answers that matched a protected identity, by kind of name: ' +
       Object.entries(matched)
         .map(
           ([kind, t]) =>

@@ -21,7 +21,6 @@
  * picture), TEST_DATABASE_URL.
  * Exit code 1 when any request got anything but the expected 2xx answer.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +35,7 @@ import { freshPostgresDatabase } from '@svc/test-kit';
 import { JWT_SECRET, PING_BODY, PING_PATH, PING_ROUTES, startPingService } from '../gateway/servers';
 import { detectionConfig, intFromEnv, seed, servePicture } from './fixture';
 import { prng, typo, unknownName, WRAPPERS } from './synthetic-names';
-import type { CheckBody, LoadMessage, LoadResult, LoadSpec } from './throughput-load';
+import { runLoadInChild, stopLoads, type CheckBody, type LoadSpec } from './throughput-load';
 import { printReport, type Run } from './throughput-report';
 
 const silent = createLogger('bench', { level: 'silent' });
@@ -100,32 +99,6 @@ function checkBodies(kind: CheckKind, names: string[], imageUrl: string): CheckB
   });
 }
 
-const children = new Set<ChildProcess>();
-
-function runLoadInChild(spec: LoadSpec, onMeasuring: () => void): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    // execArgv: [] so that flags given to this process (--cpu-prof) stay with the servers.
-    const child = fork(path.join(__dirname, 'throughput-load.js'), [], {
-      execArgv: [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    children.add(child);
-    let settled = false;
-    child.on('message', (message: LoadMessage) => {
-      if (message.kind === 'measuring') return onMeasuring();
-      settled = true;
-      if (message.kind === 'result') resolve(message.result);
-      else reject(new Error(`load generator failed on ${spec.name}: ${message.error}`));
-    });
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      children.delete(child);
-      if (!settled) reject(new Error(`load generator exited (${signal ?? code}) on ${spec.name}`));
-    });
-    child.send(spec);
-  });
-}
-
 /** A run of `spec` with this process's CPU (gateway + services) over its measured part. */
 async function measure(spec: LoadSpec): Promise<Run> {
   let cpuAtStart: NodeJS.CpuUsage | undefined;
@@ -162,7 +135,7 @@ async function main(): Promise<number> {
   });
   const cleanups: (() => Promise<void> | void)[] = [];
   const cleanUp = async () => {
-    for (const child of children) child.kill();
+    stopLoads();
     for (const step of cleanups.reverse()) await step();
   };
   cleanups.push(
