@@ -10,8 +10,8 @@
  *     index's bytes per name (to show memory grows linearly: run again at BENCH_IDENTITIES=5000000);
  *   - single-check p50/p99: in-service (the index, no HTTP), HTTP to detection, and through the
  *     gateway, for exact names, one-typo names, one-typo names wrapped in other words ("X AI",
- *     "The Real X"...) and unknown names; the picture is one local image whose fingerprint is
- *     cached after the first call;
+ *     "The Real X"...) and unknown names; the picture is one local image, which (since the
+ *     likeness work) each check fetches again and has its faces examined in a face worker;
  *   - batch of 100: p50/p99 HTTP to detection and through the gateway.
  * Goals (issue 17) are printed PASS/MISS, and the last line is JSON with every figure.
  *
@@ -23,37 +23,19 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '@svc/config';
-import { detectionConfigSchema, startDetection } from '@svc/detection';
+import { startDetection } from '@svc/detection';
 import { gatewayConfigSchema, startGateway } from '@svc/gateway';
 import { createLogger } from '@svc/logger';
 import { InProcessMessageBus } from '@svc/messaging';
 import { signInternalToken } from '@svc/service-kit';
-import { createDatabase } from '@svc/storage';
 import { freshPostgresDatabase } from '@svc/test-kit';
-import sharp from 'sharp';
 import { request, type Dispatcher } from 'undici';
-import { personName, prng, typo, unknownName, variationsOf, WRAPPERS } from './synthetic-names';
+import { detectionConfig, intFromEnv, percentile, SECRET, seed, servePicture } from './fixture';
+import { prng, typo, unknownName, WRAPPERS } from './synthetic-names';
 
 const silent = createLogger('bench', { level: 'silent' });
-const SECRET = 'bench-detection-secret-0123456789-abcdef';
-
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
 
 function summary(label: string, samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -66,47 +48,6 @@ function summary(label: string, samples: number[]): string {
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-
-async function seed(url: string, count: number, random: () => number): Promise<string[]> {
-  const db = await createDatabase({ url });
-  const names: string[] = [];
-  const PAGE = 5_000;
-  try {
-    for (let start = 0; start < count; start += PAGE) {
-      const size = Math.min(PAGE, count - start);
-      const claimIds: string[] = [];
-      const owners: string[] = [];
-      const primary: string[] = [];
-      const variations: string[] = [];
-      const boxIds: string[] = [];
-      const policies: string[] = [];
-      for (let i = 0; i < size; i++) {
-        const n = start + i;
-        const name = personName(random);
-        names.push(name);
-        claimIds.push(`claim_bench${String(n).padStart(9, '0')}`);
-        boxIds.push(`box_bench${String(n).padStart(9, '0')}`);
-        owners.push(`plat_owner${n % 1000}`);
-        primary.push(name);
-        variations.push(JSON.stringify(variationsOf(random, name)));
-        policies.push(
-          ['BLOCK_ALL', 'LICENSE', 'MONETIZE', 'TEAM', 'OPEN', 'BLOCK_COMMERCIAL'][n % 6] ?? 'LICENSE',
-        );
-      }
-      await db.query(
-        `INSERT INTO identities (claim_id, owner_platform_id, name, variations, entity_type, verification_tier, verified_at,
-           claim_updated_at, box_id, policy, enforcement, policy_config, royalty_rate, boxed_at, box_updated_at, change_seq)
-         SELECT c, o, n, v::jsonb, 'INDIVIDUAL', 'SILVER', now(), now(), b, p, 'MODERATE', '{}'::jsonb, 0, now(), now(),
-           nextval('identity_change_seq')
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(c, o, n, v, b, p)`,
-        [claimIds, owners, primary, variations, boxIds, policies],
-      );
-    }
-  } finally {
-    await db.close();
-  }
-  return names;
-}
 
 const GOALS = {
   loadSeconds: 15,
@@ -130,19 +71,6 @@ function p50(samples: number[]): number {
     [...samples].sort((a, b) => a - b),
     50,
   );
-}
-
-function detectionConfig(url: string, snapshotPath: string, snapshots = true) {
-  return loadConfig(detectionConfigSchema, {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: url,
-    INTERNAL_JWT_SECRET: SECRET,
-    LOG_LEVEL: 'silent',
-    SVC_ALLOW_PRIVATE_FETCH: 'true',
-    INDEX_SNAPSHOT_PATH: snapshotPath,
-    INDEX_SNAPSHOTS: String(snapshots),
-  });
 }
 
 /** The child's part: a cold start (rebuild from the projection), which writes the snapshot. */
@@ -206,23 +134,8 @@ async function main(): Promise<number> {
   const gatewayDb = await freshPostgresDatabase('bench_gateway');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-detection-'));
   const snapshotPath = path.join(dataDir, 'identity-index.snapshot');
-  const picture = await sharp({
-    create: { width: 320, height: 320, channels: 3, background: { r: 40, g: 120, b: 200 } },
-  })
-    .composite([
-      {
-        input: Buffer.from(
-          '<svg width="320" height="320"><circle cx="160" cy="140" r="90" fill="#f4c"/></svg>',
-        ),
-      },
-    ])
-    .jpeg()
-    .toBuffer();
-  const images = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(picture),
-  );
-  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
-  const imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/avatar.jpg`;
+  const images = await servePicture();
+  const imageUrl = images.url;
 
   const bus = new InProcessMessageBus({ logger: silent });
   // Once to create the schema, then stopped: the seeded rows are loaded by the later starts.
@@ -354,11 +267,11 @@ async function main(): Promise<number> {
     ['one typo, wrapped', wrapped],
     ['unknown', () => unknownName(random)],
   ];
-  // Warm the picture's fingerprint cache and the JIT.
+  // Start the face workers and warm the JIT.
   await post(detection.url, tokenNow(), '/v1/svc/identity/check', { name: pick(), imageUrl });
   for (let i = 0; i < 500; i++) detection.catalogue.matchName(i % 2 ? wrapped() : typo(random, pick()));
 
-  console.log('\nsingle check (picture fingerprint cached)');
+  console.log('\nsingle check (with the picture, examined each time)');
   let found = 0;
   let protectedChecks = 0;
   const figures: Record<string, { inService: number[]; direct: number[]; viaGateway: number[] }> = {};
