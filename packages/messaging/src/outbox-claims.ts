@@ -104,3 +104,47 @@ export async function unsentCount(q: Queryable, after: number): Promise<number> 
   });
   return rows[0]?.backlog ?? 0;
 }
+
+/** A busy relay's claims look back this often, from where the previous look back started. */
+const LOOK_BACK_MS = 1000;
+
+/** A busy relay's claims start from the first unsent row again this often. */
+const FULL_RESCAN_MS = 10_000;
+
+/**
+ * Where a relay's next claim starts (PostgreSQL). The unsent index keeps the entries of the rows
+ * sent since the last vacuum, and while passes overlap they are not yet dead to everyone, so each
+ * claim from the first row would walk them all again: a claim starts after the previous one's last
+ * row. A row that commits after a claim went past its id (its transaction took the id earlier) is
+ * found by looking back: once a second from where the previous look back started, every 10 s from
+ * the first row, and at the pass after one that was not full or failed.
+ */
+export class ClaimCursor {
+  /** The last row the latest full claim took (0 after a claim that was not full, or a failure). */
+  claimedUpTo = 0;
+  private lookBackFrom = 0;
+  private lookBackAt = Number.NEGATIVE_INFINITY;
+  private fullRescanAt = Number.NEGATIVE_INFINITY;
+
+  /** The id the next claim starts after. */
+  next(): number {
+    const now = performance.now();
+    let after = this.claimedUpTo;
+    if (now >= this.fullRescanAt) {
+      after = 0;
+      this.fullRescanAt = now + FULL_RESCAN_MS;
+    } else if (now >= this.lookBackAt) {
+      after = Math.min(this.lookBackFrom, after);
+    } else {
+      return after;
+    }
+    this.lookBackAt = now + LOOK_BACK_MS;
+    this.lookBackFrom = this.claimedUpTo;
+    return after;
+  }
+
+  /** Records the last id a full claim took; 0 makes the next claim start from the first row. */
+  claimed(upTo: number): void {
+    this.claimedUpTo = upTo;
+  }
+}

@@ -4,6 +4,7 @@ import type { Logger } from '@svc/logger';
 import type { Database, Queryable } from '@svc/storage';
 import type { MessageBus } from './message-bus';
 import {
+  ClaimCursor,
   claimAndMark,
   markSent,
   recordFailure,
@@ -59,10 +60,7 @@ interface PassOutcome {
 // A PGlite database is one connection in this process: relays on it take turns (see `pass`).
 const pgliteTurns = new WeakMap<Database, Promise<unknown>>();
 
-/**
- * The backlog gauge is refreshed at most this often while the relay is busy (a count is not
- * free), and a busy relay's claims start from the first unsent row again this often (below).
- */
+/** The backlog gauge is refreshed at most this often while the relay is busy (a count is not free). */
 const REFRESH_MS = 1000;
 
 /**
@@ -76,9 +74,8 @@ const REFRESH_MS = 1000;
  * sent at once (`FOR UPDATE SKIP LOCKED`), publishes, gives back any row not confirmed, and
  * commits; the mark is seen by no one before the commit, and a crash rolls it back (ADR 0037).
  * While batches follow one another, each claim starts after the previous one's last row instead of
- * walking the index entries of the rows already sent; once a second, and after any pass that was
- * not full or failed, a claim starts from the first unsent row again, so a row that committed late
- * with a lower id waits at most that long.
+ * walking the index entries of the rows already sent, and looks back now and then for a row that
+ * committed late with a lower id (`ClaimCursor`).
  *
  * A relay cut off from its broker must not hold rows that another replica could publish: a pass
  * claims rows only when the broker answered within the last second (a confirm, or a `probe` of the
@@ -94,9 +91,7 @@ export class OutboxRelay {
   private readonly breaker: OutboxRelayBreaker;
   private readonly publisher: OutboxPublisher;
   private backlogAt = Number.NEGATIVE_INFINITY;
-  /** The next claim starts after this id (0: from the first unsent row). */
-  private claimAfter = 0;
-  private rescanAt = Number.NEGATIVE_INFINITY;
+  private readonly cursor = new ClaimCursor();
   private running = false;
   private kicked = false;
   private loop: Promise<void> | undefined;
@@ -228,25 +223,24 @@ export class OutboxRelay {
     // second and only past the last claim (the entries of the rows just sent stay in the index
     // until vacuum); after a pass that was not full, all of it.
     if (!outcome.full) await this.recordBacklog(0);
-    else if (performance.now() - this.backlogAt >= REFRESH_MS) await this.recordBacklog(this.claimAfter);
+    else if (performance.now() - this.backlogAt >= REFRESH_MS)
+      await this.recordBacklog(this.cursor.claimedUpTo);
     return outcome;
   }
 
   /** PostgreSQL: claimed and marked in one statement; what is not confirmed is given back. */
   private async claimAndPublish(tx: Queryable, onReadFull?: () => void): Promise<PassOutcome> {
-    const rescan = performance.now() >= this.rescanAt;
-    if (rescan) this.rescanAt = performance.now() + REFRESH_MS;
     const rows = await claimAndMark(tx, {
       now: this.clock.now(),
-      after: rescan ? 0 : this.claimAfter,
+      after: this.cursor.next(),
       limit: this.batchSize,
     });
     const full = rows.length === this.batchSize;
-    this.claimAfter = full ? (rows[rows.length - 1]?.id ?? 0) : 0;
+    this.cursor.claimed(full ? (rows[rows.length - 1]?.id ?? 0) : 0);
     if (full) onReadFull?.();
     const { confirmed, failure } = await this.publisher.publish(rows);
     if (confirmed < rows.length) {
-      this.claimAfter = 0;
+      this.cursor.claimed(0);
       const attempted = failure !== undefined && !isOpenBreaker(failure.err) ? failure : undefined;
       if (attempted !== undefined) this.publisher.countFailure(attempted.row, attempted.err);
       await releaseClaimed(tx, {
