@@ -144,3 +144,17 @@ export function describeWork(work: WorkPerEvent): string {
     `${work.waitMicros.toFixed(1)} µs waited by the relay`
   );
 }
+
+/** The figures for the JSON line, rounded. */
+export function roundedWork(work: WorkPerEvent): WorkPerEvent {
+  const to = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
+  return {
+    statements: to(work.statements, 4),
+    transactions: to(work.transactions, 4),
+    rowsRead: to(work.rowsRead, 2),
+    rowsWritten: to(work.rowsWritten, 2),
+    buffers: to(work.buffers, 1),
+    dbMicros: to(work.dbMicros, 1),
+    waitMicros: to(work.waitMicros, 1),
+  };
+}
