@@ -12,7 +12,9 @@
  * amqplib alone (confirmed publish, manual-ack consume; ./amqp-baseline.ts). The end-to-end figure
  * is bounded by the scheduler, so the relay is also timed alone: the services stop, the outbox
  * rows are marked unsent again, and an OutboxRelay with the services' defaults publishes them to
- * the same consumer. The goal of issue #18 is that this keeps at least half of amqplib alone. Then proves exactly once: every step fired
+ * the same consumer, on a pool of its own whose statements are counted and timed, with the bench
+ * database's counters read before and after (./db-work.ts): the relay's database work per event.
+ * The goal of issue #33 is that the relay keeps at least 60 % of amqplib alone. Then proves exactly once: every step fired
  * once, every violation enforced once, one event of each type per grace period in the outbox and
  * on the bus. The last line is one JSON object with the figures.
  *
@@ -25,84 +27,17 @@ import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@svc/logger';
 import { AmqpMessageBus, messagingMigrations, OutboxRelay } from '@svc/messaging';
-import { createDatabase, loadMigrationsFromDir, runMigrations, type Database } from '@svc/storage';
+import { createDatabase, loadMigrationsFromDir, runMigrations } from '@svc/storage';
 import { freePort, freshPostgresDatabase, isolatedAmqpUrl } from '@svc/test-kit';
-import { connect } from 'amqplib';
 import { amqplibBaseline, BASELINE_WINDOW, CONSUMER_PREFETCH } from './amqp-baseline';
+import { countingDatabase, describeWork, roundedWork, settledServerWork, workPerEvent } from './db-work';
+import { count, deleteQueue, intFromEnv, round, seed, waitReady } from './fixtures';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
 const GRACE_PERIODS = intFromEnv('BENCH_GRACE_PERIODS', 100_000);
 const REPLICAS = intFromEnv('BENCH_REPLICAS', 1);
-const GOAL_RATIO = 0.5;
-const PLATFORMS = 100;
-const BOXES = 50;
-
-async function count(db: Database, sql: string): Promise<number> {
-  const { rows } = await db.query<{ n: unknown }>(sql);
-  return Number(rows[0]?.n ?? 0);
-}
-
-/** The seeded state: every grace period active, its reminders long fired, its expiry due within the last minute. */
-async function seed(db: Database): Promise<void> {
-  const n = GRACE_PERIODS;
-  await db.query(
-    `INSERT INTO avatars (ref, platform_id, avatar_id, name, creator_id, user_count, commercial, revision, evaluation,
-       created_at, updated_at)
-     SELECT 'av_bench' || i, 'plat_bench' || (i % ${PLATFORMS}), 'avatar-' || i, 'Bench Identity ' || (i % ${BOXES}),
-       'creator-' || i, i % 20000, false, 1, 'completed', now() - interval '30 days', now() - interval '30 days'
-     FROM generate_series(1, ${n}) AS i`,
-  );
-  await db.query(
-    `INSERT INTO grace_periods (id, platform_id, violation_id, box_id, claim_id, identity_name, box_owner_platform_id,
-       policy, environment, enforcement, status, started_at, expires_at, day0_recipients)
-     SELECT 'gp_bench' || i, 'plat_bench' || (i % ${PLATFORMS}), 'viol_bench' || i, 'box_bench' || (i % ${BOXES}),
-       'claim_bench' || (i % ${BOXES}), 'Bench Identity ' || (i % ${BOXES}), 'plat_owner', 'BLOCK_ALL', 'production',
-       'MODERATE', 'active', now() - interval '30 days', now() - interval '60 seconds' + (i % 60) * interval '1 second', '[]'
-     FROM generate_series(1, ${n}) AS i`,
-  );
-  await db.query(
-    `INSERT INTO violations (id, platform_id, avatar_ref, box_id, claim_id, identity_name, box_owner_platform_id, policy,
-       enforcement, policy_config, status, severity, confidence, layer, classification, matched_variations,
-       image_match_score, parody_likelihood, detected_at, grace_period_id)
-     SELECT 'viol_bench' || i, 'plat_bench' || (i % ${PLATFORMS}), 'av_bench' || i, 'box_bench' || (i % ${BOXES}),
-       'claim_bench' || (i % ${BOXES}), 'Bench Identity ' || (i % ${BOXES}), 'plat_owner', 'BLOCK_ALL', 'MODERATE', '{}',
-       'pending', 'medium', 0.95, 1, 'EXACT_MATCH', '[]', NULL, 0, now() - interval '30 days', 'gp_bench' || i
-     FROM generate_series(1, ${n}) AS i`,
-  );
-  await db.query(
-    `INSERT INTO timeline_steps (grace_period_id, platform_id, kind, position, due_at, status, fired_at)
-     SELECT g.id, g.platform_id, k.kind, k.position,
-       CASE WHEN k.kind = 'expiry' THEN g.expires_at ELSE g.started_at + k.position * interval '7 days' END,
-       CASE WHEN k.kind = 'expiry' THEN 'scheduled' ELSE 'fired' END,
-       CASE WHEN k.kind = 'expiry' THEN NULL ELSE g.started_at + k.position * interval '7 days' END
-     FROM grace_periods g
-     CROSS JOIN (VALUES ('reminder_7', 0), ('reminder_21', 1), ('reminder_28', 2), ('ending', 3), ('expiry', 4))
-       AS k(kind, position)`,
-  );
-  await db.query('ANALYZE');
-}
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`enforcement exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const GOAL_RATIO = 0.6;
 
 async function main(): Promise<void> {
   // A vhost of its own: enforcement declares every consumer's queue, and the 100,000 events of the
@@ -133,7 +68,7 @@ async function main(): Promise<void> {
       },
     ]);
     const seeding = performance.now();
-    await seed(db);
+    await seed(db, GRACE_PERIODS);
     console.log(
       `Seeded ${GRACE_PERIODS.toLocaleString('en')} active grace periods due within one minute in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
     );
@@ -228,6 +163,11 @@ async function main(): Promise<void> {
       ),
     );
     await db.query('UPDATE outbox SET published_at = NULL');
+    // A vacuumed table, as a steady outbox is, so the relay's own work is what is counted.
+    await db.query('VACUUM ANALYZE outbox');
+    const serverBefore = await settledServerWork(db);
+    const relayPool = await createDatabase({ url: database.url, applicationName: 'bench-relay' });
+    const counted = countingDatabase(relayPool);
     replaying = true;
     const publisherBus = await AmqpMessageBus.connect({
       url: infra.amqpUrl,
@@ -235,7 +175,7 @@ async function main(): Promise<void> {
       connectionName: 'bench-enforcement-relay',
     });
     const relay = new OutboxRelay({
-      db,
+      db: counted.db,
       bus: publisherBus,
       logger: createLogger('bench-relay', { level: 'warn' }),
       name: 'bench',
@@ -253,10 +193,13 @@ async function main(): Promise<void> {
     const relaySeconds = (performance.now() - relayStarted) / 1000;
     await relay.stop();
     await publisherBus.close();
+    await relayPool.close();
+    const relayWork = workPerEvent(counted.work, serverBefore, await settledServerWork(db), expectedEvents);
     const relayPerSecond = expectedEvents / relaySeconds;
     console.log(
       `Relay:     the ${expectedEvents.toLocaleString('en')} outbox rows marked unsent again and published by an OutboxRelay to the consumer in ${relaySeconds.toFixed(1)} s (${Math.round(relayPerSecond).toLocaleString('en')} events/s)`,
     );
+    console.log(`Relay DB:  per event ${describeWork(relayWork)}`);
 
     // The same payloads through amqplib alone, on the same broker, now that the services are idle.
     const { rows: outboxRows } = await db.query<{ type: string; eventId: string; payload: string }>(
@@ -319,6 +262,7 @@ async function main(): Promise<void> {
       eventsPerSecond: round(eventsPerSecond, 1),
       relaySeconds: round(relaySeconds, 2),
       relayEventsPerSecond: round(relayPerSecond, 1),
+      relayDbPerEvent: roundedWork(relayWork),
       baseline: {
         messages: baseline.messages,
         seconds: round(baseline.seconds, 2),
@@ -346,23 +290,6 @@ async function main(): Promise<void> {
   }
   if (summary !== undefined) console.log(JSON.stringify({ ...summary, checksFailed: failures }));
   process.exit(failures === 0 ? 0 : 1);
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-}
-
-/** Removes the consumer's queue and its dead-letter queue from the shared broker. */
-async function deleteQueue(amqpUrl: string, queue: string): Promise<void> {
-  const connection = await connect(amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    await channel.deleteQueue(queue);
-    await channel.deleteQueue(`${queue}.dlq`);
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
 }
 
 main().catch((err: unknown) => {

@@ -1,26 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { systemClock, type Clock } from '@svc/clock';
-import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts/common';
-import { isTransientFailure } from '@svc/errors';
+import type { Clock } from '@svc/clock';
+import type { EventEnvelope } from '@svc/contracts/common';
 import type { Logger } from '@svc/logger';
-import type {
-  ConsumerStats,
-  DeadLetter,
-  DeadLetterSummary,
-  MessageBus,
-  MessageHandler,
-  Subscription,
-} from './message-bus';
-import {
-  abortableSleep,
-  ConsumerCounters,
-  describeError,
-  retryDelayMs,
-  TRANSIENT_RETRY_BACKOFF,
-  type RetryBackoff,
-} from './retry-backoff';
-import { MemoryDeadLetterStore, type DeadLetterStore, type KeptDeadLetter } from './dead-letter-store';
-import { consumeInTrace, messageTraceHeaders } from './trace-context';
+import type { ConsumerStats, DeadLetter, DeadLetterSummary, MessageBus, Subscription } from './message-bus';
+import { describeError, type RetryBackoff } from './retry-backoff';
+import { MemoryDeadLetterStore, type DeadLetterStore } from './dead-letter-store';
+import { deadLetterSummary, publicDeadLetter } from './in-process-dead-letters';
+import { InProcessDelivery, type QueueState } from './in-process-delivery';
+import { messageTraceHeaders } from './trace-context';
 import { topicMatches } from './topic-matcher';
 
 export interface InProcessMessageBusOptions {
@@ -52,38 +38,6 @@ export interface QueueDeclaration {
   maxAttempts?: number;
 }
 
-interface PendingMessage {
-  /** The envelope as published, serialised: every delivery parses its own copy, as off the wire. */
-  body: string;
-  deliveries: number;
-  /** Non-transient failures so far: these count toward `maxAttempts`. */
-  failures: number;
-  /** The publisher's trace context (tracing on), as AMQP headers would carry it. */
-  trace?: Record<string, string>;
-  resolve(): void;
-  reject(err: Error): void;
-}
-
-interface Consumer {
-  handler: MessageHandler;
-  prefetch: number;
-  inFlight: number;
-}
-
-interface QueueState {
-  name: string;
-  patterns: Set<string>;
-  maxAttempts: number;
-  consumers: Consumer[];
-  /** Round-robin cursor over the consumers, as RabbitMQ spreads a queue over competing consumers. */
-  nextConsumer: number;
-  ready: PendingMessage[];
-  /** Dead letters of this queue being replayed now: a second replay leaves them alone. */
-  replaying: Set<number>;
-  /** Consecutive transient failures of this queue's handlers: the pace of retries in an outage. */
-  outageStreak: number;
-}
-
 const DEFAULT_MAX_ATTEMPTS = 5;
 const DEFAULT_PREFETCH = 16;
 
@@ -110,10 +64,7 @@ const DEFAULT_PREFETCH = 16;
  */
 export class InProcessMessageBus implements MessageBus {
   private readonly queues = new Map<string, QueueState>();
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly handlerContext = new AsyncLocalStorage<string>();
-  private readonly closing = new AbortController();
-  private readonly counters = new ConsumerCounters();
+  private readonly delivery: InProcessDelivery;
   private closed = false;
   private opened: boolean;
   private readonly store: DeadLetterStore;
@@ -122,6 +73,7 @@ export class InProcessMessageBus implements MessageBus {
   constructor(private readonly options: InProcessMessageBusOptions = {}) {
     this.opened = options.heldUntilOpen !== true;
     this.store = options.deadLetterStore ?? new MemoryDeadLetterStore();
+    this.delivery = new InProcessDelivery(options, this.store);
     let resolve!: () => void;
     let reject!: (err: Error) => void;
     const promise = new Promise<void>((res, rej) => {
@@ -168,8 +120,8 @@ export class InProcessMessageBus implements MessageBus {
           });
         }),
     );
-    for (const queue of targets) this.dispatch(queue);
-    if (this.handlerContext.getStore() !== undefined) {
+    for (const queue of targets) this.delivery.dispatch(queue);
+    if (this.delivery.handlerContext.getStore() !== undefined) {
       // Published from a handler: queued is as safe as the handler's own message (see above).
       for (const promise of settled) promise.catch(() => undefined);
       return;
@@ -184,7 +136,7 @@ export class InProcessMessageBus implements MessageBus {
       throw new RangeError('prefetch must be a positive integer');
     const queue = this.declare(subscription);
     queue.consumers.push({ handler: subscription.handler, prefetch, inFlight: 0 });
-    this.dispatch(queue);
+    this.delivery.dispatch(queue);
   }
 
   /** Declares a queue and its bindings with no consumer yet: messages routed to it wait there. */
@@ -203,9 +155,9 @@ export class InProcessMessageBus implements MessageBus {
    */
   async close(): Promise<void> {
     this.closed = true;
-    this.closing.abort();
+    this.delivery.close();
     this.opening.reject(new Error('The in-process message bus closed before it opened'));
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    while (this.delivery.inFlight.size > 0) await Promise.allSettled([...this.delivery.inFlight]);
     for (const queue of this.queues.values()) {
       for (const message of queue.ready.splice(0)) {
         message.reject(new Error('The in-process message bus closed before the message was handled'));
@@ -230,17 +182,7 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   async listDeadLetters(queue: string, limit = 100): Promise<DeadLetterSummary[]> {
-    return (await this.store.list(queue, limit)).map((letter) => {
-      const envelope = publicDeadLetter(letter).envelope as Partial<EventEnvelope> | null;
-      return {
-        queue,
-        eventId: typeof envelope?.id === 'string' ? envelope.id : null,
-        type: typeof envelope?.type === 'string' ? envelope.type : null,
-        attempts: letter.attempts,
-        reason: letter.reason,
-        deadLetteredAt: letter.deadLetteredAt,
-      };
-    });
+    return (await this.store.list(queue, limit)).map((letter) => deadLetterSummary(queue, letter));
   }
 
   /**
@@ -277,13 +219,13 @@ export class InProcessMessageBus implements MessageBus {
     }
     if (letters.length > 0) {
       this.options.logger?.info({ queue, replayed: letters.length }, 'dead letters replayed');
-      this.dispatch(state);
+      this.delivery.dispatch(state);
     }
     return letters.length;
   }
 
   consumerStats(queue: string): ConsumerStats {
-    return this.counters.snapshot(queue);
+    return this.delivery.counters.snapshot(queue);
   }
 
   private declare(declaration: QueueDeclaration): QueueState {
@@ -312,158 +254,4 @@ export class InProcessMessageBus implements MessageBus {
     for (const pattern of declaration.patterns) queue.patterns.add(pattern);
     return queue;
   }
-
-  private dispatch(queue: QueueState): void {
-    while (!this.closed && queue.ready.length > 0) {
-      const consumer = this.freeConsumer(queue);
-      if (consumer === undefined) return;
-      const message = queue.ready.shift();
-      if (message === undefined) return;
-      consumer.inFlight += 1;
-      const delivery = this.deliver(queue, consumer, message).finally(() => {
-        consumer.inFlight -= 1;
-        this.inFlight.delete(delivery);
-        this.dispatch(queue);
-      });
-      this.inFlight.add(delivery);
-    }
-  }
-
-  private freeConsumer(queue: QueueState): Consumer | undefined {
-    const count = queue.consumers.length;
-    for (let i = 0; i < count; i += 1) {
-      const index = (queue.nextConsumer + i) % count;
-      const consumer = queue.consumers[index];
-      if (consumer !== undefined && consumer.inFlight < consumer.prefetch) {
-        queue.nextConsumer = (index + 1) % count;
-        return consumer;
-      }
-    }
-    return undefined;
-  }
-
-  private async deliver(queue: QueueState, consumer: Consumer, message: PendingMessage): Promise<void> {
-    message.deliveries += 1;
-    const attempt = message.deliveries;
-    const raw: unknown = JSON.parse(message.body);
-    const parsed = eventEnvelopeSchema.safeParse(raw);
-    if (!parsed.success) {
-      // Poison: no retry can make it valid.
-      await this.deadLetter(
-        queue,
-        message,
-        raw,
-        message.failures + 1,
-        `poison: ${describeError(parsed.error)}`,
-      );
-      return;
-    }
-    const counters = this.counters.of(queue.name);
-    try {
-      const envelope = parsed.data as EventEnvelope;
-      await this.handlerContext.run(queue.name, () =>
-        consumeInTrace(queue.name, envelope, message.trace, attempt, () =>
-          consumer.handler(envelope, { attempt, redelivered: attempt > 1 }),
-        ),
-      );
-      if (queue.outageStreak > 0) {
-        this.options.logger?.info({ queue: queue.name }, 'handler succeeded again after transient failures');
-        queue.outageStreak = 0;
-      }
-      message.resolve();
-    } catch (err) {
-      const reason = describeError(err);
-      let delay: number;
-      if (isTransientFailure(err)) {
-        // A dependency is down: keep the message for as long as it lasts, at a capped pace.
-        queue.outageStreak += 1;
-        counters.transientRetries += 1;
-        const log = queue.outageStreak === 1 ? this.options.logger?.warn : this.options.logger?.debug;
-        log?.call(
-          this.options.logger,
-          { queue: queue.name, eventId: parsed.data.id, attempt, reason },
-          'handler failed transiently, will retry without counting the attempt',
-        );
-        delay = retryDelayMs(queue.outageStreak, {
-          ...TRANSIENT_RETRY_BACKOFF,
-          ...this.options.transientBackoff,
-        });
-      } else {
-        message.failures += 1;
-        if (message.failures >= queue.maxAttempts) {
-          await this.deadLetter(queue, message, raw, message.failures, reason);
-          return;
-        }
-        counters.failedRetries += 1;
-        this.options.logger?.warn(
-          { queue: queue.name, eventId: parsed.data.id, attempt, failures: message.failures, reason },
-          'handler failed',
-        );
-        delay = retryDelayMs(message.failures, this.options.retryBackoff);
-      }
-      await abortableSleep(delay, this.closing.signal);
-      if (this.closed) {
-        message.reject(new Error('The in-process message bus closed before the message was handled'));
-        return;
-      }
-      // Back at the head, as RabbitMQ requeues a rejected message near its original position.
-      queue.ready.unshift(message);
-    }
-  }
-
-  /**
-   * Keeps the message as a dead letter, then settles it (its outbox row may be marked sent). While
-   * the store fails, it keeps trying; a bus closing meanwhile fails the publish instead, so the
-   * outbox publishes the message again after the restart.
-   */
-  private async deadLetter(
-    queue: QueueState,
-    message: PendingMessage,
-    raw: unknown,
-    attempts: number,
-    reason: string,
-  ): Promise<void> {
-    const letter = {
-      queue: queue.name,
-      body: message.body,
-      attempts,
-      reason,
-      deadLetteredAt: (this.options.clock ?? systemClock).now().toISOString(),
-    };
-    for (let failures = 1; ; failures += 1) {
-      try {
-        await this.store.keep(letter);
-        break;
-      } catch (err) {
-        this.options.logger?.warn(
-          { queue: queue.name, err: describeError(err), failures },
-          'a dead letter could not be kept; trying again',
-        );
-        await abortableSleep(retryDelayMs(failures, TRANSIENT_RETRY_BACKOFF), this.closing.signal);
-        if (this.closed) {
-          message.reject(new Error('The in-process message bus closed before the dead letter was kept'));
-          return;
-        }
-      }
-    }
-    this.counters.of(queue.name).deadLettered += 1;
-    const eventId = (raw as { id?: unknown } | null)?.id;
-    this.options.logger?.error({ queue: queue.name, eventId, attempts, reason }, 'message dead-lettered');
-    message.resolve();
-  }
-}
-
-function publicDeadLetter(letter: KeptDeadLetter): DeadLetter {
-  let envelope: unknown;
-  try {
-    envelope = JSON.parse(letter.body);
-  } catch {
-    envelope = letter.body;
-  }
-  return {
-    queue: letter.queue,
-    envelope: envelope as EventEnvelope,
-    attempts: letter.attempts,
-    reason: letter.reason,
-  };
 }

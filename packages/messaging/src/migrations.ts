@@ -56,5 +56,16 @@ CREATE TABLE entity_versions (
 ALTER TABLE outbox ADD COLUMN trace_context jsonb NULL;
 `,
     },
+    {
+      version: 12,
+      name: 'outbox_without_event_id_index',
+      sql: `
+-- ADR 0037: every row gets one more index entry for each index it has, at the append and again
+-- when the relay marks it sent (a new row version, the partial index's predicate changed). Event
+-- ids are drawn at random (newId), nothing looks a row up by its event id, and consumers dedupe by
+-- it in their own inbox: the unique index cost a third of the relay's buffer pages for nothing.
+ALTER TABLE outbox DROP CONSTRAINT IF EXISTS outbox_event_id_key;
+`,
+    },
   ],
 };

@@ -1,43 +1,25 @@
-import CircuitBreaker from 'opossum';
 import { register as defaultRegistry, type Registry } from 'prom-client';
 import { systemClock, type Clock } from '@svc/clock';
-import type { EventEnvelope } from '@svc/contracts/common';
 import type { Logger } from '@svc/logger';
-import { kyselyOn, sql, type Database, type Queryable, type Selectable } from '@svc/storage';
-import type { DB } from './db.generated';
-import { BatchPublishError, type MessageBus } from './message-bus';
+import type { Database, Queryable } from '@svc/storage';
+import type { MessageBus } from './message-bus';
+import {
+  ClaimCursor,
+  claimAndMark,
+  markSent,
+  recordFailure,
+  releaseClaimed,
+  selectUnsent,
+  unsentBacklog,
+  unsentCount,
+} from './outbox-claims';
 import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
+import { OutboxPublisher, type OutboxRelayHooks } from './outbox-publisher';
+import { isOpenBreaker, OutboxRelayBreaker, type OutboxRelayBreakerOptions } from './outbox-relay-breaker';
 import { describeError } from './retry-backoff';
-import { publishInTrace } from './trace-context';
 
-/** Test seams of the relay. */
-export interface OutboxRelayHooks {
-  /**
-   * Runs after each confirmed publish, before the row is marked sent. Throwing here stands for a
-   * crash at the worst moment: the pass is abandoned and nothing it published is marked.
-   */
-  afterPublish?: (envelope: EventEnvelope) => void | Promise<void>;
-}
-
-export interface OutboxRelayBreakerOptions {
-  /**
-   * The longest a publish, or a batch on a bus with `publishBatch`, may wait for its confirms while
-   * the relay holds its rows; then the rows are released and the attempt counts as failed. Default
-   * 3000 ms on a bus with `probe` (a broker over the network), none otherwise (in process a publish
-   * waits for handlers).
-   */
-  timeoutMs?: number | false;
-  /** How long a bus with `probe` has to answer before a pass claims rows (default 1000 ms). */
-  probeTimeoutMs?: number;
-  /** Failure percentage that opens the breaker (default 50). */
-  errorThresholdPercentage?: number;
-  /** Time the breaker stays open before trying again (default 5000 ms). */
-  resetTimeoutMs?: number;
-  /** Publishes in the rolling window before the breaker may open (default 3). */
-  volumeThreshold?: number;
-  /** Failures in a row (publishes or probes), however far apart in time, that open the breaker (default 3). */
-  consecutiveFailures?: number;
-}
+export type { OutboxRelayBreakerOptions } from './outbox-relay-breaker';
+export type { OutboxRelayHooks } from './outbox-publisher';
 
 export interface OutboxRelayOptions {
   db: Database;
@@ -62,8 +44,6 @@ export interface OutboxBacklog {
   oldestUnsentSeconds: number | null;
 }
 
-type OutboxRow = Pick<Selectable<DB['outbox']>, 'id' | 'payload' | 'traceContext'>;
-
 /** A pass under way in the background loop. */
 interface InFlightPass {
   outcome: Promise<PassOutcome>;
@@ -81,13 +61,7 @@ interface PassOutcome {
 const pgliteTurns = new WeakMap<Database, Promise<unknown>>();
 
 /** The backlog gauge is refreshed at most this often while the relay is busy (a count is not free). */
-const BACKLOG_REFRESH_MS = 1000;
-
-/** A broker that answered this recently, with no failure since, is not probed before rows are claimed. */
-const ANSWER_TRUSTED_MS = 1000;
-
-/** The default bound on waiting for confirms while rows are held, on a bus over the network. */
-const NETWORK_PUBLISH_TIMEOUT_MS = 3000;
+const REFRESH_MS = 1000;
 
 /**
  * Publishes the outbox: rows committed by `appendToOutbox` go to the bus in id order, each with
@@ -95,6 +69,13 @@ const NETWORK_PUBLISH_TIMEOUT_MS = 3000;
  * one. On a bus with `publishBatch` (RabbitMQ) a pass publishes its rows back to back and awaits
  * their confirms together (ADR 0022). A failed publish records the error on its row and ends the
  * pass (later rows wait, keeping order); a circuit breaker keeps a dead broker from being hammered.
+ *
+ * On PostgreSQL a pass is one transaction of one statement: it claims its rows and marks them
+ * sent at once (`FOR UPDATE SKIP LOCKED`), publishes, gives back any row not confirmed, and
+ * commits; the mark is seen by no one before the commit, and a crash rolls it back (ADR 0037).
+ * While batches follow one another, each claim starts after the previous one's last row instead of
+ * walking the index entries of the rows already sent, and looks back now and then for a row that
+ * committed late with a lower id (`ClaimCursor`).
  *
  * A relay cut off from its broker must not hold rows that another replica could publish: a pass
  * claims rows only when the broker answered within the last second (a confirm, or a `probe` of the
@@ -107,12 +88,10 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly metrics: OutboxMetrics;
-  private readonly breaker: CircuitBreaker<[() => Promise<void>], void>;
-  private readonly probeTimeoutMs: number;
-  /** When the broker last answered (performance.now()); -Infinity after a failure. */
-  private answeredAt = Number.NEGATIVE_INFINITY;
-  private failuresInARow = 0;
+  private readonly breaker: OutboxRelayBreaker;
+  private readonly publisher: OutboxPublisher;
   private backlogAt = Number.NEGATIVE_INFINITY;
+  private readonly cursor = new ClaimCursor();
   private running = false;
   private kicked = false;
   private loop: Promise<void> | undefined;
@@ -125,34 +104,21 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.metrics = outboxMetrics(options.registry ?? defaultRegistry);
-    const breaker = options.breaker ?? {};
-    const overNetwork = options.bus.probe !== undefined;
-    this.probeTimeoutMs = breaker.probeTimeoutMs ?? 1000;
-    this.breaker = new CircuitBreaker((call: () => Promise<void>) => call(), {
-      name: `outbox-relay:${this.name}`,
-      timeout: breaker.timeoutMs ?? (overNetwork ? NETWORK_PUBLISH_TIMEOUT_MS : false),
-      errorThresholdPercentage: breaker.errorThresholdPercentage ?? 50,
-      resetTimeout: breaker.resetTimeoutMs ?? 5000,
-      volumeThreshold: breaker.volumeThreshold ?? 3,
-    });
-    // opossum opens on a failure rate within its 10 s window: a broker that makes each attempt
-    // wait seconds never fills the window. Failures in a row open it too, however far apart.
-    const consecutiveFailures = breaker.consecutiveFailures ?? 3;
-    this.breaker.on('success', () => {
-      this.failuresInARow = 0;
-      this.answeredAt = performance.now();
-    });
-    this.breaker.on('failure', () => {
-      this.answeredAt = Number.NEGATIVE_INFINITY;
-      this.failuresInARow += 1;
-      if (this.failuresInARow >= consecutiveFailures) this.breaker.open();
-    });
-    this.breaker.on('open', () => {
-      this.metrics.breakerOpen.set({ relay: this.name }, 1);
-      options.logger.warn({ relay: this.name }, 'outbox publishing breaker open');
-    });
-    this.breaker.on('close', () => this.metrics.breakerOpen.set({ relay: this.name }, 0));
-    this.metrics.breakerOpen.set({ relay: this.name }, 0);
+    this.breaker = new OutboxRelayBreaker(
+      this.name,
+      options.bus,
+      options.logger,
+      this.metrics,
+      options.breaker,
+    );
+    this.publisher = new OutboxPublisher(
+      this.name,
+      options.bus,
+      this.breaker,
+      this.metrics,
+      options.logger,
+      options.hooks,
+    );
   }
 
   /** Starts polling in the background. */
@@ -243,123 +209,65 @@ export class OutboxRelay {
 
   private async passNow(onReadFull?: () => void): Promise<PassOutcome> {
     const { db } = this.options;
-    if (!(await this.brokerAnswers())) {
-      await this.recordBacklog();
+    if (!(await this.breaker.brokerAnswers())) {
+      await this.recordBacklog(0);
       return { published: 0, full: false };
     }
     const outcome =
       db.kind === 'postgres'
-        ? // The row locks (FOR UPDATE SKIP LOCKED) last until the rows are marked: another relay
-          // on the same database skips them instead of publishing them a second time.
-          await db.transaction((tx) => this.publishBatch(tx, true, onReadFull))
+        ? await db.transaction((tx) => this.claimAndPublish(tx, onReadFull))
         : // PGlite is a single connection: a transaction held while publishing would block the
           // consumers' own transactions, which the in-process bus waits for (a deadlock).
-          await this.publishBatch(db, false, onReadFull);
-    // Counting the backlog reads the whole unsent index: while batches follow one another, once a second.
-    if (!outcome.full || performance.now() - this.backlogAt >= BACKLOG_REFRESH_MS) await this.recordBacklog();
+          await this.readAndPublish(db, onReadFull);
+    // Counting the backlog reads the unsent index: while batches follow one another, once a
+    // second and only past the last claim (the entries of the rows just sent stay in the index
+    // until vacuum); after a pass that was not full, all of it.
+    if (!outcome.full) await this.recordBacklog(0);
+    else if (performance.now() - this.backlogAt >= REFRESH_MS)
+      await this.recordBacklog(this.cursor.claimedUpTo);
     return outcome;
   }
 
-  private async publishBatch(q: Queryable, lock: boolean, onReadFull?: () => void): Promise<PassOutcome> {
-    const rows: OutboxRow[] = await kyselyOn<DB>(q)
-      .selectFrom('outbox')
-      .select(['id', 'payload', 'traceContext'])
-      .where('publishedAt', 'is', null)
-      .orderBy('id')
-      .limit(this.batchSize)
-      .$if(lock, (query) => query.forUpdate().skipLocked())
-      .execute();
+  /** PostgreSQL: claimed and marked in one statement; what is not confirmed is given back. */
+  private async claimAndPublish(tx: Queryable, onReadFull?: () => void): Promise<PassOutcome> {
+    const rows = await claimAndMark(tx, {
+      now: this.clock.now(),
+      after: this.cursor.next(),
+      limit: this.batchSize,
+    });
+    const full = rows.length === this.batchSize;
+    this.cursor.claimed(full ? (rows[rows.length - 1]?.id ?? 0) : 0);
+    if (full) onReadFull?.();
+    const { confirmed, failure } = await this.publisher.publish(rows);
+    if (confirmed < rows.length) {
+      this.cursor.claimed(0);
+      const attempted = failure !== undefined && !isOpenBreaker(failure.err) ? failure : undefined;
+      if (attempted !== undefined) this.publisher.countFailure(attempted.row, attempted.err);
+      await releaseClaimed(tx, {
+        ids: rows.slice(confirmed).map((row) => row.id),
+        failed:
+          attempted === undefined ? null : { id: attempted.row.id, reason: describeError(attempted.err) },
+      });
+    }
+    return { published: confirmed, full: failure === undefined && full };
+  }
+
+  /** PGlite: read, publish, then mark what was confirmed. */
+  private async readAndPublish(q: Queryable, onReadFull?: () => void): Promise<PassOutcome> {
+    const rows = await selectUnsent(q, this.batchSize);
     if (rows.length === this.batchSize) onReadFull?.();
-    const sent: number[] = [];
-    let failure: { row: OutboxRow; err: unknown } | undefined;
-    const { bus } = this.options;
-    if (bus.publishBatch !== undefined && rows.length > 0) {
-      const publishBatch = bus.publishBatch.bind(bus);
-      let confirmed = rows.length;
-      try {
-        await this.breaker.fire(() =>
-          publishBatch(
-            rows.map((row) => row.payload),
-            rows.map((row) => row.traceContext),
-          ),
-        );
-      } catch (err) {
-        confirmed = err instanceof BatchPublishError ? err.confirmed : 0;
-        const row = rows[confirmed] as OutboxRow;
-        failure = { row, err: err instanceof BatchPublishError ? err.cause : err };
-      }
-      for (const row of rows.slice(0, confirmed)) {
-        this.metrics.published.inc({ relay: this.name });
-        await this.options.hooks?.afterPublish?.(row.payload);
-        sent.push(row.id);
-      }
-    } else {
-      for (const row of rows) {
-        try {
-          await publishInTrace(row.payload, row.traceContext, () =>
-            this.breaker.fire(() => bus.publish(row.payload)),
-          );
-        } catch (err) {
-          failure = { row, err };
-          break;
-        }
-        this.metrics.published.inc({ relay: this.name });
-        await this.options.hooks?.afterPublish?.(row.payload);
-        sent.push(row.id);
-      }
-    }
-    if (sent.length > 0) {
-      await kyselyOn<DB>(q)
-        .updateTable('outbox')
-        .set({ publishedAt: this.clock.now() })
-        .where('id', '=', sql<number>`any(${sent}::bigint[])`)
-        .execute();
-    }
-    if (failure !== undefined) await this.recordFailure(q, failure.row, failure.err);
-    return { published: sent.length, full: failure === undefined && rows.length === this.batchSize };
-  }
-
-  /**
-   * Whether a pass may claim rows: the breaker is not open, and the broker answered within the
-   * last second or answers a probe now. A relay cut off from its broker thus leaves the rows to
-   * the other replicas instead of holding them locked while it waits.
-   */
-  private async brokerAnswers(): Promise<boolean> {
-    const { bus } = this.options;
-    if (this.breaker.opened) return false;
-    if (bus.probe === undefined) return true;
-    if (bus.isReady() && performance.now() - this.answeredAt < ANSWER_TRUSTED_MS) return true;
-    const probe = bus.probe.bind(bus);
-    try {
-      await this.breaker.fire(() => probe(this.probeTimeoutMs));
-      return true;
-    } catch (err) {
-      if ((err as { code?: unknown }).code === 'EOPENBREAKER') return false;
-      this.metrics.probeFailures.inc({ relay: this.name });
-      // Once per outage at warn: a relay cut off probes every pass until its breaker opens.
-      const log = this.failuresInARow <= 1 ? this.options.logger.warn : this.options.logger.debug;
-      log.call(
-        this.options.logger,
-        { relay: this.name, err: describeError(err) },
-        'broker not answering, outbox rows left to other relays',
+    const { confirmed, failure } = await this.publisher.publish(rows);
+    if (confirmed > 0)
+      await markSent(
+        q,
+        rows.slice(0, confirmed).map((row) => row.id),
+        this.clock.now(),
       );
-      return false;
+    if (failure !== undefined && !isOpenBreaker(failure.err)) {
+      this.publisher.countFailure(failure.row, failure.err);
+      await recordFailure(q, failure.row.id, describeError(failure.err));
     }
-  }
-
-  private async recordFailure(q: Queryable, row: OutboxRow, err: unknown): Promise<void> {
-    if ((err as { code?: unknown }).code === 'EOPENBREAKER') return; // not an attempt: nothing was sent
-    this.metrics.failures.inc({ relay: this.name });
-    const reason = describeError(err);
-    this.options.logger.warn(
-      { relay: this.name, eventId: row.payload.id, err: reason },
-      'outbox publish failed',
-    );
-    await kyselyOn<DB>(q)
-      .updateTable('outbox')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1), lastError: reason }))
-      .where('id', '=', row.id)
-      .execute();
+    return { published: confirmed, full: failure === undefined && rows.length === this.batchSize };
   }
 
   /**
@@ -367,24 +275,12 @@ export class OutboxRelay {
    * clock, not a sandbox clock; null when none wait). The same count the backlog gauge shows.
    */
   async backlog(): Promise<OutboxBacklog> {
-    const row = await this.unsent()
-      .select(sql<number | null>`floor(extract(epoch from now() - min(created_at)))::int`.as('oldest'))
-      .executeTakeFirst();
-    const count = row?.backlog ?? 0;
-    return { count, oldestUnsentSeconds: count === 0 ? null : Math.max(0, row?.oldest ?? 0) };
+    const { count, oldest } = await unsentBacklog(this.options.db);
+    return { count, oldestUnsentSeconds: count === 0 ? null : Math.max(0, oldest ?? 0) };
   }
 
-  /** The count of unsent rows (the gauge's: on the unsent index alone, without reading the rows). */
-  private unsent() {
-    return kyselyOn<DB>(this.options.db)
-      .selectFrom('outbox')
-      .select(sql<number>`count(*)::int`.as('backlog'))
-      .where('publishedAt', 'is', null);
-  }
-
-  private async recordBacklog(): Promise<void> {
+  private async recordBacklog(after: number): Promise<void> {
     this.backlogAt = performance.now();
-    const row = await this.unsent().executeTakeFirst();
-    this.metrics.backlog.set({ relay: this.name }, row?.backlog ?? 0);
+    this.metrics.backlog.set({ relay: this.name }, await unsentCount(this.options.db, after));
   }
 }
