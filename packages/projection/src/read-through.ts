@@ -88,7 +88,7 @@ export class HttpSnapshotSource<E> implements SnapshotSource<E> {
 
 /** How a projection is read through: whether it holds the entity, and how it stores an answer. */
 export interface ReadThrough<E> {
-  db: Database;
+  db: Queryable & Pick<Database, 'transaction'>;
   source: SnapshotSource<E>;
   isProjected(q: Queryable, id: string): Promise<boolean>;
   /** Stores the owner's answer like an event at `snapshot.version` (the table's upsert-if-newer). */
