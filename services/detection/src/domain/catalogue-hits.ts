@@ -5,6 +5,9 @@ import type { IndexedIdentity } from './identity';
 // What the identity catalogue answers (./identity-catalogue.ts), and how its reference-image
 // fingerprints are kept in a snapshot.
 
+/** The catalogue's flat arrays and Buffers, as a snapshot stores them (ADR 0007). */
+export type CatalogueParts = Record<string, Uint32Array | Buffer>;
+
 export interface ReferenceFingerprint {
   imageId: string;
   fingerprint: ImageFingerprint;

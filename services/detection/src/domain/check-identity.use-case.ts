@@ -4,7 +4,7 @@ import { httpUrlProblem } from '@svc/fetch-guard';
 import type { ImageFingerprint } from '@svc/image-fingerprint';
 import { decideAction, type Action } from './action';
 import { bandOf, judgedDistanceOf, likenessScoreOf, reviewRadiusOf } from './face-matching/bands';
-import type { FaceHit, IdentityFilter } from './catalogue-hits';
+import type { FaceHit, IdentityFilter } from './identity-catalogue';
 import type { IndexedIdentity } from './identity';
 import { parodyLikelihood } from './parody';
 import type { Caller, DetectionContext, PictureAnalysis } from './ports';

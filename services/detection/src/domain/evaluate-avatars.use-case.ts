@@ -1,7 +1,7 @@
 import type { AvatarEvaluationResponse, AvatarMatch, BoxMatchKeysResponse } from '@svc/contracts/detection';
 import { MATCH_KEYS_VERSION } from '@svc/name-matching';
 import { confirmFaces, detect, type CheckedPicture } from './check-identity.use-case';
-import type { IdentityFilter } from './catalogue-hits';
+import type { IdentityFilter } from './identity-catalogue';
 import { parodyLikelihood } from './parody';
 import type { DetectionContext } from './ports';
 

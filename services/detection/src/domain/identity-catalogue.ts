@@ -1,6 +1,7 @@
 import { imageSimilarity, ReferenceImageIndex, type ImageFingerprint } from '@svc/image-fingerprint';
 import { decodeFingerprints, encodeFingerprints } from './catalogue-hits';
 import type {
+  CatalogueParts,
   FaceHit,
   IdentityFilter,
   ImageHit,
@@ -9,6 +10,8 @@ import type {
   ReferenceFingerprint,
 } from './catalogue-hits';
 import { FaceGallery, type ReferenceFace } from './face-matching/face-gallery';
+// What the use cases name with the catalogue.
+export type { CatalogueParts, FaceHit, IdentityFilter } from './catalogue-hits';
 import { enforcementOf, sameNames, type IndexedIdentity } from './identity';
 import { IdentityRecords } from './identity-records';
 import {
@@ -28,9 +31,6 @@ const LOWEST_THRESHOLD = Math.min(...Object.values(MATCH_THRESHOLDS));
  * layout (1: faces added, ADR 0026). A snapshot of another one is rebuilt from the projection.
  */
 export const CATALOGUE_VERSION = NAME_INDEX_VERSION * 100 + 1;
-
-/** The catalogue's flat arrays and Buffers, as a snapshot stores them (ADR 0007). */
-export type CatalogueParts = Record<string, Uint32Array | Buffer>;
 
 /**
  * Every verified identity of the projection in memory: the name index, the reference-image index
