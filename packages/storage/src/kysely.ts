@@ -267,6 +267,8 @@ export {
   sql,
   type ColumnType,
   type RawBuilder,
+  type Expression,
+  type InsertObject,
   type Kysely,
   type Selectable,
   type Insertable,

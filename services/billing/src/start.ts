@@ -2,6 +2,8 @@ import path from 'node:path';
 import { newId } from '@svc/ids';
 import type { Queryable } from '@svc/storage';
 import { appendToOutbox } from '@svc/messaging';
+import { INTERNAL_LICENSE_PATH, licenseSnapshotSchema } from '@svc/contracts/licensing';
+import { HttpSnapshotSource } from '@svc/projection';
 import {
   defineService,
   domainMigrations,
@@ -18,8 +20,7 @@ import { LicenseRepository } from './data-access/license.repository';
 import { SandboxClockRepository } from '@svc/clock';
 import { UsageReportRepository } from './data-access/usage-report.repository';
 import { accrueDueFees, accrueLicenseFees } from './domain/accrue-license-fees.use-case';
-import { HttpLicensingClient, type LicensingPort } from './domain/licensing.client';
-import type { BillingContext } from './domain/ports';
+import type { BillingContext, LicensingPort } from './domain/ports';
 import { internalUsageRoutes } from './entry-points/http/internal-usage.routes';
 import { revenueRoutes } from './entry-points/http/revenue.routes';
 import { usageRoutes } from './entry-points/http/usage.routes';
@@ -50,7 +51,11 @@ export async function startBilling(
 ): Promise<RunningBilling> {
   const licensing =
     overrides.licensingClient ??
-    new HttpLicensingClient({
+    new HttpSnapshotSource({
+      service: 'billing',
+      owner: 'licensing',
+      route: INTERNAL_LICENSE_PATH,
+      schema: licenseSnapshotSchema,
       baseUrl: config.LICENSING_URL,
       internalJwtSecret: config.INTERNAL_JWT_SECRET,
       environment: config.SVC_ENVIRONMENT,

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { newId } from '@svc/ids';
 import { appendToOutbox, currentEntityVersion } from '@svc/messaging';
+import { boxSnapshotSchema, INTERNAL_BOX_PATH } from '@svc/contracts/registry';
+import { HttpSnapshotSource } from '@svc/projection';
 import {
   defineService,
   domainMigrations,
@@ -17,8 +19,7 @@ import { LicenseRepository } from './data-access/license.repository';
 import { SandboxClockRepository } from '@svc/clock';
 import { expireDueLicenses, type ExpiryRun } from './domain/expire-due-licenses.use-case';
 import { HttpBillingClient, type BillingPort } from './domain/billing.client';
-import type { LicensingContext } from './domain/ports';
-import { HttpRegistryClient, type RegistryPort } from './domain/registry.client';
+import type { LicensingContext, RegistryPort } from './domain/ports';
 import { CredentialRepository } from './data-access/credential.repository';
 import { StatusListPublisher } from './domain/status-list';
 import type { KeyRing } from './domain/signing-keys';
@@ -65,7 +66,11 @@ export async function startLicensing(
   let expiry: PeriodicJob<ExpiryRun> | undefined;
   const registry =
     overrides.registryClient ??
-    new HttpRegistryClient({
+    new HttpSnapshotSource({
+      service: 'licensing',
+      owner: 'registry',
+      route: INTERNAL_BOX_PATH,
+      schema: boxSnapshotSchema,
       baseUrl: config.REGISTRY_URL,
       internalJwtSecret: config.INTERNAL_JWT_SECRET,
       environment: config.SVC_ENVIRONMENT,

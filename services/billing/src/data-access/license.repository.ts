@@ -1,5 +1,6 @@
 import { centsText } from '@svc/money';
-import { kyselyOn, preparedStatement, sql, type Kysely, type Queryable } from '@svc/storage';
+import { ProjectionTable } from '@svc/projection';
+import { kyselyOn, preparedStatement, type Kysely, type Queryable } from '@svc/storage';
 import type { LicenseProjection } from '../domain/license';
 import type { LicenseStore } from '../domain/ports';
 import type { DB } from './db.generated';
@@ -13,6 +14,14 @@ const licenseRow = (db: Kysely<DB>, id: string) =>
     .selectAll()
     .select((eb) => eb.cast<string>('monthlyFeeCents', 'text').as('monthlyFeeText'))
     .where('id', '=', id);
+
+// Licensing's licenses: an older event (by version, then time: ADR 0010) changes nothing.
+const licenses = new ProjectionTable<DB, 'licenses'>({
+  table: 'licenses',
+  key: 'id',
+  version: 'version',
+  at: 'lastEventAt',
+});
 
 // Read (and locked) once per usage report: built and compiled once, run with each id.
 const findLicense = preparedStatement('billing_find_license', (db: Kysely<DB>, input: { id: string }) =>
@@ -33,49 +42,22 @@ export class LicenseRepository implements LicenseStore {
   }
 
   async save(tx: Queryable, l: LicenseProjection): Promise<void> {
-    await db(tx)
-      .insertInto('licenses')
-      .values({
-        id: l.id,
-        boxId: l.boxId,
-        licenseePlatformId: l.licenseePlatformId,
-        licenseePlatformName: l.licenseePlatformName,
-        boxOwnerPlatformId: l.boxOwnerPlatformId,
-        royaltyRate: l.royaltyRate,
-        currency: l.currency,
-        status: l.status,
-        validFrom: l.validFrom,
-        expiresAt: l.expiresAt,
-        endedAt: l.endedAt,
-        lastEventAt: l.lastEventAt,
-        monthlyFeeCents: centsText(l.monthlyFeeCents),
-        version: l.version,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('id')
-          .doUpdateSet((eb) => ({
-            boxId: eb.ref('excluded.boxId'),
-            licenseePlatformId: eb.ref('excluded.licenseePlatformId'),
-            licenseePlatformName: eb.ref('excluded.licenseePlatformName'),
-            boxOwnerPlatformId: eb.ref('excluded.boxOwnerPlatformId'),
-            royaltyRate: eb.ref('excluded.royaltyRate'),
-            currency: eb.ref('excluded.currency'),
-            status: eb.ref('excluded.status'),
-            validFrom: eb.ref('excluded.validFrom'),
-            expiresAt: eb.ref('excluded.expiresAt'),
-            endedAt: eb.ref('excluded.endedAt'),
-            lastEventAt: eb.ref('excluded.lastEventAt'),
-            monthlyFeeCents: eb.ref('excluded.monthlyFeeCents'),
-            version: eb.ref('excluded.version'),
-          }))
-          // An older event (by version, then time: ADR 0010) changes nothing.
-          .where(
-            sql<boolean>`(${sql.ref('licenses.version')}, ${sql.ref('licenses.lastEventAt')})
-              <= (${sql.ref('excluded.version')}, ${sql.ref('excluded.lastEventAt')})`,
-          ),
-      )
-      .execute();
+    await licenses.upsertIfNewer(tx, {
+      id: l.id,
+      boxId: l.boxId,
+      licenseePlatformId: l.licenseePlatformId,
+      licenseePlatformName: l.licenseePlatformName,
+      boxOwnerPlatformId: l.boxOwnerPlatformId,
+      royaltyRate: l.royaltyRate,
+      currency: l.currency,
+      status: l.status,
+      validFrom: l.validFrom,
+      expiresAt: l.expiresAt,
+      endedAt: l.endedAt,
+      lastEventAt: l.lastEventAt,
+      monthlyFeeCents: centsText(l.monthlyFeeCents),
+      version: l.version,
+    });
   }
 
   async activeIds(q: Queryable, licenseePlatformId?: string): Promise<string[]> {

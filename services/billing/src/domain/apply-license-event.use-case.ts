@@ -9,6 +9,7 @@ import {
 } from '@svc/contracts/licensing';
 import { centsFromText } from '@svc/money';
 import type { Queryable } from '@svc/ports';
+import { fillOnMiss } from '@svc/projection';
 import type { LicenseProjection } from './license';
 import type { BillingContext, LicenseStore } from './ports';
 
@@ -73,14 +74,15 @@ export async function ensureLicenseProjected(
   ctx: Pick<BillingContext, 'db' | 'licenses' | 'licensing' | 'clock'>,
   licenseId: string,
 ): Promise<void> {
-  if ((await ctx.licenses.find(ctx.db, licenseId)) !== null) return;
-  const snapshot = await ctx.licensing.licenseSnapshot(licenseId);
-  if (snapshot === null) return;
-  // Not the request's effect: a retry may fill it again, so the request's Idempotency-Key does not
-  // commit here, only with the request's own write (a failure in between must not strand the key).
-  await ctx.db.transaction((tx) => ctx.licenses.save(tx, licenseOfSnapshot(snapshot, ctx.clock.now())), {
-    requestEffect: false,
-  });
+  await fillOnMiss(
+    {
+      db: ctx.db,
+      source: ctx.licensing,
+      isProjected: async (q, id) => (await ctx.licenses.find(q, id)) !== null,
+      store: (tx, snapshot) => ctx.licenses.save(tx, licenseOfSnapshot(snapshot, ctx.clock.now())),
+    },
+    licenseId,
+  );
 }
 
 function licenseOfSnapshot({ entity, version }: LicenseSnapshot, now: Date): LicenseProjection {

@@ -2,7 +2,8 @@ import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts/common';
 import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { LicenseProjection } from './license';
-import type { LicensingPort } from './licensing.client';
+import type { LicenseSnapshot } from '@svc/contracts/licensing';
+import type { SnapshotSource } from '@svc/projection';
 import type { UsageReport } from './usage-report';
 
 export interface LicenseStore {
@@ -79,6 +80,9 @@ export interface LedgerStore {
   /** The payer's net amount per license and period, where it is above zero, oldest due first. */
   pendingPayouts(q: Queryable, payerPlatformId: string): Promise<PendingPayout[]>;
 }
+
+/** Licensing, asked about a license the projection has not heard of yet (read-through, ADR 0010). */
+export type LicensingPort = SnapshotSource<LicenseSnapshot['entity']>;
 
 /** Runs work in one transaction. */
 export interface TransactionRunner extends Queryable {

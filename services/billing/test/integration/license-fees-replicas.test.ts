@@ -45,7 +45,7 @@ function replica(db: Database): BillingContext {
   return {
     db,
     licenses: new LicenseRepository(),
-    licensing: { licenseSnapshot: async () => null, close: async () => undefined },
+    licensing: { snapshot: async () => null, close: async () => undefined },
     reports: new UsageReportRepository(),
     ledger: new LedgerRepository(),
     fees: new FeeChargeRepository(),

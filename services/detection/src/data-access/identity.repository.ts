@@ -1,5 +1,5 @@
+import { ProjectionTable, Tombstones } from '@svc/projection';
 import { executeNamed, jsonb, kyselyOn, sql, type Queryable } from '@svc/storage';
-import type { IndexedIdentity } from '../domain/identity';
 import type {
   BoxAnnouncement,
   BoxState,
@@ -9,6 +9,7 @@ import type {
   IdentityStore,
 } from '../domain/ports';
 import type { DB } from './db.generated';
+import { identities, toIdentity } from './identity-row';
 import { ReferenceImageRepository, type StoredReference } from './reference-image.repository';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
@@ -16,59 +17,33 @@ const db = (q: Queryable) => kyselyOn<DB>(q);
 // Any constant works: every projection writer takes this one lock, so they commit one at a time.
 const CHANGE_LOCK = 7_340_211;
 const nextSeq = () => sql<number>`nextval('identity_change_seq')`;
-// An event's claim state applies unless the stored one is later: the version first, then the
-// registry's instant (the only order among events from before versions existed, ADR 0010).
-const claimNotNewer = sql<boolean>`(${sql.ref('identities.claimVersion')}, ${sql.ref('identities.claimUpdatedAt')})
-  <= (${sql.ref('excluded.claimVersion')}, ${sql.ref('excluded.claimUpdatedAt')})`;
-
-const IDENTITY = [
-  'claimId',
-  'ownerPlatformId',
-  'name',
-  'variations',
-  'entityType',
-  'verificationTier',
-  'verifiedAt',
-  'removed',
+// One row per claim holds two of the registry's entities, each with its own position (ADR 0010):
+// the claim (a removal is a state like any other, kept as `removed`) and its box.
+const claims = new ProjectionTable<DB, 'identities'>({
+  table: 'identities',
+  key: 'claimId',
+  version: 'claimVersion',
+  at: 'claimUpdatedAt',
+});
+const boxesOfClaims = new ProjectionTable<DB, 'identities'>({
+  table: 'identities',
+  key: 'claimId',
+  version: 'boxVersion',
+  at: 'boxUpdatedAt',
+});
+const BOX_COLUMNS = [
   'boxId',
   'policy',
   'enforcement',
   'policyConfig',
   'royaltyRate',
-  'boxedAt',
+  'boxUpdatedAt',
+  'boxVersion',
+  'boxAnnouncementDue',
   'changeSeq',
 ] as const;
-
-function identities(q: Queryable) {
-  return db(q).selectFrom('identities').select(IDENTITY);
-}
-
-type IdentityRow = Awaited<ReturnType<ReturnType<typeof identities>['executeTakeFirstOrThrow']>>;
-
-// The one mapping left: the box's columns make one nested value, or null without a box.
-function toIdentity(row: IdentityRow): IndexedIdentity {
-  const { boxId, policy, enforcement, policyConfig, royaltyRate, boxedAt } = row;
-  return {
-    claimId: row.claimId,
-    ownerPlatformId: row.ownerPlatformId,
-    name: row.name,
-    variations: row.variations,
-    entityType: row.entityType,
-    verificationTier: row.verificationTier,
-    verifiedAt: row.verifiedAt,
-    box:
-      boxId !== null && policy !== null && enforcement !== null && boxedAt !== null
-        ? {
-            boxId,
-            policy,
-            enforcement,
-            policyConfig: policyConfig ?? {},
-            royaltyRate: royaltyRate ?? 0,
-            boxedAt,
-          }
-        : null,
-  };
-}
+// A deleted box never comes back, whatever arrives after its deletion.
+const deletedBoxes = new Tombstones<DB, 'deletedBoxes'>('deletedBoxes', 'boxId');
 
 /**
  * The identity projection (identities, and deleted_boxes for the boxes that never come back);
@@ -82,41 +57,20 @@ export class IdentityRepository implements IdentityStore {
   }
 
   async upsertClaim(tx: Queryable, claim: ClaimState): Promise<'applied' | 'stale'> {
-    const applied = await db(tx)
-      .insertInto('identities')
-      .values({
-        claimId: claim.claimId,
-        ownerPlatformId: claim.ownerPlatformId,
-        name: claim.name,
-        variations: jsonb(claim.variations),
-        entityType: claim.entityType,
-        verificationTier: claim.verificationTier,
-        verifiedAt: claim.verifiedAt,
-        claimUpdatedAt: claim.updatedAt,
-        claimVersion: claim.version,
-        removed: false,
-        changeSeq: nextSeq(),
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('claimId')
-          .doUpdateSet((eb) => ({
-            ownerPlatformId: eb.ref('excluded.ownerPlatformId'),
-            name: eb.ref('excluded.name'),
-            variations: eb.ref('excluded.variations'),
-            entityType: eb.ref('excluded.entityType'),
-            verificationTier: eb.ref('excluded.verificationTier'),
-            verifiedAt: eb.ref('excluded.verifiedAt'),
-            claimUpdatedAt: eb.ref('excluded.claimUpdatedAt'),
-            claimVersion: eb.ref('excluded.claimVersion'),
-            removed: false,
-            changeSeq: eb.ref('excluded.changeSeq'),
-          }))
-          .where(claimNotNewer),
-      )
-      .returning('claimId')
-      .executeTakeFirst();
-    return applied === undefined ? 'stale' : 'applied';
+    const applied = await claims.upsertIfNewer(tx, {
+      claimId: claim.claimId,
+      ownerPlatformId: claim.ownerPlatformId,
+      name: claim.name,
+      variations: jsonb(claim.variations),
+      entityType: claim.entityType,
+      verificationTier: claim.verificationTier,
+      verifiedAt: claim.verifiedAt,
+      claimUpdatedAt: claim.updatedAt,
+      claimVersion: claim.version,
+      removed: false,
+      changeSeq: nextSeq(),
+    });
+    return applied ? 'applied' : 'stale';
   }
 
   async removeClaim(tx: Queryable, removal: ClaimRemoval): Promise<'applied' | 'stale'> {
@@ -125,9 +79,9 @@ export class IdentityRepository implements IdentityStore {
     // verified here (its verification may still be on its way, older than this removal). The
     // box stays with the row, and so does a pending box announcement: the registry keeps the box,
     // and a (re-)verification brings it back and announces it.
-    const applied = await db(tx)
-      .insertInto('identities')
-      .values({
+    const applied = await claims.upsertIfNewer(
+      tx,
+      {
         claimId: removal.claimId,
         ownerPlatformId: removal.ownerPlatformId,
         name: '',
@@ -139,32 +93,16 @@ export class IdentityRepository implements IdentityStore {
         claimVersion: removal.version,
         removed: true,
         changeSeq: nextSeq(),
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('claimId')
-          .doUpdateSet((eb) => ({
-            removed: true,
-            claimUpdatedAt: eb.ref('excluded.claimUpdatedAt'),
-            claimVersion: eb.ref('excluded.claimVersion'),
-            changeSeq: eb.ref('excluded.changeSeq'),
-          }))
-          .where(claimNotNewer),
-      )
-      .returning('claimId')
-      .executeTakeFirst();
-    if (applied === undefined) return 'stale';
+      },
+      { update: ['removed', 'claimUpdatedAt', 'claimVersion', 'changeSeq'] },
+    );
+    if (!applied) return 'stale';
     await this.referenceImages.deleteOfClaim(tx, removal.claimId);
     return 'applied';
   }
 
   async upsertBox(tx: Queryable, box: BoxState): Promise<'applied' | 'stale'> {
-    const deleted = await db(tx)
-      .selectFrom('deletedBoxes')
-      .select('boxId')
-      .where('boxId', '=', box.boxId)
-      .executeTakeFirst();
-    if (deleted !== undefined) return 'stale';
+    if (await deletedBoxes.isBuried(tx, box.boxId)) return 'stale';
     // A box exists only for a verified claim, so a box event may bring the identity with it when
     // the claim's own event has not been applied yet; the claim's event then fills in the rest.
     // The identity it brings is the claim at the version the event carries: a claim event older
@@ -172,9 +110,9 @@ export class IdentityRepository implements IdentityStore {
     // must not take the identity out of the index while the box's initial scan runs.
     // The same box: its version decides (then its instant, for unversioned events). Another box
     // of the claim: the one created later is the live one (the registry keeps one box per claim).
-    const applied = await db(tx)
-      .insertInto('identities')
-      .values({
+    const applied = await boxesOfClaims.upsertIfNewer(
+      tx,
+      {
         claimId: box.claimId,
         ownerPlatformId: box.ownerPlatformId,
         name: box.identityName,
@@ -195,56 +133,24 @@ export class IdentityRepository implements IdentityStore {
         boxVersion: box.version,
         boxAnnouncementDue: true,
         changeSeq: nextSeq(),
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('claimId')
-          .doUpdateSet((eb) => ({
-            boxId: eb.ref('excluded.boxId'),
-            policy: eb.ref('excluded.policy'),
-            enforcement: eb.ref('excluded.enforcement'),
-            policyConfig: eb.ref('excluded.policyConfig'),
-            royaltyRate: eb.ref('excluded.royaltyRate'),
-            boxedAt: eb
-              .case()
-              .when('identities.boxId', '=', eb.ref('excluded.boxId'))
-              .then(eb.ref('identities.boxedAt'))
-              .else(eb.ref('excluded.boxedAt'))
-              .end(),
-            boxUpdatedAt: eb.ref('excluded.boxUpdatedAt'),
-            boxVersion: eb.ref('excluded.boxVersion'),
-            boxAnnouncementDue: true,
-            changeSeq: eb.ref('excluded.changeSeq'),
-          }))
-          .where((eb) =>
-            eb.or([
-              eb('identities.boxId', 'is', null),
-              eb.and([
-                eb('identities.boxId', '=', eb.ref('excluded.boxId')),
-                eb(
-                  eb.refTuple('identities.boxVersion', 'identities.boxUpdatedAt'),
-                  '<=',
-                  eb.refTuple('excluded.boxVersion', 'excluded.boxUpdatedAt'),
-                ),
-              ]),
-              eb.and([
-                eb('identities.boxId', '<>', eb.ref('excluded.boxId')),
-                eb('identities.boxedAt', '<=', eb.ref('excluded.boxedAt')),
-              ]),
-            ]),
-          ),
-      )
-      .returning('claimId')
-      .executeTakeFirst();
-    return applied === undefined ? 'stale' : 'applied';
+      },
+      {
+        update: BOX_COLUMNS,
+        // The same box keeps the instant it was first boxed at.
+        set: ({ stored, incoming }) => ({
+          boxedAt: sql`CASE WHEN ${stored('boxId')} = ${incoming('boxId')}
+            THEN ${stored('boxedAt')} ELSE ${incoming('boxedAt')} END`,
+        }),
+        guard: ({ stored, incoming, newer }) => sql<boolean>`${stored('boxId')} IS NULL
+          OR (${stored('boxId')} = ${incoming('boxId')} AND ${newer})
+          OR (${stored('boxId')} <> ${incoming('boxId')} AND ${stored('boxedAt')} <= ${incoming('boxedAt')})`,
+      },
+    );
+    return applied ? 'applied' : 'stale';
   }
 
   async removeBox(tx: Queryable, boxId: string): Promise<void> {
-    await db(tx)
-      .insertInto('deletedBoxes')
-      .values({ boxId })
-      .onConflict((conflict) => conflict.column('boxId').doNothing())
-      .execute();
+    await deletedBoxes.bury(tx, boxId);
     await db(tx)
       .updateTable('identities')
       .set({

@@ -1,8 +1,16 @@
+import { ProjectionTable } from '@svc/projection';
 import { executeNamed, kyselyOn, sql, type Queryable } from '@svc/storage';
 import type { LicenseStore } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
+
+const licenses = new ProjectionTable<DB, 'licenses'>({
+  table: 'licenses',
+  key: 'licenseId',
+  version: 'version',
+  at: 'updatedAt',
+});
 
 /** The licenses detection keeps from licensing.license.* (one row per license, latest state). */
 export class LicenseRepository implements LicenseStore {
@@ -60,9 +68,10 @@ export class LicenseRepository implements LicenseStore {
       version: number;
     },
   ): Promise<void> {
-    await db(tx)
-      .insertInto('licenses')
-      .values({
+    // A later state of the license is never overwritten (ADR 0010).
+    await licenses.upsertIfNewer(
+      tx,
+      {
         licenseId: license.licenseId,
         boxId: license.boxId,
         licenseePlatformId: license.licenseePlatformId,
@@ -71,26 +80,8 @@ export class LicenseRepository implements LicenseStore {
         updatedAt: license.updatedAt,
         tier: license.tier,
         version: license.version,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('licenseId')
-          .doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
-            expiresAt: eb.ref('excluded.expiresAt'),
-            tier: eb.ref('excluded.tier'),
-            updatedAt: eb.ref('excluded.updatedAt'),
-            version: eb.ref('excluded.version'),
-          }))
-          // A later state of the license is never overwritten (ADR 0010).
-          .where((eb) =>
-            eb(
-              eb.refTuple('licenses.version', 'licenses.updatedAt'),
-              '<=',
-              eb.refTuple('excluded.version', 'excluded.updatedAt'),
-            ),
-          ),
-      )
-      .execute();
+      },
+      { update: ['status', 'expiresAt', 'tier', 'updatedAt', 'version'] },
+    );
   }
 }

@@ -1,12 +1,18 @@
-import {
-  fingerprintFromHex,
-  fingerprintToHex,
-  imageSimilarity,
-  ReferenceImageIndex,
-  type ImageFingerprint,
-} from '@svc/image-fingerprint';
+import { imageSimilarity, ReferenceImageIndex, type ImageFingerprint } from '@svc/image-fingerprint';
+import { decodeFingerprints, encodeFingerprints } from './catalogue-hits';
+import type {
+  CatalogueParts,
+  FaceHit,
+  IdentityFilter,
+  ImageHit,
+  NameHit,
+  NameSearch,
+  ReferenceFingerprint,
+} from './catalogue-hits';
 import { FaceGallery, type ReferenceFace } from './face-matching/face-gallery';
-import { enforcementOf, type IndexedIdentity } from './identity';
+// What the use cases name with the catalogue.
+export type { CatalogueParts, FaceHit, IdentityFilter } from './catalogue-hits';
+import { enforcementOf, sameNames, type IndexedIdentity } from './identity';
 import { IdentityRecords } from './identity-records';
 import {
   identityMatchKeys,
@@ -14,7 +20,6 @@ import {
   MATCH_THRESHOLDS,
   NAME_INDEX_VERSION,
   NameIndex,
-  type MatchResult,
   type SearchMode,
 } from '@svc/name-matching';
 
@@ -26,52 +31,6 @@ const LOWEST_THRESHOLD = Math.min(...Object.values(MATCH_THRESHOLDS));
  * layout (1: faces added, ADR 0026). A snapshot of another one is rebuilt from the projection.
  */
 export const CATALOGUE_VERSION = NAME_INDEX_VERSION * 100 + 1;
-
-/** The catalogue's flat arrays and Buffers, as a snapshot stores them (ADR 0007). */
-export type CatalogueParts = Record<string, Uint32Array | Buffer>;
-
-export interface ReferenceFingerprint {
-  imageId: string;
-  fingerprint: ImageFingerprint;
-}
-
-export interface NameHit {
-  identity: IndexedIdentity;
-  match: MatchResult;
-}
-
-/** A name search: the best accepted hit, and the best score of any candidate (near misses). */
-export interface NameSearch {
-  hit: NameHit | null;
-  bestScore: number;
-}
-
-/** An identity with an enrolled face close to a face of the checked picture. */
-export interface FaceHit {
-  identity: IndexedIdentity;
-  imageId: string;
-  distance: number;
-  /** The mean distance to all of the identity's enrolled pictures, and how many (the second stage). */
-  meanDistance: number;
-  references: number;
-}
-
-export interface ImageHit {
-  identity: IndexedIdentity;
-  imageId: string;
-  similarity: number;
-}
-
-/** Which identities a search may return (e.g. boxed ones only, or one box). */
-export type IdentityFilter = (identity: IndexedIdentity) => boolean;
-
-function sameNames(a: IndexedIdentity, b: IndexedIdentity): boolean {
-  return (
-    a.name === b.name &&
-    a.variations.length === b.variations.length &&
-    a.variations.every((v, i) => v === b.variations[i])
-  );
-}
 
 /**
  * Every verified identity of the projection in memory: the name index, the reference-image index
@@ -116,14 +75,10 @@ export class IdentityCatalogue {
     this.faces = FaceGallery.fromParts(section('faces/'));
     const images = parts?.['images'];
     if (Buffer.isBuffer(images)) {
-      const stored = JSON.parse(images.toString('utf8')) as [string, { imageId: string; hex: string }[]][];
-      for (const [claimId, references] of stored) {
-        const decoded = references.map((r) => ({
-          imageId: r.imageId,
-          fingerprint: fingerprintFromHex(r.hex),
-        }));
-        for (const reference of decoded) this.images().add(claimId, reference.imageId, reference.fingerprint);
-        this.fingerprints.set(claimId, decoded);
+      for (const [claimId, references] of decodeFingerprints(images)) {
+        for (const reference of references)
+          this.images().add(claimId, reference.imageId, reference.fingerprint);
+        this.fingerprints.set(claimId, references);
       }
     }
   }
@@ -134,11 +89,7 @@ export class IdentityCatalogue {
     for (const [key, value] of Object.entries(this.names.parts())) out[`names/${key}`] = value;
     for (const [key, value] of Object.entries(this.identities.parts())) out[`records/${key}`] = value;
     for (const [key, value] of Object.entries(this.faces.parts())) out[`faces/${key}`] = value;
-    const images = [...this.fingerprints].map(([claimId, references]) => [
-      claimId,
-      references.map((r) => ({ imageId: r.imageId, hex: fingerprintToHex(r.fingerprint) })),
-    ]);
-    out['images'] = Buffer.from(JSON.stringify(images), 'utf8');
+    out['images'] = encodeFingerprints(this.fingerprints);
     return out;
   }
 

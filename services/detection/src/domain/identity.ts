@@ -30,3 +30,12 @@ export interface IndexedIdentity {
 export function enforcementOf(identity: IndexedIdentity): EnforcementLevel {
   return identity.box?.enforcement ?? 'MODERATE';
 }
+
+/** True when both have the same name and variations, in order (the name index need not change). */
+export function sameNames(a: IndexedIdentity, b: IndexedIdentity): boolean {
+  return (
+    a.name === b.name &&
+    a.variations.length === b.variations.length &&
+    a.variations.every((v, i) => v === b.variations[i])
+  );
+}

@@ -1,3 +1,4 @@
+import { ProjectionTable } from '@svc/projection';
 import { jsonb, kyselyOn, sql, type Queryable } from '@svc/storage';
 import type { BoxStore, BoxView, LicenseFact, LicenseProjectionStore } from '../domain/ports';
 import type { LicenseRecord } from '../domain/resolution-check';
@@ -5,45 +6,36 @@ import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
-/** The stored row was set by an event no newer than the incoming one (ADR 0010: version, then instant). */
-function notNewerThanExcluded(table: 'boxes' | 'licenses') {
-  return sql<boolean>`(${sql.ref(`${table}.version`)}, ${sql.ref(`${table}.updatedAt`)})
-    <= (${sql.ref('excluded.version')}, ${sql.ref('excluded.updatedAt')})`;
-}
+// The registry's boxes (a deleted one stays deleted) and licensing's licenses, each ordered by
+// the owner's version, then time (ADR 0010).
+const boxes = new ProjectionTable<DB, 'boxes'>({
+  table: 'boxes',
+  key: 'boxId',
+  version: 'version',
+  at: 'updatedAt',
+  tombstone: 'deletedAt',
+});
+const licenses = new ProjectionTable<DB, 'licenses'>({
+  table: 'licenses',
+  key: 'licenseId',
+  version: 'version',
+  at: 'updatedAt',
+});
 
 /** The box projection (registry.box.* events). */
 export class BoxRepository implements BoxStore {
   async upsert(tx: Queryable, box: BoxView): Promise<void> {
-    await db(tx)
-      .insertInto('boxes')
-      .values({
-        boxId: box.boxId,
-        claimId: box.claimId,
-        ownerPlatformId: box.ownerPlatformId,
-        identityName: box.identityName,
-        policy: box.policy,
-        enforcement: box.enforcement,
-        policyConfig: jsonb(box.policyConfig),
-        updatedAt: box.updatedAt,
-        version: box.version,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('boxId')
-          .doUpdateSet((eb) => ({
-            claimId: eb.ref('excluded.claimId'),
-            ownerPlatformId: eb.ref('excluded.ownerPlatformId'),
-            identityName: eb.ref('excluded.identityName'),
-            policy: eb.ref('excluded.policy'),
-            enforcement: eb.ref('excluded.enforcement'),
-            policyConfig: eb.ref('excluded.policyConfig'),
-            updatedAt: eb.ref('excluded.updatedAt'),
-            version: eb.ref('excluded.version'),
-          }))
-          .where('boxes.deletedAt', 'is', null)
-          .where(notNewerThanExcluded('boxes')),
-      )
-      .execute();
+    await boxes.upsertIfNewer(tx, {
+      boxId: box.boxId,
+      claimId: box.claimId,
+      ownerPlatformId: box.ownerPlatformId,
+      identityName: box.identityName,
+      policy: box.policy,
+      enforcement: box.enforcement,
+      policyConfig: jsonb(box.policyConfig),
+      updatedAt: box.updatedAt,
+      version: box.version,
+    });
   }
 
   async markDeleted(
@@ -52,26 +44,17 @@ export class BoxRepository implements BoxStore {
     deletedAt: Date,
   ): Promise<void> {
     // A deletion may arrive before the creation (or without it): keep a tombstone either way.
-    await db(tx)
-      .insertInto('boxes')
-      .values({
-        boxId: box.boxId,
-        claimId: box.claimId,
-        ownerPlatformId: box.ownerPlatformId,
-        identityName: box.identityName,
-        policy: 'OPEN',
-        enforcement: 'MODERATE',
-        policyConfig: jsonb({}),
-        updatedAt: deletedAt,
-        deletedAt,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('boxId')
-          .doUpdateSet((eb) => ({ deletedAt: eb.ref('excluded.deletedAt') }))
-          .where('boxes.deletedAt', 'is', null),
-      )
-      .execute();
+    await boxes.bury(tx, {
+      boxId: box.boxId,
+      claimId: box.claimId,
+      ownerPlatformId: box.ownerPlatformId,
+      identityName: box.identityName,
+      policy: 'OPEN',
+      enforcement: 'MODERATE',
+      policyConfig: jsonb({}),
+      updatedAt: deletedAt,
+      deletedAt,
+    });
   }
 
   async find(q: Queryable, boxId: string): Promise<BoxView | null> {
@@ -95,9 +78,9 @@ export class BoxRepository implements BoxStore {
 /** The license projection (licensing.license.* events). */
 export class LicenseProjectionRepository implements LicenseProjectionStore {
   async apply(tx: Queryable, fact: LicenseFact): Promise<boolean> {
-    const applied = await db(tx)
-      .insertInto('licenses')
-      .values({
+    return licenses.upsertIfNewer(
+      tx,
+      {
         licenseId: fact.licenseId,
         boxId: fact.boxId,
         licenseePlatformId: fact.licenseePlatformId,
@@ -105,21 +88,9 @@ export class LicenseProjectionRepository implements LicenseProjectionStore {
         tier: fact.tier,
         updatedAt: fact.updatedAt,
         version: fact.version,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('licenseId')
-          .doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
-            tier: eb.ref('excluded.tier'),
-            updatedAt: eb.ref('excluded.updatedAt'),
-            version: eb.ref('excluded.version'),
-          }))
-          .where(notNewerThanExcluded('licenses')),
-      )
-      .returning('licenseId')
-      .executeTakeFirst();
-    return applied !== undefined;
+      },
+      { update: ['status', 'tier', 'updatedAt', 'version'] },
+    );
   }
 
   async activeTiers(q: Queryable, platformId: string, boxId: string): Promise<string[]> {

@@ -13,7 +13,7 @@ import type { ViolationFilter, ViolationStore } from '../domain/ports';
 import type { Violation, ViolationStatus } from '../domain/violation';
 import type { LogEntryRef } from '../domain/log-entry';
 import { logEntryOf } from './log-entry';
-import { avatarFromJson } from './avatar.repository';
+import { avatarFromJson } from './avatar-row';
 import type { Avatars, DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);

@@ -1,47 +1,35 @@
-import { jsonb, kyselyOn, sql, type Queryable } from '@svc/storage';
+import { ProjectionTable } from '@svc/projection';
+import { jsonb, kyselyOn, type Queryable } from '@svc/storage';
 import type { BoxView } from '../domain/box';
 import type { BoxProjectionStore } from '../domain/ports';
 import type { DB } from './db.generated';
 
 const db = (q: Queryable) => kyselyOn<DB>(q);
 
+// The registry's boxes: a deleted one stays deleted (deletedAt, ADR 0010).
+const boxes = new ProjectionTable<DB, 'boxes'>({
+  table: 'boxes',
+  key: 'boxId',
+  version: 'version',
+  at: 'updatedAt',
+  tombstone: 'deletedAt',
+});
+
 /** The box projection (registry.box.* events). */
 export class BoxProjectionRepository implements BoxProjectionStore {
   async upsert(tx: Queryable, box: BoxView): Promise<void> {
-    await db(tx)
-      .insertInto('boxes')
-      .values({
-        boxId: box.boxId,
-        claimId: box.claimId,
-        ownerPlatformId: box.ownerPlatformId,
-        identityName: box.identityName,
-        policy: box.policy,
-        policyConfig: jsonb(box.policyConfig),
-        royaltyRate: box.royaltyRate,
-        updatedAt: box.updatedAt,
-        version: box.version,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('boxId')
-          .doUpdateSet((eb) => ({
-            claimId: eb.ref('excluded.claimId'),
-            ownerPlatformId: eb.ref('excluded.ownerPlatformId'),
-            identityName: eb.ref('excluded.identityName'),
-            policy: eb.ref('excluded.policy'),
-            policyConfig: eb.ref('excluded.policyConfig'),
-            royaltyRate: eb.ref('excluded.royaltyRate'),
-            updatedAt: eb.ref('excluded.updatedAt'),
-            version: eb.ref('excluded.version'),
-          }))
-          // A tombstone stays; an older event (by version, then time: ADR 0010) changes nothing.
-          .where('boxes.deletedAt', 'is', null)
-          .where(
-            sql<boolean>`(${sql.ref('boxes.version')}, ${sql.ref('boxes.updatedAt')})
-              <= (${sql.ref('excluded.version')}, ${sql.ref('excluded.updatedAt')})`,
-          ),
-      )
-      .execute();
+    // A tombstone stays; an older event (by version, then time: ADR 0010) changes nothing.
+    await boxes.upsertIfNewer(tx, {
+      boxId: box.boxId,
+      claimId: box.claimId,
+      ownerPlatformId: box.ownerPlatformId,
+      identityName: box.identityName,
+      policy: box.policy,
+      policyConfig: jsonb(box.policyConfig),
+      royaltyRate: box.royaltyRate,
+      updatedAt: box.updatedAt,
+      version: box.version,
+    });
   }
 
   async markDeleted(
@@ -50,24 +38,15 @@ export class BoxProjectionRepository implements BoxProjectionStore {
     deletedAt: Date,
   ): Promise<void> {
     // A deletion may arrive before the creation: keep a tombstone, so the creation changes nothing.
-    await db(tx)
-      .insertInto('boxes')
-      .values({
-        boxId: box.boxId,
-        claimId: box.claimId,
-        ownerPlatformId: box.ownerPlatformId,
-        identityName: box.identityName,
-        policy: 'OPEN',
-        updatedAt: deletedAt,
-        deletedAt,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('boxId')
-          .doUpdateSet((eb) => ({ deletedAt: eb.ref('excluded.deletedAt') }))
-          .where('boxes.deletedAt', 'is', null),
-      )
-      .execute();
+    await boxes.bury(tx, {
+      boxId: box.boxId,
+      claimId: box.claimId,
+      ownerPlatformId: box.ownerPlatformId,
+      identityName: box.identityName,
+      policy: 'OPEN',
+      updatedAt: deletedAt,
+      deletedAt,
+    });
   }
 
   async find(q: Queryable, id: string): Promise<BoxView | null> {

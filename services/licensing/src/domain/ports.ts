@@ -1,5 +1,6 @@
 import type { BillingPort } from './billing.client';
-import type { RegistryPort } from './registry.client';
+import type { BoxSnapshot } from '@svc/contracts/registry';
+import type { SnapshotSource } from '@svc/projection';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts/common';
 import type { Queryable, TransactionOptions } from '@svc/ports';
@@ -94,6 +95,9 @@ export interface Caller {
 }
 
 /** Everything the licensing entry points hand to its use cases (wired in start.ts). */
+/** The registry, asked about a box the projection has not heard of yet (read-through, ADR 0010). */
+export type RegistryPort = SnapshotSource<BoxSnapshot['entity']>;
+
 export interface LicensingContext {
   db: TransactionRunner;
   boxes: BoxProjectionStore;

@@ -1,6 +1,7 @@
 import { entityVersionOf, type EventEnvelope } from '@svc/contracts/common';
 import { boxCreated, boxDeleted, boxUpdated, type BoxSnapshot } from '@svc/contracts/registry';
 import type { Queryable } from '@svc/ports';
+import { fillOnMiss } from '@svc/projection';
 import type { BoxView } from './box';
 import type { BoxProjectionStore, LicensingContext } from './ports';
 
@@ -50,12 +51,13 @@ export async function ensureBoxProjected(
   ctx: Pick<LicensingContext, 'db' | 'boxes' | 'registry'>,
   boxId: string,
 ): Promise<void> {
-  if ((await ctx.boxes.find(ctx.db, boxId)) !== null) return;
-  const snapshot = await ctx.registry.boxSnapshot(boxId);
-  if (snapshot === null) return;
-  // Not the request's effect: a retry may fill it again, so the request's Idempotency-Key does not
-  // commit here, only with the request's own write (a failure in between must not strand the key).
-  await ctx.db.transaction((tx) => ctx.boxes.upsert(tx, boxViewOf(snapshot.entity, snapshot.version)), {
-    requestEffect: false,
-  });
+  await fillOnMiss(
+    {
+      db: ctx.db,
+      source: ctx.registry,
+      isProjected: async (q, id) => (await ctx.boxes.find(q, id)) !== null,
+      store: (tx, snapshot) => ctx.boxes.upsert(tx, boxViewOf(snapshot.entity, snapshot.version)),
+    },
+    boxId,
+  );
 }

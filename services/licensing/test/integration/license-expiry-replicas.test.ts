@@ -49,7 +49,7 @@ function replica(db: Database): LicensingContext {
   return {
     db,
     boxes: new BoxProjectionRepository(),
-    registry: { boxSnapshot: async () => null, close: async () => undefined },
+    registry: { snapshot: async () => null, close: async () => undefined },
     requests: new LicenseRequestRepository(),
     licenses: new LicenseRepository(),
     billing: {

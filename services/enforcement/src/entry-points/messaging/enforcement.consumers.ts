@@ -1,12 +1,12 @@
 import type { EventEnvelope } from '@svc/contracts/common';
 import { logEntryAppended } from '@svc/contracts/licensing';
-import { idempotentHandler, type Subscription } from '@svc/messaging';
+import type { Subscription } from '@svc/messaging';
+import { projectionSubscription } from '@svc/projection';
 import type { Database, Queryable } from '@svc/storage';
 import type { EnforcementContext } from '../../domain/ports';
 import { projectLicenseEvent } from '../../domain/project-license-event.use-case';
 import { projectRegistryEvent } from '../../domain/project-registry-event.use-case';
 import { startScanOnIndexed } from '../../domain/scan-new-box.use-case';
-import { patternsOf } from '@svc/contracts/topology';
 
 export const BOX_QUEUE = 'enforcement.boxes';
 export const LICENSE_QUEUE = 'enforcement.licenses';
@@ -24,23 +24,22 @@ export function enforcementSubscriptions(
   ctx: EnforcementContext,
   scanWaiting: () => void,
 ): Subscription[] {
-  // Bound to the patterns the system's topology gives the queue (@svc/contracts/topology).
+  // Bound to the patterns the system's topology gives the queue, each event applied once (@svc/projection).
   const consumer = (
     queue: string,
-    handle: (tx: Queryable, envelope: EventEnvelope) => Promise<void>,
+    apply: (tx: Queryable, envelope: EventEnvelope) => Promise<void>,
     after: () => void = () => undefined,
-  ): Subscription => {
-    const handler = idempotentHandler({ db, consumer: queue, clock: ctx.clock, handle });
-    return {
+  ): Subscription =>
+    projectionSubscription({
       queue,
-      patterns: patternsOf(queue),
-      handler: async (envelope, delivery) => {
-        await handler(envelope, delivery);
+      db,
+      clock: ctx.clock,
+      apply,
+      afterCommit: () => {
         ctx.eventsCommitted();
         after();
       },
-    };
-  };
+    });
   return [
     consumer(BOX_QUEUE, (tx, envelope) => projectRegistryEvent(ctx, tx, envelope)),
     consumer(

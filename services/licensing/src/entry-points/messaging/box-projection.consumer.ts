@@ -1,9 +1,9 @@
 import type { Clock } from '@svc/clock';
-import { idempotentHandler, type Subscription } from '@svc/messaging';
+import type { Subscription } from '@svc/messaging';
+import { projectionSubscription } from '@svc/projection';
 import type { Database } from '@svc/storage';
 import type { BoxProjectionStore } from '../../domain/ports';
 import { projectBoxEvent } from '../../domain/project-box.use-case';
-import { patternsOf } from '@svc/contracts/topology';
 
 export const BOX_QUEUE = 'licensing.boxes';
 
@@ -13,14 +13,10 @@ export function boxProjectionSubscription(deps: {
   boxes: BoxProjectionStore;
   clock: Clock;
 }): Subscription {
-  return {
+  return projectionSubscription({
     queue: BOX_QUEUE,
-    patterns: patternsOf(BOX_QUEUE),
-    handler: idempotentHandler({
-      db: deps.db,
-      consumer: BOX_QUEUE,
-      clock: deps.clock,
-      handle: (tx, envelope) => projectBoxEvent(deps.boxes, tx, envelope),
-    }),
-  };
+    db: deps.db,
+    clock: deps.clock,
+    apply: (tx, envelope) => projectBoxEvent(deps.boxes, tx, envelope),
+  });
 }

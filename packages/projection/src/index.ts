@@ -1,0 +1,4 @@
+export * from './ordering';
+export * from './projection-table';
+export * from './read-through';
+export * from './subscription';
