@@ -11,6 +11,7 @@ import { verifyCompact } from './jws-verification';
 import { verifiedListFor } from './status-list-decoding';
 import { licenseClaimsOf } from './credential-claims';
 export * from './credential-model';
+export { createKeyCache, type KeyCache, type KeyCacheOptions } from './key-cache';
 
 // Offline checks of the proofs of docs/spec/contracts.md §16: a license credential (compact JWS, EdDSA,
 // `typ` license+jwt), the status list that revokes it (IETF Token Status List, `typ`

@@ -29,20 +29,21 @@ export { verifyWebhook, webhookEventType, WebhookVerificationError } from './web
 export type { WebhookDelivery, WebhookEventType } from './webhooks';
 export {
   checkLicenseCredential,
+  createKeyCache,
   CredentialVerificationError,
   verifyLicenseCredential,
   verifyStatusList,
 } from './credentials';
-export { createKeyCache } from './key-cache';
 export type {
   CredentialFailureReason,
   JWKS,
+  KeyCache,
+  KeyCacheOptions,
   LicenseCredentialClaims,
   VerifiedCredential,
   VerifiedStatusList,
   VerifyCredentialOptions,
 } from './credentials';
-export type { KeyCache, KeyCacheOptions } from './key-cache';
 export { rateLimitOf } from './rate-limit';
 export type { RateLimit } from './rate-limit';
 
