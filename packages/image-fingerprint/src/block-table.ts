@@ -7,7 +7,20 @@ import {
   keysWithin,
   forEachKeyWithin,
 } from './multi-index-hashing';
-import type { ImageSearchWork } from './reference-image-index';
+
+/**
+ * Work done by the look-ups so far, a figure that does not depend on the machine's load (for
+ * bench/detection): block-table searches, bucket keys probed (a head read each), stored entries
+ * walked in the probed buckets (a link and short word read, one cache line), and stored hashes
+ * compared whole (a second cache line; in the scan fallback, every paired hash).
+ */
+export interface ImageSearchWork {
+  lookups: number;
+  searches: number;
+  bucketsProbed: number;
+  entriesWalked: number;
+  entriesCompared: number;
+}
 
 /**
  * The stored hashes of one shelf (SHELVES), filed by block: typed arrays (no object per

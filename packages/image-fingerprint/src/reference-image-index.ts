@@ -1,20 +1,7 @@
 import { HASH_BITS, HASH_WORDS, PAIRED, REFERENCE_VARIANTS, type ImageFingerprint } from './fingerprint';
 import { BLOCK_BITS, keysWithin } from './multi-index-hashing';
-import { BlockTable } from './block-table';
-
-/**
- * Work done by the look-ups so far, a figure that does not depend on the machine's load (for
- * bench/detection): block-table searches, bucket keys probed (a head read each), stored entries
- * walked in the probed buckets (a link and short word read, one cache line), and stored hashes
- * compared whole (a second cache line; in the scan fallback, every paired hash).
- */
-export interface ImageSearchWork {
-  lookups: number;
-  searches: number;
-  bucketsProbed: number;
-  entriesWalked: number;
-  entriesCompared: number;
-}
+import { BlockTable, type ImageSearchWork } from './block-table';
+export type { ImageSearchWork } from './block-table';
 
 /**
  * The shelves the stored hashes are filed on, one BlockTable each: a stored kind

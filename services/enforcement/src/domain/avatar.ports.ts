@@ -1,7 +1,7 @@
 import type { IndexKnowledge } from '@svc/contracts/detection';
 import type { Queryable } from '@svc/ports';
 import type { Avatar, EvaluationStatus } from './avatar';
-import type { Page } from './ports';
+import type { Page } from './page.ports';
 
 // The avatars a platform reported, and how a scan pages through them.
 

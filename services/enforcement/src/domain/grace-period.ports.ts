@@ -1,7 +1,7 @@
 import type { Queryable } from '@svc/ports';
 import type { GracePeriod, GracePeriodStatus } from './grace-period';
 import type { PlannedStep, StepKind } from './timeline';
-import type { Page } from './ports';
+import type { Page } from './page.ports';
 
 // Grace periods and the timeline of their reminders, warnings and expiry.
 

@@ -8,15 +8,11 @@ import type { AvatarStore } from './avatar.ports';
 import type { ViolationStore, AppealStore } from './violation.ports';
 import type { GracePeriodStore, TimelineStore } from './grace-period.ports';
 import type { BoxStore, LicenseProjectionStore, BoxScanStore } from './box.ports';
+export * from './page.ports';
 export * from './avatar.ports';
 export * from './violation.ports';
 export * from './grace-period.ports';
 export * from './box.ports';
-
-export interface Page {
-  limit: number;
-  offset: number;
-}
 
 /** Runs work in one transaction. */
 export interface TransactionRunner extends Queryable {

@@ -4,7 +4,7 @@ import type { LogEntryRef } from './log-entry';
 import type { Avatar } from './avatar';
 import type { Severity } from './severity';
 import type { Violation, ViolationStatus } from './violation';
-import type { Page } from './ports';
+import type { Page } from './page.ports';
 
 // Violations and the appeals and contests filed against them.
 
