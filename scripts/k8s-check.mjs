@@ -449,7 +449,8 @@ function provenSettings() {
     // What a SIGTERM may take before the process gives up (graceful-shutdown's deadline).
     // The fence every pool asks for: a cut-off replica's transaction ends and frees its row locks.
     idleInTransactionS:
-      sourceNumber('packages/storage/src/postgres.ts', /IDLE_IN_TRANSACTION_TIMEOUT_MS = ([\d_]+);/) / 1000,
+      sourceNumber('packages/storage/src/postgres-options.ts', /IDLE_IN_TRANSACTION_TIMEOUT_MS = ([\d_]+);/) /
+      1000,
     shutdownS:
       sourceNumber('packages/service-kit/src/graceful-shutdown.ts', /const DEFAULT_DEADLINE_MS = ([\d_]+);/) /
       1000,

@@ -1,3 +1,9 @@
+// Over 300 lines on purpose (issue #33 allows ten such files, each with its reason): FaceIndex is one
+// class whose search, filing and rebuild read the same private typed arrays (codes, slots, chunks,
+// per-slot owner links) in their inner loops. Split into several classes or into functions handed a
+// state object, those loops would read the arrays through one more indirection per access and the
+// index's hidden class would change; what could leave without touching the loops has left
+// (face-index-options.ts, face-index-parts.ts, face-index-tables.ts, face-index-training.ts).
 import { FaceIdTable, OwnerKeyTable } from './face-index-tables';
 import {
   nearestRow,
@@ -8,14 +14,23 @@ import {
   trainLists,
 } from './face-index-training';
 import { DESCRIPTOR_LENGTH } from './types';
+import {
+  FACE_INDEX_FLAT_LIMIT,
+  type FaceMatch,
+  type FaceSearchOptions,
+  type FaceIndexParts,
+  type FaceIndexRebuildOptions,
+  listsFor,
+  defaultCells,
+  defaultProbes,
+} from './face-index-options';
+import { f32, f64, u32, u8, bytesOf, grownU32, grownF32 } from './face-index-parts';
+export * from './face-index-options';
 
 const DIM = DESCRIPTOR_LENGTH;
 
 /** The layout of FaceIndex.toParts(): a snapshot of another version is rebuilt, never loaded. */
 export const FACE_INDEX_VERSION = 1;
-
-/** Below this many faces an index keeps one list: a scan of them all is as fast as probing. */
-export const FACE_INDEX_FLAT_LIMIT = 20_000;
 
 /** Slots per chunk of float32 descriptors (4 MiB): the index grows a chunk at a time, never copying. */
 const CHUNK_SHIFT = 13;
@@ -23,100 +38,6 @@ const CHUNK_SLOTS = 1 << CHUNK_SHIFT;
 const CHUNK_MASK = CHUNK_SLOTS - 1;
 /** Room left in each list on a rebuild or load, so enrolments rarely move a list. */
 const LIST_HEADROOM = 1.125;
-
-/** A face within the radius of a searched descriptor. */
-export interface FaceMatch {
-  faceId: number;
-  ownerKey: string;
-  /** Euclidean distance between the two descriptors (float32 numbers, summed in float64). */
-  distance: number;
-}
-
-/** How wide a search looks. */
-export interface FaceSearchOptions {
-  /** Lists probed (the nearest to the descriptor); more finds more at a higher cost. */
-  probes?: number;
-  /** Also measure the other faces of every owner found (default true: they are the same person). */
-  ownerFaces?: boolean;
-  /** Coarse cells whose lists are ranked (default a quarter, at least 4; all: rank every list). */
-  cells?: number;
-}
-
-/** The index's arrays as a snapshot stores them (ADR-style parts: Uint32Arrays and Buffers). */
-export type FaceIndexParts = Record<string, Uint32Array | Buffer>;
-
-/** What a rebuild (training) chooses. */
-export interface FaceIndexRebuildOptions {
-  /** Number of lists; default from the number of faces (1 below FACE_INDEX_FLAT_LIMIT). */
-  lists?: number;
-  /** Seed of the sample and of k-means (the same faces and seed give the same index). */
-  seed?: number;
-}
-
-/** Lists for n faces: about 2 sqrt(n), a power of two (2,048 at 1M), one list below the flat limit. */
-export function listsFor(faces: number): number {
-  if (faces < FACE_INDEX_FLAT_LIMIT) return 1;
-  let lists = 64;
-  while (lists * lists < 4 * faces && lists < 8192) lists *= 2;
-  return lists;
-}
-
-/** Coarse cells ranked by default: a quarter of them, at least 4. */
-export function defaultCells(groups: number): number {
-  return Math.min(groups, Math.max(4, Math.ceil(groups / 4)));
-}
-
-/**
- * Probes by default: a 64th of the lists, at least 16. With the owners' other faces measured too,
- * that found 0.996 of the exact matches within 0.5 at 1M faces (2,048 lists, 32 probes) and 0.994
- * at 100k (1,024 lists, 16 probes) in bench/likeness, but only 0.956 at 1M with the statistics of
- * real face-api descriptors (BENCH_FACE_MODEL=measured: 128 probes for 0.99). See bench/README.md.
- */
-export function defaultProbes(lists: number): number {
-  return lists <= 1 ? 1 : Math.min(lists, Math.max(16, Math.ceil(lists / 64)));
-}
-
-function f32(part: Uint32Array | Buffer | undefined, length: number, name: string): Float32Array {
-  return typed(part, length, 4, name, (b, o, l) => new Float32Array(b, o, l));
-}
-function f64(part: Uint32Array | Buffer | undefined, length: number, name: string): Float64Array {
-  return typed(part, length, 8, name, (b, o, l) => new Float64Array(b, o, l));
-}
-function u32(part: Uint32Array | Buffer | undefined, length: number, name: string): Uint32Array {
-  return typed(part, length, 4, name, (b, o, l) => new Uint32Array(b, o, l));
-}
-function u8(part: Uint32Array | Buffer | undefined, length: number, name: string): Uint8Array {
-  return typed(part, length, 1, name, (b, o, l) => new Uint8Array(b, o, l));
-}
-/** A view of a part (a copy when it is not aligned for the element size). */
-function typed<T>(
-  part: Uint32Array | Buffer | undefined,
-  length: number,
-  size: number,
-  name: string,
-  make: (buffer: ArrayBufferLike, offset: number, length: number) => T,
-): T {
-  if (part === undefined || part.byteLength !== length * size)
-    throw new RangeError(`face index snapshot: part ${name} is missing or of the wrong size`);
-  if (part.byteOffset % size === 0) return make(part.buffer, part.byteOffset, length);
-  const copy = new Uint8Array(part.byteLength);
-  copy.set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
-  return make(copy.buffer, 0, length);
-}
-/** A Buffer over a typed array's memory (no copy). */
-function bytesOf(array: Float32Array | Float64Array | Uint8Array): Buffer {
-  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-}
-function grownU32(array: Uint32Array, size: number): Uint32Array {
-  const grown = new Uint32Array(size);
-  grown.set(array.subarray(0, Math.min(array.length, size)));
-  return grown;
-}
-function grownF32(array: Float32Array, size: number): Float32Array {
-  const grown = new Float32Array(size);
-  grown.set(array.subarray(0, Math.min(array.length, size)));
-  return grown;
-}
 
 /**
  * Keeps in best/scores (sorted, nearest first) the rows of [from, to) nearest to x among those

@@ -4,118 +4,19 @@ import {
   inclusionProof,
   leafHash,
   nodeHash,
-  splitPoint,
   type Hash,
   type SubtreeHash,
 } from '@svc/merkle-log';
 import type { Queryable } from '@svc/ports';
+import type { NewEntry, LogPosition, StoredEntry, SignedTreeHead, TreeHeadSigner } from './log-entries';
+import { type Perfect, keyOf, perfectParts, assemble } from './perfect-subtrees';
+import { treeHeadPayload } from './canonical-bytes';
+export * from './log-entries';
+export * from './canonical-bytes';
 
 // The transparency log (docs/spec/contracts.md §16, issue #31) over PostgreSQL: leaves appended in commit order,
 // the hash of every complete aligned subtree stored when its last leaf arrives, and tree heads and
 // proofs assembled from those stored hashes in one query each, whatever the size of the log.
-
-/** What a decision appends: its bytes (canonical JSON), who may read them, and its source (an event id). */
-export interface NewEntry {
-  sourceId: string;
-  entry: Uint8Array;
-  parties: readonly string[];
-  at: Date;
-}
-
-/** Where an entry is: its leaf index and hash (`logEntry` on the resource it concerns). */
-export interface LogPosition {
-  index: number;
-  leafHash: Hash;
-}
-
-export interface StoredEntry extends LogPosition {
-  entry: Buffer;
-  parties: string[];
-  appendedAt: Date;
-}
-
-/** A tree head: the size and root of the log at a moment, signed by the log. */
-export interface SignedTreeHead {
-  treeSize: number;
-  rootHash: Hash;
-  timestamp: Date;
-  /** A compact JWS (EdDSA) over `treeHeadPayload(...)`. */
-  signature: string;
-}
-
-/** Signs a tree head's payload bytes: a compact JWS with the log's key (kid in its header). */
-export type TreeHeadSigner = (payload: Uint8Array) => Promise<string>;
-
-/** A perfect, aligned subtree: leaves [idx·2^level, (idx+1)·2^level). Level 0 is a leaf. */
-interface Perfect {
-  level: number;
-  idx: number;
-}
-
-const keyOf = (p: Perfect): string => `${p.level}:${p.idx}`;
-
-function log2(n: number): number {
-  let level = 0;
-  while (2 ** level < n) level += 1;
-  return level;
-}
-
-/**
- * The perfect aligned subtrees the MTH of leaves [start, end) is made of, by RFC 9162's own
- * recursion (split at the largest power of two below the size), so that the hash assembled from
- * them is the MTH itself.
- */
-function perfectParts(start: number, end: number, out: Perfect[]): void {
-  const n = end - start;
-  if (n <= 0) return;
-  if ((n & (n - 1)) === 0 && start % n === 0) {
-    out.push({ level: log2(n), idx: start / n });
-    return;
-  }
-  const k = splitPoint(n);
-  perfectParts(start, start + k, out);
-  perfectParts(start + k, end, out);
-}
-
-function assemble(start: number, end: number, known: Map<string, Hash>): Hash {
-  const n = end - start;
-  if (n === 0) return EMPTY_ROOT;
-  if ((n & (n - 1)) === 0 && start % n === 0) {
-    const hash = known.get(keyOf({ level: log2(n), idx: start / n }));
-    if (hash === undefined) throw new Error(`the log has no subtree [${start}, ${end})`);
-    return hash;
-  }
-  const k = splitPoint(n);
-  return nodeHash(assemble(start, start + k, known), assemble(start + k, end, known));
-}
-
-/** The canonical bytes a tree head's signature covers: JSON with sorted keys, the root in base64. */
-export function treeHeadPayload(head: { treeSize: number; rootHash: Uint8Array; timestamp: Date }): Buffer {
-  return Buffer.from(
-    JSON.stringify({
-      rootHash: Buffer.from(head.rootHash).toString('base64'),
-      timestamp: head.timestamp.toISOString(),
-      treeSize: head.treeSize,
-    }),
-    'utf8',
-  );
-}
-
-/** JSON with object keys sorted at every depth: the bytes a decision's entry is hashed from. */
-export function canonicalJson(value: unknown): Buffer {
-  const sort = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sort);
-    if (v !== null && typeof v === 'object' && !(v instanceof Date)) {
-      return Object.fromEntries(
-        Object.keys(v as Record<string, unknown>)
-          .sort()
-          .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
-      );
-    }
-    return v;
-  };
-  return Buffer.from(JSON.stringify(sort(value)), 'utf8');
-}
 
 type Row = Record<string, unknown>;
 const num = (value: unknown): number => Number(value);

@@ -9,7 +9,7 @@ import {
   keyNameSchema,
   planSchema,
   rotatedKeySchema,
-} from './operations';
+} from './platform.schemas';
 import { keyScopeSchema } from './key-scopes';
 
 // The dashboard's own endpoints on the gateway (docs/spec/contracts.md §14, ADR 0024): accounts,

@@ -7,3 +7,16 @@ export * from './key-scopes';
 export * from './dashboard-batch';
 export * from './request-log';
 export * from './members';
+export * from './platform.schemas';
+export {
+  deadLetterSchema,
+  deadLetterQueueSchema,
+  deadLetterQuerySchema,
+  replayDeadLettersBodySchema,
+  replayedQueueSchema,
+  serviceDeadLetterQueueSchema,
+  serviceReplayedQueueSchema,
+  INTERNAL_DEAD_LETTERS_PATH,
+  INTERNAL_DEAD_LETTERS_REPLAY_PATH,
+} from './dead-letter.schemas';
+export * from './system-health.schemas';

@@ -1,295 +1,35 @@
 import { z } from 'zod';
-import { logEntryField, logEntrySchema } from '../common/log-entry';
 import { exampleCredential, exampleJwks, exampleStatusList } from './proof-examples';
-import {
-  MAX_INT32,
-  dataOf,
-  idParamSchema,
-  idSchema,
-  listOf,
-  pageQuerySchema,
-  storable,
-} from '../common/schemas';
-import { hasWholeCents } from '@svc/money';
+import { dataOf, idParamSchema, listOf } from '../common/schemas';
 import { defineOperation } from '../common/operation';
+import {
+  requestLicenseBodySchema,
+  listLicensesQuerySchema,
+  listBoxLicenseRequestsQuerySchema,
+  renewLicenseBodySchema,
+  cancelLicenseBodySchema,
+  revokeLicenseBodySchema,
+  denyLicenseRequestBodySchema,
+  identityIdParamSchema,
+  secondFamilyRequestBodySchema,
+  approveLicenseRequestBodySchema,
+  createdLicenseRequestSchema,
+  licenseRequestSchema,
+  boxLicenseRequestSchema,
+} from './license-request.schemas';
+import {
+  licenseListItemSchema,
+  licenseSchema,
+  renewedLicenseSchema,
+  cancelledLicenseSchema,
+  revokedLicenseSchema,
+  licensingTermsSchema,
+  secondFamilyRequestSchema,
+} from './license.schemas';
+import { licenseCredentialSchema, statusListIdParamSchema, jwksSchema } from './proof.schemas';
 
 // Licensing's public operations (docs/spec/service-interface.md, Endpoints: Licenses; docs/spec/contracts.md §8,
 // §9, §12). The same schemas validate requests in services/licensing and build the OpenAPI document.
-
-export const licenseTierSchema = z.enum(['personal', 'creator', 'commercial', 'enterprise']);
-export const licenseStatusSchema = z.enum(['pending', 'active', 'expired', 'revoked', 'cancelled']);
-export const licenseRequestStatusSchema = z.enum(['pending', 'approved', 'denied']);
-
-const termMonthsSchema = z.number().int().min(1).max(36);
-
-export const requestLicenseBodySchema = z.object({
-  boxId: idSchema,
-  tier: licenseTierSchema,
-  useCase: storable(z.string().trim().min(1).max(2000)),
-  estimatedUsers: z.number().int().min(0).max(MAX_INT32).optional(),
-  acceptGuidelines: z.literal(true, { error: 'acceptGuidelines must be true' }),
-  message: storable(z.string().max(2000)).optional().meta({ description: 'To the identity owner' }),
-  term: termMonthsSchema.optional().meta({ description: 'Months the license runs once approved; default 1' }),
-  autoRenew: z.boolean().optional().meta({ description: 'Renew for another term at expiry; default true' }),
-});
-
-export const listLicensesQuerySchema = pageQuerySchema.extend({
-  status: licenseStatusSchema.optional(),
-  boxId: idSchema.optional(),
-  tier: licenseTierSchema.optional(),
-});
-
-export const listBoxLicenseRequestsQuerySchema = pageQuerySchema.extend({
-  status: licenseRequestStatusSchema.optional(),
-});
-
-export const renewLicenseBodySchema = z.object({
-  term: termMonthsSchema.meta({ description: 'Months added to the current expiry' }),
-  tier: licenseTierSchema
-    .optional()
-    .meta({ description: 'A new tier (e.g. an upgrade) re-prices the license' }),
-});
-
-export const cancelLicenseBodySchema = z.object({
-  reason: storable(z.string().trim().min(1).max(1000)).optional(),
-  effectiveDate: z.enum(['immediate', 'end_of_billing_period']).optional().meta({
-    description: 'Default immediate; end_of_billing_period keeps it active until the end of the month',
-  }),
-});
-
-export const revokeLicenseBodySchema = z.object({
-  reason: storable(z.string().trim().min(1).max(1000)).optional(),
-});
-export const denyLicenseRequestBodySchema = z.object({
-  reason: storable(z.string().trim().min(1).max(1000)),
-});
-
-export const identityIdParamSchema = z.object({ identity_id: idSchema });
-
-export const secondFamilyRequestBodySchema = z.object({
-  identity_id: idSchema.meta({ description: 'A box id or the claim id of a boxed identity' }),
-  use_type: z.enum(['avatar', 'voice', 'video']),
-  platform_description: storable(z.string().trim().min(1).max(2000)),
-  expected_usage: storable(z.string().trim().min(1).max(2000)),
-});
-
-/** A money amount with at most 2 decimals (cents). */
-const feeAmountSchema = z
-  .number()
-  .min(0)
-  .max(1_000_000_000)
-  .refine(hasWholeCents, { message: 'at most 2 decimals (cents)' });
-
-/** The box owner's approval: `monthlyFee` prices a tier the owner prices at approval (enterprise). */
-export const approveLicenseRequestBodySchema = z.object({
-  monthlyFee: feeAmountSchema
-    .optional()
-    .meta({ description: 'Required for a tier without a list price (enterprise); refused otherwise' }),
-});
-
-const pricingSchema = z.object({
-  monthlyFee: z
-    .number()
-    .nullable()
-    .meta({ description: "From the owner's price list; null until the owner prices it at approval" }),
-  royaltyRate: z.number(),
-  currency: z.string(),
-});
-
-export const createdLicenseRequestSchema = z
-  .object({
-    id: z.string().meta({ example: 'req_4fT9qLx2Wm8nB3vC7kJd1s' }),
-    boxId: z.string(),
-    status: licenseRequestStatusSchema,
-    tier: licenseTierSchema,
-    submittedAt: z.iso.datetime(),
-    estimatedReviewTime: z.string().meta({ example: '48-72 hours' }),
-    pricing: pricingSchema,
-  })
-  .meta({ id: 'CreatedLicenseRequest' });
-
-const requestLicenseSummarySchema = z.object({
-  id: z.string(),
-  tier: licenseTierSchema,
-  monthlyFee: z.number(),
-  validFrom: z.iso.datetime(),
-  expiresAt: z.iso.datetime(),
-});
-
-export const licenseRequestSchema = z
-  .object({
-    id: z.string(),
-    status: licenseRequestStatusSchema,
-    submittedAt: z.iso.datetime().optional().meta({ description: 'pending form' }),
-    license: requestLicenseSummarySchema.optional().meta({ description: 'approved form' }),
-    reason: z.string().optional().meta({ description: 'denied form' }),
-    deniedAt: z.iso.datetime().optional().meta({ description: 'denied form' }),
-  })
-  .meta({ id: 'LicenseRequest' });
-
-export const boxLicenseRequestSchema = z
-  .object({
-    id: z.string(),
-    boxId: z.string(),
-    status: licenseRequestStatusSchema,
-    tier: licenseTierSchema,
-    useCase: z.string(),
-    estimatedUsers: z.number().int().nullable(),
-    message: z.string().nullable(),
-    licenseePlatformId: z.string(),
-    licenseePlatformName: z.string(),
-    submittedAt: z.iso.datetime(),
-    pricing: pricingSchema,
-    licenseId: z.string().nullable(),
-    reason: z.string().nullable(),
-    decidedAt: z.iso.datetime().nullable(),
-    licenseLogEntry: logEntrySchema.optional().meta({
-      description:
-        "Once approved and logged: the license's newest decision in the transparency log (docs/spec/contracts.md §16), the license's own `logEntry`",
-    }),
-  })
-  .meta({ id: 'BoxLicenseRequest' });
-
-export const licenseListItemSchema = z
-  .object({
-    id: z.string().meta({ example: 'lic_9hQ2mXc4Tz7LpW1nB8vK3d' }),
-    boxId: z.string(),
-    identityName: z.string(),
-    tier: licenseTierSchema,
-    status: licenseStatusSchema,
-    monthlyFee: z.number(),
-    royaltyRate: z.number(),
-    validFrom: z.iso.datetime(),
-    expiresAt: z.iso.datetime(),
-    autoRenew: z.boolean(),
-    logEntry: logEntryField,
-  })
-  .meta({ id: 'LicenseListItem' });
-
-export const licenseSchema = licenseListItemSchema
-  .extend({
-    currency: z.string(),
-    terms: z.object({
-      maxUsers: z
-        .number()
-        .int()
-        .nullable()
-        .meta({ description: 'estimatedUsers of the request; null: none declared' }),
-      contentGuidelines: z.string().nullable(),
-      nsfw: z.boolean(),
-      exclusivity: z.boolean(),
-      territory: z.string(),
-    }),
-    usage: z.object({
-      currentPeriod: z.string().meta({ example: '2026-11' }),
-      subscribers: z.number(),
-      messages: z.number(),
-      revenue: z.number(),
-      royaltyDue: z.number(),
-    }),
-    fees: z
-      .object({
-        basis: z.literal('prorated_calendar_month'),
-        currentPeriod: z.string(),
-        currentPeriodFee: z
-          .number()
-          .meta({ description: 'monthlyFee × the share of the month the license is active, half-up' }),
-      })
-      .meta({ description: 'How the monthly fee is billed (docs/adr/0012-license-fees.md)' }),
-  })
-  .meta({ id: 'License' });
-
-export const renewedLicenseSchema = z.object({
-  id: z.string(),
-  status: licenseStatusSchema,
-  previousExpiry: z.iso.datetime(),
-  newExpiry: z.iso.datetime(),
-  tier: licenseTierSchema,
-  monthlyFee: z.number().meta({ description: 'The current list price, applied from the renewal' }),
-  currency: z.string(),
-  pendingUpgrade: z
-    .object({
-      requestId: z.string(),
-      tier: licenseTierSchema,
-      status: z.literal('pending'),
-      pricing: pricingSchema,
-    })
-    .optional()
-    .meta({
-      description:
-        "An upgrade to a tier that needs the owner's review: the license is unchanged until approved",
-    }),
-});
-
-export const cancelledLicenseSchema = z.object({
-  id: z.string(),
-  status: licenseStatusSchema.meta({ description: 'cancelled (immediate) or active (until cancelsAt)' }),
-  effectiveDate: z.enum(['immediate', 'end_of_billing_period']),
-  cancelledAt: z.iso.datetime().optional(),
-  cancelsAt: z.iso.datetime().optional(),
-});
-
-export const revokedLicenseSchema = z.object({
-  id: z.string(),
-  status: z.literal('revoked'),
-  reason: z.string().nullable(),
-  revokedAt: z.iso.datetime(),
-});
-
-export const licensingTermsSchema = z
-  .object({
-    auto_approve: z.boolean(),
-    pricing: z.object({ per_interaction: z.number(), monthly_license: z.number() }).nullable().meta({
-      description: 'null when the identity cannot be licensed (or the owner prices it at approval)',
-    }),
-    licensable: z.boolean(),
-    allowed_uses: z.array(z.string()),
-    blocked_uses: z.array(z.string()),
-    content_guidelines: z.string(),
-  })
-  .meta({ id: 'LicensingTerms' });
-
-export const secondFamilyRequestSchema = z.object({
-  request_id: z.string(),
-  status: licenseRequestStatusSchema,
-  license_id: z.string().optional(),
-  reason: z.string().optional(),
-});
-
-export const licenseCredentialSchema = z
-  .object({
-    credential: z.string().meta({
-      description:
-        'Compact JWS (EdDSA, typ license+jwt, docs/adr/0029): claims iss, sub (the license id), iat, nbf, exp, boxId, claimId, identityName, platformId, tier, allowedUses, status {idx, uri, status_list {idx, uri}}',
-      example: 'eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiIsInR5cCI6ImxpY2Vuc2Urand0In0.eyJzdWIiOiJsaWNfLi4uIn0.c2ln',
-    }),
-    expiresAt: z.iso
-      .datetime()
-      .meta({ description: "The credential's exp: the license's current period end" }),
-  })
-  .meta({ id: 'LicenseCredential' });
-
-export const statusListIdParamSchema = z.object({
-  id: z.coerce.number().int().min(1).max(MAX_INT32).meta({ description: 'The status list id (1)' }),
-});
-
-const publicJwkSchema = z.object({
-  kty: z.literal('OKP'),
-  crv: z.literal('Ed25519'),
-  x: z.string(),
-  kid: z.string(),
-  alg: z.literal('EdDSA'),
-  use: z.literal('sig'),
-});
-
-export const jwksSchema = z
-  .object({
-    keys: z.array(publicJwkSchema).meta({
-      description:
-        'The current signing key first, then each retired key until its last credential has expired',
-    }),
-  })
-  .meta({ id: 'LicenseSigningKeys' });
 
 const licenses = { service: 'licensing' as const, tags: ['Licenses'] };
 const proofs = { service: 'licensing' as const, tags: ['Proofs'] };

@@ -2,3 +2,6 @@
 export * from './events';
 export * from './operations';
 export * from './snapshots';
+export * from './claim.schemas';
+export * from './box-policy-config.schemas';
+export * from './box.schemas';

@@ -4,7 +4,7 @@ import {
   policyConfigSchemas,
   updateBoxBodySchema,
   updateBoxDocumentedBodySchema,
-} from '../../src/registry/operations';
+} from '../../src/registry/box-policy-config.schemas';
 
 // The document (and the SDK's types) describes a box's body as a union on `policy`, where the
 // validator checks policyConfig against the policy in a refinement (issue #32). Over every

@@ -1,94 +1,25 @@
-import type { Clock } from '@svc/clock';
 import { AppError } from '@svc/errors';
-import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_REDIRECTS,
-  DEFAULT_TIMEOUT_MS,
-  guardedFetch,
-  httpUrlProblem,
-  isFetchGuardError,
-  type FetchGuardReason,
-  type GuardedResponse,
-} from '@svc/fetch-guard';
-import {
-  fingerprintImage,
-  isNotAnImageError,
-  picturePixels,
-  type ImageFingerprint,
-} from '@svc/image-fingerprint';
-import type { FaceExamination, FaceExaminer } from '@svc/face-engine';
-import type { PictureBudget } from '../domain/face-matching/picture-budget';
+import { guardedFetch, httpUrlProblem } from '@svc/fetch-guard';
+import { isNotAnImageError, picturePixels, type ImageFingerprint } from '@svc/image-fingerprint';
+import type { FaceExamination } from '@svc/face-engine';
 import type { EnrolledPicture, ImageSource, PictureAnalysis } from '../domain/ports';
-
-export interface ImageFetcherOptions {
-  /** SVC_ALLOW_PRIVATE_FETCH: development and tests only. */
-  allowPrivateFetch: boolean;
-  clock: Clock;
-  /** How long a fingerprint is served from the cache. Default one hour. */
-  ttlMs?: number;
-  /** Cached URLs at most; the oldest goes first. Default 10,000. */
-  maxEntries?: number;
-  /** The outbound fetch (tests pass a fake). Default `guardedFetch`. */
-  fetch?: typeof guardedFetch;
-  /** Test seam passed to the fetch guard: why an address is refused (null: allowed). */
-  addressPolicy?: (address: string) => string | null;
-  /** Examines the faces of pictures (worker threads); without one, faces are `unavailable`. */
-  faces?: { examiner: FaceExaminer; budget: PictureBudget } | undefined;
-  /** The most pixels of a checked picture (`analyse`); default 24 million. */
-  checkMaxPixels?: number;
-}
-
-const DEFAULT_CHECK_MAX_PIXELS = 24_000_000;
-
-/**
- * The largest picture whose fingerprint is taken on the event loop's side (sharp's threads and the
- * hashing on the event loop) when its examination in the workers did not happen: a 12-megapixel
- * photograph costs tens of milliseconds there, a 100-megapixel one a second of both cores. Larger
- * ones are only ever decoded in the workers, under the platform's share (docs/spec/contracts.md §17),
- * so one platform's huge pictures cannot slow everyone's checks.
- */
-export const MAX_FALLBACK_PIXELS = 16_000_000;
-/**
- * One platform's fingerprints taken on the event loop's side at once (their hashing runs on the
- * event loop every check shares): a batch of a hundred pictures its workers' share did not reach
- * takes a few at a time, the others are answered unchecked, instead of a second of hashing.
- */
-export const FALLBACKS_PER_PLATFORM = 2;
-
-/** The budget's key for the reference-image job: enrolment takes its turn beside the platforms. */
-const ENROLMENT = '(enrolment)';
-/** How long enrolment waits for one picture's faces. */
-const ENROLMENT_TIMEOUT_MS = 30_000;
-
-export interface ImageFetcherStats {
-  /** Answers without a fetch of their own: from the cache, or joining a fetch under way. */
-  hits: number;
-  /** Fetches started. */
-  misses: number;
-  /** URLs cached now (expired ones included until they are next asked for or evicted). */
-  size: number;
-}
-
-const ONE_HOUR_MS = 3_600_000;
-
-// What each refusal of the fetch guard tells the caller. The guard's own message is not passed on:
-// for an unreachable host it carries connection details (an oracle for probing networks).
-const GUARD_MESSAGES: Record<Exclude<FetchGuardReason, 'too_large'>, string> = {
-  invalid_url: 'The image URL is not a valid absolute URL',
-  scheme: 'The image URL must use http or https',
-  private_address: 'The image URL leads to a private, loopback, link-local or metadata address',
-  timeout: `The image was not received within ${DEFAULT_TIMEOUT_MS / 1000} s`,
-  unreachable: 'The image URL could not be reached',
-  too_many_redirects: `The image URL redirects more than ${DEFAULT_MAX_REDIRECTS} times`,
-};
-
-function invalidImageUrl(message: string, details: Record<string, unknown>, cause?: unknown): AppError {
-  return new AppError('INVALID_IMAGE_URL', message, { details, cause });
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
+import { fetchImageBytes, fingerprintImageBytes, invalidImageUrl } from './image-download';
+import {
+  type ImageFetcherOptions,
+  DEFAULT_CHECK_MAX_PIXELS,
+  MAX_FALLBACK_PIXELS,
+  FALLBACKS_PER_PLATFORM,
+  ENROLMENT,
+  ENROLMENT_TIMEOUT_MS,
+  type ImageFetcherStats,
+  ONE_HOUR_MS,
+} from './image-fetcher-options';
+export {
+  type ImageFetcherOptions,
+  MAX_FALLBACK_PIXELS,
+  FALLBACKS_PER_PLATFORM,
+  type ImageFetcherStats,
+} from './image-fetcher-options';
 
 /**
  * Fingerprints of pictures by URL: fetched through the outbound-fetch guard (docs/spec/contracts.md §11),
@@ -330,71 +261,15 @@ export class ImageFetcher implements ImageSource {
     }
   }
 
-  private async download(url: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<GuardedResponse> {
-    try {
-      return await this.fetch(url, {
-        allowPrivate: this.options.allowPrivateFetch,
-        timeoutMs,
-        maxBytes: DEFAULT_MAX_BYTES,
-        maxRedirects: DEFAULT_MAX_REDIRECTS,
-        headers: { accept: 'image/*' },
-        ...(this.options.addressPolicy ? { addressPolicy: this.options.addressPolicy } : {}),
-      });
-    } catch (err) {
-      if (!isFetchGuardError(err)) throw err;
-      if (err.reason === 'too_large') {
-        throw new AppError(
-          'IMAGE_TOO_LARGE',
-          `The image is larger than ${DEFAULT_MAX_BYTES / 1024 / 1024} MB`,
-          {
-            details: { reason: 'too_large', maxBytes: DEFAULT_MAX_BYTES },
-            cause: err,
-          },
-        );
-      }
-      const message =
-        err.reason === 'timeout' && timeoutMs !== DEFAULT_TIMEOUT_MS
-          ? `The image was not received within ${timeoutMs / 1000} s (the check's time for its picture)`
-          : GUARD_MESSAGES[err.reason];
-      throw invalidImageUrl(message, { reason: err.reason }, err);
-    }
-  }
-
   private async fetchAndFingerprint(url: string): Promise<ImageFingerprint> {
     return this.fingerprintBytes(await this.fetchBytes(url));
   }
 
-  /** The picture's bytes: a 2xx answer with an image type (INVALID_IMAGE_URL otherwise). */
-  private async fetchBytes(url: string, timeoutMs?: number): Promise<Buffer> {
-    const response = await this.download(url, timeoutMs);
-    if (response.status < 200 || response.status > 299) {
-      throw invalidImageUrl(`The image URL answered HTTP ${response.status}`, {
-        reason: 'http_status',
-        status: response.status,
-      });
-    }
-    const contentType = headerValue(response.headers['content-type']);
-    if (contentType !== undefined && !/^\s*image\//i.test(contentType)) {
-      throw invalidImageUrl(`The image URL did not answer with an image (content type ${contentType})`, {
-        reason: 'not_an_image',
-        contentType,
-      });
-    }
-    return response.body;
+  private fetchBytes(url: string, timeoutMs?: number): Promise<Buffer> {
+    return fetchImageBytes({ fetch: this.fetch, options: this.options }, url, timeoutMs);
   }
 
-  private async fingerprintBytes(bytes: Buffer): Promise<ImageFingerprint> {
-    try {
-      return await fingerprintImage(bytes);
-    } catch (err) {
-      if (!isNotAnImageError(err)) throw err;
-      throw invalidImageUrl(
-        `The image URL did not answer with a picture that can be read: ${err.message}`,
-        {
-          reason: err.reason === 'too_many_pixels' ? 'too_many_pixels' : 'not_an_image',
-        },
-        err,
-      );
-    }
+  private fingerprintBytes(bytes: Buffer): Promise<ImageFingerprint> {
+    return fingerprintImageBytes(bytes);
   }
 }
