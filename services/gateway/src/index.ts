@@ -7,6 +7,6 @@ export {
 } from './start';
 export { buildGateway, type Gateway, type GatewayOptions } from './gateway';
 export { gatewayConfigSchema, type GatewayConfig } from './config';
-export type { Route } from './domain/route-table';
+export { routesFrom, type Route } from './domain/route-table';
 export { generateApiKey } from './domain/api-key';
 export { newTotpSecret, totpUri } from './domain/second-factor';
