@@ -25,7 +25,14 @@ export interface RequestRecord {
   /** The error of the last unanswered attempt, when there was one. */
   lastError?: string;
   /** Each attempt answered 5xx: when (seconds since the suite began) and what the body said. */
-  failures?: { at: number; status: number; said: string; retryAfter: string | null }[];
+  failures?: {
+    at: number;
+    status: number;
+    said: string;
+    retryAfter: string | null;
+    /** The answer's X-Request-Id: the services' log lines about it explain the answer. */
+    requestId: string | null;
+  }[];
 }
 
 export interface ClientOptions {
@@ -127,6 +134,7 @@ export class WorkloadClient {
             status: response.status,
             said,
             retryAfter,
+            requestId: response.headers.get('x-request-id'),
           });
         }
         const conflict = response.status === 409 && record.body?.error?.code === 'IDEMPOTENCY_CONFLICT';

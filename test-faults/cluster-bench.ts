@@ -74,6 +74,7 @@ export async function startClusterBench(
       gatewayUrl: gateway,
     },
     deaths: env.deaths,
+    warningsAbout: (requestId) => env.warningsAbout(requestId),
     reviveDead: () => env.reviveDead(),
     reported: new Set(),
     dispatcherKills: [],

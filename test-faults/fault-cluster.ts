@@ -37,6 +37,8 @@ export interface FaultCluster {
   cluster: RunningCluster;
   databasePrefix: string;
   deaths: Death[];
+  /** Every process's warnings and errors that name `requestId`, as `[process] line`. */
+  warningsAbout(requestId: string): string[];
   /** kill -9 by pid (an intended death). */
   kill(name: string): void;
   /** Starts a process again (same port and settings) and waits until it is ready. */
@@ -71,6 +73,10 @@ const OUTPUT_LINES = 40;
 /** The pause between leaving the balancer and SIGTERM (Kubernetes: the preStop sleep, 5 s in k8s/). */
 const PRE_STOP_MS = 1000;
 const STDERR_LINES = 200;
+/** Warnings and errors kept per process, to explain a 5xx answer by its request id. */
+const WARNING_LINES = 2000;
+// A service's log line at pino's warn (40) or error (50) level.
+const WARNING = /"level":(?:40|50),/;
 
 export type Link = 'database' | 'broker';
 
@@ -98,6 +104,7 @@ export async function startFaultCluster(
   const intended = new WeakSet<ChildProcess>();
   const watched = new WeakSet<ChildProcess>();
   const output = new Map<string, string[]>();
+  const warnings = new Map<string, string[]>();
   const databasePrefix = 'faults_';
   let cluster: RunningCluster | undefined;
 
@@ -109,6 +116,8 @@ export async function startFaultCluster(
     // stderr is where Node writes an uncaught error and its whole stack: keep more of it, uncut.
     const errorLines: string[] = [];
     output.set(name, lines);
+    const warned = warnings.get(name) ?? [];
+    warnings.set(name, warned);
     const keeper =
       (into: string[], most: number, width: number) =>
       (chunk: Buffer): void => {
@@ -127,6 +136,13 @@ export async function startFaultCluster(
       child.once('close', () => file.end());
     }
     child.stdout?.on('data', keeper(lines, OUTPUT_LINES, 600));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!WARNING.test(line)) continue;
+        warned.push(line.slice(0, 2000));
+        if (warned.length > WARNING_LINES) warned.shift();
+      }
+    });
     child.stderr?.on('data', keeper(errorLines, STDERR_LINES, 4000));
     // 'close', not 'exit': by then its last output (the crash) has been read.
     child.once('close', (code, signal) => {
@@ -234,6 +250,10 @@ export async function startFaultCluster(
     cluster: running,
     databasePrefix,
     deaths,
+    warningsAbout: (requestId) =>
+      [...warnings].flatMap(([name, lines]) =>
+        lines.filter((line) => line.includes(`"${requestId}"`)).map((line) => `[${name}] ${line}`),
+      ),
     kill: (name) => {
       const child = childOf(name);
       intended.add(child);

@@ -30,6 +30,8 @@ export interface Bench {
   /** The databases and broker, when the suite owns them (cluster mode). */
   inside?: InsideContext;
   deaths: Death[];
+  /** The services' warnings and errors about one request (cluster mode), to explain its 5xx answer. */
+  warningsAbout?: (requestId: string) => string[];
   /** Restarts whatever died, so the next fault starts from a whole deployment. */
   reviveDead(): Promise<string[]>;
   /** Findings already reported by an earlier fault (a global check sees them again). */
@@ -226,24 +228,31 @@ export async function runUnderFault(bench: Bench, spec: FaultSpec): Promise<Faul
     (r) => r.window === spec.label && r.idempotencyKey !== undefined,
   );
   const internal = records.filter((r) => r.statuses.includes(500));
-  const internalErrors = failuresByRoute(records, (f, route) =>
-    f.status === 500 ? { key: route, problem: true } : undefined,
+  const why = (requestId: string | null): string => whyAnswered(bench, requestId);
+  const internalErrors = failuresByRoute(
+    records,
+    (f, route) => (f.status === 500 ? { key: route, problem: true } : undefined),
+    why,
   );
   for (const [route, { seen }] of internalErrors)
     problems.push(`500: ${seen.length} answers to ${route} (${seen.slice(0, 4).join('; ')})`);
   // Every 502, 503 and 504 is told, with when and what it said: a problem when the spec says so,
   // otherwise a note, so that an answer the fault allowed still names its source.
   const notes: string[] = [];
-  const unavailable = failuresByRoute(records, (f, route) => {
-    if (f.status !== 502 && f.status !== 503 && f.status !== 504) return undefined;
-    const allowed =
-      spec.unavailable === undefined ||
-      (spec.unavailable === 'without-retry-after' && f.status === 503 && f.retryAfter !== null);
-    return {
-      key: `${f.status}${f.retryAfter === null ? ' (no Retry-After)' : ''} to ${route}`,
-      problem: !allowed,
-    };
-  });
+  const unavailable = failuresByRoute(
+    records,
+    (f, route) => {
+      if (f.status !== 502 && f.status !== 503 && f.status !== 504) return undefined;
+      const allowed =
+        spec.unavailable === undefined ||
+        (spec.unavailable === 'without-retry-after' && f.status === 503 && f.retryAfter !== null);
+      return {
+        key: `${f.status}${f.retryAfter === null ? ' (no Retry-After)' : ''} to ${route}`,
+        problem: !allowed,
+      };
+    },
+    why,
+  );
   // Attempts with no answer at all (timed out, reset, refused), which the client retried.
   const unanswered = new Map<string, number>();
   for (const r of records) {
@@ -316,6 +325,25 @@ async function diagnosis(bench: Bench, what: string): Promise<string> {
   return `\n    inside: ${await whyNoViolation(bench.inside, avatarId, boxId).catch((err: unknown) => `(not read: ${(err as Error).message})`)}`;
 }
 
+/**
+ * What the services logged about a request answered 5xx (cluster mode): each process's warning or
+ * error naming its request id, with the error's whole chain of causes, so that a CI log explains
+ * the answer without the processes' own logs.
+ */
+function whyAnswered(bench: Bench, requestId: string | null): string {
+  if (requestId === null || bench.warningsAbout === undefined) return '';
+  const told = bench.warningsAbout(requestId).map((line) => {
+    const [, name = '?', json = ''] = /^\[([^\]]+)\] (.*)$/.exec(line) ?? [];
+    // Read by pattern, not JSON.parse: a kept line may be cut short inside the error's stack.
+    const said =
+      /"err":\{"type":"[^"]*","message":"((?:[^"\\]|\\.)*)"/.exec(json)?.[1] ??
+      /"msg":"((?:[^"\\]|\\.)*)"/.exec(json)?.[1] ??
+      json;
+    return `${name}: ${said.slice(0, 400)}`;
+  });
+  return told.length === 0 ? ` [request ${requestId}]` : ` [request ${requestId}: ${told.join(' | ')}]`;
+}
+
 /** A path with its ids left out, to group answers by route. */
 function routeName(path: string): string {
   return path.replace(/(claim|box|lic|req|viol|gp|av|we)_[0-9A-Za-z]+/g, '$1_…');
@@ -337,6 +365,7 @@ type Failure = NonNullable<RequestRecord['failures']>[number];
 function failuresByRoute(
   records: RequestRecord[],
   pick: (failure: Failure, route: string) => { key: string; problem: boolean } | undefined,
+  why: (requestId: string | null) => string,
 ): Map<string, { problem: boolean; seen: string[] }> {
   const groups = new Map<string, { problem: boolean; seen: string[] }>();
   for (const r of records)
@@ -344,7 +373,7 @@ function failuresByRoute(
       const picked = pick(f, `${r.method} ${routeName(r.path)}`);
       if (picked === undefined) continue;
       const group = groups.get(picked.key) ?? { problem: picked.problem, seen: [] };
-      group.seen.push(`${f.at.toFixed(1)} s ${f.said}`);
+      group.seen.push(`${f.at.toFixed(1)} s ${f.said}${why(f.requestId)}`);
       groups.set(picked.key, group);
     }
   return groups;
