@@ -7,10 +7,10 @@ import {
   onAbnormalExit,
   startCluster,
   startPrivatePostgres,
-  startBlackholeProxy,
+  startBlackholeProxyProcess,
   startPrivateRabbitMQ,
   stablePort,
-  type BlackholeProxy,
+  type BlackholeProxyProcess,
   type PrivatePostgres,
   type PrivateRabbitMQ,
   type RunningCluster,
@@ -54,9 +54,9 @@ export interface FaultCluster {
    * is closed, new ones hang too (a partition, a dead NAT entry), while the rest of the cluster
    * reaches both.
    */
-  cutOff(name: string, from: Link): void;
+  cutOff(name: string, from: Link): Promise<void>;
   /** New connections of the process flow again; the ones that were cut stay dead. */
-  reconnect(name: string, from: Link): void;
+  reconnect(name: string, from: Link): Promise<void>;
   /** SIGSTOP / SIGCONT by pid. */
   pause(name: string): void;
   resume(name: string): void;
@@ -157,9 +157,10 @@ export async function startFaultCluster(
     });
   };
 
-  // One proxy per cut-off process and link, in front of the suite's own PostgreSQL and RabbitMQ.
-  const proxies = new Map<string, BlackholeProxy>();
-  const proxyOf = (name: string, link: Link): BlackholeProxy => {
+  // One proxy per cut-off process and link, in front of the suite's own PostgreSQL and RabbitMQ,
+  // each in a process of its own: the links' bytes never wait for this process's event loop.
+  const proxies = new Map<string, BlackholeProxyProcess>();
+  const proxyOf = (name: string, link: Link): BlackholeProxyProcess => {
     const proxy = proxies.get(`${name}/${link}`);
     if (proxy === undefined) throw new Error(`${name} was not started with a ${link} link that can be cut`);
     return proxy;
@@ -173,7 +174,7 @@ export async function startFaultCluster(
       const target = new URL(url);
       proxies.set(
         `${name}/${link}`,
-        await startBlackholeProxy({ host: target.hostname, port: Number(target.port) }),
+        await startBlackholeProxyProcess({ host: target.hostname, port: Number(target.port) }),
       );
     }
   }

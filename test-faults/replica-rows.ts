@@ -88,9 +88,9 @@ export function brokerCut(suite: ClusterBench, label: string): FaultSpec {
     label,
     warmupMs: 3000,
     inject: async () => {
-      suite.env.cutOff(BROKER_CUT, 'broker');
+      await suite.env.cutOff(BROKER_CUT, 'broker');
       await sleep(CUT_MS);
-      suite.env.reconnect(BROKER_CUT, 'broker');
+      await suite.env.reconnect(BROKER_CUT, 'broker');
     },
     probe: () => suite.everythingServes(),
     // Its writes keep committing with their events in the outbox, which the other replica's
@@ -105,7 +105,7 @@ export function databaseCut(suite: ClusterBench, label: string): FaultSpec {
     warmupMs: 3000,
     inject: async () => {
       const cutAt = performance.now();
-      suite.env.cutOff(DATABASE_CUT, 'database');
+      await suite.env.cutOff(DATABASE_CUT, 'database');
       // Its readiness fails (the database does not answer), so the balancer stops sending it
       // requests, as a Service's endpoints drop a pod that is not ready.
       while (await suite.env.cluster.balancerSendsTo(DATABASE_CUT)) {
@@ -119,7 +119,7 @@ export function databaseCut(suite: ClusterBench, label: string): FaultSpec {
         `[faults]   ${DATABASE_CUT} left the balancer ${((performance.now() - cutAt) / 1000).toFixed(1)} s after its database went silent\n`,
       );
       await sleep(CUT_MS - (performance.now() - cutAt));
-      suite.env.reconnect(DATABASE_CUT, 'database');
+      await suite.env.reconnect(DATABASE_CUT, 'database');
     },
     probe: () => suite.everythingServes(),
     // Requests already inside the cut-off replica when its link went silent wait for its query

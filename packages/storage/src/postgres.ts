@@ -12,6 +12,9 @@ import { ServingEvidence } from './serving-evidence';
 export { type PostgresOptions, QUERY_TIMEOUT_MS, IDLE_IN_TRANSACTION_TIMEOUT_MS } from './postgres-options';
 export { ANSWER_EVIDENCE_MS } from './serving-evidence';
 
+/** How long an idle pooled connection is kept before it is closed. */
+const IDLE_CONNECTION_MS = 30_000;
+
 // COUNT(*) and bigserial come back as int8; every value we keep fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
@@ -54,6 +57,10 @@ export class PostgresDatabase implements Database {
       application_name: options.applicationName,
       ...sessionOptions(options),
       connectionTimeoutMillis: 5000,
+      // An idle connection is kept 30 s (node-postgres: 10 s), so that the bursts of a steady load
+      // reuse sessions instead of opening new ones: each costs the server a backend start, and on
+      // a starved machine a start can outlast the 5 s above and fail the request that waited.
+      idleTimeoutMillis: IDLE_CONNECTION_MS,
       ...(options.queryTimeoutMs === 0 ? {} : { query_timeout: options.queryTimeoutMs ?? QUERY_TIMEOUT_MS }),
       // An idle connection to a vanished server is found out by TCP keepalive, not by the next query.
       keepAlive: true,

@@ -16,3 +16,4 @@ export * from './fake-snapshot-owner';
 export * from './event-histories';
 export * from './haproxy';
 export * from './blackhole-proxy';
+export * from './blackhole-proxy-process';
