@@ -29,6 +29,12 @@ export interface TransactionOptions {
    * so a failure after it still lets a retry carry the request out (ADR 0011). Default true.
    */
   requestEffect?: boolean;
+  /**
+   * Reads only, every one from the same snapshot (REPEATABLE READ, READ ONLY): an answer assembled
+   * from several queries agrees with itself even while writes commit between them. Never the
+   * request's effect (implies `requestEffect: false`).
+   */
+  snapshot?: boolean;
 }
 
 /** A service's own database, whichever engine runs it. */

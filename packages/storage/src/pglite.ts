@@ -86,9 +86,13 @@ export class PgliteDatabase implements Database {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     await settleHeldCommit();
-    const hook = options.requestEffect === false ? undefined : transactionHookFor(this);
+    const hook =
+      options.requestEffect === false || options.snapshot === true ? undefined : transactionHookFor(this);
     if (hook?.hold === undefined) {
       return this.pglite.transaction(async (raw) => {
+        // PGlite has one session, so its reads agree anyway; READ ONLY still refuses a write.
+        if (options.snapshot === true)
+          await raw.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
         const tx = new PgliteQueryable(raw);
         await hook?.enlist(tx);
         return fn(tx);

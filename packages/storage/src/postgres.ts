@@ -118,7 +118,8 @@ export class PostgresDatabase implements Database {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     await settleHeldCommit();
-    const hook = options.requestEffect === false ? undefined : transactionHookFor(this);
+    const hook =
+      options.requestEffect === false || options.snapshot === true ? undefined : transactionHookFor(this);
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -157,7 +158,9 @@ export class PostgresDatabase implements Database {
     };
     let held = false;
     try {
-      await client.query('BEGIN');
+      await client.query(
+        options.snapshot === true ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN',
+      );
       const tx = new PgQueryable(client);
       await hook?.enlist(tx);
       const result = await fn(tx);

@@ -159,6 +159,23 @@ export function databaseContract(
 
       expect((await db.query('SELECT name FROM claims')).rows).toEqual([{ name: 'first' }]);
     });
+
+    it('when a snapshot transaction tries to write, then the write is refused and nothing changes', async () => {
+      await db.query("INSERT INTO claims (id, name) VALUES ('ro', 'kept')");
+
+      await expect(
+        db.transaction((tx) => tx.query("UPDATE claims SET name = 'changed' WHERE id = 'ro'"), {
+          snapshot: true,
+        }),
+      ).rejects.toThrow(/read-only transaction/);
+
+      expect((await db.query('SELECT name FROM claims')).rows).toEqual([{ name: 'kept' }]);
+      expect(
+        await db.transaction(async (tx) => (await tx.query('SELECT count(*) AS n FROM claims')).rows[0], {
+          snapshot: true,
+        }),
+      ).toEqual({ n: 1 });
+    });
   });
 
   return () => db;

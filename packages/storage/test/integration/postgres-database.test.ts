@@ -44,6 +44,27 @@ describe('PostgreSQL database', () => {
       await other.close();
     }
   });
+
+  it('when rows commit between the reads of a snapshot transaction, then its later reads do not see them', async () => {
+    const other = await createDatabase({ url: database.url, maxConnections: 1 });
+    try {
+      const count = async (q: Pick<Database, 'query'>): Promise<unknown> =>
+        (await q.query('SELECT count(*) AS n FROM claims')).rows[0];
+      const [before, after] = await db.transaction(
+        async (tx) => {
+          const first = await count(tx);
+          await other.query("INSERT INTO claims (id, name) VALUES ('late', 'committed between')");
+          return [first, await count(tx)];
+        },
+        { snapshot: true },
+      );
+
+      expect([before, after]).toEqual([{ n: 0 }, { n: 0 }]);
+      expect(await count(db)).toEqual({ n: 1 });
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('PostgreSQL prepared statements', () => {

@@ -17,12 +17,20 @@ export interface Balance {
   byCurrency: CurrencyTotals[];
 }
 
-/** The caller's royalty balance from the ledger. */
+/**
+ * The caller's royalty balance from the ledger. The totals and the payouts are read from one
+ * snapshot: read side by side, an entry committed between them showed in the balance but not in
+ * its payouts.
+ */
 export async function getBalance(ctx: BillingContext, caller: Caller): Promise<Balance> {
-  const [totals, pendingPayouts] = await Promise.all([
-    ctx.ledger.totals(ctx.db, caller.platformId),
-    ctx.ledger.pendingPayouts(ctx.db, caller.platformId),
-  ]);
+  const [totals, pendingPayouts] = await ctx.db.transaction(
+    async (tx) =>
+      [
+        await ctx.ledger.totals(tx, caller.platformId),
+        await ctx.ledger.pendingPayouts(tx, caller.platformId),
+      ] as const,
+    { snapshot: true },
+  );
   const main = totals[0] ?? {
     currency: DEFAULT_CURRENCY,
     payableCents: 0n,
