@@ -38,26 +38,25 @@ export class RequestLogRepository implements RequestLogStore {
       const [low, high] = STATUS_RANGES[filter.status];
       matching = matching.where('status', '>=', low).where('status', '<=', high);
     }
-    const [rows, count] = await Promise.all([
-      matching
-        .select([
-          'platformId',
-          'keyId',
-          'at',
-          'method',
-          'path',
-          'operation',
-          'status',
-          'latencyMs',
-          'requestId',
-        ])
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(filter.limit)
-        .offset(filter.offset)
-        .execute(),
-      matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
-    ]);
+    // One after the other on the caller's Queryable: in a snapshot the page and the total agree.
+    const rows = await matching
+      .select([
+        'platformId',
+        'keyId',
+        'at',
+        'method',
+        'path',
+        'operation',
+        'status',
+        'latencyMs',
+        'requestId',
+      ])
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+    const count = await matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
     return { items: rows, total: Number(count?.n ?? 0) };
   }
 

@@ -32,11 +32,14 @@ export async function listMembers(
   session: ActiveSession,
 ): Promise<{ members: Account[]; invitations: Invitation[] }> {
   const platformId = memberTenant(session, 'read', 'list members');
-  const [members, invitations] = await Promise.all([
-    deps.accounts.listByPlatform(deps.db, platformId),
-    deps.members.listOpen(deps.db, platformId, deps.clock.now()),
-  ]);
-  return { members, invitations };
+  // One snapshot: an invitation accepted between two reads would list its member twice, or not at all.
+  return deps.db.transaction(
+    async (tx) => ({
+      members: await deps.accounts.listByPlatform(tx, platformId),
+      invitations: await deps.members.listOpen(tx, platformId, deps.clock.now()),
+    }),
+    { snapshot: true },
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { KeyScope } from '@svc/contracts/gateway';
-import type { Queryable } from '@svc/ports';
+import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { Environment } from './api-key';
 import type { Limits, Plan } from './plans';
 
@@ -58,7 +58,7 @@ export interface CountWindows {
 
 /** Runs work in one transaction. */
 export interface TransactionRunner extends Queryable {
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
 
 export interface PlatformStore {

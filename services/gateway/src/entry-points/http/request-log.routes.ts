@@ -15,7 +15,10 @@ export function requestLogRoutes(router: Router, ctx: GatewayContext): void {
       throw new AppError('FORBIDDEN', 'The operator has no API keys', { details: 'Sign in as a platform.' });
     }
     const query = parseQuery(requestLogQuerySchema, req);
-    const { items, total } = await ctx.requestLog.recent(ctx.db, platformId, query);
+    // One snapshot: requests logged while the page is read would make the total disagree with it.
+    const { items, total } = await ctx.db.transaction((tx) => ctx.requestLog.recent(tx, platformId, query), {
+      snapshot: true,
+    });
     res.set('Cache-Control', 'no-store');
     respond(res, requestLogOperations.listRequestLogs, 200, {
       data: items.map(({ platformId: _tenant, at, ...entry }) => ({ ...entry, at: at.toISOString() })),
