@@ -1,5 +1,6 @@
 // The RabbitMQ bus's dead letters: a message's copy into `${queue}.dlq` with its reason, and the
 // operators' reads of those queues (count, list without taking, take, replay into the queue).
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Channel, ConfirmChannel, ConsumeMessage, Message } from 'amqplib';
 import type { Clock } from '@svc/clock';
 import { eventEnvelopeSchema, type EventEnvelope } from '@svc/contracts/common';
@@ -19,6 +20,9 @@ import {
   publishConfirmed,
   withoutBrokerHeaders,
 } from './wire';
+
+/** How long `list` waits for the letters it read to be counted in their queue again. */
+const REQUEUE_WAIT_MS = 2000;
 
 /** A message read from a dead-letter queue; `envelope` is missing when the body was not one. */
 export interface AmqpDeadLetter extends Omit<DeadLetter, 'envelope'> {
@@ -93,8 +97,10 @@ export class AmqpDeadLetters {
 
   /**
    * Reads without taking: the messages read are given back to the dead-letter queue before this
-   * returns (basic.recover, answered once they are requeued), so a count right after sees them.
-   * Closing the channel alone gives them back too, but a moment after its answer.
+   * returns, so a count right after sees them. basic.recover's answer does not say they are back:
+   * the channel casts the requeue to the queue, and the queue answers a count (a prioritised call)
+   * ahead of casts waiting in its mailbox. So the count is polled, on this channel, until the queue
+   * holds as many as were read (at most REQUEUE_WAIT_MS).
    */
   list(queue: string, limit: number): Promise<DeadLetterSummary[]> {
     return this.connection.withChannel(async (channel: Channel) => {
@@ -114,6 +120,11 @@ export class AmqpDeadLetters {
         });
       }
       await channel.recover();
+      const deadline = performance.now() + REQUEUE_WAIT_MS;
+      while (letters.length > 0 && performance.now() < deadline) {
+        if ((await channel.checkQueue(`${queue}.dlq`)).messageCount >= letters.length) break;
+        await sleep(5);
+      }
       return letters;
     });
   }
