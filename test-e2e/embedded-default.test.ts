@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@svc/test-kit';
+import { stablePort } from '@svc/test-kit';
 import { unwrap } from '@svc/sdk';
 import { call, expectStatus, sdkFor, startEmbedded, stopEmbedded as stop } from './helpers';
 
@@ -13,7 +13,7 @@ describe('embedded default', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('when started, then it prints a working sandbox key, and its data survives a restart', async () => {
-    const port = await freePort();
+    const port = await stablePort();
     const first = await startEmbedded(dataDir, port);
     let platformId = '';
     try {
@@ -54,7 +54,7 @@ describe('embedded default', () => {
   }, 400_000);
 
   it('when a licence is requested the moment its box is created, and usage reported the moment the licence is active, then both succeed (read-through in one process)', async () => {
-    const port = await freePort();
+    const port = await stablePort();
     const ownDir = mkdtempSync(path.join(tmpdir(), 'svc-embedded-rt-'));
     const embedded = await startEmbedded(ownDir, port).catch((err: unknown) => {
       rmSync(ownDir, { recursive: true, force: true });

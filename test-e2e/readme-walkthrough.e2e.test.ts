@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, waitFor } from '@svc/test-kit';
+import { stablePort, waitFor } from '@svc/test-kit';
 import { ROOT, sdkFor, startEmbedded, stopEmbedded, type Embedded } from './helpers';
 
 // The README's walk-through, as written: its shell blocks run in bash against a fresh embedded
@@ -43,7 +43,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'svc-walkthrough-'));
-  const port = await freePort();
+  const port = await stablePort();
   // The walk-through reads .data/bootstrap-key and .data/admin-token, as a reader's checkout has them.
   embedded = await startEmbedded(path.join(dir, '.data'), port, 240_000);
 }, 300_000);

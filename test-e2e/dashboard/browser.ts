@@ -5,7 +5,7 @@ import path from 'node:path';
 import { seriousViolations } from './accessibility';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { MailCatcher } from '@svc/mail';
-import { childCoverageEnv, freePort } from '@svc/test-kit';
+import { childCoverageEnv, stablePort } from '@svc/test-kit';
 import { ROOT } from '../helpers';
 
 // The dashboard's browser tests (issue #20): the embedded default as `make dev` starts it, driven
@@ -29,9 +29,11 @@ export interface Deployment {
 /** `make dev` on a free port and a fresh data directory, ready when it prints its addresses; `env` adds settings. */
 export async function startDeployment(options: { env?: Record<string, string> } = {}): Promise<Deployment> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-dashboard-'));
-  const port = await freePort();
+  // Below the ephemeral range: the deployment listens some seconds after the port is chosen, and
+  // an outgoing connection given an ephemeral port in between took it once (EADDRINUSE in CI).
+  const port = await stablePort();
   // Its own metrics port too: two deployments (two suites at once) would both take 9464.
-  const metricsPort = await freePort();
+  const metricsPort = await stablePort();
   const mail = await new MailCatcher().start();
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'services/embedded/dist/main.js')], {
     env: {
