@@ -1,7 +1,13 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Database, QueryResult, Queryable, TransactionOptions } from './database';
 import { seedDataDir, templateTar } from './pglite-template';
-import { isWriteStatement, settleHeldCommit, transactionHookFor, type HeldCommit } from './transaction-hook';
+import {
+  isWriteStatement,
+  settleHeldCommit,
+  transactionHookFor,
+  transactionHookOf,
+  type HeldCommit,
+} from './transaction-hook';
 
 export type PgliteExtension = 'pg_trgm' | 'fuzzystrmatch';
 
@@ -86,8 +92,7 @@ export class PgliteDatabase implements Database {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     await settleHeldCommit();
-    const hook =
-      options.requestEffect === false || options.snapshot === true ? undefined : transactionHookFor(this);
+    const hook = transactionHookOf(this, options);
     if (hook?.hold === undefined) {
       return this.pglite.transaction(async (raw) => {
         // PGlite has one session, so its reads agree anyway; READ ONLY still refuses a write.

@@ -1,6 +1,11 @@
 import pg from 'pg';
 import type { Database, QueryOptions, QueryResult, Queryable, TransactionOptions } from './database';
-import { isWriteStatement, settleHeldCommit, transactionHookFor } from './transaction-hook';
+import {
+  isWriteStatement,
+  settleHeldCommit,
+  transactionHookFor,
+  transactionHookOf,
+} from './transaction-hook';
 import {
   type PostgresOptions,
   QUERY_TIMEOUT_MS,
@@ -118,8 +123,7 @@ export class PostgresDatabase implements Database {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     await settleHeldCommit();
-    const hook =
-      options.requestEffect === false || options.snapshot === true ? undefined : transactionHookFor(this);
+    const hook = transactionHookOf(this, options);
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();

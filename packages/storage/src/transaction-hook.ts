@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Database, Queryable } from './database';
+import type { Database, Queryable, TransactionOptions } from './database';
 
 /**
  * Work that must commit with every write a request makes to one database, e.g. the row that
@@ -49,6 +49,14 @@ export function settleHeldCommit(): Promise<void> | undefined {
 export function transactionHookFor(db: Database): TransactionHook | undefined {
   const hook = current.getStore();
   return hook !== undefined && hook.db === db && hook.isActive() ? hook : undefined;
+}
+
+/**
+ * The hook a transaction of `db` enlists in: none for bookkeeping that is not the request's effect
+ * (ADR 0011) nor for a read-only snapshot.
+ */
+export function transactionHookOf(db: Database, options: TransactionOptions): TransactionHook | undefined {
+  return options.requestEffect === false || options.snapshot === true ? undefined : transactionHookFor(db);
 }
 
 // A statement sent outside a transaction that may change data. WITH is counted as a write: a

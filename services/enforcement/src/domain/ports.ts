@@ -1,7 +1,7 @@
 import type { Logger } from '@svc/logger';
 import type { Clock, SandboxClockStore } from '@svc/clock';
 import type { EventEnvelope } from '@svc/contracts/common';
-import type { Queryable } from '@svc/ports';
+import type { Queryable, TransactionOptions } from '@svc/ports';
 import type { DetectionPort } from './detection.client';
 import type { Environment } from './timeline';
 import type { AvatarStore } from './avatar.ports';
@@ -14,9 +14,9 @@ export * from './violation.ports';
 export * from './grace-period.ports';
 export * from './box.ports';
 
-/** Runs work in one transaction. */
+/** Runs work in one transaction (or, with `snapshot`, reads from one snapshot). */
 export interface TransactionRunner extends Queryable {
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
 
 /** Who is calling, as the gateway vouched for it. */
