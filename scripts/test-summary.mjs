@@ -2,7 +2,10 @@
 import { readFileSync } from 'node:fs';
 
 // Several result files (one per jest run) add up to one line.
-const files = process.argv.length > 2 ? process.argv.slice(2) : ['coverage/jest-results.json'];
+const files =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : ['coverage/jest-integration.json', 'coverage/jest-e2e.json'];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
