@@ -39,6 +39,9 @@ export interface DeliveryWorkerOptions {
  * this worker still holds it unexpired, and renewals, releases and records take effect only while
  * it does (#34).
  */
+/** How long a lease on an endpoint lasts unless renewed (DeliveryWorkerOptions.leaseMs). */
+export const DEFAULT_LEASE_MS = 6000;
+
 export class DeliveryWorker {
   readonly owner = `worker_${randomBase62(12)}`;
   /** The endpoints being served, with their lease token. */
@@ -62,7 +65,7 @@ export class DeliveryWorker {
   ) {
     this.concurrency = options.concurrency ?? 32;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.leaseMs = options.leaseMs ?? 6000;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.maxPerLease = options.maxPerLease ?? 20;
     const succeeded = new GroupCommit<SucceededBatch, boolean>(async (batches) => {
       const recorded = new Set(await this.ctx.deliveries.recordSucceeded(this.ctx.db, this.owner, batches));
