@@ -91,10 +91,23 @@ describe('a burst of events', () => {
         expect([...gracePeriods].sort()).toEqual(
           Array.from({ length: PER_PLATFORM }, (_, n) => `gp_${platformId}_${n}`).sort(),
         );
-        // Oldest first: the order of arrival is the order the deliveries were recorded in.
-        const listed = await h.call(platformId, 'GET', `/v1/svc/webhooks/${endpointId}/deliveries?limit=100`);
-        const recorded = (listed.body.data as Array<{ eventId: string; status: string }>).reverse();
-        expect(recorded.every((d) => d.status === 'succeeded')).toBe(true);
+        // Oldest first: the order of arrival is the order the deliveries were recorded in. The
+        // worker records a success after the receiver answers, so on a loaded machine the last
+        // ones may still be on their way to `succeeded` when the receiver has them all.
+        const recorded = await waitFor(
+          async () => {
+            const listed = await h.call(
+              platformId,
+              'GET',
+              `/v1/svc/webhooks/${endpointId}/deliveries?limit=100`,
+            );
+            const rows = (listed.body.data as Array<{ eventId: string; status: string }>).reverse();
+            return rows.length === PER_PLATFORM && rows.every((d) => d.status === 'succeeded')
+              ? rows
+              : undefined;
+          },
+          { what: 'every delivery recorded as succeeded', timeoutMs: 10_000 },
+        );
         expect(receiver.received.map((r) => String(r.headers['webhook-id']))).toEqual(
           recorded.map((d) => d.eventId),
         );
