@@ -30,7 +30,7 @@ import { boxScanRoutes } from './entry-points/http/box-scans.routes';
 import { obligationsRoutes } from './entry-points/http/obligations.routes';
 import { testHelperRoutes } from './entry-points/http/test-helpers.routes';
 import { violationRoutes } from './entry-points/http/violations.routes';
-import { enforcementJobs } from './entry-points/jobs/enforcement.jobs';
+import { enforcementJobs, type EnforcementJobs } from './entry-points/jobs/enforcement.jobs';
 import { enforcementSubscriptions } from './entry-points/messaging/enforcement.consumers';
 
 export type { StartOverrides } from '@svc/service-runtime';
@@ -44,8 +44,13 @@ export interface EnforcementOverrides extends StartOverrides {
 export interface RunningEnforcement extends RunningDomainService {
   /** One scheduler pass now (tests move a ManualClock, then call this). */
   fireDueSteps(): Promise<SchedulerRun>;
-  /** One pass of the evaluation retry job now. */
+  /** One pass of the evaluation retry job now, beside any other (as another replica's would run). */
   retryEvaluations(): Promise<number>;
+  /**
+   * The evaluation job's own pass in progress (one a report kicked), or one now: what it applied.
+   * Tests wait on it so that a pass a report kicked is over before they move the clock.
+   */
+  evaluationJobPass(): Promise<number>;
   /** One pass of the box scan worker now. */
   runBoxScans(): Promise<number>;
 }
@@ -61,6 +66,7 @@ export async function startEnforcement(
   overrides: EnforcementOverrides = {},
 ): Promise<RunningEnforcement> {
   let context: EnforcementContext | undefined;
+  let evaluationJob: EnforcementJobs['evaluations'] | undefined;
   // Created here so that the detection client's breaker shows on enforcement's own /metrics.
   const registry = overrides.registry ?? createServiceRegistry();
   const detection =
@@ -113,6 +119,7 @@ export async function startEnforcement(
         },
         logger,
       );
+      evaluationJob = jobs.evaluations;
       return {
         subscriptions: enforcementSubscriptions(db, ctx, () => kick('scans')),
         background: [
@@ -134,11 +141,14 @@ export async function startEnforcement(
     },
   });
   const ctx = context;
-  if (ctx === undefined) throw new Error('unreachable: the context is made while wiring');
+  const job = evaluationJob;
+  if (ctx === undefined || job === undefined)
+    throw new Error('unreachable: the context is made while wiring');
   return {
     ...running,
     fireDueSteps: () => fireDueSteps(ctx),
     retryEvaluations: () => retryPendingEvaluations(ctx),
+    evaluationJobPass: () => job.runOnce(),
     runBoxScans: () => runBoxScans(ctx),
   };
 }

@@ -8,8 +8,8 @@ import { runBoxScans } from '../../domain/scan-new-box.use-case';
 export interface EnforcementJobs {
   /** The durable timeline's scheduler (ADR 0008). */
   scheduler: PeriodicJob;
-  /** Avatars whose evaluation is pending (detection was down) are evaluated again. */
-  evaluations: PeriodicJob;
+  /** Avatars whose evaluation is pending (detection was down) are evaluated again: how many were applied. */
+  evaluations: PeriodicJob<number>;
   /** New boxes' initial scans, page by page. */
   scans: PeriodicJob;
 }
