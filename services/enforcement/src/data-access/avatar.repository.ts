@@ -36,18 +36,24 @@ function mutableColumns(a: Avatar) {
 
 /** Avatars reported by platforms. */
 export class AvatarRepository implements AvatarStore {
-  async insert(tx: Queryable, a: Avatar): Promise<void> {
+  async insert(tx: Queryable, a: Avatar, holdEvaluationUntil?: Date): Promise<void> {
     await db(tx)
       .insertInto('avatars')
-      .values({ ref: a.ref, platformId: a.platformId, avatarId: a.id, ...mutableColumns(a) })
+      .values({
+        ref: a.ref,
+        platformId: a.platformId,
+        avatarId: a.id,
+        ...mutableColumns(a),
+        evaluationLeaseUntil: holdEvaluationUntil ?? null,
+      })
       .execute();
   }
 
-  /** Writes every column but the keys (ref, platform, avatar id); a held evaluation lease is released. */
-  async update(tx: Queryable, a: Avatar): Promise<void> {
+  /** Writes every column but the keys (ref, platform, avatar id); the evaluation lease as `insert`. */
+  async update(tx: Queryable, a: Avatar, holdEvaluationUntil?: Date): Promise<void> {
     await db(tx)
       .updateTable('avatars')
-      .set({ ...mutableColumns(a), evaluationLeaseUntil: null })
+      .set({ ...mutableColumns(a), evaluationLeaseUntil: holdEvaluationUntil ?? null })
       .where('ref', '=', a.ref)
       .where('platformId', '=', a.platformId)
       .where('avatarId', '=', a.id)

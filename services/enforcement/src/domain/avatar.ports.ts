@@ -6,8 +6,13 @@ import type { Page } from './page.ports';
 // The avatars a platform reported, and how a scan pages through them.
 
 export interface AvatarStore {
-  insert(tx: Queryable, avatar: Avatar): Promise<void>;
-  update(tx: Queryable, avatar: Avatar): Promise<void>;
+  /**
+   * Writes the avatar. A held evaluation lease is released, unless `holdEvaluationUntil` takes it
+   * (the reporting request holds its own change while it asks detection, so that the evaluation
+   * worker does not ask about it too).
+   */
+  insert(tx: Queryable, avatar: Avatar, holdEvaluationUntil?: Date): Promise<void>;
+  update(tx: Queryable, avatar: Avatar, holdEvaluationUntil?: Date): Promise<void>;
   /** The platform's avatar by its own id, deleted ones too. */
   find(
     q: Queryable,

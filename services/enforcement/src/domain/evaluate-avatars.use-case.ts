@@ -239,9 +239,10 @@ export async function evaluateAvatars(
  * transactions fit well inside it. It is also how long avatars wait when a pass dies half-way (the
  * database went away, the process was killed): kept short so that a protected identity's
  * violation is not held back a minute after an outage. Two passes on one avatar are harmless
- * (applyEvaluation locks the avatar and checks its revision and when the answer was asked).
+ * (applyEvaluation locks the avatar and checks its revision and when the answer was asked). A
+ * reporting request holds its new change for as long, while it asks detection itself.
  */
-const LEASE_MS = 15_000;
+export const EVALUATION_LEASE_MS = 15_000;
 const RETRY_BATCH = 100;
 
 /** The evaluation worker's pass: pending avatars whose next attempt is due, 100 at a time. */
@@ -268,7 +269,7 @@ export async function retryPendingEvaluations(
   for (;;) {
     const now = ctx.clock.now();
     const due = await ctx.db.transaction((tx) =>
-      ctx.avatars.leaseDueEvaluations(tx, now, new Date(now.getTime() + LEASE_MS), RETRY_BATCH),
+      ctx.avatars.leaseDueEvaluations(tx, now, new Date(now.getTime() + EVALUATION_LEASE_MS), RETRY_BATCH),
     );
     if (due.length === 0) return applied;
     const done = await evaluateAvatars(ctx, due);

@@ -1,6 +1,6 @@
 import { errors, isTransientFailure } from '@svc/errors';
 import type { Avatar, AvatarInput } from './avatar';
-import { evaluateAvatars } from './evaluate-avatars.use-case';
+import { EVALUATION_LEASE_MS, evaluateAvatars } from './evaluate-avatars.use-case';
 import { platformNow } from '@svc/clock';
 import type { Caller, UsesPorts } from './ports';
 import { snapshotOf } from './resolution-check';
@@ -26,8 +26,11 @@ async function withViolations(
  * so nothing here may turn the request into an error: a 5xx now would leave the key committed
  * with no answer, and the client's retry would be told the answer is lost (409) for a write that
  * succeeded. Whatever fails here (the database going away between the two transactions, most
- * often) leaves the avatar pending, due now, for the evaluation worker, and the answer is the
- * state the change committed.
+ * often) leaves the avatar pending for the evaluation worker, and the answer is the
+ * state the change committed. The change is stored holding its own evaluation lease, so the
+ * worker (kicked by another request, or on another replica) does not ask detection about it too
+ * while this request does; an answer or a recorded failure lets the lease go, and an avatar whose
+ * request died is the worker's once the lease runs out (15 s).
  */
 async function evaluateChanged(
   ctx: UsesPorts<
@@ -101,6 +104,7 @@ export async function reportAvatar(
 ): Promise<AvatarWithViolations & { created: boolean }> {
   const { committed, created } = await ctx.db.transaction(async (tx) => {
     const now = await platformNow(ctx, tx, caller.platformId);
+    const heldUntil = new Date(ctx.clock.now().getTime() + EVALUATION_LEASE_MS);
     const existing = await ctx.avatars.find(tx, caller.platformId, id, { lock: true });
     const pending = {
       ...input,
@@ -123,7 +127,7 @@ export async function reportAvatar(
         deletedAt: null,
         ...pending,
       };
-      await ctx.avatars.insert(tx, fresh);
+      await ctx.avatars.insert(tx, fresh, heldUntil);
       return { committed: { avatar: fresh, openViolations: [] }, created: true };
     }
     const revived = existing.deletedAt !== null;
@@ -133,7 +137,7 @@ export async function reportAvatar(
       revision: existing.revision + 1,
       ...(revived ? { createdAt: now, deletedAt: null, match: null } : {}),
     };
-    await ctx.avatars.update(tx, changed);
+    await ctx.avatars.update(tx, changed, heldUntil);
     // Read with the change, so the answer is whole even if nothing after the commit succeeds.
     const open = await ctx.violations.openIdsForAvatars(tx, [changed.ref]);
     return { committed: { avatar: changed, openViolations: open.get(changed.ref) ?? [] }, created: revived };

@@ -42,11 +42,9 @@ let boxes = 0;
 
 /**
  * `count` avatars impersonating a new box, reported (to the third replica) while detection was
- * down: pending, due in 1 s. Each report kicks that replica's job, which finds none of them due;
- * each pass is waited for before the next report. A new avatar is due at once until its request
- * has asked detection (so that a request that dies leaves it to the job), and a pass still
- * running from the last report could take it meanwhile: asked again, it would fail a second time
- * and be due later than the others (CI saw 11 of 12 evaluated on a loaded machine).
+ * down: pending, due in 1 s. Each report kicks that replica's job, which finds none of them due
+ * (each request holds its new avatar's evaluation lease until it has asked detection); each pass
+ * is waited for, so that none is still running when a test's own passes start.
  */
 async function pendingImpostors(count: number): Promise<{ refs: string[]; name: string }> {
   boxes += 1;

@@ -190,11 +190,37 @@ describe('POST /v1/svc/avatars', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(reply.body);
 
-    await h.running.retryEvaluations();
+    // The request held the avatar's evaluation lease while it asked detection: the worker takes
+    // the avatar once that lease has run out.
+    expect(await h.running.retryEvaluations()).toBe(0);
+    h.clock.advance(15_000);
+    expect(await h.running.retryEvaluations()).toBe(1);
     const after = await client.call('GET', '/v1/svc/avatars/outage-1');
     expect(after.body.data).toMatchObject({ evaluation: 'completed', match: { boxId: box.boxId } });
     expect(after.body.data.openViolations).toHaveLength(1);
   }, 45_000);
+
+  it('when the evaluation worker runs while a report is asking detection about its avatar, then the worker leaves that avatar to the request and detection is asked once', async () => {
+    const box = await h.box('Leased Person');
+    const client = h.platform();
+    const from = h.detection.requests.length;
+    const held = h.detection.holdNextEvaluation();
+    const reporting = client.call('POST', '/v1/svc/avatars', {
+      id: 'leased-1',
+      name: 'Leased Person AI',
+      creatorId: 'c-1',
+      userCount: 10,
+    });
+    await held.received;
+    expect(await h.running.retryEvaluations()).toBe(0);
+    held.release();
+    const reply = await reporting;
+    expect(reply.status).toBe(201);
+    expect(reply.body.data).toMatchObject({ evaluation: 'completed', match: { boxId: box.boxId } });
+    expect(reply.body.data.openViolations).toHaveLength(1);
+    const asked = h.detection.requests.slice(from).filter((r) => r.boxId === undefined);
+    expect(asked).toHaveLength(1);
+  });
 
   it("when the evaluation worker's pass dies half-way (the database went away), then its avatars are tried again 15 s later, not a minute", async () => {
     const box = await h.box('Halfway Person');
