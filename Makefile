@@ -11,7 +11,8 @@ UNIT_WORKERS ?= 2
 # they compute, and each has its own databases, queues and ports: two workers each. Measured on this
 # machine kind (2026-12-02): e2e 967 s on two workers against 1,214 s on one (its browser files run
 # about 1.6 times slower side by side, still a net gain); integration 595 s on two workers; in a
-# whole make test, under coverage, integration 724 s and e2e 1,146 s. The fault suite stays in band:
+# whole make test, under coverage, integration 724 s and e2e 1,146 s (325 s and 426 s on the fast
+# day of 2026-12-03, when the whole bash .ci/run took 32.6 min). The fault suite stays in band:
 # its timings are what it measures.
 INTEGRATION_WORKERS ?= 2
 E2E_WORKERS ?= 2
