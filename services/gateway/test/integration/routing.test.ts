@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { verifyInternalToken } from '@svc/service-kit';
 import { generateApiKey } from '../../src';
@@ -13,6 +14,16 @@ let h: Harness;
 let echo: Awaited<ReturnType<typeof startEchoService>>;
 let hanging: Server;
 let hangingPort: number;
+// A service that keeps the bytes of each body it was sent, as they arrived.
+const rawBodies: Buffer[] = [];
+const raw = createHttpServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    rawBodies.push(Buffer.concat(chunks));
+    res.writeHead(201, { 'content-type': 'application/json' }).end('{"data":{"kept":true}}');
+  });
+});
 
 beforeAll(async () => {
   echo = await startEchoService();
@@ -20,16 +31,19 @@ beforeAll(async () => {
   hanging = createServer(() => undefined);
   await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', () => resolve()));
   hangingPort = (hanging.address() as { port: number }).port;
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', () => resolve()));
   h = await startHarness({
     routes: [
       ...ECHO_ROUTES,
       { id: 'down', method: 'GET', path: '/v1/svc/down', service: 'detection' },
       { id: 'hang', method: 'GET', path: '/v1/svc/hang', service: 'licensing' },
+      { id: 'raw', method: 'POST', path: '/v1/svc/raw', service: 'enforcement' },
     ],
     serviceUrls: {
       REGISTRY_URL: echo.url,
       DETECTION_URL: 'http://127.0.0.1:1',
       LICENSING_URL: `http://127.0.0.1:${hangingPort}`,
+      ENFORCEMENT_URL: `http://127.0.0.1:${(raw.address() as { port: number }).port}`,
     },
   });
 });
@@ -37,6 +51,7 @@ afterAll(async () => {
   await h.stop();
   await echo.service.stop();
   hanging.close();
+  raw.close();
 });
 
 describe('routing to the owning service', () => {
@@ -104,6 +119,21 @@ describe('routing to the owning service', () => {
     } finally {
       await prod.stop();
     }
+  });
+
+  it('when a JSON body is sent, then the service receives the very bytes the platform sent, not a re-serialisation', async () => {
+    const { key } = await h.platform('enterprise');
+    // Spacing, key order, an escaped character, a trailing zero and a newline: parsing and
+    // serialising again would change every one of them.
+    const body = '{ "b": 2,\n  "a": "caf\\u00e9",  "n": 1.50 }\n';
+    const res = await h.call(key, 'POST', '/v1/svc/raw', body, {
+      'content-type': 'application/json',
+      'idempotency-key': 'raw-bytes-1',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ data: { kept: true } });
+    expect(rawBodies).toHaveLength(1);
+    expect(rawBodies[0]!.toString('utf8')).toBe(body);
   });
 
   it('when the body is malformed JSON or over 1 MB, then 400 / 413 VALIDATION_ERROR and nothing is forwarded', async () => {
