@@ -80,7 +80,17 @@ export class UpstreamClient {
   }
 
   private token(claims: InternalClaims): string {
-    const cacheKey = `${claims.keyId}:${claims.platformId}`;
+    // Every signed claim is in the key: a plan changed by the operator reaches the services with
+    // the key's next request (as its limits do), not with the next token minutes later.
+    const cacheKey = JSON.stringify([
+      claims.keyId,
+      claims.platformId,
+      claims.environment,
+      claims.plan,
+      claims.platformDomain,
+      claims.platformName,
+      claims.role,
+    ]);
     const now = systemClock.now().getTime();
     const cached = this.tokens.get(cacheKey);
     if (cached !== undefined && cached.renewAt > now) return cached.token;
